@@ -1,0 +1,183 @@
+"""The static board: cities, routes, tickets, variants and the tables the engine reads.
+
+A ``Map`` is built once per data file (``data.load_map``) and shared by every state; it compares
+by identity. Routes, cities and tickets are referred to by their index in the state and by their
+readable id in actions and documents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import attrs
+
+from .cards import KIND_NAMES
+
+
+@attrs.frozen
+class City:
+    id: str
+    name: str
+    index: int
+    lat: float
+    lon: float
+    big: bool
+
+
+@attrs.frozen
+class Route:
+    """One track between two cities; parallel tracks of a double route are two routes (R26)."""
+
+    id: str
+    index: int
+    a: int
+    b: int
+    length: int
+    colour: int | None  # a card colour 0..7, None for gray (any one colour)
+    tunnel: bool
+    ferry: int  # locomotive symbols (R27); 0 when not a ferry
+    twin: int | None  # index of the other track of a double route
+    points: int
+
+    @property
+    def colour_name(self) -> str:
+        return "gray" if self.colour is None else KIND_NAMES[self.colour]
+
+
+@attrs.frozen
+class Ticket:
+    id: str
+    index: int
+    a: int
+    b: int
+    points: int
+    long: bool
+    big_cities: bool
+    deck: str
+
+
+@attrs.frozen
+class Bonus:
+    name: str
+    points: int
+
+
+@attrs.frozen
+class Variant:
+    """Setup parameters of one way to play a map (rules.md Part B)."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    trains: int
+    stations: int
+    station_points: int
+    hand: int
+    face_up: int
+    reset_locomotives: int
+    long_pool: tuple[int, ...]  # ticket indices
+    regular_pool: tuple[int, ...]
+    deal_long: int
+    deal_regular: int
+    keep_initial: int
+    max_long_kept: int | None
+    initial_rejects: str  # "box" or "bottom" (R9)
+    draw_tickets: int
+    keep_drawn: int
+    double_routes_min_players: int
+    bonus: Bonus
+    tiebreaks: tuple[str, ...]
+
+
+@attrs.frozen
+class RouteKind:
+    """Routes sharing colour, length and ferry symbols: they admit the same payments."""
+
+    colour: int | None
+    length: int
+    ferry: int
+    mask: int  # bitmask of route indices
+
+
+@attrs.frozen(eq=False)
+class Map:
+    """An immutable, indexed board with its tickets and variants."""
+
+    id: str
+    name: str
+    cities: tuple[City, ...]
+    routes: tuple[Route, ...]
+    tickets: tuple[Ticket, ...]
+    variants: Mapping[str, Variant]
+    route_points: Mapping[int, int]
+    city_index: Mapping[str, int]
+    route_index: Mapping[str, int]
+    ticket_index: Mapping[str, int]
+    routes_at: tuple[tuple[int, ...], ...]  # city -> routes touching it
+    routes_between: Mapping[frozenset[int], tuple[int, ...]]
+    route_kinds: tuple[RouteKind, ...]
+    all_routes_mask: int
+    twin_mask: tuple[int, ...]  # route -> bit of its twin (0 when single)
+
+    @classmethod
+    def build(
+        cls,
+        *,
+        id: str,
+        name: str,
+        cities: tuple[City, ...],
+        routes: tuple[Route, ...],
+        tickets: tuple[Ticket, ...],
+        variants: Mapping[str, Variant],
+        route_points: Mapping[int, int],
+    ) -> Map:
+        """Derive the indexes from the records (already checked by ``data``)."""
+        routes_at: list[list[int]] = [[] for _ in cities]
+        between: dict[frozenset[int], list[int]] = {}
+        kinds: dict[tuple[int | None, int, int], int] = {}
+        for r in routes:
+            routes_at[r.a].append(r.index)
+            routes_at[r.b].append(r.index)
+            between.setdefault(frozenset((r.a, r.b)), []).append(r.index)
+            key = (r.colour, r.length, r.ferry)
+            kinds[key] = kinds.get(key, 0) | (1 << r.index)
+        return cls(
+            id=id,
+            name=name,
+            cities=cities,
+            routes=routes,
+            tickets=tickets,
+            variants=dict(variants),
+            route_points=dict(route_points),
+            city_index={c.id: c.index for c in cities},
+            route_index={r.id: r.index for r in routes},
+            ticket_index={t.id: t.index for t in tickets},
+            routes_at=tuple(tuple(rs) for rs in routes_at),
+            routes_between={k: tuple(v) for k, v in between.items()},
+            route_kinds=tuple(
+                RouteKind(colour, length, ferry, mask)
+                for (colour, length, ferry), mask in sorted(
+                    kinds.items(),
+                    key=lambda kv: (kv[0][1], -1 if kv[0][0] is None else kv[0][0], kv[0][2]),
+                )
+            ),
+            all_routes_mask=(1 << len(routes)) - 1,
+            twin_mask=tuple(0 if r.twin is None else 1 << r.twin for r in routes),
+        )
+
+    @property
+    def has_stations(self) -> bool:
+        return any(v.stations for v in self.variants.values())
+
+    def route(self, route_id: str) -> Route:
+        return self.routes[self.route_index[route_id]]
+
+    def city(self, city_id: str) -> City:
+        return self.cities[self.city_index[city_id]]
+
+    def ticket(self, ticket_id: str) -> Ticket:
+        return self.tickets[self.ticket_index[ticket_id]]
+
+    def __repr__(self) -> str:
+        return f"<Map {self.id}: {len(self.cities)} cities, {len(self.routes)} routes>"

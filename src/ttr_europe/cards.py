@@ -1,0 +1,228 @@
+"""Train cards: the nine kinds, the ``Cards`` multiset, and the payments a hand can make.
+
+A card kind is a small int: the eight colours 0..7 and ``LOCOMOTIVE`` (8). ``Cards`` is an
+immutable count per kind. It is a ``tuple`` subclass rather than an attrs class because it is
+built and compared on every move, and a tuple of nine ints is the cheapest immutable value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from enum import IntEnum
+from functools import lru_cache
+
+from .errors import TTRError
+
+
+class Color(IntEnum):
+    """The nine card kinds; a route's colour is one of the first eight or gray (``None``)."""
+
+    RED = 0
+    ORANGE = 1
+    YELLOW = 2
+    GREEN = 3
+    BLUE = 4
+    PINK = 5
+    WHITE = 6
+    BLACK = 7
+    LOCOMOTIVE = 8
+
+
+COLORS: tuple[int, ...] = tuple(range(8))
+LOCOMOTIVE = 8
+KINDS = 9
+KIND_NAMES: tuple[str, ...] = (
+    "red", "orange", "yellow", "green", "blue", "pink", "white", "black", "loco",
+)  # fmt: skip
+_ALIASES = {
+    "purple": "pink", "violet": "pink", "magenta": "pink", "locomotive": "loco",
+    "locomotives": "loco", "locos": "loco", "l": "loco", "wild": "loco", "grey": "gray",
+}  # fmt: skip
+CARDS_PER_COLOR = 12
+LOCOMOTIVES_IN_DECK = 14
+DECK_SIZE = 8 * CARDS_PER_COLOR + LOCOMOTIVES_IN_DECK  # 110 (R3)
+
+
+def kind_from_name(name: str) -> int:
+    """The card kind named ``name`` ("red", "pink", "purple", "loco", ...)."""
+    key = name.strip().lower()
+    key = _ALIASES.get(key, key)
+    try:
+        return KIND_NAMES.index(key)
+    except ValueError:
+        raise CardsError(f"unknown card kind {name!r}") from None
+
+
+class CardsError(TTRError, ValueError):
+    """A malformed card multiset (negative count, unknown kind, bad text)."""
+
+
+class Cards(tuple[int, ...]):
+    """An immutable multiset of train cards: nine non-negative counts, colours then locomotives."""
+
+    __slots__ = ()
+
+    def __new__(cls, counts: Iterable[int] = (0,) * KINDS) -> Cards:
+        values = tuple(counts)
+        if len(values) != KINDS or any(type(v) is not int or v < 0 for v in values):
+            raise CardsError(f"Cards needs nine non-negative ints, got {values!r}")
+        return tuple.__new__(cls, values)
+
+    @classmethod
+    def of(cls, counts: Mapping[int, int] | None = None, **named: int) -> Cards:
+        """Build from kinds: ``Cards.of(red=2, loco=1)`` or ``Cards.of({Color.RED: 2})``."""
+        values = [0] * KINDS
+        for kind, n in (counts or {}).items():
+            values[int(kind)] += n
+        for name, n in named.items():
+            values[kind_from_name(name)] += n
+        return cls(values)
+
+    @classmethod
+    def from_kinds(cls, kinds: Iterable[int]) -> Cards:
+        """Count a sequence of card kinds."""
+        values = [0] * KINDS
+        for k in kinds:
+            values[k] += 1
+        return _make(values)
+
+    @property
+    def total(self) -> int:
+        return sum(self)
+
+    @property
+    def locomotives(self) -> int:
+        return self[LOCOMOTIVE]
+
+    def plus(self, other: tuple[int, ...]) -> Cards:
+        return _make([a + b for a, b in zip(self, other, strict=True)])
+
+    def minus(self, other: tuple[int, ...]) -> Cards:
+        """The difference; the caller checks ``covers`` first."""
+        return _make([a - b for a, b in zip(self, other, strict=True)])
+
+    def covers(self, other: tuple[int, ...]) -> bool:
+        """Whether every count of ``other`` is available here."""
+        return all(a >= b for a, b in zip(self, other, strict=True))
+
+    def add_kind(self, kind: int, n: int = 1) -> Cards:
+        values = list(self)
+        values[kind] += n
+        return _make(values)
+
+    def kinds(self) -> tuple[int, ...]:
+        """Each card as its kind, in kind order (for shuffling a multiset)."""
+        return tuple(k for k in range(KINDS) for _ in range(self[k]))
+
+    def __str__(self) -> str:
+        parts = [f"{n}{KIND_NAMES[k]}" for k, n in enumerate(self) if n]
+        return "+".join(parts) if parts else "none"
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{KIND_NAMES[k]}={n}" for k, n in enumerate(self) if n)
+        return f"Cards.of({inner})"
+
+    def __copy__(self) -> Cards:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Cards:
+        return self
+
+    @classmethod
+    def parse(cls, text: str) -> Cards:
+        """Inverse of ``str``: ``"2red+1loco"``; a bare kind means one card (``"pink+loco"``)."""
+        text = text.strip().lower()
+        if text in ("none", ""):
+            return EMPTY
+        values = [0] * KINDS
+        for part in re.split(r"\s*\+\s*|\s+", text):
+            m = re.fullmatch(r"(\d*)\s*([a-z]+)", part)
+            if not m:
+                raise CardsError(f"cannot read cards {text!r}")
+            values[kind_from_name(m.group(2))] += int(m.group(1) or 1)
+        return cls(values)
+
+
+def _make(values: Iterable[int]) -> Cards:
+    """Trusted constructor for the hot path (no validation)."""
+    return tuple.__new__(Cards, values)
+
+
+EMPTY = _make((0,) * KINDS)
+FULL_DECK = _make((CARDS_PER_COLOR,) * 8 + (LOCOMOTIVES_IN_DECK,))
+
+
+def single(kind: int, n: int = 1) -> Cards:
+    """``n`` cards of one kind."""
+    values = [0] * KINDS
+    values[kind] = n
+    return _make(values)
+
+
+def _loco_range(held: int, locos: int, length: int, min_locos: int) -> range:
+    """Locomotive counts for paying ``length`` with at least one card of a colour held ``held``."""
+    return range(max(min_locos, length - held), min(length - 1, locos) + 1)
+
+
+@lru_cache(maxsize=65536)
+def payments(colour: int | None, length: int, min_locos: int, hand: Cards) -> tuple[Cards, ...]:
+    """Every exact payment of ``length`` cards that ``hand`` can make (rules R20, R21, R27, R41).
+
+    ``colour`` is the required colour, ``None`` for any single colour (gray routes, stations);
+    ``min_locos`` locomotives are compulsory (ferry symbols). Colours are never mixed. Order: by
+    colour, then by locomotives used; the all-locomotive payment comes last and appears once.
+    """
+    locos = hand[LOCOMOTIVE]
+    out: list[Cards] = []
+    for c in COLORS if colour is None else (() if colour == LOCOMOTIVE else (colour,)):
+        for m in _loco_range(hand[c], locos, length, min_locos):
+            values = [0] * KINDS
+            values[c] = length - m
+            values[LOCOMOTIVE] = m
+            out.append(_make(values))
+    if locos >= length:
+        out.append(single(LOCOMOTIVE, length))
+    return tuple(out)
+
+
+def count_payments(colour: int | None, length: int, min_locos: int, hand: tuple[int, ...]) -> int:
+    """``len(payments(...))`` without building them (the hot path of ``legal_actions``)."""
+    locos = hand[LOCOMOTIVE]
+    total = 1 if locos >= length else 0
+    top = min(length - 1, locos)
+    if colour == LOCOMOTIVE:
+        return total
+    if colour is not None:
+        low = max(min_locos, length - hand[colour])
+        return total + (top - low + 1 if top >= low else 0)
+    for c in COLORS:
+        low = max(min_locos, length - hand[c])
+        if top >= low:
+            total += top - low + 1
+    return total
+
+
+def payment_colour(payment: tuple[int, ...]) -> int | None:
+    """The one colour of a payment: ``LOCOMOTIVE`` if all locomotives, ``None`` if mixed."""
+    found = LOCOMOTIVE
+    for c in COLORS:
+        if payment[c]:
+            if found != LOCOMOTIVE:
+                return None
+            found = c
+    return found
+
+
+def pays(payment: tuple[int, ...], colour: int | None, length: int, min_locos: int) -> str | None:
+    """Why ``payment`` does not pay ``length`` cards of ``colour`` (``None`` if it does)."""
+    if sum(payment) != length:
+        return f"needs exactly {length} cards, got {sum(payment)}"
+    kind = payment_colour(payment)
+    if kind is None:
+        return "colours may not be mixed"
+    if colour is not None and kind not in (colour, LOCOMOTIVE):
+        return f"needs {KIND_NAMES[colour]} cards or locomotives"
+    if payment[LOCOMOTIVE] < min_locos:
+        return f"needs at least {min_locos} locomotive(s)"
+    return None

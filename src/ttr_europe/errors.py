@@ -1,0 +1,57 @@
+"""The error family: every failure the library reports on bad input is a ``TTRError``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class TTRError(Exception):
+    """Base of every error raised by ttr_europe on bad input."""
+
+
+class DataError(TTRError, ValueError):
+    """A data file or document is malformed; ``source`` and ``path`` say where.
+
+    ``path`` is a JSON path such as ``$.routes[3].length``.
+    """
+
+    def __init__(self, message: str, *, source: str = "<data>", path: str = "$") -> None:
+        self.source = source
+        self.path = path
+        self.reason = message
+        super().__init__(f"{source}: {path}: {message}")
+
+
+class IllegalActionError(TTRError, ValueError):
+    """An action the rules forbid in this state; ``rule`` names the rule (e.g. ``R15b``)."""
+
+    def __init__(self, rule: str, message: str, action: Any = None) -> None:
+        self.rule = rule
+        self.reason = message
+        self.action = action
+        super().__init__(f"{rule}: {message}" + (f" ({action})" if action is not None else ""))
+
+
+class NotYourTurnError(IllegalActionError):
+    """The action was made for a player who is not the one to act."""
+
+
+class GameOverError(IllegalActionError):
+    """The game has ended; no action is legal."""
+
+
+class ActionParseError(TTRError, ValueError):
+    """Text that does not name an action; ``candidates`` lists near matches when ambiguous."""
+
+    def __init__(self, message: str, candidates: tuple[str, ...] = ()) -> None:
+        self.candidates = candidates
+        extra = ("; candidates: " + ", ".join(candidates)) if candidates else ""
+        super().__init__(message + extra)
+
+
+class SetupError(TTRError, ValueError):
+    """Impossible game parameters (player count, unknown variant or option)."""
+
+
+class MalformedActionError(IllegalActionError):
+    """An action that names nothing real: unknown route or city, bad slot, wrong types."""

@@ -1,0 +1,157 @@
+"""The game state: immutable, slotted, sharing unchanged parts between successive states.
+
+Every field is a plain value (ints, tuples, ``Cards``) or a frozen attrs object, so a state is
+safe to keep, hash, compare and share. ``copy``/``deepcopy`` return the state itself.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+import attrs
+
+from .board import Map, Variant
+from .cards import LOCOMOTIVE, Cards
+
+NO_CARD = -1  # an empty face-up slot (D3)
+NO_OWNER = -1
+
+
+class Phase(IntEnum):
+    """Where the turn stands (design.md "The turn as a small state machine")."""
+
+    INITIAL_TICKETS = 0  # the current player chooses from the starting deal (R9, D36)
+    TURN = 1  # the current player starts a turn (R12)
+    SECOND_DRAW = 2  # one train card taken; the second is due (R13, D5)
+    CHOOSE_TICKETS = 3  # tickets drawn; the current player keeps some (R37)
+    TUNNEL = 4  # tunnel cards laid and revealed; pay the extra or withdraw (R28)
+    GAME_OVER = 5
+
+
+@attrs.frozen
+class Rules:
+    """Map, variant, player count and every switch of rules.md Part D (defaults first).
+
+    - ``reset_cap``: at most this many three-locomotive resets in a row (D2c); 0 = no limit.
+    - ``second_card_optional``: a player may stop after one card (D5 option).
+    - ``tiebreak_path_length``: the third Europe tie-break compares path length (R49 3').
+    - ``bonus_at_zero``: the longest-path bonus is given even when nobody has track (D14 option).
+    - ``max_long_kept``: overrides the variant's limit on long tickets kept at the start (B4 ALT).
+    """
+
+    map: Map = attrs.field(repr=lambda m: m.id)
+    variant: Variant = attrs.field(repr=lambda v: v.id)
+    players: int
+    reset_cap: int = 3
+    second_card_optional: bool = False
+    tiebreak_path_length: bool = False
+    bonus_at_zero: bool = False
+    max_long_kept: int | None = None
+
+    @property
+    def doubles_open_to_all(self) -> bool:
+        """Whether a second player may claim the other track of a double route (R26b/c)."""
+        return self.players >= self.variant.double_routes_min_players
+
+    @property
+    def long_kept_limit(self) -> int | None:
+        return self.max_long_kept if self.max_long_kept is not None else self.variant.max_long_kept
+
+
+@attrs.frozen
+class PlayerState:
+    """One seat: hand, pieces left, running route points, tickets kept and tickets on offer."""
+
+    hand: Cards
+    trains: int
+    stations: tuple[int, ...]  # cities where this player built, in order built
+    score: int  # route points scored so far (R24)
+    tickets: tuple[int, ...]  # kept tickets (indices)
+    offer: tuple[int, ...]  # tickets dealt or drawn, awaiting the keep choice
+
+    def __copy__(self) -> PlayerState:
+        return self
+
+    def __deepcopy__(self, memo: object) -> PlayerState:
+        return self
+
+
+@attrs.frozen
+class PendingTunnel:
+    """A tunnel attempt waiting for the answer (D31): the cards laid and those revealed."""
+
+    route: int
+    laid: Cards
+    revealed: tuple[int, ...]
+    colour: int  # colour of the laid cards, LOCOMOTIVE if they are all locomotives (D7)
+    extra: int  # cards still to pay
+
+    @property
+    def locomotives_only(self) -> bool:
+        return self.colour == LOCOMOTIVE
+
+
+@attrs.frozen
+class GameState:
+    """A whole position. Build new ones with ``apply``; never mutate.
+
+    The draw pile is ``pile[pile_top:]`` (top first): drawing only moves ``pile_top``, so
+    successive states share the pile tuple. ``closed[p]`` caches, per seat, the bitmask of
+    routes that seat may not claim (owned, or closed by a double route, R26).
+    """
+
+    rules: Rules
+    phase: Phase
+    current: int
+    first_player: int
+    players: tuple[PlayerState, ...]
+    pile: tuple[int, ...]
+    pile_top: int
+    row: tuple[int, ...]  # face-up slots, NO_CARD when empty
+    discard: Cards
+    ticket_deck: tuple[int, ...]  # top first
+    box: tuple[int, ...]  # tickets out of the game
+    owners: tuple[int, ...]  # route -> seat, NO_OWNER when free
+    closed: tuple[int, ...]
+    tunnel: PendingTunnel | None
+    rng: int  # PRNG state for every shuffle (D19)
+    final_turns: int  # -1 until the end is triggered; then turns still owed (R46, D34)
+    passes: int  # consecutive passes (D30)
+
+    @property
+    def map(self) -> Map:
+        return self.rules.map
+
+    @property
+    def draw_pile(self) -> tuple[int, ...]:
+        """The draw pile, top first."""
+        return self.pile[self.pile_top :]
+
+    @property
+    def pile_size(self) -> int:
+        return len(self.pile) - self.pile_top
+
+    @property
+    def player(self) -> PlayerState:
+        """The player to act."""
+        return self.players[self.current]
+
+    def __copy__(self) -> GameState:
+        return self
+
+    def __deepcopy__(self, memo: object) -> GameState:
+        return self
+
+
+def closed_masks(rules: Rules, owners: tuple[int, ...]) -> tuple[int, ...]:
+    """Per seat, the routes it may not claim given the owners (R23, R26)."""
+    twin = rules.map.twin_mask
+    owned = 0
+    own = [0] * rules.players
+    for r, seat in enumerate(owners):
+        if seat != NO_OWNER:
+            owned |= 1 << r
+            own[seat] |= twin[r]
+            if not rules.doubles_open_to_all:
+                owned |= twin[r]
+    return tuple(owned | own[p] for p in range(rules.players))

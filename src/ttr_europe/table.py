@@ -1,0 +1,108 @@
+"""The card table during one action: draw pile, face-up row, discard and the PRNG.
+
+``apply`` copies these four into a ``Table``, works on it, and freezes the result into the next
+state, so one action builds one state however many cards move. A ``Table`` never escapes a call.
+Rules: R14 (replacement), R17 with D2/D32 (three-locomotive reset), R18 with D4 (lazy reshuffle),
+D3/D6 (empty slots, slot order).
+"""
+
+from __future__ import annotations
+
+from .cards import KINDS, LOCOMOTIVE, Cards, _make
+from .rng import shuffled
+from .state import NO_CARD
+
+
+class Table:
+    __slots__ = ("cap", "discard", "pile", "rng", "row", "threshold", "top")
+
+    def __init__(
+        self,
+        pile: tuple[int, ...],
+        top: int,
+        row: tuple[int, ...],
+        discard: tuple[int, ...],
+        rng: int,
+        threshold: int,
+        cap: int,
+    ) -> None:
+        self.pile = pile
+        self.top = top
+        self.row = list(row)
+        self.discard = list(discard)
+        self.rng = rng
+        self.threshold = threshold
+        self.cap = cap
+
+    def draw(self) -> int:
+        """Take the top card, reshuffling the discard if the pile is empty (R18, D4).
+
+        Returns ``NO_CARD`` when both piles are empty (R19).
+        """
+        if self.top == len(self.pile) and not self.reshuffle():
+            return NO_CARD
+        card = self.pile[self.top]
+        self.top += 1
+        return card
+
+    def reshuffle(self) -> bool:
+        """Shuffle the discard into a new draw pile; False if there is nothing to shuffle."""
+        discard = self.discard
+        if not any(discard):
+            return False
+        kinds = [k for k in range(KINDS) for _ in range(discard[k])]
+        self.pile, self.rng = shuffled(self.rng, kinds)
+        self.top = 0
+        self.discard = [0] * KINDS
+        return True
+
+    def cards_left(self) -> bool:
+        """Whether any card can still be drawn (from the pile or a reshuffle)."""
+        return self.top < len(self.pile) or any(self.discard)
+
+    def throw(self, cards: tuple[int, ...]) -> None:
+        """Put a multiset of cards on the discard pile."""
+        d = self.discard
+        for k in range(KINDS):
+            d[k] += cards[k]
+
+    def throw_kinds(self, kinds: tuple[int, ...] | list[int]) -> None:
+        d = self.discard
+        for k in kinds:
+            if k != NO_CARD:
+                d[k] += 1
+
+    def take(self, slot: int) -> int:
+        """Take the face-up card in ``slot`` and refill the row (R14)."""
+        card = self.row[slot]
+        self.row[slot] = NO_CARD
+        self.refill()
+        return card
+
+    def refill(self) -> None:
+        """Fill the empty slots in slot order, then apply the reset rule (R17, D2, D3, D6, D32)."""
+        row = self.row
+        placed = False
+        for slot, held in enumerate(row):
+            if held == NO_CARD:
+                card = self.draw()
+                if card == NO_CARD:
+                    break
+                row[slot] = card
+                placed = True
+        if not placed:
+            return
+        resets = 0
+        while row.count(LOCOMOTIVE) >= self.threshold and (self.cap == 0 or resets < self.cap):
+            if not self.cards_left():  # D2b: nothing could refill the row
+                return
+            resets += 1
+            self.throw_kinds(row)
+            for slot in range(len(row)):
+                row[slot] = self.draw()
+
+    def frozen_row(self) -> tuple[int, ...]:
+        return tuple(self.row)
+
+    def frozen_discard(self) -> Cards:
+        return _make(self.discard)

@@ -1,0 +1,167 @@
+"""A scenario builder: any position in a few lines, for tests, examples and puzzles.
+
+``scenario(hands={0: "3red+1loco"}, row="red blue loco red green", owners={"Paris-Dieppe": 1})``
+returns a ``GameState`` in the ``TURN`` phase unless told otherwise. Cards not placed anywhere go
+to the draw pile (so the 110 cards are all there) unless ``pile`` is given, in which case the
+state holds only the cards placed. Route points and trains follow from ``owners`` unless given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from .board import Map
+from .cards import FULL_DECK, KINDS, Cards, kind_from_name
+from .data import load_map
+from .errors import SetupError
+from .rng import seed_state, shuffled
+from .state import (
+    NO_CARD,
+    NO_OWNER,
+    GameState,
+    PendingTunnel,
+    Phase,
+    PlayerState,
+    Rules,
+    closed_masks,
+)
+
+CardSpec = Cards | str | Mapping[str, int]
+KindSpec = int | str | None
+
+
+def cards(spec: CardSpec) -> Cards:
+    """``Cards`` from ``Cards``, text ("2red+loco") or a mapping of kind names."""
+    if isinstance(spec, Cards):
+        return spec
+    if isinstance(spec, str):
+        return Cards.parse(spec)
+    return Cards.of(None, **dict(spec))
+
+
+def kind(spec: KindSpec) -> int:
+    """A card kind from an int, a name ("red", "loco") or None / "-" (an empty slot)."""
+    if spec is None or spec == "-":
+        return NO_CARD
+    return spec if isinstance(spec, int) else kind_from_name(spec)
+
+
+def kinds(spec: str | Iterable[KindSpec]) -> tuple[int, ...]:
+    """Card kinds from "red blue loco" or a list of kind specs."""
+    items: Iterable[KindSpec] = spec.split() if isinstance(spec, str) else spec
+    return tuple(kind(k) for k in items)
+
+
+def scenario(
+    map: str | Map = "europe",
+    variant: str = "base",
+    players: int = 2,
+    *,
+    seed: int = 0,
+    current: int = 0,
+    first_player: int = 0,
+    phase: Phase = Phase.TURN,
+    hands: Mapping[int, CardSpec] | None = None,
+    pile: str | Sequence[KindSpec] | None = None,
+    row: str | Sequence[KindSpec] | None = None,
+    discard: CardSpec | None = None,
+    ticket_deck: Sequence[str] | None = None,
+    box: Sequence[str] = (),
+    tickets: Mapping[int, Sequence[str]] | None = None,
+    offers: Mapping[int, Sequence[str]] | None = None,
+    owners: Mapping[str, int] | None = None,
+    stations: Mapping[int, Sequence[str]] | None = None,
+    trains: Mapping[int, int] | None = None,
+    scores: Mapping[int, int] | None = None,
+    tunnel: PendingTunnel | None = None,
+    final_turns: int = -1,
+    passes: int = 0,
+    **options: object,
+) -> GameState:
+    """Build an exact position (see the module docstring)."""
+    board = load_map(map) if isinstance(map, str) else map
+    v = board.variants[variant]
+    rules = Rules(board, v, players, **options)  # type: ignore[arg-type]
+    hand_of = {p: cards(h) for p, h in (hands or {}).items()}
+    row_kinds = kinds(row) if row is not None else (NO_CARD,) * v.face_up
+    if len(row_kinds) != v.face_up:
+        raise SetupError(f"the face-up row has {v.face_up} slots")
+    discard_cards = cards(discard) if discard is not None else Cards()
+    owner_idx = {board.route_index[r]: seat for r, seat in (owners or {}).items()}
+    owners_t = tuple(owner_idx.get(r, NO_OWNER) for r in range(len(board.routes)))
+    rng = seed_state(seed)
+    if pile is None:
+        used = [0] * KINDS
+        for h in hand_of.values():
+            used = [a + b for a, b in zip(used, h, strict=True)]
+        for k in row_kinds:
+            if k != NO_CARD:
+                used[k] += 1
+        used = [a + b for a, b in zip(used, discard_cards, strict=True)]
+        if tunnel is not None:
+            used = [a + b for a, b in zip(used, tunnel.laid, strict=True)]
+            for k in tunnel.revealed:
+                used[k] += 1
+        rest = [FULL_DECK[k] - used[k] for k in range(KINDS)]
+        if min(rest) < 0:
+            raise SetupError("more cards placed than the 110 of the game")
+        pile_t, rng = shuffled(rng, Cards(rest).kinds())
+    else:
+        pile_t = kinds(pile)
+    tix = board.ticket_index
+    ids = {t.id for t in board.tickets}
+    held = {tix[t] for seq in (*(tickets or {}).values(), *(offers or {}).values()) for t in seq}
+    held |= {tix[t] for t in box}
+    if ticket_deck is None:
+        pool = [t for t in (*v.long_pool, *v.regular_pool) if t not in held]
+        deck_t = tuple(t for t in pool if not board.tickets[t].long)
+    else:
+        deck_t = tuple(tix[t] for t in ticket_deck if t in ids)
+    seats: list[PlayerState] = []
+    for p in range(players):
+        mine = [board.routes[r] for r, seat in owner_idx.items() if seat == p]
+        seats.append(PlayerState(
+            hand_of.get(p, Cards()),
+            (trains or {}).get(p, v.trains - sum(r.length for r in mine)),
+            tuple(board.city_index[c] for c in (stations or {}).get(p, ())),
+            (scores or {}).get(p, sum(r.points for r in mine)),
+            tuple(tix[t] for t in (tickets or {}).get(p, ())),
+            tuple(tix[t] for t in (offers or {}).get(p, ())),
+        ))  # fmt: skip
+    return GameState(
+        rules=rules,
+        phase=phase,
+        current=current,
+        first_player=first_player,
+        players=tuple(seats),
+        pile=pile_t,
+        pile_top=0,
+        row=row_kinds,
+        discard=discard_cards,
+        ticket_deck=deck_t,
+        box=tuple(tix[t] for t in box),
+        owners=owners_t,
+        closed=closed_masks(rules, owners_t),
+        tunnel=tunnel,
+        rng=rng,
+        final_turns=final_turns,
+        passes=passes,
+    )
+
+
+def card_total(state: GameState) -> Cards:
+    """Every train card of the state, wherever it is (hands, pile, row, discard, tunnel)."""
+    counts = [0] * KINDS
+    for k in state.draw_pile:
+        counts[k] += 1
+    for k in state.row:
+        if k != NO_CARD:
+            counts[k] += 1
+    for p in state.players:
+        counts = [a + b for a, b in zip(counts, p.hand, strict=True)]
+    counts = [a + b for a, b in zip(counts, state.discard, strict=True)]
+    if state.tunnel is not None:
+        counts = [a + b for a, b in zip(counts, state.tunnel.laid, strict=True)]
+        for k in state.tunnel.revealed:
+            counts[k] += 1
+    return Cards(counts)
