@@ -1,18 +1,274 @@
 """Loading the JSON board files under ``data/maps`` into ``Map`` objects, with checks.
 
-Bad data raises ``DataError`` naming the file and the JSON path of the fault.
+A document is first checked against ``data/schema/map.schema.json`` (the single statement of
+the format) by a small validator for the subset of JSON Schema 2020-12 that the schema uses, so
+loading needs no third-party package. Then the facts the schema cannot express are checked:
+every city named exists, ids are unique, double routes pair up, every ticket can be completed,
+variant numbers can be dealt. Bad data raises ``DataError`` naming the file and the JSON path.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib import resources
-from typing import Any
+from os import PathLike
+from pathlib import Path
+from typing import Any, cast
 
 from .board import Bonus, City, Map, Route, Ticket, Variant
-from .cards import kind_from_name
+from .cards import DECK_SIZE, kind_from_name
 from .errors import DataError
+
+SCHEMA_FILE = "schema/map.schema.json"
+
+# The JSON Schema keywords the validator understands; the shipped schema may use no other.
+ASSERTION_KEYWORDS = frozenset(
+    {
+        "$ref", "anyOf", "type", "const", "enum", "minimum", "maximum", "minLength", "pattern",
+        "items", "minItems", "uniqueItems", "required", "properties", "additionalProperties",
+        "propertyNames", "minProperties",
+    }
+)  # fmt: skip
+ANNOTATION_KEYWORDS = frozenset({"$schema", "$id", "$defs", "$comment", "title", "description"})
+
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _child(path: str, key: str | int) -> str:
+    """The JSON path of member ``key`` of the value at ``path`` (``$.a[3]``, ``$.b["1"]``)."""
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    if _IDENT.match(key):
+        return f"{path}.{key}"
+    return f"{path}[{json.dumps(key, ensure_ascii=False)}]"
+
+
+class _DuplicateKeys(dict[str, Any]):
+    """A decoded JSON object that repeated a key; the validator reports it at its place."""
+
+    duplicate: str = ""
+
+
+def _object_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """Keep the first occurrence of each key but remember a repeated one (json drops it)."""
+    seen: dict[str, Any] = {}
+    duplicate: str | None = None
+    for key, value in pairs:
+        if key in seen:
+            duplicate = key if duplicate is None else duplicate
+        else:
+            seen[key] = value
+    if duplicate is None:
+        return seen
+    out = _DuplicateKeys(seen)
+    out.duplicate = duplicate
+    return out
+
+
+def _json_equal(x: Any, y: Any) -> bool:
+    """Equality in the JSON data model: 1 == 1.0, but true is not 1."""
+    if isinstance(x, bool) or isinstance(y, bool):
+        return isinstance(x, bool) and isinstance(y, bool) and x == y
+    if isinstance(x, int | float) and isinstance(y, int | float):
+        return x == y
+    if isinstance(x, list) and isinstance(y, list):
+        return len(x) == len(y) and all(_json_equal(a, b) for a, b in zip(x, y, strict=True))
+    if isinstance(x, dict) and isinstance(y, dict):
+        return x.keys() == y.keys() and all(_json_equal(x[k], y[k]) for k in x)
+    return type(x) is type(y) and bool(x == y)
+
+
+def _is_type(value: Any, name: str) -> bool:
+    """Whether ``value`` has the JSON Schema type ``name`` (an integral float is an integer)."""
+    if name == "null":
+        return value is None
+    if name == "boolean":
+        return isinstance(value, bool)
+    if name == "integer":
+        if isinstance(value, float):
+            return value.is_integer()
+        return isinstance(value, int) and not isinstance(value, bool)
+    if name == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if name == "string":
+        return isinstance(value, str)
+    if name == "array":
+        return isinstance(value, list)
+    if name == "object":
+        return isinstance(value, dict)
+    raise ValueError(f"unknown JSON type {name!r}")
+
+
+def _type_name(value: Any) -> str:
+    for name in ("null", "boolean", "integer", "number", "string", "array", "object"):
+        if _is_type(value, name):
+            return name
+    return type(value).__name__
+
+
+class SchemaValidator:
+    """Checks documents against one schema; raises ``DataError`` at the first fault found.
+
+    Faults are looked for in document order, so the one reported is the first a reader meets.
+    """
+
+    def __init__(self, schema: Mapping[str, Any], schema_source: str = SCHEMA_FILE) -> None:
+        self.schema = schema
+        self._check_schema(schema, "$", schema_source)
+
+    def _check_schema(self, node: Any, path: str, source: str) -> None:
+        """Refuse a schema that uses a keyword this validator would silently ignore."""
+        if isinstance(node, bool):
+            return
+        if not isinstance(node, Mapping):
+            raise DataError("a schema must be an object or a boolean", source=source, path=path)
+        for key, sub in node.items():
+            where = _child(path, key)
+            if key not in ASSERTION_KEYWORDS | ANNOTATION_KEYWORDS:
+                raise DataError(f"unsupported schema keyword {key!r}", source=source, path=where)
+            if key == "$ref" and not (isinstance(sub, str) and self._resolve(sub) is not None):
+                raise DataError(f"unresolvable reference {sub!r}", source=source, path=where)
+            if key in ("properties", "$defs"):
+                if not isinstance(sub, Mapping):
+                    raise DataError(f"{key} must be an object", source=source, path=where)
+                for name, part in sub.items():
+                    self._check_schema(part, _child(where, name), source)
+            elif key in ("items", "additionalProperties", "propertyNames"):
+                self._check_schema(sub, where, source)
+            elif key == "anyOf":
+                for i, part in enumerate(sub):
+                    self._check_schema(part, _child(where, i), source)
+
+    def _resolve(self, ref: str) -> Any:
+        """The subschema a local reference (``#/$defs/name``) points at, or None."""
+        if not ref.startswith("#/"):
+            return None
+        node: Any = self.schema
+        for part in ref[2:].split("/"):
+            if not isinstance(node, Mapping) or part not in node:
+                return None
+            node = node[part]
+        return node
+
+    def validate(self, doc: Any, source: str) -> None:
+        """Raise ``DataError(source=source, path=...)`` at the first place ``doc`` breaks."""
+        self._check(self.schema, doc, "$", source)
+
+    def is_valid(self, doc: Any) -> bool:
+        try:
+            self.validate(doc, "<doc>")
+        except DataError:
+            return False
+        return True
+
+    def _check(self, schema: Any, value: Any, path: str, source: str) -> None:
+        def fail(message: str, where: str = path) -> DataError:
+            return DataError(message, source=source, path=where)
+
+        if schema is True:
+            return
+        if schema is False:
+            raise fail("no value is allowed here")
+        if "$ref" in schema:
+            self._check(self._resolve(schema["$ref"]), value, path, source)
+        if "anyOf" in schema:
+            for option in schema["anyOf"]:
+                try:
+                    self._check(option, value, path, source)
+                except DataError:
+                    continue
+                break
+            else:
+                raise fail(f"{_type_name(value)} {_short(value)} matches none of the allowed forms")
+        if "type" in schema:
+            names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+            if not any(_is_type(value, n) for n in names):
+                raise fail(f"expected {' or '.join(names)}, found {_type_name(value)}")
+        if "const" in schema and not _json_equal(value, schema["const"]):
+            raise fail(f"must be {json.dumps(schema['const'])}, not {_short(value)}")
+        if "enum" in schema and not any(_json_equal(value, e) for e in schema["enum"]):
+            allowed = ", ".join(json.dumps(e) for e in schema["enum"])
+            raise fail(f"{_short(value)} is not one of {allowed}")
+        if _is_type(value, "number"):
+            if "minimum" in schema and value < schema["minimum"]:
+                raise fail(f"{value} is below the minimum {schema['minimum']}")
+            if "maximum" in schema and value > schema["maximum"]:
+                raise fail(f"{value} is above the maximum {schema['maximum']}")
+        if isinstance(value, str):
+            if "minLength" in schema and len(value) < schema["minLength"]:
+                raise fail(f"text shorter than {schema['minLength']} characters")
+            if "pattern" in schema and not re.search(schema["pattern"], value):
+                raise fail(f"{_short(value)} does not match the pattern {schema['pattern']}")
+        if isinstance(value, list):
+            self._check_array(schema, value, path, source)
+        if isinstance(value, dict):
+            self._check_object(schema, value, path, source)
+
+    def _check_array(self, schema: Any, value: list[Any], path: str, source: str) -> None:
+        if "minItems" in schema and len(value) < schema["minItems"]:
+            raise DataError(f"needs at least {schema['minItems']} items", source=source, path=path)
+        if "items" in schema:
+            for i, item in enumerate(value):
+                self._check(schema["items"], item, _child(path, i), source)
+        if schema.get("uniqueItems"):
+            for i, item in enumerate(value):
+                if any(_json_equal(item, earlier) for earlier in value[:i]):
+                    raise DataError(
+                        f"{_short(item)} is repeated", source=source, path=_child(path, i)
+                    )
+
+    def _check_object(self, schema: Any, value: dict[str, Any], path: str, source: str) -> None:
+        if isinstance(value, _DuplicateKeys):
+            raise DataError("key given twice", source=source, path=_child(path, value.duplicate))
+        for key in schema.get("required", ()):
+            if key not in value:
+                raise DataError("required field missing", source=source, path=_child(path, key))
+        if "minProperties" in schema and len(value) < schema["minProperties"]:
+            raise DataError(
+                f"needs at least {schema['minProperties']} entries", source=source, path=path
+            )
+        properties = schema.get("properties", {})
+        for key, member in value.items():
+            where = _child(path, key)
+            if "propertyNames" in schema:
+                try:
+                    self._check(schema["propertyNames"], key, where, source)
+                except DataError as exc:
+                    raise DataError(f"bad key: {exc.reason}", source=source, path=where) from None
+            if key in properties:
+                self._check(properties[key], member, where, source)
+            elif schema.get("additionalProperties") is False:
+                raise DataError(f"unknown field {key!r}", source=source, path=where)
+            elif "additionalProperties" in schema:
+                self._check(schema["additionalProperties"], member, where, source)
+
+
+def _short(value: Any) -> str:
+    """A JSON rendering of ``value`` short enough for an error message."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def map_schema() -> dict[str, Any]:
+    """The JSON Schema of map documents, as shipped in ``data/schema``."""
+    return cast(dict[str, Any], json.loads(_schema_text()))
+
+
+@cache
+def _schema_text() -> str:
+    return (resources.files("ttr_europe") / "data" / SCHEMA_FILE).read_text("utf-8")
+
+
+@cache
+def map_validator() -> SchemaValidator:
+    """The validator for map documents (built once)."""
+    return SchemaValidator(map_schema())
 
 
 def available_maps() -> tuple[str, ...]:
@@ -24,109 +280,191 @@ def available_maps() -> tuple[str, ...]:
 @cache
 def load_map(name: str = "europe") -> Map:
     """The shipped map ``name`` ("europe", "usa"); loaded once and shared."""
+    source = f"maps/{name}.json"
     if name not in available_maps():
         raise DataError(
-            f"no such map {name!r}; known: {', '.join(available_maps())}",
-            source=f"maps/{name}.json",
+            f"no such map {name!r}; known: {', '.join(available_maps())}", source=source
         )
     text = (resources.files("ttr_europe") / "data" / "maps" / f"{name}.json").read_text("utf-8")
-    return parse_map(text, source=f"maps/{name}.json")
+    board = parse_map(text, source=source)
+    if board.id != name:
+        raise DataError(
+            f"the file of map {name!r} holds map {board.id!r}", source=source, path="$.id"
+        )
+    return board
+
+
+def load_map_file(path: str | PathLike[str]) -> Map:
+    """A map read from a JSON file anywhere (not cached: the file may change)."""
+    file = Path(path)
+    try:
+        text = file.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(f"cannot read the file: {exc}", source=str(file)) from None
+    return parse_map(text, source=str(file))
 
 
 def parse_map(text: str, source: str = "<map>") -> Map:
     """Parse and check one map document."""
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, object_pairs_hook=_object_hook)
     except json.JSONDecodeError as exc:
-        raise DataError(f"not valid JSON: {exc.msg} at line {exc.lineno}", source=source) from None
+        raise DataError(
+            f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", source=source
+        ) from None
+    except RecursionError:
+        raise DataError("not valid JSON: nested too deeply", source=source) from None
     return build_map(doc, source)
 
 
 def build_map(doc: Any, source: str = "<map>") -> Map:
-    """Check a decoded map document and build the ``Map``."""
-    if not isinstance(doc, dict):
-        raise DataError("a map document must be an object", source=source)
+    """Check a decoded map document against the schema and the semantic rules; build the Map."""
+    map_validator().validate(doc, source)
+    return _Builder(doc, source).build()
 
-    def fail(path: str, message: str) -> DataError:
-        return DataError(message, source=source, path=path)
 
-    cities: list[City] = []
-    city_index: dict[str, int] = {}
-    big = set(doc["big_cities"])
-    for i, c in enumerate(doc["cities"]):
-        if c["id"] in city_index:
-            raise fail(f"$.cities[{i}].id", f"duplicate city id {c['id']!r}")
-        city_index[c["id"]] = i
-        cities.append(City(c["id"], c["name"], i, float(c["lat"]), float(c["lon"]), c["id"] in big))
+class _Builder:
+    """The semantic checks and the construction of a schema-valid document."""
 
-    def city(path: str, name: str) -> int:
-        if name not in city_index:
-            raise fail(path, f"unknown city {name!r}")
-        return city_index[name]
+    def __init__(self, doc: dict[str, Any], source: str) -> None:
+        self.doc = doc
+        self.source = source
 
-    points = {int(k): v for k, v in doc["route_points"].items()}
-    raw_routes = doc["routes"]
-    route_ids: dict[str, int] = {}
-    groups: dict[str, list[int]] = {}
-    for i, r in enumerate(raw_routes):
-        if r["id"] in route_ids:
-            raise fail(f"$.routes[{i}].id", f"duplicate route id {r['id']!r}")
-        route_ids[r["id"]] = i
-        if r["double"] is not None:
-            groups.setdefault(r["double"], []).append(i)
-    twin: dict[int, int] = {}
-    for group, members in groups.items():
-        if len(members) != 2:
-            raise fail(f"$.routes[{members[0]}].double", f"double route {group!r} needs 2 tracks")
-        x, y = (raw_routes[m] for m in members)
-        if {x["a"], x["b"]} != {y["a"], y["b"]} or x["length"] != y["length"]:
-            raise fail(f"$.routes[{members[1]}]", f"double route {group!r}: tracks differ")
-        twin[members[0]], twin[members[1]] = members[1], members[0]
-    routes: list[Route] = []
-    for i, r in enumerate(raw_routes):
-        path = f"$.routes[{i}]"
-        a, b = city(path + ".a", r["a"]), city(path + ".b", r["b"])
-        if r["length"] not in points:
-            raise fail(path + ".length", f"no score for length {r['length']}")
-        if r["ferry_locomotives"] > r["length"]:
-            raise fail(path + ".ferry_locomotives", "more locomotive symbols than spaces")
-        colour = None if r["color"] == "gray" else kind_from_name(r["color"])
-        routes.append(
+    def fail(self, path: str, message: str) -> DataError:
+        return DataError(message, source=self.source, path=path)
+
+    def build(self) -> Map:
+        doc = self.doc
+        cities = self.cities()
+        points = {int(k): int(v) for k, v in doc["route_points"].items()}
+        routes = self.routes(points)
+        tickets = self.tickets(routes)
+        variants = {vid: self.variant(vid, v, tickets) for vid, v in doc["variants"].items()}
+        return Map.build(
+            id=doc["id"], name=doc["name"], cities=tuple(cities), routes=tuple(routes),
+            tickets=tuple(tickets), variants=variants, route_points=points,
+        )  # fmt: skip
+
+    def city(self, path: str, name: str) -> int:
+        if name not in self.city_index:
+            raise self.fail(path, f"unknown city {name!r}")
+        return self.city_index[name]
+
+    def cities(self) -> list[City]:
+        self.city_index: dict[str, int] = {}
+        for i, c in enumerate(self.doc["cities"]):
+            if c["id"] in self.city_index:
+                raise self.fail(f"$.cities[{i}].id", f"duplicate city id {c['id']!r}")
+            self.city_index[c["id"]] = i
+        big: set[int] = set()
+        for i, name in enumerate(self.doc["big_cities"]):
+            big.add(self.city(f"$.big_cities[{i}]", name))
+        self.big = big
+        return [
+            City(c["id"], c["name"], i, float(c["lat"]), float(c["lon"]), i in big)
+            for i, c in enumerate(self.doc["cities"])
+        ]
+
+    def routes(self, points: Mapping[int, int]) -> list[Route]:
+        raw = self.doc["routes"]
+        ids: set[str] = set()
+        ends: list[tuple[int, int]] = []
+        for i, r in enumerate(raw):
+            path = f"$.routes[{i}]"
+            if r["id"] in ids:
+                raise self.fail(path + ".id", f"duplicate route id {r['id']!r}")
+            ids.add(r["id"])
+            a, b = self.city(path + ".a", r["a"]), self.city(path + ".b", r["b"])
+            if a == b:
+                raise self.fail(path + ".b", "a route must join two different cities")
+            ends.append((a, b))
+            if int(r["length"]) not in points:
+                raise self.fail(path + ".length", f"no score for length {r['length']}")
+            if r["ferry_locomotives"] > r["length"]:
+                raise self.fail(path + ".ferry_locomotives", "more locomotive symbols than spaces")
+        twin = self.doubles(raw, ends)
+        return [
             Route(
                 r["id"],
                 i,
-                a,
-                b,
-                r["length"],
-                colour,
+                ends[i][0],
+                ends[i][1],
+                int(r["length"]),
+                None if r["color"] == "gray" else kind_from_name(r["color"]),
                 r["tunnel"],
-                r["ferry_locomotives"],
+                int(r["ferry_locomotives"]),
                 twin.get(i),
-                points[r["length"]],
+                points[int(r["length"])],
             )
-        )
+            for i, r in enumerate(raw)
+        ]
 
-    tickets: list[Ticket] = []
-    ticket_ids: dict[str, int] = {}
-    for i, t in enumerate(doc["tickets"]):
-        path = f"$.tickets[{i}]"
-        if t["id"] in ticket_ids:
-            raise fail(path + ".id", f"duplicate ticket id {t['id']!r}")
-        ticket_ids[t["id"]] = i
-        tickets.append(
-            Ticket(
-                t["id"],
-                i,
-                city(path + ".a", t["a"]),
-                city(path + ".b", t["b"]),
-                t["points"],
-                t["long"],
-                t["big_cities"],
-                t["deck"],
+    def doubles(self, raw: list[dict[str, Any]], ends: list[tuple[int, int]]) -> dict[int, int]:
+        """Pair the tracks of each double route (R26): two, same cities, same length."""
+        groups: dict[str, list[int]] = {}
+        pairs: dict[frozenset[int], int] = {}
+        for i, r in enumerate(raw):
+            path = f"$.routes[{i}]"
+            group = r["double"]
+            pair = frozenset(ends[i])
+            if group is not None:
+                members = groups.setdefault(group, [])
+                if len(members) == 2:
+                    raise self.fail(path + ".double", f"double route {group!r} has a third track")
+                if members:
+                    first = raw[members[0]]
+                    if pair != frozenset(ends[members[0]]):
+                        raise self.fail(
+                            path, f"double route {group!r}: the tracks join different cities"
+                        )
+                    if first["length"] != r["length"]:
+                        raise self.fail(
+                            path + ".length", f"double route {group!r}: the tracks differ in length"
+                        )
+                members.append(i)
+            if pair in pairs:
+                other = pairs[pair]
+                if group is None or raw[other]["double"] != group:
+                    raise self.fail(
+                        path + ".double",
+                        f"parallel to $.routes[{other}] but not in the same double route",
+                    )
+            pairs[pair] = i
+        twin: dict[int, int] = {}
+        for group, members in groups.items():
+            if len(members) != 2:
+                raise self.fail(
+                    f"$.routes[{members[0]}].double", f"double route {group!r} has a single track"
+                )
+            twin[members[0]], twin[members[1]] = members[1], members[0]
+        return twin
+
+    def tickets(self, routes: list[Route]) -> list[Ticket]:
+        component = _components(len(self.city_index), ((r.a, r.b) for r in routes))
+        out: list[Ticket] = []
+        ids: set[str] = set()
+        for i, t in enumerate(self.doc["tickets"]):
+            path = f"$.tickets[{i}]"
+            if t["id"] in ids:
+                raise self.fail(path + ".id", f"duplicate ticket id {t['id']!r}")
+            ids.add(t["id"])
+            a, b = self.city(path + ".a", t["a"]), self.city(path + ".b", t["b"])
+            if a == b:
+                raise self.fail(path + ".b", "a ticket must join two different cities")
+            if t["big_cities"] and (t["long"] or not {a, b} & self.big):
+                raise self.fail(
+                    path + ".big_cities", "a Big Cities ticket is a regular one to a Big City"
+                )
+            if component[a] != component[b]:
+                raise self.fail(path, f"no routes connect {t['a']} and {t['b']}")
+            out.append(
+                Ticket(t["id"], i, a, b, int(t["points"]), t["long"], t["big_cities"], t["deck"])
             )
-        )
+        return out
 
-    def pool(path: str, selectors: list[dict[str, Any]]) -> tuple[int, ...]:
+    def pool(self, path: str, selectors: list[dict[str, Any]], tickets: list[Ticket],
+             taken: set[int]) -> tuple[int, ...]:  # fmt: skip
+        """The tickets a pool's selectors choose; none may choose nothing or repeat a ticket."""
         out: list[int] = []
         for j, sel in enumerate(selectors):
             chosen = [
@@ -136,28 +474,87 @@ def build_map(doc: Any, source: str = "<map>") -> Map:
                 and sel.get("big_cities", t.big_cities) == t.big_cities
             ]  # fmt: skip
             if not chosen:
-                raise fail(f"{path}[{j}]", "selects no ticket")
+                raise self.fail(_child(path, j), "selects no ticket")
+            again = [tickets[k].id for k in chosen if k in taken]
+            if again:
+                raise self.fail(_child(path, j), f"selects ticket {again[0]!r} a second time")
+            taken.update(chosen)
             out.extend(chosen)
         return tuple(out)
 
-    variants: dict[str, Variant] = {}
-    for vid, v in doc["variants"].items():
-        path = f"$.variants.{vid}"
-        variants[vid] = Variant(
-            id=vid, name=v["name"], min_players=v["players"]["min"],
-            max_players=v["players"]["max"], trains=v["trains"], stations=v["stations"],
-            station_points=v["station_points"], hand=v["hand"], face_up=v["face_up"],
-            reset_locomotives=v["reset_locomotives"],
-            long_pool=pool(path + ".long_pool", v["long_pool"]),
-            regular_pool=pool(path + ".regular_pool", v["regular_pool"]),
-            deal_long=v["deal_long"], deal_regular=v["deal_regular"],
-            keep_initial=v["keep_initial"], max_long_kept=v["max_long_kept"],
-            initial_rejects=v["initial_rejects"], draw_tickets=v["draw_tickets"],
-            keep_drawn=v["keep_drawn"], double_routes_min_players=v["double_routes_min_players"],
-            bonus=Bonus(v["longest_path_bonus"]["name"], v["longest_path_bonus"]["points"]),
+    def variant(self, vid: str, v: dict[str, Any], tickets: list[Ticket]) -> Variant:
+        path = _child("$.variants", vid)
+
+        def at(name: str) -> str:
+            return _child(path, name)
+
+        lo, hi = int(v["players"]["min"]), int(v["players"]["max"])
+        if lo > hi:
+            raise self.fail(at("players") + ".min", f"minimum {lo} above maximum {hi} players")
+        taken: set[int] = set()
+        long_pool = self.pool(at("long_pool"), v["long_pool"], tickets, taken)
+        regular_pool = self.pool(at("regular_pool"), v["regular_pool"], tickets, taken)
+        ints = {k: int(v[k]) for k in _VARIANT_INTS}
+        if ints["deal_long"] * hi > len(long_pool):
+            raise self.fail(
+                at("deal_long"), f"{hi} players need more than the {len(long_pool)} long tickets"
+            )
+        if ints["deal_regular"] * hi > len(regular_pool):
+            raise self.fail(
+                at("deal_regular"),
+                f"{hi} players need more than the {len(regular_pool)} regular tickets",
+            )
+        deal = ints["deal_long"] + ints["deal_regular"]
+        if ints["keep_initial"] > deal:
+            raise self.fail(at("keep_initial"), f"more tickets to keep than the {deal} dealt")
+        max_long = None if v["max_long_kept"] is None else int(v["max_long_kept"])
+        keepable = (
+            deal if max_long is None else ints["deal_regular"] + min(ints["deal_long"], max_long)
+        )
+        if keepable < ints["keep_initial"]:
+            raise self.fail(at("max_long_kept"), "too few tickets may be kept to reach the minimum")
+        if ints["keep_drawn"] > ints["draw_tickets"]:
+            raise self.fail(at("keep_drawn"), "more tickets to keep than are drawn")
+        if ints["reset_locomotives"] > ints["face_up"]:
+            raise self.fail(at("reset_locomotives"), "more locomotives than face-up slots")
+        if ints["hand"] * hi + ints["face_up"] > DECK_SIZE:
+            raise self.fail(at("hand"), f"{hi} hands and the face-up row exceed {DECK_SIZE} cards")
+        for k, rule in enumerate(v["tiebreaks"]):
+            if rule == "fewest_stations" and not ints["stations"]:
+                raise self.fail(_child(at("tiebreaks"), k), "no stations to compare")
+        bonus = v["longest_path_bonus"]
+        return Variant(
+            id=vid, name=v["name"], min_players=lo, max_players=hi,
+            trains=ints["trains"], stations=ints["stations"],
+            station_points=ints["station_points"], hand=ints["hand"], face_up=ints["face_up"],
+            reset_locomotives=ints["reset_locomotives"],
+            long_pool=long_pool, regular_pool=regular_pool,
+            deal_long=ints["deal_long"], deal_regular=ints["deal_regular"],
+            keep_initial=ints["keep_initial"], max_long_kept=max_long,
+            initial_rejects=v["initial_rejects"], draw_tickets=ints["draw_tickets"],
+            keep_drawn=ints["keep_drawn"],
+            double_routes_min_players=ints["double_routes_min_players"],
+            bonus=Bonus(bonus["name"], int(bonus["points"])),
             tiebreaks=tuple(v["tiebreaks"]),
         )  # fmt: skip
-    return Map.build(
-        id=doc["id"], name=doc["name"], cities=tuple(cities), routes=tuple(routes),
-        tickets=tuple(tickets), variants=variants, route_points=points,
-    )  # fmt: skip
+
+
+_VARIANT_INTS = (
+    "trains", "stations", "station_points", "hand", "face_up", "reset_locomotives", "deal_long",
+    "deal_regular", "keep_initial", "draw_tickets", "keep_drawn", "double_routes_min_players",
+)  # fmt: skip
+
+
+def _components(n: int, edges: Iterable[tuple[int, int]]) -> list[int]:
+    """Connected-component label of each of ``n`` nodes (union-find)."""
+    parent = list(range(n))
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in edges:
+        parent[root(a)] = root(b)
+    return [root(x) for x in range(n)]
