@@ -96,10 +96,25 @@ class Table:
         while row.count(LOCOMOTIVE) >= self.threshold and (self.cap == 0 or resets < self.cap):
             if not self.cards_left():  # D2b: nothing could refill the row
                 return
+            if self.cap == 0 and not self.reset_can_help():  # no cap: never loop forever
+                return
             resets += 1
             self.throw_kinds(row)
             for slot in range(len(row)):
                 row[slot] = self.draw()
+
+    def reset_can_help(self) -> bool:
+        """Whether a new row could show fewer locomotives than the reset threshold.
+
+        Resets keep every card in play (row, pile and discard), so if those cards hold too few
+        non-locomotives, every new row triggers another reset; without a cap (D2 option) that
+        would loop forever.
+        """
+        row = [c for c in self.row if c != NO_CARD]
+        rest = self.pile[self.top :]
+        total = len(row) + len(rest) + sum(self.discard)
+        locos = row.count(LOCOMOTIVE) + rest.count(LOCOMOTIVE) + self.discard[LOCOMOTIVE]
+        return min(len(self.row), total) - (total - locos) < self.threshold
 
     def frozen_row(self) -> tuple[int, ...]:
         return tuple(self.row)
