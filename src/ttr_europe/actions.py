@@ -15,8 +15,14 @@ from .cards import Cards, CardsError
 from .errors import ActionParseError
 
 
-def _as_tuple(items: Iterable[str]) -> tuple[str, ...]:
-    return tuple(items)
+def _as_tuple(items: Iterable[str] | str) -> tuple[str, ...]:
+    """Ticket ids in one canonical order: keeping tickets is a choice of a set (R9, R37).
+
+    A lone string is one ticket id, not a sequence of letters.
+    """
+    if isinstance(items, str):
+        return (items,)
+    return tuple(sorted(items, key=str))
 
 
 @attrs.frozen
@@ -87,7 +93,7 @@ class DrawTickets:
 
 @attrs.frozen
 class KeepTickets:
-    """Keep these offered tickets (ids); the others go back (R9, R37)."""
+    """Keep these offered tickets (ids, in any order); the others go back (R9, R37)."""
 
     tickets: tuple[str, ...] = attrs.field(converter=_as_tuple)
 
