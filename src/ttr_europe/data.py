@@ -306,8 +306,12 @@ def load_map_file(path: str | PathLike[str]) -> Map:
 
 def parse_map(text: str, source: str = "<map>") -> Map:
     """Parse and check one map document."""
+
+    def no_constant(name: str) -> None:
+        raise DataError(f"not valid JSON: {name} is not a number JSON allows", source=source)
+
     try:
-        doc = json.loads(text, object_pairs_hook=_object_hook)
+        doc = json.loads(text, object_pairs_hook=_object_hook, parse_constant=no_constant)
     except json.JSONDecodeError as exc:
         raise DataError(
             f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", source=source
