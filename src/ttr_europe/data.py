@@ -223,9 +223,6 @@ class SchemaValidator:
     def _check_object(self, schema: Any, value: dict[str, Any], path: str, source: str) -> None:
         if isinstance(value, _DuplicateKeys):
             raise DataError("key given twice", source=source, path=_child(path, value.duplicate))
-        for key in schema.get("required", ()):
-            if key not in value:
-                raise DataError("required field missing", source=source, path=_child(path, key))
         if "minProperties" in schema and len(value) < schema["minProperties"]:
             raise DataError(
                 f"needs at least {schema['minProperties']} entries", source=source, path=path
@@ -244,6 +241,9 @@ class SchemaValidator:
                 raise DataError(f"unknown field {key!r}", source=source, path=where)
             elif "additionalProperties" in schema:
                 self._check(schema["additionalProperties"], member, where, source)
+        for key in schema.get("required", ()):
+            if key not in value:
+                raise DataError("required field missing", source=source, path=_child(path, key))
 
 
 def _short(value: Any) -> str:
