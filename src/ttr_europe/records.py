@@ -1,0 +1,280 @@
+"""Game records: a game is its rules, its seed and its actions (rules.md D19).
+
+A ``GameRecord`` holds the map, variant, player count, seed, first player, options and the
+actions in their readable text form; ``replay`` rebuilds every state from it. A record is a
+JSON document (``"format": "ttr_europe/record"``) and can also be written as a playthrough:
+one line per action with a short summary of the state after it. The playthroughs of a few
+seeded random games are kept under ``tests/golden/`` so that any change of behaviour shows
+as a diff.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import deque
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import attrs
+
+from .actions import Action, parse
+from .board import Map
+from .cards import KIND_NAMES
+from .data import load_map
+from .errors import ActionParseError, DataError, IllegalActionError
+from .jsonio import VERSION, _Reader, parse_json
+from .rules import apply, is_terminal, legal_actions, new_game
+from .state import NO_CARD, GameState, Phase
+from .views import OptionValue
+
+RECORD_FORMAT = "ttr_europe/record"
+MAX_ACTIONS = 100_000  # far above any real game (random play ends within about 400)
+_SEED_LIMIT = 1 << 64
+
+
+def _options(items: Any) -> tuple[tuple[str, OptionValue], ...]:
+    pairs = items.items() if isinstance(items, dict) else items
+    return tuple(sorted((str(k), v) for k, v in pairs))
+
+
+def _texts(items: Iterable[str]) -> tuple[str, ...]:
+    return tuple(items)
+
+
+@attrs.frozen
+class GameRecord:
+    """Everything that fixes a game: ``new_game`` arguments and the actions taken, as text."""
+
+    map: str = "europe"
+    variant: str = "base"
+    players: int = 2
+    seed: int = 0
+    first_player: int | None = None
+    options: tuple[tuple[str, OptionValue], ...] = attrs.field(default=(), converter=_options)
+    actions: tuple[str, ...] = attrs.field(default=(), converter=_texts)
+
+    def start(self, map: Map | None = None) -> GameState:
+        """The dealt position before the first action."""
+        board = load_map(self.map) if map is None else map
+        return new_game(
+            board, self.variant, self.players, self.seed, self.first_player, **dict(self.options)
+        )
+
+    def then(self, *actions: Action | str) -> GameRecord:
+        """This record with more actions appended (not checked until replayed)."""
+        return attrs.evolve(self, actions=(*self.actions, *(str(a) for a in actions)))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": RECORD_FORMAT,
+            "version": VERSION,
+            "map": self.map,
+            "variant": self.variant,
+            "players": self.players,
+            "seed": self.seed,
+            "first_player": self.first_player,
+            "options": dict(self.options),
+            "actions": list(self.actions),
+        }
+
+    @classmethod
+    def from_json(cls, doc: Any, *, map: Map | None = None, source: str = "<record>") -> GameRecord:
+        """Check a record document: types, known map and variant, readable actions.
+
+        Whether each action is legal is found out by ``replay``.
+        """
+        if isinstance(doc, str | bytes):
+            doc = parse_json(doc, source)
+        r = _Reader(source)
+        fields = ("map", "variant", "players", "seed", "first_player", "options", "actions")
+        d = r.header(doc, RECORD_FORMAT, fields)
+        rules = r.make_rules(d, "$", map, d["players"], "$.players")
+        first = d["first_player"]
+        if first is not None:
+            first = r.int_(first, "$.first_player", 0, rules.players - 1)
+        seed = r.int_(d["seed"], "$.seed", -_SEED_LIMIT + 1, _SEED_LIMIT - 1)
+        texts = r.list_(d["actions"], "$.actions", MAX_ACTIONS)
+        for i, text in enumerate(texts):
+            path = f"$.actions[{i}]"
+            try:
+                parse(r.str_(text, path))
+            except ActionParseError as exc:
+                raise r.fail(path, str(exc)) from None
+        return cls(
+            rules.map.id,
+            rules.variant.id,
+            rules.players,
+            seed,
+            first,
+            r.options(d["options"], "$.options"),
+            texts,
+        )
+
+
+def record_of(
+    actions: Iterable[Action | str],
+    map: str = "europe",
+    variant: str = "base",
+    players: int = 2,
+    seed: int = 0,
+    first_player: int | None = None,
+    **options: OptionValue,
+) -> GameRecord:
+    """A record of ``actions`` played from ``new_game(map, variant, players, seed, ...)``."""
+    texts = tuple(str(a) for a in actions)
+    return GameRecord(map, variant, players, seed, first_player, options, texts)
+
+
+def iter_replay(record: GameRecord, *, map: Map | None = None) -> Iterator[GameState]:
+    """The start position, then the state after each action in turn.
+
+    An action that cannot be read or is illegal raises ``DataError`` naming its index
+    (``$.actions[12]``) and the rule that refuses it.
+    """
+    state = record.start(map)
+    yield state
+    for i, text in enumerate(record.actions):
+        path = f"$.actions[{i}]"
+        try:
+            action = parse(text)
+        except ActionParseError as exc:
+            raise DataError(str(exc), source="<record>", path=path) from None
+        try:
+            state = apply(state, action)
+        except IllegalActionError as exc:
+            raise DataError(
+                f"action {i} ({text!r}) is illegal: {exc}", source="<record>", path=path
+            ) from exc
+        yield state
+
+
+def replay(record: GameRecord, *, map: Map | None = None) -> list[GameState]:
+    """Every state of the game: ``replay(r)[0]`` is the start, ``replay(r)[i + 1]`` follows
+    action ``i``."""
+    return list(iter_replay(record, map=map))
+
+
+def final_state(record: GameRecord, *, map: Map | None = None) -> GameState:
+    """The state after the last action."""
+    return deque(iter_replay(record, map=map), maxlen=1)[0]
+
+
+def random_game(
+    map: str = "europe",
+    variant: str = "base",
+    players: int = 2,
+    seed: int = 0,
+    policy_seed: int = 0,
+    *,
+    first_player: int | None = None,
+    max_actions: int = 5000,
+    **options: OptionValue,
+) -> GameRecord:
+    """A game played to its end (or ``max_actions``) by picking uniformly among legal actions.
+
+    The pick is ``legal[rng.randrange(len(legal))]`` with ``random.Random(policy_seed)``, so
+    a record is reproduced exactly from its arguments.
+    """
+    record = GameRecord(map, variant, players, seed, first_player, options)
+    state = record.start()
+    rng = random.Random(policy_seed)
+    taken: list[str] = []
+    while not is_terminal(state) and len(taken) < max_actions:
+        legal = legal_actions(state)
+        action = legal[rng.randrange(len(legal))]
+        taken.append(str(action))
+        state = apply(state, action)
+    return attrs.evolve(record, actions=tuple(taken))
+
+
+# --------------------------------------------------------------------------- playthroughs
+
+
+def _card(kind: int) -> str:
+    return "-" if kind == NO_CARD else KIND_NAMES[kind]
+
+
+def summary(state: GameState) -> str:
+    """One line with what a reader of a playthrough wants to follow: phase, seat to act,
+    row, pile, discard and ticket deck sizes, then per seat hand size, tickets, trains, route
+    points and stations left."""
+    v = state.rules.variant
+    parts = [
+        f"{state.phase.name}@{state.current}",
+        "row=" + ",".join(_card(k) for k in state.row),
+        f"pile={state.pile_size}",
+        f"discard={state.discard.total}",
+        f"deck={len(state.ticket_deck)}",
+    ]
+    if state.tunnel is not None:
+        t = state.tunnel
+        shown = ",".join(KIND_NAMES[k] for k in t.revealed)
+        parts.append(f"tunnel={state.map.routes[t.route].id}[{shown}]+{t.extra}")
+    if state.final_turns >= 0:
+        parts.append(f"final={state.final_turns}")
+    if state.passes:
+        parts.append(f"passes={state.passes}")
+    seats = [
+        f"p{i} h{p.hand.total} t{len(p.tickets)}"
+        + (f"+{len(p.offer)}" if p.offer else "")
+        + f" c{p.trains} s{p.score}"
+        + (f" st{v.stations - len(p.stations)}" if v.stations else "")
+        for i, p in enumerate(state.players)
+    ]
+    return " ".join(parts) + " | " + " | ".join(seats)
+
+
+def playthrough(record: GameRecord, *, map: Map | None = None) -> str:
+    """The game as text: a header naming the record, then ``index action => summary``."""
+    options = " ".join(f"{k}={v}" for k, v in record.options)
+    first = "random" if record.first_player is None else record.first_player
+    lines = [
+        f"# map={record.map} variant={record.variant} players={record.players} "
+        f"seed={record.seed} first_player={first}" + (f" {options}" if options else ""),
+    ]
+    actions = ("(start)", *record.actions)
+    over = False
+    for i, (text, state) in enumerate(zip(actions, iter_replay(record, map=map), strict=True)):
+        lines.append(f"{i} {text} => {summary(state)}")
+        over = state.phase is Phase.GAME_OVER
+    lines.append(f"# {'over' if over else 'unfinished'}")
+    return "\n".join(lines) + "\n"
+
+
+def read_playthrough(text: str, source: str = "<playthrough>") -> GameRecord:
+    """The record a playthrough was written from (its header and actions)."""
+    lines = text.splitlines()
+    if not lines or not lines[0].startswith("# "):
+        raise DataError("a playthrough starts with a '# map=...' header", source=source)
+    fields = dict(item.split("=", 1) for item in lines[0][2:].split() if "=" in item)
+    doc: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "version": VERSION,
+        "map": fields.pop("map", None),
+        "variant": fields.pop("variant", None),
+        "players": _number(fields.pop("players", None)),
+        "seed": _number(fields.pop("seed", None)),
+        "first_player": _number(fields.pop("first_player", None)),
+        "options": {k: _option_text(v) for k, v in fields.items()},
+        "actions": [],
+    }
+    for n, line in enumerate(lines[1:], start=2):
+        if line.startswith("#"):
+            continue
+        m = re.fullmatch(r"(\d+) (.+?) => .*", line)
+        if m is None:
+            raise DataError("expected 'index action => summary'", source=source, path=f"line {n}")
+        if m.group(1) != "0":
+            doc["actions"].append(m.group(2))
+    return GameRecord.from_json(doc, source=source)
+
+
+def _number(text: str | None) -> int | str | None:
+    if text is None or text == "random":
+        return None
+    return int(text) if re.fullmatch(r"-?\d+", text) else text
+
+
+def _option_text(text: str) -> OptionValue | str:
+    return {"True": True, "False": False, "None": None}.get(text, _number(text))
