@@ -1,0 +1,97 @@
+"""The built wheel carries the data and works outside the checkout.
+
+The wheel is built with pip, installed into a fresh virtual environment, and both maps are
+loaded from a directory outside the repository, through ``importlib.resources``. attrs and
+networkx are lent to that environment from the running one, so nothing is downloaded but the
+build backend.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import sysconfig
+import venv
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import attrs
+import networkx
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SNIPPET = """
+import json, ttr_europe
+from ttr_europe import load_map, available_maps
+print(json.dumps({
+    "file": ttr_europe.__file__,
+    "maps": available_maps(),
+    "counts": {n: [len(m.cities), len(m.routes), len(m.tickets)]
+               for n in available_maps() for m in [load_map(n)]},
+}))
+"""
+
+
+def run(*argv: str | Path, cwd: Path) -> str:
+    done = subprocess.run(
+        [str(a) for a in argv], cwd=cwd, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, f"{argv} failed:\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", out, REPO, cwd=out)
+    (found,) = out.glob("ttr_europe-*.whl")
+    return found
+
+
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A fresh venv holding the wheel; the bin directory is returned."""
+    env = tmp_path_factory.mktemp("venv")
+    venv.create(env, with_pip=False)
+    bindir = Path(sysconfig.get_path("scripts", vars={"base": env, "platbase": env}))
+    python = bindir / ("python.exe" if sys.platform == "win32" else "python")
+    purelib = Path(sysconfig.get_path("purelib", vars={"base": env, "platbase": env}))
+    lent = {str(Path(m.__file__).resolve().parents[1]) for m in (attrs, networkx)}  # type: ignore[arg-type]
+    (purelib / "lent_dependencies.pth").write_text("\n".join(sorted(lent)) + "\n", "utf-8")
+    run(sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps",
+        "--no-index", wheel, cwd=env)  # fmt: skip
+    yield bindir
+
+
+def test_wheel_contains_the_data(wheel: Path) -> None:
+    names = zipfile.ZipFile(wheel).namelist()
+    assert len(names) == len(set(names))
+    for needed in (
+        "ttr_europe/py.typed",
+        "ttr_europe/data/maps/europe.json",
+        "ttr_europe/data/maps/usa.json",
+        "ttr_europe/data/schema/map.schema.json",
+        "ttr_europe/data/SOURCES.md",
+    ):
+        assert needed in names
+    # The repository's top-level data/ is a link to the package's; it must not ship twice.
+    assert not [n for n in names if n.startswith("data/")]
+    assert sum(n.endswith("europe.json") for n in names) == 1
+    assert not [n for n in names if "__pycache__" in n or n.startswith("tests/")]
+
+
+def test_installed_wheel_loads_both_maps(installed: Path, tmp_path: Path) -> None:
+    python = installed / ("python.exe" if sys.platform == "win32" else "python")
+    result = json.loads(run(python, "-c", SNIPPET, cwd=tmp_path))
+    assert not Path(result["file"]).resolve().is_relative_to(REPO)
+    assert result["maps"] == ["europe", "usa"]
+    assert result["counts"] == {"europe": [47, 101, 101], "usa": [36, 100, 30]}
+
+
+def test_installed_command(installed: Path, tmp_path: Path) -> None:
+    command = installed / ("ttr-europe.exe" if sys.platform == "win32" else "ttr-europe")
+    out = run(command, "info", "europe", cwd=tmp_path)
+    assert out.startswith("Ticket to Ride: Europe (europe)")
+    assert "101 on 90 city pairs, 11 double pairs" in out
