@@ -1,0 +1,230 @@
+"""Integer codes for every action of a map and variant, for reinforcement learning.
+
+An ``ActionCodec`` gives each action a fixed code in ``range(codec.size)``, the same in every
+state, in consecutive blocks (``codec.blocks`` maps each name to its range of codes; the
+sizes per map are in docs/embedding.md):
+
+====================  ====================================================================
+block                 codes
+====================  ====================================================================
+``face_up``           one per face-up slot (slot ``s`` -> ``s``)
+``blind``             draw blind
+``tickets``           draw tickets
+``pass``              pass
+``withdraw``          withdraw from a tunnel
+``keep``              ``2 ** M`` subsets of the offer by place: bit ``i`` keeps place ``i``
+                      (``M`` is the variant's largest offer)
+``claim``             per route in map order, each payment the route admits, in the order of
+                      ``cards.payments`` (by colour, then locomotives; all locomotives last)
+``station``           per city in map order, each one-colour payment of 1 .. stations cards
+``pay``               each one-colour payment of 1 .. 3 cards (a tunnel's extra cost)
+====================  ====================================================================
+
+Only keep codes depend on the position: they name places in the offer, so ``encode`` and
+``decode`` need the state for them (and only for them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+from .actions import (
+    Action,
+    BuildStation,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    PayTunnel,
+    WithdrawTunnel,
+)
+from .board import Map
+from .cards import KINDS, Cards, payments
+from .data import load_map
+from .errors import MalformedActionError
+from .rules import TUNNEL_REVEAL, legal_actions
+from .state import GameState
+
+_ANY = Cards((99,) * KINDS)  # a hand that can make every payment pattern
+
+
+def _patterns(lengths: Sequence[int]) -> tuple[Cards, ...]:
+    """Every one-colour payment (locomotives allowed) of each of ``lengths`` cards."""
+    return tuple(p for n in lengths for p in payments(None, n, 0, _ANY))
+
+
+class ActionCodec:
+    """A fixed numbering of the actions of one map and variant (see the module docstring)."""
+
+    __slots__ = (
+        "_claim_codes",
+        "_claim_start",
+        "_claims",
+        "_keep",
+        "_pay",
+        "_pay_index",
+        "_pay_start",
+        "_station",
+        "_station_index",
+        "_stations",
+        "blocks",
+        "map",
+        "max_offer",
+        "size",
+        "variant",
+    )  # fmt: skip
+
+    def __init__(self, map: Map | str = "europe", variant: str = "base") -> None:
+        board = load_map(map) if isinstance(map, str) else map
+        if variant not in board.variants:
+            raise MalformedActionError("codec", f"map {board.id!r} has no variant {variant!r}")
+        v = board.variants[variant]
+        self.map = board
+        self.variant = v
+        self.max_offer = max(v.deal_long + v.deal_regular, v.draw_tickets)
+        self._claims: list[tuple[int, ClaimRoute]] = []  # code - claim start -> (route, action)
+        self._claim_codes: list[dict[Cards, int]] = []
+        self._stations = _patterns(range(1, v.stations + 1))
+        self._station_index = {p: i for i, p in enumerate(self._stations)}
+        has_tunnels = any(r.tunnel for r in board.routes)
+        self._pay = _patterns(range(1, TUNNEL_REVEAL + 1)) if has_tunnels else ()
+        self._pay_index = {p: i for i, p in enumerate(self._pay)}
+        sizes = [
+            ("face_up", v.face_up),
+            ("blind", 1),
+            ("tickets", 1),
+            ("pass", 1),
+            ("withdraw", 1),
+            ("keep", 2**self.max_offer),
+            ("claim", 0),
+            ("station", len(board.cities) * len(self._stations)),
+            ("pay", len(self._pay)),
+        ]
+        for route in board.routes:
+            codes: dict[Cards, int] = {}
+            for pay in payments(route.colour, route.length, route.ferry, _ANY):
+                codes[pay] = len(self._claims)
+                self._claims.append((route.index, ClaimRoute(route.id, pay)))
+            self._claim_codes.append(codes)
+        sizes[6] = ("claim", len(self._claims))
+        self.blocks: dict[str, range] = {}
+        at = 0
+        for name, n in sizes:
+            self.blocks[name] = range(at, at + n)
+            at += n
+        self.size = at
+        self._keep = self.blocks["keep"].start
+        self._claim_start = self.blocks["claim"].start
+        self._station = self.blocks["station"].start
+        self._pay_start = self.blocks["pay"].start
+
+    def __repr__(self) -> str:
+        return f"<ActionCodec {self.map.id}/{self.variant.id}: {self.size} codes>"
+
+    # ----------------------------------------------------------------------- encode
+
+    def encode(self, action: Action, state: GameState | None = None) -> int:
+        """The code of ``action``; ``state`` is needed for ``KeepTickets`` only."""
+        v = self.variant
+        if isinstance(action, DrawFaceUp):
+            if type(action.slot) is not int or not 0 <= action.slot < v.face_up:
+                raise MalformedActionError("codec", f"no face-up slot {action.slot!r}", action)
+            return action.slot
+        simple = _SIMPLE.get(type(action))
+        if simple is not None:
+            return v.face_up + simple
+        if isinstance(action, ClaimRoute):
+            r = self.map.route_index.get(action.route) if isinstance(action.route, str) else None
+            code = self._claim_codes[r].get(action.payment) if r is not None else None
+            if code is None:
+                raise MalformedActionError("codec", "no such claim on this map", action)
+            return self._claim_start + code
+        if isinstance(action, BuildStation):
+            c = self.map.city_index.get(action.city) if isinstance(action.city, str) else None
+            j = self._station_index.get(action.payment)
+            if c is None or j is None:
+                raise MalformedActionError("codec", "no such station on this map", action)
+            return self._station + c * len(self._stations) + j
+        if isinstance(action, PayTunnel):
+            j = self._pay_index.get(action.payment)
+            if j is None:
+                raise MalformedActionError("codec", "no such tunnel payment", action)
+            return self._pay_start + j
+        if isinstance(action, KeepTickets):
+            return self._keep + self._keep_mask(action, state)
+        raise MalformedActionError("codec", f"not an action: {action!r}", action)
+
+    def _keep_mask(self, action: KeepTickets, state: GameState | None) -> int:
+        if state is None:
+            raise MalformedActionError("codec", "encoding a ticket choice needs the state", action)
+        offer = state.players[state.current].offer
+        index = self.map.ticket_index
+        mask = 0
+        for tid in action.tickets:
+            t = index.get(tid) if isinstance(tid, str) else None
+            if t is None or t not in offer:
+                raise MalformedActionError("codec", f"ticket {tid!r} is not on offer", action)
+            mask |= 1 << offer.index(t)
+        if mask >> self.max_offer:
+            raise MalformedActionError("codec", "the offer is larger than the codec allows", action)
+        return mask
+
+    # ----------------------------------------------------------------------- decode
+
+    def decode(self, code: int, state: GameState | None = None) -> Action:
+        """The action of ``code``; ``state`` is needed for keep codes only."""
+        if type(code) is not int or not 0 <= code < self.size:
+            raise MalformedActionError("codec", f"no action code {code!r} (size {self.size})")
+        face_up = self.variant.face_up
+        if code < face_up:
+            return DrawFaceUp(code)
+        if code < self._keep:
+            return _SIMPLE_ACTIONS[code - face_up]
+        if code < self._claim_start:
+            return self._decode_keep(code - self._keep, state)
+        if code < self._station:
+            return self._claims[code - self._claim_start][1]
+        if code < self._pay_start:
+            c, j = divmod(code - self._station, len(self._stations))
+            return BuildStation(self.map.cities[c].id, self._stations[j])
+        return PayTunnel(self._pay[code - self._pay_start])
+
+    def _decode_keep(self, mask: int, state: GameState | None) -> KeepTickets:
+        if state is None:
+            raise MalformedActionError("codec", "decoding a ticket choice needs the state")
+        offer = state.players[state.current].offer
+        if mask >> len(offer):
+            raise MalformedActionError("codec", f"keep code {mask:b} names places not on offer")
+        tickets = self.map.tickets
+        return KeepTickets(tickets[t].id for i, t in enumerate(offer) if mask >> i & 1)
+
+    # ----------------------------------------------------------------------- masks
+
+    def legal_codes(self, state: GameState) -> list[int]:
+        """The codes of the legal actions of ``state``, in ``legal_actions`` order."""
+        return [self.encode(a, state) for a in legal_actions(state)]
+
+    def mask(self, state: GameState) -> list[bool]:
+        """``mask[code]`` is True exactly when the action of ``code`` is legal in ``state``."""
+        out = [False] * self.size
+        for code in self.legal_codes(state):
+            out[code] = True
+        return out
+
+
+_SIMPLE: dict[type, int] = {DrawBlind: 0, DrawTickets: 1, Pass: 2, WithdrawTunnel: 3}
+_SIMPLE_ACTIONS: tuple[Action, ...] = (DrawBlind(), DrawTickets(), Pass(), WithdrawTunnel())
+
+
+@cache
+def codec_for(map: Map, variant: str) -> ActionCodec:
+    """The shared codec of a map and variant (built once)."""
+    return ActionCodec(map, variant)
+
+
+def legal_action_mask(state: GameState) -> list[bool]:
+    """The legal-action mask of ``state`` under its map's and variant's codec."""
+    return codec_for(state.rules.map, state.rules.variant.id).mask(state)
