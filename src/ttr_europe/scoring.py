@@ -1,0 +1,628 @@
+"""Scoring: who is winning, and why (rules R39, R43-R50; decisions D10, D14-D17, D35).
+
+``score(state)`` works at any moment. At ``GAME_OVER`` it is the final score (``final=True``);
+before that it is the same computation on the position as it stands (``final=False``): tickets
+still on offer are not held yet and a tunnel being paid for is not owned yet, so neither counts.
+
+For each player, in the order of R47: route points recomputed from the routes owned (D35),
+tickets with the routes that complete them and the routes the stations borrow (R39, R43, D10),
+unbuilt stations (R45), the longest continuous path (R48) and its bonus (R47.4, D14), the total,
+then the rank after the map's tie-breaks (R49, R50, D15-D17). Results name routes, cities and
+tickets by their ids, so a scoreboard converts to JSON as it is (``attrs.asdict``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import pairwise, product
+
+import attrs
+
+from .board import Map
+from .errors import TTRError
+from .paths import Trail, connecting_path, longest_trail
+from .state import NO_OWNER, GameState, Phase
+
+__all__ = [
+    "LongestPath",
+    "Outcome",
+    "PlayerScore",
+    "ScoreMismatchError",
+    "Scoreboard",
+    "ScoringError",
+    "StationChoices",
+    "StationUse",
+    "TicketResult",
+    "choose_borrowed",
+    "format_scoreboard",
+    "longest_path",
+    "outcome",
+    "returns",
+    "score",
+]
+
+StationChoices = Mapping[int, Mapping[str, str | None]]
+"""An explicit station choice: seat -> {station city id: borrowed route id, or None}."""
+
+
+class ScoringError(TTRError, ValueError):
+    """A station choice that the rules do not allow, or a state that cannot be scored."""
+
+
+class ScoreMismatchError(ScoringError):
+    """The running score of a seat differs from the points of the routes it owns (D35).
+
+    The engine adds route points as routes are claimed, so this only happens with a state that
+    was built or edited by hand; the scorer refuses to guess which of the two numbers is right.
+    """
+
+    def __init__(self, seat: int, recorded: int, recomputed: int) -> None:
+        self.seat = seat
+        self.recorded = recorded
+        self.recomputed = recomputed
+        super().__init__(
+            f"D35: seat {seat} has a running score of {recorded} but owns routes worth {recomputed}"
+        )
+
+
+@attrs.frozen
+class TicketResult:
+    """One held ticket: signed points, and the routes joining its cities when completed.
+
+    ``routes`` is a path with the fewest routes over the player's own routes and those its
+    stations borrow (the borrowed ones appear in it when used); empty when not completed.
+    """
+
+    ticket: str
+    points: int
+    completed: bool
+    routes: tuple[str, ...]
+
+
+@attrs.frozen
+class StationUse:
+    """A built station and the opponent's route it borrows (``None``: it borrows nothing)."""
+
+    city: str
+    route: str | None
+
+
+@attrs.frozen
+class LongestPath:
+    """A longest continuous path (R48): trains, routes in walking order, cities met."""
+
+    length: int
+    routes: tuple[str, ...]
+    cities: tuple[str, ...]
+
+
+@attrs.frozen
+class PlayerScore:
+    """One seat's breakdown. ``total`` = route + ticket + station points + bonus.
+
+    ``criteria_values`` holds the raw value of each of ``Scoreboard.criteria`` for this seat
+    (for ``fewest_stations`` the stations built, for ``bonus_card`` 1 or 0).
+    """
+
+    seat: int
+    route_points: int
+    tickets: tuple[TicketResult, ...]
+    stations: tuple[StationUse, ...]
+    ticket_points: int
+    completed: int
+    station_points: int
+    longest_path: LongestPath
+    bonus: int
+    total: int
+    rank: int
+    criteria_values: tuple[int, ...]
+
+    @property
+    def failed(self) -> int:
+        return len(self.tickets) - self.completed
+
+    @property
+    def stations_built(self) -> int:
+        return len(self.stations)
+
+    @property
+    def has_bonus(self) -> bool:
+        return self.bonus > 0
+
+
+@attrs.frozen
+class Scoreboard:
+    """Every seat's score, the ranking and what decided it.
+
+    - ``criteria``: what ranks players, in order: ``"total"`` then the map's tie-breaks
+      (``completed_tickets``, ``fewest_stations``, ``bonus_card`` or ``longest_path``).
+    - ``ranking``: seats best first; seats sharing a rank keep seat order.
+    - ``decided_by[i]``: the first criterion that puts ``ranking[i]`` ahead of
+      ``ranking[i + 1]``, or ``None`` when the two share their rank (D15).
+    - ``final``: the game is over; otherwise the scores are provisional.
+    """
+
+    map: str
+    variant: str
+    final: bool
+    bonus_name: str
+    criteria: tuple[str, ...]
+    players: tuple[PlayerScore, ...]
+    ranking: tuple[int, ...]
+    winners: tuple[int, ...]
+    decided_by: tuple[str | None, ...]
+
+    def __str__(self) -> str:
+        return format_scoreboard(self)
+
+
+@attrs.frozen
+class Outcome:
+    """Ranks without the breakdown: ``ranks[seat]`` (1 is best, ties share), totals per seat."""
+
+    final: bool
+    winners: tuple[int, ...]
+    ranking: tuple[int, ...]
+    ranks: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+# --------------------------------------------------------------------------- public entry points
+
+
+def score(state: GameState, stations: StationChoices | None = None) -> Scoreboard:
+    """The scoreboard of ``state``: final at ``GAME_OVER``, provisional before.
+
+    ``stations`` fixes some station choices instead of the D10 rule: ``{seat: {city id: route
+    id or None}}``. Each named station must be one the seat built, and the route must touch
+    that city and belong to another player; otherwise ``ScoringError``. Stations left out are
+    still chosen by D10, given the fixed ones. Raises ``ScoreMismatchError`` when a running
+    score disagrees with the routes owned (D35).
+    """
+    return _score(state, _check_choices(state, stations or {}), detail=True)
+
+
+def outcome(state: GameState) -> Outcome:
+    """Winners and ranks only (no ticket paths are traced), for bots."""
+    board = _score(state, {}, detail=False)
+    return Outcome(
+        final=board.final,
+        winners=board.winners,
+        ranking=board.ranking,
+        ranks=tuple(p.rank for p in board.players),
+        totals=tuple(p.total for p in board.players),
+    )
+
+
+def returns(state: GameState) -> tuple[float, ...]:
+    """A utility per seat: 1.0 shared equally by the winners, 0.0 for everyone else.
+
+    A sole winner gets 1.0; ``k`` players sharing first place (D15) get ``1/k`` each; the
+    returns always sum to 1. Before the end of the game the same is computed on the
+    provisional scores, which a search may use as a rough heuristic.
+    """
+    result = outcome(state)
+    share = 1.0 / len(result.winners)
+    return tuple(share if seat in result.winners else 0.0 for seat in range(len(result.ranks)))
+
+
+def longest_path(state: GameState, seat: int) -> LongestPath:
+    """The longest continuous path of ``seat``'s own routes (R48, R44)."""
+    if not 0 <= seat < len(state.players):
+        raise ScoringError(f"no seat {seat} in a {len(state.players)}-player game")
+    board = state.map
+    own = [r for r, owner in enumerate(state.owners) if owner == seat]
+    return _path_result(board, _trail(board, own))
+
+
+# --------------------------------------------------------------------------- stations (D10)
+
+Choice = tuple[int, int] | None  # (route index, the route's other city) or nothing
+
+
+def choose_borrowed(
+    own: Iterable[tuple[int, int]],
+    tickets: Sequence[tuple[int, int, int]],
+    stations: Sequence[tuple[int, Sequence[Choice]]],
+) -> tuple[tuple[int | None, ...], tuple[bool, ...]]:
+    """The routes stations borrow and which tickets are then completed (R43, D10).
+
+    ``own``: the player's routes as city pairs; ``tickets``: ``(a, b, points)``; ``stations``:
+    ``(city, choices)`` in build order, where ``choices`` lists what the station may borrow as
+    ``(route, other city)`` or ``None``. Among all assignments the result has the highest
+    ticket total, then the most completed tickets, then the lowest tuple of borrowed route
+    indices in station build order, "nothing" counting as lower than any route.
+
+    Returns the chosen route per station (``None``: nothing) and a completed flag per ticket.
+
+    The search is exact but small: own routes are merged into components; a candidate route is
+    kept per (station, component reached) with the lowest index, and dropped when it reaches
+    the station's own component; candidates hanging off a component that holds no endpoint of
+    an open ticket and that no other station can reach are dropped too (they cannot change any
+    ticket). Only then are the remaining combinations tried, in increasing order.
+    """
+    parent: dict[int, int] = {}
+
+    def find(x: int) -> int:
+        root = x
+        while (up := parent.get(root, root)) != root:
+            root = up
+        while x != root:
+            parent[x], x = root, parent[x]
+        return root
+
+    for a, b in own:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[ra] = rb
+    chosen: list[int | None] = [None] * len(stations)
+    free: list[int] = []
+    for i, (city, choices) in enumerate(stations):
+        if None in choices or len(choices) != 1:
+            free.append(i)
+            continue
+        forced = choices[0]
+        assert forced is not None
+        route, other = forced
+        chosen[i] = route
+        ra, rb = find(city), find(other)
+        if ra != rb:
+            parent[ra] = rb
+
+    completed = [find(a) == find(b) for a, b, _ in tickets]
+    open_tickets = [
+        (find(a), find(b), p, t) for t, (a, b, p) in enumerate(tickets) if not completed[t]
+    ]
+    if not open_tickets or not free:
+        return tuple(chosen), tuple(completed)
+
+    # Candidate links per free station: (route, component of the city, component reached).
+    links: dict[int, list[tuple[int, int, int]]] = {}
+    for i in free:
+        city, choices = stations[i]
+        home = find(city)
+        reached: set[int] = set()
+        mine: list[tuple[int, int, int]] = []
+        for choice in sorted(c for c in choices if c is not None):
+            far = find(choice[1])
+            if far != home and far not in reached:
+                reached.add(far)
+                mine.append((choice[0], home, far))
+        links[i] = mine
+    _prune(links, {c for a, b, _, _ in open_tickets for c in (a, b)})
+
+    options: list[list[tuple[int, int, int] | None]] = [[None, *links[i]] for i in free]
+    best_key = (-(10**9), -1)
+    best_combo: tuple[tuple[int, int, int] | None, ...] = tuple(None for _ in free)
+    best_done: tuple[int, ...] = ()
+    everything = (sum(p for _, _, p, _ in open_tickets), len(open_tickets))
+    for combo in product(*options):
+        link: dict[int, int] = {}
+
+        def top(x: int, link: dict[int, int] = link) -> int:
+            while x in link:
+                x = link[x]
+            return x
+
+        for item in combo:
+            if item is not None:
+                ra, rb = top(item[1]), top(item[2])
+                if ra != rb:
+                    link[ra] = rb
+        points = 0
+        done: list[int] = []
+        for a, b, p, t in open_tickets:
+            if top(a) == top(b):
+                points += p
+                done.append(t)
+            else:
+                points -= p
+        key = (points, len(done))
+        if key > best_key:
+            best_key, best_combo, best_done = key, combo, tuple(done)
+            if key == everything:
+                break
+    for i, item in zip(free, best_combo, strict=True):
+        chosen[i] = None if item is None else item[0]
+    for t in best_done:
+        completed[t] = True
+    return tuple(chosen), tuple(completed)
+
+
+def _prune(links: dict[int, list[tuple[int, int, int]]], terminals: set[int]) -> None:
+    """Drop links that cannot help: those at a component holding no open ticket's endpoint
+    that links of fewer than two stations touch (a path could enter it but never leave).
+    """
+    changed = True
+    while changed:
+        changed = False
+        touching: dict[int, set[int]] = {}
+        for i, mine in links.items():
+            for _, a, b in mine:
+                touching.setdefault(a, set()).add(i)
+                touching.setdefault(b, set()).add(i)
+        dead = {c for c, seats in touching.items() if c not in terminals and len(seats) < 2}
+        if dead:
+            for i, mine in links.items():
+                kept = [x for x in mine if x[1] not in dead and x[2] not in dead]
+                if len(kept) != len(mine):
+                    links[i] = kept
+                    changed = True
+
+
+# --------------------------------------------------------------------------- the computation
+
+
+def _check_choices(
+    state: GameState, choices: StationChoices
+) -> dict[int, dict[int, tuple[int, int] | None]]:
+    """Validate an explicit station choice (R43) and turn ids into indices."""
+    board = state.map
+    out: dict[int, dict[int, tuple[int, int] | None]] = {}
+    for seat, per_city in choices.items():
+        if not isinstance(seat, int) or not 0 <= seat < len(state.players):
+            raise ScoringError(f"no seat {seat!r} in a {len(state.players)}-player game")
+        built = state.players[seat].stations
+        fixed: dict[int, tuple[int, int] | None] = {}
+        for city_id, route_id in per_city.items():
+            city = board.city_index.get(city_id)
+            if city is None:
+                raise ScoringError(f"no city {city_id!r} on the {board.id} map")
+            if city not in built:
+                raise ScoringError(f"R43: seat {seat} has no station in {city_id}")
+            if route_id is None:
+                fixed[city] = None
+                continue
+            r = board.route_index.get(route_id)
+            if r is None:
+                raise ScoringError(f"no route {route_id!r} on the {board.id} map")
+            route = board.routes[r]
+            if city not in (route.a, route.b):
+                raise ScoringError(f"R43: route {route_id} does not touch {city_id}")
+            owner = state.owners[r]
+            if owner == NO_OWNER:
+                raise ScoringError(f"R43: route {route_id} is not claimed; a station cannot use it")
+            if owner == seat:
+                raise ScoringError(
+                    f"R43: route {route_id} is seat {seat}'s own; a station borrows an opponent's"
+                )
+            fixed[city] = (r, route.b if route.a == city else route.a)
+        out[seat] = fixed
+    return out
+
+
+def _trail(board: Map, own: Sequence[int]) -> Trail:
+    routes = board.routes
+    return longest_trail((r, routes[r].a, routes[r].b, routes[r].length) for r in own)
+
+
+def _path_result(board: Map, trail: Trail) -> LongestPath:
+    return LongestPath(
+        trail.length,
+        tuple(board.routes[r].id for r in trail.routes),
+        tuple(board.cities[c].id for c in trail.cities),
+    )
+
+
+@attrs.frozen
+class _Partial:
+    """A seat's score before the bonus and the ranking."""
+
+    seat: int
+    route_points: int
+    tickets: tuple[TicketResult, ...]
+    stations: tuple[StationUse, ...]
+    ticket_points: int
+    completed: int
+    station_points: int
+    longest_path: LongestPath
+
+
+def _score(
+    state: GameState, fixed: Mapping[int, Mapping[int, tuple[int, int] | None]], *, detail: bool
+) -> Scoreboard:
+    rules = state.rules
+    board = rules.map
+    variant = rules.variant
+    own: list[list[int]] = [[] for _ in state.players]
+    for r, owner in enumerate(state.owners):
+        if owner != NO_OWNER:
+            own[owner].append(r)
+    partials = [_player(state, seat, own, fixed.get(seat, {}), detail) for seat in range(len(own))]
+
+    longest = max(p.longest_path.length for p in partials)
+    give_bonus = longest >= 1 or rules.bonus_at_zero
+    bonus_points = variant.bonus.points
+    bonuses = [
+        bonus_points if give_bonus and p.longest_path.length == longest else 0 for p in partials
+    ]
+    totals = [
+        p.route_points + p.ticket_points + p.station_points + bonus
+        for p, bonus in zip(partials, bonuses, strict=True)
+    ]
+
+    criteria = (
+        "total",
+        *(_criterion(name, rules.tiebreak_path_length) for name in variant.tiebreaks),
+    )
+    values = [
+        tuple(_value(name, p, total, bonus) for name in criteria)
+        for p, total, bonus in zip(partials, totals, bonuses, strict=True)
+    ]
+    keys = [
+        tuple(-v if name == "fewest_stations" else v for name, v in zip(criteria, vs, strict=True))
+        for vs in values
+    ]
+    ranks = [1 + sum(other > key for other in keys) for key in keys]
+    ranking = tuple(sorted(range(len(keys)), key=lambda s: (ranks[s], s)))
+    decided_by: list[str | None] = []
+    for a, b in pairwise(ranking):
+        decided_by.append(
+            next(
+                (name for name, x, y in zip(criteria, keys[a], keys[b], strict=True) if x != y),
+                None,
+            )
+        )
+
+    players = tuple(
+        PlayerScore(
+            seat=p.seat,
+            route_points=p.route_points,
+            tickets=p.tickets,
+            stations=p.stations,
+            ticket_points=p.ticket_points,
+            completed=p.completed,
+            station_points=p.station_points,
+            longest_path=p.longest_path,
+            bonus=bonus,
+            total=total,
+            rank=rank,
+            criteria_values=vs,
+        )
+        for p, bonus, total, rank, vs in zip(partials, bonuses, totals, ranks, values, strict=True)
+    )
+    return Scoreboard(
+        map=board.id,
+        variant=variant.id,
+        final=state.phase is Phase.GAME_OVER,
+        bonus_name=variant.bonus.name,
+        criteria=criteria,
+        players=players,
+        ranking=ranking,
+        winners=tuple(s for s in ranking if ranks[s] == 1),
+        decided_by=tuple(decided_by),
+    )
+
+
+def _criterion(name: str, path_length: bool) -> str:
+    """The tie-break named in the map data; R49 (3') swaps the bonus card for path length."""
+    if name not in _VALUES:
+        raise ScoringError(f"unknown tie-break {name!r} in the map data")
+    return "longest_path" if name == "bonus_card" and path_length else name
+
+
+_VALUES: dict[str, Callable[[_Partial, int, int], int]] = {
+    "total": lambda p, total, bonus: total,
+    "completed_tickets": lambda p, total, bonus: p.completed,  # R49 (1), R50 (1)
+    "fewest_stations": lambda p, total, bonus: len(p.stations),  # R49 (2), D17: built
+    "bonus_card": lambda p, total, bonus: int(bonus > 0),  # R49 (3), R50 (2), D16
+    "longest_path": lambda p, total, bonus: p.longest_path.length,  # R49 (3')
+}
+
+
+def _value(name: str, p: _Partial, total: int, bonus: int) -> int:
+    return _VALUES[name](p, total, bonus)
+
+
+def _player(
+    state: GameState,
+    seat: int,
+    own: Sequence[Sequence[int]],
+    fixed: Mapping[int, tuple[int, int] | None],
+    detail: bool,
+) -> _Partial:
+    board = state.map
+    routes = board.routes
+    player = state.players[seat]
+    mine = own[seat]
+
+    route_points = sum(routes[r].points for r in mine)  # D35
+    if route_points != player.score:
+        raise ScoreMismatchError(seat, player.score, route_points)
+
+    owners = state.owners
+    station_specs: list[tuple[int, Sequence[Choice]]] = []
+    for city in player.stations:
+        if city in fixed:
+            station_specs.append((city, (fixed[city],)))
+            continue
+        choices: list[Choice] = [None]
+        for r in board.routes_at[city]:
+            if owners[r] != NO_OWNER and owners[r] != seat:
+                route = routes[r]
+                choices.append((r, route.b if route.a == city else route.a))
+        station_specs.append((city, choices))
+    tickets = [board.tickets[t] for t in player.tickets]
+    borrowed, completed = choose_borrowed(
+        ((routes[r].a, routes[r].b) for r in mine),
+        [(t.a, t.b, t.points) for t in tickets],
+        station_specs,
+    )
+
+    results: list[TicketResult] = []
+    edges: list[tuple[int, int, int]] = []
+    if detail:
+        edges = [(r, routes[r].a, routes[r].b) for r in (*mine, *borrowed) if r is not None]
+    for t, done in zip(tickets, completed, strict=True):
+        path: tuple[str, ...] = ()
+        if done and detail:
+            found = connecting_path(edges, t.a, t.b)
+            assert found is not None
+            path = tuple(routes[r].id for r in found)
+        results.append(TicketResult(t.id, t.points if done else -t.points, done, path))
+
+    variant = state.rules.variant
+    return _Partial(
+        seat=seat,
+        route_points=route_points,
+        tickets=tuple(results),
+        stations=tuple(
+            StationUse(board.cities[c].id, None if r is None else routes[r].id)
+            for c, r in zip(player.stations, borrowed, strict=True)
+        ),
+        ticket_points=sum(x.points for x in results),
+        completed=sum(completed),
+        station_points=max(0, variant.stations - len(player.stations)) * variant.station_points,
+        longest_path=_path_result(board, _trail(board, mine)),
+    )
+
+
+# --------------------------------------------------------------------------- text
+
+
+def format_scoreboard(board: Scoreboard) -> str:
+    """A text table of the scores, then each seat's breakdown and what decided the ranking."""
+    title = "Final scores" if board.final else "Provisional scores"
+    lines = [
+        f"{title} ({board.map}, {board.variant}); bonus: {board.bonus_name}",
+        f"{'rank':>4} {'seat':>4} {'routes':>6} {'tickets':>7} {'stations':>8} "
+        f"{'path':>4} {'bonus':>5} {'total':>5}",
+    ]
+    by_seat = {p.seat: p for p in board.players}
+    for seat in board.ranking:
+        p = by_seat[seat]
+        lines.append(
+            f"{p.rank:>4} {seat:>4} {p.route_points:>6} {p.ticket_points:>+7} "
+            f"{p.station_points:>8} {p.longest_path.length:>4} {p.bonus:>5} {p.total:>5}"
+        )
+    for seat in board.ranking:
+        p = by_seat[seat]
+        lines.append("")
+        lines.append(
+            f"seat {seat}: {p.total} points, rank {p.rank}; "
+            f"{p.completed} of {len(p.tickets)} tickets completed"
+        )
+        for t in p.tickets:
+            mark = "done" if t.completed else "FAIL"
+            via = f" via {', '.join(t.routes)}" if t.routes else ""
+            lines.append(f"  {mark} {t.ticket:<24} {t.points:>+4}{via}")
+        for s in p.stations:
+            lines.append(f"  station {s.city}: borrows {s.route or 'nothing'}")
+        path = p.longest_path
+        route_list = f": {', '.join(path.routes)}" if path.routes else ""
+        lines.append(f"  longest path {path.length} trains{route_list}")
+    notes = []
+    for i, why in enumerate(board.decided_by):
+        a, b = board.ranking[i], board.ranking[i + 1]
+        if why is None:
+            notes.append(f"seats {a} and {b} share rank {by_seat[a].rank}")
+        elif why != "total":
+            k = board.criteria.index(why)
+            notes.append(
+                f"seat {a} is ahead of seat {b} on {why} "
+                f"({by_seat[a].criteria_values[k]} to {by_seat[b].criteria_values[k]})"
+            )
+    if notes:
+        lines.append("")
+        lines.extend(notes)
+    return "\n".join(lines)
