@@ -176,7 +176,7 @@ CASES: list[tuple[str, Callable[[dict[str, Any]], None], str, str]] = [
         "minimum",
     ),
     (
-        "R21 keep more than drawn",
+        "R37 keep more than drawn",
         put(("variants", "base", "keep_drawn"), 4),
         "$.variants.base.keep_drawn",
         "drawn",

@@ -95,3 +95,43 @@ def test_installed_command(installed: Path, tmp_path: Path) -> None:
     out = run(command, "info", "europe", cwd=tmp_path)
     assert out.startswith("Ticket to Ride: Europe (europe)")
     assert "101 on 90 city pairs, 11 double pairs" in out
+
+
+def readme_blocks(language: str) -> list[list[str]]:
+    """The README's fenced code blocks in ``language``, as lists of lines."""
+    blocks: list[list[str]] = []
+    current: list[str] | None = None
+    for line in (REPO / "README.md").read_text("utf-8").splitlines():
+        if current is None and line.strip() == f"```{language}":
+            current = []
+        elif current is not None and line.strip() == "```":
+            blocks.append(current)
+            current = None
+        elif current is not None:
+            current.append(line)
+    return blocks
+
+
+def test_readme_starts_with_the_two_commands() -> None:
+    """Title, one sentence, then a block of exactly two commands: run the package; run the
+    tests. The test command is the one .ci/run runs."""
+    lines = (REPO / "README.md").read_text("utf-8").splitlines()
+    assert lines[0].startswith("# ")
+    assert lines[1] == "" and lines[2].endswith(".") and lines[3] == ""
+    assert lines[4] == "```bash"
+    assert readme_blocks("bash")[0] == lines[5:7]
+    run_it, test_it = lines[5:7]
+    assert "pip install ." in run_it and run_it.endswith("ttr-europe info europe")
+    assert "pip install -e '.[test]'" in test_it
+    pytest_command = test_it.split("&& .venv/bin/")[-1]
+    assert pytest_command.startswith("python -m pytest")
+    ci = (REPO / ".ci" / "run").read_text("utf-8").replace('"$bin/python"', "python")
+    assert f"\n{pytest_command} " in ci
+
+
+def test_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    (example,) = readme_blocks("python")
+    exec(compile("\n".join(example), "README.md", "exec"), {})
+    trains = json.loads(capsys.readouterr().out)
+    assert len(trains) == 3
+    assert min(trains) <= 2  # the game ran to its end (R46: two trains or fewer)
