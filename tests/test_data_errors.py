@@ -271,7 +271,7 @@ def test_map_file_with_the_wrong_id(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     folder = tmp_path / "data" / "maps"
     folder.mkdir(parents=True)
     (folder / "europe.json").write_text(TEXT["usa"], "utf-8")
-    monkeypatch.setattr(data.resources, "files", lambda package: tmp_path)
+    monkeypatch.setattr(data, "data_files", lambda: tmp_path / "data")
     with pytest.raises(DataError) as info:
         data.load_map.__wrapped__("europe")
     assert (info.value.source, info.value.path) == ("maps/europe.json", "$.id")

@@ -177,7 +177,8 @@ def test_validator_agrees_on_edge_cases(path: tuple[Any, ...], value: Any) -> No
 
 
 def test_validator_agrees_on_non_objects() -> None:
-    for doc in (None, [], "map", 3, True):
+    docs: list[Any] = [None, [], "map", 3, True]
+    for doc in docs:
         agree(doc)
 
 

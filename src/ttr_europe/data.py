@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from os import PathLike
 from pathlib import Path
 from typing import Any, cast
@@ -255,6 +256,11 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def data_files() -> Traversable:
+    """The package's data folder, wherever the package is installed (even inside a zip)."""
+    return resources.files("ttr_europe") / "data"
+
+
 def map_schema() -> dict[str, Any]:
     """The JSON Schema of map documents, as shipped in ``data/schema``."""
     return cast(dict[str, Any], json.loads(_schema_text()))
@@ -262,7 +268,7 @@ def map_schema() -> dict[str, Any]:
 
 @cache
 def _schema_text() -> str:
-    return (resources.files("ttr_europe") / "data" / SCHEMA_FILE).read_text("utf-8")
+    return (data_files() / SCHEMA_FILE).read_text("utf-8")
 
 
 @cache
@@ -273,7 +279,7 @@ def map_validator() -> SchemaValidator:
 
 def available_maps() -> tuple[str, ...]:
     """Names of the maps shipped with the package."""
-    folder = resources.files("ttr_europe") / "data" / "maps"
+    folder = data_files() / "maps"
     return tuple(sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json")))
 
 
@@ -285,7 +291,7 @@ def load_map(name: str = "europe") -> Map:
         raise DataError(
             f"no such map {name!r}; known: {', '.join(available_maps())}", source=source
         )
-    text = (resources.files("ttr_europe") / "data" / "maps" / f"{name}.json").read_text("utf-8")
+    text = (data_files() / "maps" / f"{name}.json").read_text("utf-8")
     board = parse_map(text, source=source)
     if board.id != name:
         raise DataError(
