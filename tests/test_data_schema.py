@@ -103,6 +103,9 @@ def test_validator_refuses_unknown_keywords() -> None:
         SchemaValidator({"type": "object", "properties": {"a": {"format": "date"}}})
     assert info.value.path == "$.properties.a.format"
     with pytest.raises(DataError) as info:
+        SchemaValidator({"items": {"type": ["string", "text"]}})
+    assert info.value.path == "$.items.type"
+    with pytest.raises(DataError) as info:
         SchemaValidator({"$ref": "#/$defs/missing"})
     assert info.value.path == '$["$ref"]'
 

@@ -103,6 +103,9 @@ def _is_type(value: Any, name: str) -> bool:
     raise ValueError(f"unknown JSON type {name!r}")
 
 
+_TYPES = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
+
+
 def _type_name(value: Any) -> str:
     for name in ("null", "boolean", "integer", "number", "string", "array", "object"):
         if _is_type(value, name):
@@ -130,6 +133,8 @@ class SchemaValidator:
             where = _child(path, key)
             if key not in ASSERTION_KEYWORDS | ANNOTATION_KEYWORDS:
                 raise DataError(f"unsupported schema keyword {key!r}", source=source, path=where)
+            if key == "type" and not set(sub if isinstance(sub, list) else [sub]) <= _TYPES:
+                raise DataError(f"unknown type {sub!r}", source=source, path=where)
             if key == "$ref" and not (isinstance(sub, str) and self._resolve(sub) is not None):
                 raise DataError(f"unresolvable reference {sub!r}", source=source, path=where)
             if key in ("properties", "$defs"):
