@@ -98,7 +98,7 @@ class KeepTickets:
     tickets: tuple[str, ...] = attrs.field(converter=_as_tuple)
 
     def __str__(self) -> str:
-        return "keep " + ", ".join(self.tickets)
+        return "keep " + ", ".join(str(t) for t in self.tickets)
 
 
 @attrs.frozen
