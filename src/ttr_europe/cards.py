@@ -136,7 +136,7 @@ class Cards(tuple[int, ...]):
         if text in ("none", ""):
             return EMPTY
         values = [0] * KINDS
-        for part in re.split(r"\s*\+\s*|\s+", text):
+        for part in re.split(r"\s*\+\s*|(?<!\d)\s+", text):  # "2 red" is one part
             m = re.fullmatch(r"(\d*)\s*([a-z]+)", part)
             if not m:
                 raise CardsError(f"cannot read cards {text!r}")
