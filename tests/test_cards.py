@@ -46,7 +46,7 @@ def test_cards_of_parse_and_text() -> None:
     c = Cards.of(red=2, loco=1)
     assert c == Cards.of({Color.RED: 2, Color.LOCOMOTIVE: 1})
     assert str(c) == "2red+1loco"
-    assert Cards.parse("2red+1loco") == c == Cards.parse(" 2Red + loco ")
+    assert Cards.parse("2red+1loco") == c == Cards.parse(" 2 Red + loco ")
     assert Cards.parse("pink purple") == Cards.of(pink=2)
     assert Cards.parse("none") == EMPTY == Cards() and str(EMPTY) == "none"
     assert repr(c) == "Cards.of(red=2, loco=1)"
