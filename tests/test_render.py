@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from ttr_europe import load_map
-from ttr_europe.render import render_svg
+from ttr_europe.render import SEAT_COLOURS, render_svg
 from ttr_europe.testing import scenario
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -32,6 +32,9 @@ def test_board_picture_has_every_city_and_route(map_id: str) -> None:
 def test_state_picture_marks_owned_routes_and_stations() -> None:
     state = scenario(owners={"Berlin-Wien": 1}, stations={0: ["Paris"]})
     root = ET.fromstring(render_svg(state))
-    owner_lines = [e for e in root.iter(f"{SVG}line") if e.attrib.get("stroke-width") == "2.5"]
+    owner_lines = [e for e in root.iter(f"{SVG}line") if e.attrib.get("stroke-width") == "9"]
     assert len(owner_lines) == 1
-    assert len(root.findall(f"{SVG}rect")) == 2  # background + one station
+    assert owner_lines[0].attrib["stroke"] == SEAT_COLOURS[1]
+    fills = [e.attrib["fill"] for e in root.findall(f"{SVG}rect")]
+    # background, one station in seat 0's colour, then one legend swatch per seat
+    assert fills == ["#f4efe1", SEAT_COLOURS[0], SEAT_COLOURS[0], SEAT_COLOURS[1]]

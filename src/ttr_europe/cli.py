@@ -153,11 +153,89 @@ def run_info(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- play ---------------------------------------------------------------------------------
+
+
+def configure_play(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--map", default="europe", help="a shipped map or a map .json file")
+    parser.add_argument("--variant", default="base", help="a variant of the map (default base)")
+    parser.add_argument("--players", type=int, default=3, help="2 to 5 (default 3)")
+    parser.add_argument("--seed", type=int, default=2026, help="the game's seed (default 2026)")
+    parser.add_argument(
+        "--bots",
+        default="greedy,random",
+        help="comma-separated bots (greedy, random), repeated over the seats (default "
+        "greedy,random)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="print only the final scoreboard")
+    parser.add_argument("--svg", metavar="FILE", help="also draw the final board as SVG")
+
+
+def run_play(args: argparse.Namespace) -> int:
+    from .bots import make_bot
+    from .rules import apply, new_game
+    from .scoring import format_scoreboard, score
+    from .state import Phase
+
+    names = [n.strip() for n in args.bots.split(",") if n.strip()] or ["greedy"]
+    state = new_game(open_map(args.map), args.variant, args.players, seed=args.seed)
+    try:
+        bots = [make_bot(names[i % len(names)], args.seed + i) for i in range(args.players)]
+    except ValueError as exc:
+        print(f"ttr-europe: error: {exc}", file=sys.stderr)
+        return 2
+    print(
+        f"{state.map.name}, variant {state.rules.variant.name}, {args.players} players, "
+        f"seed {args.seed}: " + ", ".join(f"seat {i} {b.name}" for i, b in enumerate(bots))
+    )
+    turn, moves = 0, []
+    while state.phase is not Phase.GAME_OVER:
+        seat, phase = state.current, state.phase
+        action = bots[seat].choose(state)
+        moves.append(str(action))
+        state = apply(state, action)
+        if state.current != seat or state.phase is Phase.GAME_OVER:  # the turn is over
+            label = "start" if phase is Phase.INITIAL_TICKETS else str(turn := turn + 1)
+            if not args.quiet:
+                print(f"{label:>5} seat {seat}: {'; '.join(moves)}")
+            moves = []
+    print()
+    print(format_scoreboard(score(state)))
+    if args.svg:
+        from .render import render_svg
+
+        with open(args.svg, "w", encoding="utf-8") as f:
+            f.write(render_svg(state))
+        print(f"\nboard drawn to {args.svg}")
+    return 0
+
+
+# --- bench --------------------------------------------------------------------------------
+
+
+def configure_bench(parser: argparse.ArgumentParser) -> None:
+    from .bench import add_arguments
+
+    add_arguments(parser)
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    from .bench import run_from_args
+
+    return run_from_args(args)
+
+
 # --- the command table ----------------------------------------------------------------------
 
 COMMANDS: tuple[Command, ...] = (
     Command(
         "info", "summarise a board: cities, routes, tickets, variants", configure_info, run_info
+    ),
+    Command(
+        "play", "play a game between bots and print the final scores", configure_play, run_play
+    ),
+    Command(
+        "bench", "measure random-play throughput and per-call costs", configure_bench, run_bench
     ),
 )
 

@@ -23,6 +23,8 @@ ROUTE_COLOURS = {
 SEAT_COLOURS = ("#0050d0", "#d00000", "#008a00", "#a000c0", "#ff9000")
 WIDTH = 1000
 MARGIN = 40
+RIGHT_MARGIN = 100  # room for the labels of the easternmost cities
+LEGEND_LINE = 16
 
 
 def _projector(board: Map) -> tuple[float, Callable[[float, float], tuple[float, float]]]:
@@ -31,7 +33,7 @@ def _projector(board: Map) -> tuple[float, Callable[[float, float], tuple[float,
     mid = math.cos(math.radians((min(lats) + max(lats)) / 2))
     span_x = (max(lons) - min(lons)) * mid or 1.0
     span_y = (max(lats) - min(lats)) or 1.0
-    scale = (WIDTH - 2 * MARGIN) / span_x
+    scale = (WIDTH - MARGIN - RIGHT_MARGIN) / span_x
     height = span_y * scale + 2 * MARGIN
 
     def project(lat: float, lon: float) -> tuple[float, float]:
@@ -45,7 +47,8 @@ def render_svg(target: Map | GameState, *, labels: bool = True) -> str:
     state = target if isinstance(target, GameState) else None
     board = state.map if state is not None else target
     assert isinstance(board, Map)
-    height, project = _projector(board)
+    map_height, project = _projector(board)
+    height = map_height + (LEGEND_LINE * len(state.players) + 8 if state is not None else 0)
     pos = [project(c.lat, c.lon) for c in board.cities]
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height:.0f}" '
@@ -73,10 +76,10 @@ def render_svg(target: Map | GameState, *, labels: bool = True) -> str:
             f" ferry x{route.ferry}" if route.ferry else "")  # fmt: skip
         line = (f'<line x1="{x1 + ox:.1f}" y1="{y1 + oy:.1f}" x2="{x2 + ox:.1f}" '
                 f'y2="{y2 + oy:.1f}"')  # fmt: skip
-        out.append(f"{line} {style}><title>{escape(title)}</title></line>")
-        if owner != NO_OWNER:
+        if owner != NO_OWNER:  # the owner's colour as a wide band under the route's colour
             ink = SEAT_COLOURS[owner % len(SEAT_COLOURS)]
-            out.append(f'{line} stroke="{ink}" stroke-width="2.5"/>')
+            out.append(f'{line} stroke="{ink}" stroke-width="9" stroke-opacity="0.85"/>')
+        out.append(f"{line} {style}><title>{escape(title)}</title></line>")
         if route.ferry:
             mx, my = (x1 + x2) / 2 + ox, (y1 + y2) / 2 + oy
             out.append(f'<text x="{mx:.1f}" y="{my:.1f}" font-size="9" fill="#333" '
@@ -100,8 +103,11 @@ def render_svg(target: Map | GameState, *, labels: bool = True) -> str:
     if state is not None:
         for seat, player in enumerate(state.players):
             colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-            out.append(f'<text x="{MARGIN}" y="{height - MARGIN / 2 - 14 * seat:.0f}" '
-                       f'font-size="12" fill="{colour}">seat {seat}: {player.score} route points, '
-                       f"{player.trains} trains</text>")  # fmt: skip
+            y = map_height + LEGEND_LINE * (seat + 1) - 4
+            swatch = f'x="{MARGIN}" y="{y - 9:.0f}" width="18" height="9"'
+            out.append(f'<rect {swatch} fill="{colour}"/>')
+            out.append(f'<text x="{MARGIN + 24}" y="{y:.0f}" font-size="12" fill="#111">'
+                       f"seat {seat}: {player.score} route points, {player.trains} trains, "
+                       f"{len(player.stations)} stations</text>")  # fmt: skip
     out.append("</svg>")
     return "\n".join(out) + "\n"

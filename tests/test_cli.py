@@ -1,0 +1,52 @@
+"""The ``play`` and ``bench`` subcommands (``info`` is covered in test_cli_info.py)."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from ttr_europe.cli import main
+
+
+def test_play_prints_every_turn_and_the_final_scoreboard(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    svg = tmp_path / "final.svg"
+    assert main(["play", "--players", "3", "--seed", "4", "--svg", str(svg)]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0].startswith("Ticket to Ride: Europe, variant Europe, 3 players, seed 4")
+    assert sum(1 for line in lines if line.lstrip().startswith("start seat")) == 3
+    assert "Final scores (europe, base)" in out
+    assert any(line.strip().startswith("1 ") for line in lines)  # a rank-1 row
+    assert ET.parse(svg).getroot().tag.endswith("svg")
+
+
+def test_play_is_reproducible_and_quiet_mode_prints_only_scores(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    main(["play", "--map", "usa", "--players", "2", "--seed", "9", "--quiet"])
+    first = capsys.readouterr().out
+    main(["play", "--map", "usa", "--players", "2", "--seed", "9", "--quiet"])
+    assert capsys.readouterr().out == first
+    assert "seat 0:" not in first.splitlines()[1]
+    assert "Longest Continuous Path" in first
+
+
+def test_play_rejects_unknown_bots_and_bad_player_counts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["play", "--bots", "oracle"]) == 2
+    assert "unknown bot" in capsys.readouterr().err
+    assert main(["play", "--players", "6"]) == 1
+    assert "R1" in capsys.readouterr().err
+
+
+def test_bench_quick_run(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "b.json"
+    assert main(["bench", "--quick", "--games", "10", "--samples", "50", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "europe/2" in text and "usa/4" in text
+    assert out.exists()
