@@ -121,7 +121,7 @@ def test_readme_starts_with_the_two_commands() -> None:
     assert lines[4] == "```bash"
     assert readme_blocks("bash")[0] == lines[5:7]
     run_it, test_it = lines[5:7]
-    assert "pip install ." in run_it and run_it.endswith("ttr-europe info europe")
+    assert "pip install ." in run_it and run_it.endswith("ttr-europe play")
     assert "pip install -e '.[test]'" in test_it
     pytest_command = test_it.split("&& .venv/bin/")[-1]
     assert pytest_command.startswith("python -m pytest")
