@@ -24,6 +24,7 @@ from .paths import Trail, connecting_path, longest_trail
 from .state import NO_OWNER, GameState, Phase
 
 __all__ = [
+    "Choice",
     "LongestPath",
     "Outcome",
     "PlayerScore",
