@@ -199,8 +199,15 @@ def run_play(args: argparse.Namespace) -> int:
             if not args.quiet:
                 print(f"{label:>5} seat {seat}: {'; '.join(moves)}")
             moves = []
+    board = score(state)
     print()
-    print(format_scoreboard(score(state)))
+    print(format_scoreboard(board))
+    winners = [p.seat for p in board.players if p.rank == 1]
+    print()
+    print(
+        ("Winner: " if len(winners) == 1 else "Shared win: ")
+        + ", ".join(f"seat {w} ({bots[w].name}, {board.players[w].total} points)" for w in winners)
+    )
     if args.svg:
         from .render import render_svg
 
