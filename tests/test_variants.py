@@ -33,7 +33,8 @@ def pool(variant: str) -> tuple[list[str], list[str]]:
     ]
 
 
-def test_b1_every_europe_variant_shares_the_base_parameters() -> None:
+def test_b1_r11_every_europe_variant_shares_the_base_parameters() -> None:
+    """B1, and R11: the 10-point bonus card of each map."""
     assert list(EUROPE.variants) == ["base", "expanded", "big_cities", "mega"]
     for v in EUROPE.variants.values():
         assert (v.min_players, v.max_players, v.trains, v.stations) == (2, 5, 45, 3)
@@ -153,3 +154,23 @@ def test_every_variant_plays_to_the_end(variant: str, players: int) -> None:
     final, count = play_to_end(s, seed=players)
     assert final.phase is Phase.GAME_OVER and count > 0
     assert_invariants(final)
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        {"reset_cap": -1},
+        {"reset_cap": "3"},
+        {"reset_cap": 1.5},
+        {"second_card_optional": 1},
+        {"max_long_kept": -1},
+        {"max_long_kept": "1"},
+        {"tiebreak_path_length": None},
+        {"bonus_at_zero": "yes"},
+    ],
+)
+def test_d2_d5_b4_option_values_of_the_wrong_type_or_sign_are_refused(
+    option: dict[str, object],
+) -> None:
+    with pytest.raises(SetupError):
+        new_game("europe", "mega", 3, **option)  # type: ignore[arg-type]

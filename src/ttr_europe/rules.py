@@ -91,6 +91,7 @@ def new_game(
         rules = Rules(board, v, players, **options)
     except TypeError as exc:
         raise SetupError(f"unknown rules option: {exc}") from None
+    _check_options(rules)
     if first_player is not None and (type(first_player) is not int
                                      or not 0 <= first_player < players):  # fmt: skip
         raise SetupError(f"first_player must be a seat 0..{players - 1}, not {first_player!r}")
@@ -133,6 +134,18 @@ def new_game(
         passes=0,
     )
     return state
+
+
+def _check_options(rules: Rules) -> None:
+    """Option values of the wrong type or sign would silently change the rules: refuse them."""
+    for name in ("second_card_optional", "tiebreak_path_length", "bonus_at_zero"):
+        if type(getattr(rules, name)) is not bool:
+            raise SetupError(f"option {name} must be True or False")
+    if type(rules.reset_cap) is not int or rules.reset_cap < 0:
+        raise SetupError("D2: reset_cap must be an int >= 0 (0 = no limit)")
+    limit = rules.max_long_kept
+    if limit is not None and (type(limit) is not int or limit < 0):
+        raise SetupError("B4: max_long_kept must be None or an int >= 0")
 
 
 # --------------------------------------------------------------------------- queries
