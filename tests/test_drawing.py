@@ -363,3 +363,22 @@ def test_d33_drawing_tickets_moves_no_train_card() -> None:
         s.discard,
         s.rng,
     )
+
+
+def test_r17_reset_after_the_refill_that_ends_a_claim() -> None:
+    """R17 "at any time": the D3 refill at the end of a claim can bring a third locomotive;
+    the cards in play are 5 locomotives and 2 others, so every new row resets again (D2c)."""
+    s = scenario(hands={0: "4loco"}, row="loco - - red blue", pile="")
+    after = apply(s, ClaimRoute("Berlin-Danzig", Cards.of(loco=4)))
+    loco = row("loco")[0]
+    assert after.row.count(loco) >= 3 and NO_CARD not in after.row
+    assert after.pile_size + after.discard.total == 2
+    assert card_total(after) == card_total(s)
+    assert after.rng != s.rng  # the discard was shuffled for the resets
+
+
+def test_r17_no_cap_no_reset_when_no_row_could_pass_after_a_claim() -> None:
+    s = scenario(hands={0: "4loco"}, row="loco - - red blue", pile="", reset_cap=0)
+    after = apply(s, ClaimRoute("Berlin-Danzig", Cards.of(loco=4)))
+    assert after.row == row("loco loco loco red blue")
+    assert after.discard == Cards.of(loco=2)
