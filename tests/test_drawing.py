@@ -381,4 +381,4 @@ def test_r17_no_cap_no_reset_when_no_row_could_pass_after_a_claim() -> None:
     s = scenario(hands={0: "4loco"}, row="loco - - red blue", pile="", reset_cap=0)
     after = apply(s, ClaimRoute("Berlin-Danzig", Cards.of(loco=4)))
     assert after.row == row("loco loco loco red blue")
-    assert after.discard == Cards.of(loco=2)
+    assert after.draw_pile == row("loco loco") and after.discard == Cards()
