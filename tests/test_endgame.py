@@ -3,6 +3,8 @@ when nothing else is legal) and D30 (everyone passes: the game ends)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from ttr_europe import (
@@ -137,7 +139,7 @@ def test_game_over_refuses_everything() -> None:
 # --------------------------------------------------------------------------- D1, D30, D34
 
 
-def stuck(players: int = 2, **kw: object) -> GameState:
+def stuck(players: int = 2, **kw: Any) -> GameState:
     """Nobody can do anything: no card to draw, no ticket, no payable route or station."""
     base: dict[str, object] = {
         "row": "- - - - -",
@@ -176,7 +178,7 @@ def test_d1_pass_is_the_only_action_when_nothing_else_is_legal() -> None:
         {"stations": {0: ["Paris"]}, "hands": {0: "2orange"}},  # a second station
     ],
 )
-def test_d1_no_pass_while_anything_else_is_legal(kw: dict[str, object]) -> None:
+def test_d1_no_pass_while_anything_else_is_legal(kw: dict[str, Any]) -> None:
     s = stuck(**kw)
     assert Pass() not in legal_actions(s)
     assert refused_rule(s, Pass()) == "D1"

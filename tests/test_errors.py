@@ -83,18 +83,18 @@ def test_r46_game_over_has_its_own_error() -> None:
 
 MALFORMED: list[Any] = [
     ClaimRoute("Paris-Atlantis", Cards.of(black=3)),  # unknown route
-    ClaimRoute(3, Cards.of(black=3)),  # wrong type of route
-    ClaimRoute("Brest-Paris", (0, 0, 0, 0, 0, 0, 0, 3, 0)),  # a tuple, not Cards
-    ClaimRoute("Brest-Paris", "3black"),
-    ClaimRoute("Brest-Paris", None),
+    ClaimRoute(3, Cards.of(black=3)),  # type: ignore[arg-type]
+    ClaimRoute("Brest-Paris", (0, 0, 0, 0, 0, 0, 0, 3, 0)),  # type: ignore[arg-type]
+    ClaimRoute("Brest-Paris", "3black"),  # type: ignore[arg-type]
+    ClaimRoute("Brest-Paris", None),  # type: ignore[arg-type]
     BuildStation("Atlantis", Cards.of(black=1)),  # unknown city
-    BuildStation(None, Cards.of(black=1)),
-    BuildStation("Paris", [1, 0, 0, 0, 0, 0, 0, 0, 0]),
+    BuildStation(None, Cards.of(black=1)),  # type: ignore[arg-type]
+    BuildStation("Paris", [1, 0, 0, 0, 0, 0, 0, 0, 0]),  # type: ignore[arg-type]
     DrawFaceUp(5),  # slots are 0-4
     DrawFaceUp(-1),
-    DrawFaceUp("1"),
+    DrawFaceUp("1"),  # type: ignore[arg-type]
     DrawFaceUp(True),
-    DrawFaceUp(1.0),
+    DrawFaceUp(1.0),  # type: ignore[arg-type]
     None,  # not an action at all
     "blind",
     3,
@@ -131,7 +131,7 @@ def test_malformed_keep_and_tunnel_payment() -> None:
         lambda: Cards.of(red=-1),
         lambda: Cards((1, 2, 3)),
         lambda: Cards((0,) * 8 + (-2,)),
-        lambda: Cards((0.5,) + (0,) * 8),
+        lambda: Cards((0.5,) + (0,) * 8),  # type: ignore[arg-type]
         lambda: Cards((True,) + (0,) * 8),
         lambda: Cards.parse("2 purple + -1 red"),
         lambda: Cards.parse("3 widgets"),
