@@ -298,22 +298,16 @@ def choose_borrowed(
     best_done: tuple[int, ...] = ()
     everything = (sum(p for _, _, p, _ in open_tickets), len(open_tickets))
     for combo in product(*options):
-        link: dict[int, int] = {}
-
-        def top(x: int, link: dict[int, int] = link) -> int:
-            while x in link:
-                x = link[x]
-            return x
-
+        link: dict[int, int] = {}  # a tiny union-find over the components the links join
         for item in combo:
             if item is not None:
-                ra, rb = top(item[1]), top(item[2])
+                ra, rb = _top(link, item[1]), _top(link, item[2])
                 if ra != rb:
                     link[ra] = rb
         points = 0
         done: list[int] = []
         for a, b, p, t in open_tickets:
-            if top(a) == top(b):
+            if _top(link, a) == _top(link, b):
                 points += p
                 done.append(t)
             else:
@@ -328,6 +322,12 @@ def choose_borrowed(
     for t in best_done:
         completed[t] = True
     return tuple(chosen), tuple(completed)
+
+
+def _top(link: dict[int, int], x: int) -> int:
+    while x in link:
+        x = link[x]
+    return x
 
 
 def _prune(links: dict[int, list[tuple[int, int, int]]], terminals: set[int]) -> None:
