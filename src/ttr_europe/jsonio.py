@@ -708,7 +708,7 @@ def view_from_json(doc: Any, *, map: Map | None = None, source: str = "<view>") 
             trains=r.int_(p["trains"], f"{path}.trains", 0, v.trains),
             stations=tuple(board.cities[c].id for c in stations),
             score=r.int_(p["score"], f"{path}.score"),
-            routes=tuple(board.routes[ri].id for ri in routes),
+            routes=tuple(board.routes[ri].id for ri in sorted(routes)),
             hand=None if p["hand"] is None else r.cards(p["hand"], f"{path}.hand"),
             tickets=_view_tickets(r, p["tickets"], f"{path}.tickets", board),
             offer=_view_tickets(r, p["offer"], f"{path}.offer", board),
@@ -740,12 +740,16 @@ def view_from_json(doc: Any, *, map: Map | None = None, source: str = "<view>") 
         passes=r.int_(d["passes"], "$.passes", 0, n),
         players=tuple(seats),
     )
+    over = phase is Phase.GAME_OVER
     for i, seat in enumerate(seats):
-        hidden_part = seat.hand is not None or seat.offer is not None
-        if hidden_part and i != observer:
-            raise r.fail(f"$.players[{i}]", "only the observer's hand and offer can be shown")
-        if i == observer and (seat.hand is None or seat.tickets is None or seat.offer is None):
-            raise r.fail(f"$.players[{i}]", "the observer's hand, tickets and offer are shown")
+        path = f"$.players[{i}]"
+        if i != observer and (seat.hand is not None or seat.offer is not None):
+            raise r.fail(path, "only the observer's hand and offer can be shown")
+        if i == observer and (seat.hand is None or seat.offer is None):
+            raise r.fail(path, "the observer's hand and offer are shown")
+        if (seat.tickets is not None) != (i == observer or over):
+            raise r.fail(f"{path}.tickets", "tickets are shown to their holder, and to everyone "
+                         "once the game is over (R38, R47)")  # fmt: skip
     _check_view_totals(r, view, rules)
     return view
 
