@@ -28,6 +28,7 @@ from ttr_europe.cards import FULL_DECK
 from ttr_europe.errors import DataError
 from ttr_europe.jsonio import (
     ACTION_FORMAT,
+    SCOREBOARD_FORMAT,
     STATE_FORMAT,
     VERSION,
     VIEW_FORMAT,
@@ -37,10 +38,13 @@ from ttr_europe.jsonio import (
     from_json,
     loads,
     parse_json,
+    scoreboard_from_json,
+    scoreboard_to_json,
     state_from_json,
     state_to_json,
     view_from_json,
 )
+from ttr_europe.scoring import Scoreboard, score
 from ttr_europe.testing import card_total
 from ttr_europe.views import View, determinize, observe
 
@@ -332,19 +336,40 @@ def test_hostile_action_documents_raise_only_data_errors(data: st.DataObject) ->
         assert action_from_json(action_to_json(result), map=board) == result
 
 
+@given(played())
+def test_scoreboards_round_trip(sample: tuple[GameState, Any, Any]) -> None:
+    """Provisional and final scoreboards (R47) travel as JSON and load back equal."""
+    board = score(sample[0])
+    doc = scoreboard_to_json(board)
+    assert doc["format"] == SCOREBOARD_FORMAT
+    assert scoreboard_from_json(doc) == board
+    assert loads(dumps(board)) == board
+
+
+@given(st.data())
+def test_hostile_scoreboard_documents_raise_only_data_errors(data: st.DataObject) -> None:
+    state, _, _ = data.draw(played(max_steps=400))
+    bad = data.draw(_mutated(scoreboard_to_json(score(state))))
+    result = _check_refusal_or_valid(scoreboard_from_json, bad)
+    if result is not None:
+        assert isinstance(result, Scoreboard)
+        assert scoreboard_from_json(scoreboard_to_json(result)) == result
+
+
 # --------------------------------------------------------------------------- a new process
 
 
 _FINISH = """
 import json, random, sys
 from ttr_europe import apply, is_terminal, legal_actions
-from ttr_europe.jsonio import state_from_json, state_to_json
+from ttr_europe.jsonio import scoreboard_to_json, state_from_json, state_to_json
+from ttr_europe.scoring import score
 state = state_from_json(sys.stdin.read())
 rng = random.Random(int(sys.argv[1]))
 while not is_terminal(state):
     legal = legal_actions(state)
     state = apply(state, legal[rng.randrange(len(legal))])
-print(json.dumps(state_to_json(state), sort_keys=True))
+print(json.dumps([state_to_json(state), scoreboard_to_json(score(state))]))
 """
 
 
@@ -369,6 +394,8 @@ def test_saved_mid_tunnel_finishes_the_same_in_a_new_process() -> None:
         cwd=Path(__file__).parent,
         env={"PYTHONHASHSEED": "12345", "PATH": ""},
     )
-    there = state_from_json(done.stdout)
+    state_doc, board_doc = json.loads(done.stdout)
+    there = state_from_json(state_doc)
     assert there.phase is Phase.GAME_OVER
     assert there == here
+    assert scoreboard_from_json(board_doc) == score(here)

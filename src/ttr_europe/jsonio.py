@@ -1,8 +1,9 @@
 """JSON documents for states, actions and views, checked field by field on the way in.
 
 Every document carries ``"format"`` (``ttr_europe/state``, ``ttr_europe/action``,
-``ttr_europe/view``) and ``"version"`` (1). Routes, cities and tickets are written by id and
-cards by name (``red`` ... ``black``, ``loco``); a multiset of cards is an object of counts.
+``ttr_europe/view``, ``ttr_europe/scoreboard``) and ``"version"`` (1). Routes, cities and
+tickets are written by id and cards by name (``red`` ... ``black``, ``loco``); a multiset of
+cards is an object of counts.
 A state document holds everything needed to go on exactly: the pile in order, the ticket deck
 in order, the box and the generator state.
 
@@ -15,9 +16,10 @@ from __future__ import annotations
 
 import json
 import re
+import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
 
 import attrs
 
@@ -38,9 +40,13 @@ from .state import NO_CARD, NO_OWNER, GameState, PendingTunnel, Phase, PlayerSta
 from .state import closed_masks as _closed_masks
 from .views import PlayerView, TunnelView, View, rules_options, unseen_cards
 
+if TYPE_CHECKING:
+    from .scoring import Scoreboard
+
 STATE_FORMAT = "ttr_europe/state"
 ACTION_FORMAT = "ttr_europe/action"
 VIEW_FORMAT = "ttr_europe/view"
+SCOREBOARD_FORMAT = "ttr_europe/scoreboard"
 VERSION = 1
 MAX_TEXT = 4_000_000  # characters; a state is about 10 kB, a long game record about 30 kB
 _MAX_COUNT = 1000  # bound on any count or score, far above anything a game reaches
@@ -74,24 +80,28 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def dumps(obj: GameState | View | Action, *, indent: int | None = None) -> str:
+def dumps(obj: GameState | View | Action | Scoreboard, *, indent: int | None = None) -> str:
     """``to_json(obj)`` as text."""
     return json.dumps(to_json(obj), ensure_ascii=False, indent=indent)
 
 
 def loads(
     text: str | bytes, *, map: Map | None = None, source: str = "<json>"
-) -> GameState | View | Action:
+) -> GameState | View | Action | Scoreboard:
     """Read any document written by ``dumps`` (dispatching on its ``format``)."""
     return from_json(parse_json(text, source), map=map, source=source)
 
 
-def to_json(obj: GameState | View | Action) -> JsonDoc:
-    """The JSON document of a state, a view or an action."""
+def to_json(obj: GameState | View | Action | Scoreboard) -> JsonDoc:
+    """The JSON document of a state, a view, an action or a scoreboard."""
+    from .scoring import Scoreboard
+
     if isinstance(obj, GameState):
         return state_to_json(obj)
     if isinstance(obj, View):
         return view_to_json(obj)
+    if isinstance(obj, Scoreboard):
+        return scoreboard_to_json(obj)
     if isinstance(obj, ACTION_TYPES):
         return action_to_json(obj)
     raise TypeError(f"no JSON form for {type(obj).__name__}")
@@ -99,7 +109,7 @@ def to_json(obj: GameState | View | Action) -> JsonDoc:
 
 def from_json(
     doc: Any, *, map: Map | None = None, source: str = "<json>"
-) -> GameState | View | Action:
+) -> GameState | View | Action | Scoreboard:
     """Read a decoded document of any known format."""
     if isinstance(doc, str | bytes):
         doc = parse_json(doc, source)
@@ -865,14 +875,78 @@ def _id(r: _Reader, value: Any, path: str, index: Mapping[str, int] | None, what
     return text
 
 
-_READERS: dict[str, Callable[..., GameState | View | Action]] = {
+# --------------------------------------------------------------------------- scoreboards
+
+
+def _plain(value: Any) -> Any:
+    """An attrs tree of ints, strings, booleans, None and tuples as plain JSON values."""
+    if attrs.has(type(value)):
+        return {f.name: _plain(getattr(value, f.name)) for f in attrs.fields(type(value))}
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def scoreboard_to_json(board: Scoreboard) -> JsonDoc:
+    """A scoreboard (``scoring.score``) as JSON: its fields as they are, tuples as lists."""
+    return {"format": SCOREBOARD_FORMAT, "version": VERSION, **_plain(board)}
+
+
+def scoreboard_from_json(
+    doc: Any, *, map: Map | None = None, source: str = "<scoreboard>"
+) -> Scoreboard:
+    """Check a scoreboard document against the ``Scoreboard`` field types and build it."""
+    from .scoring import Scoreboard
+
+    if isinstance(doc, str | bytes):
+        doc = parse_json(doc, source)
+    r = _Reader(source)
+    names = tuple(f.name for f in attrs.fields(Scoreboard))
+    d = r.header(doc, SCOREBOARD_FORMAT, names)
+    board: Scoreboard = _typed(r, {k: d[k] for k in names}, Scoreboard, "$")
+    return board
+
+
+def _typed(r: _Reader, value: Any, hint: Any, path: str) -> Any:
+    """Read ``value`` as ``hint``: int, bool, str, X | None, tuple[X, ...] or an attrs class."""
+    if hint is int:
+        return r.int_(value, path, -_MAX_SCORE, _MAX_SCORE)
+    if hint is bool:
+        return r.bool_(value, path)
+    if hint is str:
+        return r.str_(value, path)
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is Union or origin is types.UnionType:
+        if value is None and type(None) in args:
+            return None
+        (other,) = (a for a in args if a is not type(None))
+        return _typed(r, value, other, path)
+    if origin is tuple:
+        items = r.list_(value, path, _MAX_COUNT)
+        return tuple(_typed(r, v, args[0], f"{path}[{i}]") for i, v in enumerate(items))
+    if attrs.has(hint):
+        fields = attrs.fields(hint)
+        hints = typing.get_type_hints(hint)
+        d = r.obj(value, path, tuple(f.name for f in fields))
+        return hint(
+            **{f.name: _typed(r, d[f.name], hints[f.name], _key_path(path, f.name)) for f in fields}
+        )
+    raise TypeError(f"no JSON reading for {hint!r}")  # pragma: no cover - a new field type
+
+
+_MAX_SCORE = 100_000
+
+_READERS: dict[str, Callable[..., GameState | View | Action | Scoreboard]] = {
     STATE_FORMAT: state_from_json,
     VIEW_FORMAT: view_from_json,
     ACTION_FORMAT: action_from_json,
+    SCOREBOARD_FORMAT: scoreboard_from_json,
 }
 
 __all__ = [
     "ACTION_FORMAT",
+    "SCOREBOARD_FORMAT",
     "STATE_FORMAT",
     "VERSION",
     "VIEW_FORMAT",
@@ -883,6 +957,8 @@ __all__ = [
     "from_json",
     "loads",
     "parse_json",
+    "scoreboard_from_json",
+    "scoreboard_to_json",
     "state_from_json",
     "state_to_json",
     "to_json",

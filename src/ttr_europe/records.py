@@ -25,7 +25,8 @@ from .data import load_map
 from .errors import ActionParseError, DataError, IllegalActionError
 from .jsonio import VERSION, _Reader, parse_json
 from .rules import apply, is_terminal, legal_actions, new_game
-from .state import NO_CARD, GameState, Phase
+from .scoring import outcome
+from .state import NO_CARD, GameState
 from .views import OptionValue
 
 RECORD_FORMAT = "ttr_europe/record"
@@ -226,7 +227,8 @@ def summary(state: GameState) -> str:
 
 
 def playthrough(record: GameRecord, *, map: Map | None = None) -> str:
-    """The game as text: a header naming the record, then ``index action => summary``."""
+    """The game as text: a header naming the record, then ``index action => summary``, then
+    the totals and ranks (final, or provisional when the record stops early)."""
     options = " ".join(f"{k}={v}" for k, v in record.options)
     first = "random" if record.first_player is None else record.first_player
     lines = [
@@ -234,12 +236,20 @@ def playthrough(record: GameRecord, *, map: Map | None = None) -> str:
         f"seed={record.seed} first_player={first}" + (f" {options}" if options else ""),
     ]
     actions = ("(start)", *record.actions)
-    over = False
     for i, (text, state) in enumerate(zip(actions, iter_replay(record, map=map), strict=True)):
         lines.append(f"{i} {text} => {summary(state)}")
-        over = state.phase is Phase.GAME_OVER
-    lines.append(f"# {'over' if over else 'unfinished'}")
+    result = outcome(state)
+    lines.append(
+        f"# {'over' if result.final else 'unfinished'}: totals "
+        + " ".join(_strs(result.totals))
+        + "; ranks "
+        + " ".join(_strs(result.ranks))
+    )
     return "\n".join(lines) + "\n"
+
+
+def _strs(values: Iterable[int]) -> list[str]:
+    return [str(v) for v in values]
 
 
 def read_playthrough(text: str, source: str = "<playthrough>") -> GameRecord:
