@@ -223,9 +223,12 @@ def test_tiebreak_on_stations_needs_stations() -> None:
         ('{"version": NaN}', "$", "NaN"),
         ("[]", "$", "expected object"),
         ("", "$", "not valid JSON"),
+        ('{"version": ' + "9" * 5000 + "}", "$", "not valid JSON"),
+        (b"\xff\xfe\x00", "$", "not valid JSON"),
+        (7, "$", "JSON text"),
     ],
 )
-def test_unreadable_text(text: str, path: str, words: str) -> None:
+def test_unreadable_text(text: Any, path: str, words: str) -> None:
     with pytest.raises(DataError) as info:
         parse_map(text, source="bad.json")
     assert (info.value.source, info.value.path) == ("bad.json", path)
@@ -273,7 +276,7 @@ def test_map_file_with_the_wrong_id(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     (folder / "europe.json").write_text(TEXT["usa"], "utf-8")
     monkeypatch.setattr(data, "data_files", lambda: tmp_path / "data")
     with pytest.raises(DataError) as info:
-        data.load_map.__wrapped__("europe")
+        data._load_shipped.__wrapped__("europe")
     assert (info.value.source, info.value.path) == ("maps/europe.json", "$.id")
 
 

@@ -47,7 +47,9 @@ def test_shipped_maps() -> None:
 
 
 def test_load_twice_reuses_the_first_result() -> None:
+    """A Map compares by identity, so every way of naming a board gives the same object."""
     assert load_map("europe") is load_map("europe")
+    assert load_map() is load_map("europe") is load_map(name="europe")
     assert load_map("usa") is load_map("usa")
     assert load_map("europe") is not load_map("usa")
 
@@ -57,6 +59,13 @@ def test_unknown_map_is_a_data_error() -> None:
         load_map("atlantis")
     assert info.value.source == "maps/atlantis.json"
     assert "europe" in str(info.value)
+
+
+@pytest.mark.parametrize("name", [3, None, ["europe"]])
+def test_map_name_of_the_wrong_type_is_a_data_error(name: object) -> None:
+    with pytest.raises(DataError) as info:
+        load_map(name)  # type: ignore[arg-type]
+    assert "string" in info.value.reason
 
 
 def test_r4_europe_cities_routes_pairs(europe: Map) -> None:

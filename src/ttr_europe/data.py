@@ -288,9 +288,20 @@ def available_maps() -> tuple[str, ...]:
     return tuple(sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json")))
 
 
-@cache
 def load_map(name: str = "europe") -> Map:
-    """The shipped map ``name`` ("europe", "usa"); loaded once and shared."""
+    """The shipped map ``name`` ("europe", "usa"); loaded once and shared.
+
+    ``load_map()``, ``load_map("europe")`` and ``load_map(name="europe")`` give the very same
+    object: a ``Map`` compares by identity, so two loads of one board must not differ.
+    """
+    if not isinstance(name, str):
+        raise DataError(f"a map name is a string, not {name!r}", source="maps")
+    return _load_shipped(name)
+
+
+@cache
+def _load_shipped(name: str) -> Map:
+    """Read and check one shipped map; cached under its name alone."""
     source = f"maps/{name}.json"
     if name not in available_maps():
         raise DataError(
@@ -321,6 +332,8 @@ def parse_map(text: str, source: str = "<map>") -> Map:
     def no_constant(name: str) -> None:
         raise DataError(f"not valid JSON: {name} is not a number JSON allows", source=source)
 
+    if not isinstance(text, str | bytes | bytearray):
+        raise DataError(f"a map document is JSON text, not {type(text).__name__}", source=source)
     try:
         doc = json.loads(text, object_pairs_hook=_object_hook, parse_constant=no_constant)
     except json.JSONDecodeError as exc:
@@ -329,6 +342,10 @@ def parse_map(text: str, source: str = "<map>") -> Map:
         ) from None
     except RecursionError:
         raise DataError("not valid JSON: nested too deeply", source=source) from None
+    except DataError:
+        raise
+    except ValueError as exc:  # e.g. an integer too long to convert, undecodable bytes
+        raise DataError(f"not valid JSON: {exc}", source=source) from None
     return build_map(doc, source)
 
 
