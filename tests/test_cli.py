@@ -45,6 +45,13 @@ def test_play_rejects_unknown_bots_and_bad_player_counts(
     assert "R1" in capsys.readouterr().err
 
 
+def test_play_reports_an_unwritable_svg(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    target = tmp_path / "no such folder" / "final.svg"
+    assert main(["play", "--players", "2", "--quiet", "--svg", str(target)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ttr-europe: error:") and "no such folder" in err
+
+
 def test_bench_quick_run(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out = tmp_path / "b.json"
     assert main(["bench", "--quick", "--games", "10", "--samples", "50", "--json", str(out)]) == 0

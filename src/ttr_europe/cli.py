@@ -261,12 +261,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one subcommand; returns the exit status (1 for bad input such as bad map data)."""
+    """Run one subcommand; returns the exit status (1 for bad input such as bad map data or a
+    file that cannot be written), so a script sees a message rather than a traceback."""
     args = build_parser().parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return run(args)
-    except TTRError as exc:
+    except (TTRError, OSError) as exc:
         print(f"ttr-europe: error: {exc}", file=sys.stderr)
         return 1
 
