@@ -14,6 +14,7 @@ from .actions import (
 )
 from .board import City, Map, Route, Ticket, Variant
 from .cards import LOCOMOTIVE, Cards, Color
+from .codec import ActionCodec, legal_action_mask
 from .data import available_maps, load_map
 from .errors import (
     ActionParseError,
@@ -25,6 +26,9 @@ from .errors import (
     SetupError,
     TTRError,
 )
+from .jsonio import dumps, from_json, loads, to_json
+from .notation import parse_action
+from .records import GameRecord, playthrough, random_game, replay
 from .rules import (
     LegalActions,
     apply,
@@ -36,12 +40,14 @@ from .rules import (
     why_illegal,
 )
 from .state import GameState, PendingTunnel, Phase, PlayerState, Rules
+from .views import PlayerView, View, determinize, observe
 
 __version__ = "0.1.0"
 
 __all__ = [
     "LOCOMOTIVE",
     "Action",
+    "ActionCodec",
     "ActionParseError",
     "BuildStation",
     "Cards",
@@ -53,6 +59,7 @@ __all__ = [
     "DrawFaceUp",
     "DrawTickets",
     "GameOverError",
+    "GameRecord",
     "GameState",
     "IllegalActionError",
     "KeepTickets",
@@ -65,21 +72,34 @@ __all__ = [
     "PendingTunnel",
     "Phase",
     "PlayerState",
+    "PlayerView",
     "Route",
     "Rules",
     "SetupError",
     "TTRError",
     "Ticket",
     "Variant",
+    "View",
     "WithdrawTunnel",
     "__version__",
     "apply",
     "available_maps",
     "current_player",
+    "determinize",
+    "dumps",
+    "from_json",
     "is_legal",
     "is_terminal",
+    "legal_action_mask",
     "legal_actions",
     "load_map",
+    "loads",
     "new_game",
+    "observe",
+    "parse_action",
+    "playthrough",
+    "random_game",
+    "replay",
+    "to_json",
     "why_illegal",
 ]

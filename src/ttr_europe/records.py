@@ -25,7 +25,6 @@ from .data import load_map
 from .errors import ActionParseError, DataError, IllegalActionError
 from .jsonio import VERSION, _Reader, parse_json
 from .rules import apply, is_terminal, legal_actions, new_game
-from .scoring import outcome
 from .state import NO_CARD, GameState
 from .views import OptionValue
 
@@ -238,6 +237,8 @@ def playthrough(record: GameRecord, *, map: Map | None = None) -> str:
     actions = ("(start)", *record.actions)
     for i, (text, state) in enumerate(zip(actions, iter_replay(record, map=map), strict=True)):
         lines.append(f"{i} {text} => {summary(state)}")
+    from .scoring import outcome  # networkx, only when a playthrough is written
+
     result = outcome(state)
     lines.append(
         f"# {'over' if result.final else 'unfinished'}: totals "
