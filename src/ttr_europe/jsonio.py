@@ -554,19 +554,29 @@ def _read_owners(r: _Reader, value: Any, rules: Rules) -> tuple[int, ...]:
         owners[board.route_index[route_id]] = r.int_(
             seat, _key_path("$.owners", route_id), 0, rules.players - 1
         )
-    for route in board.routes:
+    fault = _double_fault(rules, owners)
+    if fault is not None:
+        raise r.fail(_key_path("$.owners", board.routes[fault[0]].id), fault[1])
+    return tuple(owners)
+
+
+def _double_fault(rules: Rules, owners: Sequence[int]) -> tuple[int, str] | None:
+    """The second track of the first double route owned against R26, and why."""
+    for route in rules.map.routes:
         twin = route.twin
         if twin is None or twin < route.index:
             continue
         a, b = owners[route.index], owners[twin]
-        if a != NO_OWNER and b != NO_OWNER:
-            path = _key_path("$.owners", board.routes[twin].id)
-            if a == b:
-                raise r.fail(path, "R26a: one seat owns both tracks of a double route")
-            if not rules.doubles_open_to_all:
-                raise r.fail(path, f"R26b: with {rules.players} players only one track of a "
-                             "double route may be claimed")  # fmt: skip
-    return tuple(owners)
+        if a == NO_OWNER or b == NO_OWNER:
+            continue
+        if a == b:
+            return twin, "R26a: one seat owns both tracks of a double route"
+        if not rules.doubles_open_to_all:
+            return twin, (
+                f"R26b: with {rules.players} players only one track of a double route may be "
+                "claimed"
+            )
+    return None
 
 
 def _read_tunnel(
@@ -588,16 +598,25 @@ def _read_tunnel(
         raise r.fail(
             "$.tunnel", f"a pending tunnel only exists in the TUNNEL phase, not {phase.name}"
         )
-    board = rules.map
     d = r.obj(value, "$.tunnel", ("route", "laid", "revealed"))
-    ri = r.ref(d["route"], "$.tunnel.route", board.route_index, "route")
-    route = board.routes[ri]
-    if not route.tunnel:
-        raise r.fail("$.tunnel.route", f"{route.id} is not a tunnel")
+    tunnel = _tunnel_fields(r, d, rules)
+    ri = tunnel.route
+    route = rules.map.routes[ri]
     if owners[ri] != NO_OWNER or closed[current] >> ri & 1:
         raise r.fail("$.tunnel.route", f"seat {current} may not claim {route.id} (R23, R26)")
     if players[current].trains < route.length:
         raise r.fail("$.tunnel.route", f"R22: seat {current} has too few trains for {route.id}")
+    return tunnel
+
+
+def _tunnel_fields(r: _Reader, d: dict[str, Any], rules: Rules) -> PendingTunnel:
+    """A tunnel route, laid cards that pay for it (R21), up to 3 revealed cards asking for at
+    least one extra card (R28, R30, R31, D31); colour and extra are derived."""
+    board = rules.map
+    ri = r.ref(d["route"], "$.tunnel.route", board.route_index, "route")
+    route = board.routes[ri]
+    if not route.tunnel:
+        raise r.fail("$.tunnel.route", f"{route.id} is not a tunnel")
     laid = r.cards(d["laid"], "$.tunnel.laid")
     why = pays(laid, route.colour, route.length, route.ferry)
     if why is not None:
@@ -726,7 +745,9 @@ def view_from_json(doc: Any, *, map: Map | None = None, source: str = "<view>") 
         _check_seat(r, seat, path)
         seats.append(seat)
     owners = tuple(route_owner.get(ri, NO_OWNER) for ri in range(len(board.routes)))
-    _check_doubles(r, rules, owners)
+    fault = _double_fault(rules, owners)
+    if fault is not None:
+        raise r.fail("$.players", f"{fault[1]} ({board.routes[fault[0]].id})")
     phase = r.phase(d["phase"], "$.phase")
     current = r.int_(d["current"], "$.current", 0, n - 1)
     raw_row = r.list_(d["row"], "$.row", v.face_up)
@@ -780,39 +801,18 @@ def _check_seat(r: _Reader, seat: PlayerView, path: str) -> None:
         raise r.fail(f"{path}.offer_count", "does not match the offer shown")
 
 
-def _check_doubles(r: _Reader, rules: Rules, owners: tuple[int, ...]) -> None:
-    for route in rules.map.routes:
-        twin = route.twin
-        if twin is None or twin < route.index:
-            continue
-        a, b = owners[route.index], owners[twin]
-        if a != NO_OWNER and b != NO_OWNER and (a == b or not rules.doubles_open_to_all):
-            raise r.fail("$.players", f"R26: both tracks of {route.id} are claimed")
-
-
 def _view_tunnel(r: _Reader, value: Any, rules: Rules, phase: Phase) -> TunnelView | None:
     if (value is None) != (phase is not Phase.TUNNEL):
         raise r.fail("$.tunnel", "a pending tunnel exists exactly in the TUNNEL phase")
     if value is None:
         return None
-    board = rules.map
     d = r.obj(value, "$.tunnel", ("route", "laid", "revealed", "colour", "extra"))
-    route = board.routes[r.ref(d["route"], "$.tunnel.route", board.route_index, "route")]
-    if not route.tunnel:
-        raise r.fail("$.tunnel.route", f"{route.id} is not a tunnel")
-    laid = r.cards(d["laid"], "$.tunnel.laid")
-    why = pays(laid, route.colour, route.length, route.ferry)
-    if why is not None:
-        raise r.fail("$.tunnel.laid", f"{route.id}: {why}")
-    revealed = r.kinds(d["revealed"], "$.tunnel.revealed", 3)
-    colour = payment_colour(laid)
-    assert colour is not None
-    if r.kind(d["colour"], "$.tunnel.colour") != colour:
+    t = _tunnel_fields(r, d, rules)
+    if r.kind(d["colour"], "$.tunnel.colour") != t.colour:
         raise r.fail("$.tunnel.colour", "is not the colour of the laid cards (D7)")
-    extra = sum(1 for c in revealed if c == LOCOMOTIVE or c == colour)
-    if r.int_(d["extra"], "$.tunnel.extra", 1, 3) != extra:
-        raise r.fail("$.tunnel.extra", f"the revealed cards ask for {extra} (R30, R31)")
-    return TunnelView(route.id, laid, revealed, colour, extra)
+    if r.int_(d["extra"], "$.tunnel.extra", 1, 3) != t.extra:
+        raise r.fail("$.tunnel.extra", f"the revealed cards ask for {t.extra} (R30, R31)")
+    return TunnelView(rules.map.routes[t.route].id, t.laid, t.revealed, t.colour, t.extra)
 
 
 def _check_view_totals(r: _Reader, view: View, rules: Rules) -> None:
