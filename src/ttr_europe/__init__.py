@@ -1,5 +1,7 @@
 """ttr_europe: an exact, fast, immutable rules engine for Ticket to Ride: Europe (and USA)."""
 
+from typing import TYPE_CHECKING
+
 from .actions import (
     Action,
     BuildStation,
@@ -42,7 +44,34 @@ from .rules import (
 from .state import GameState, PendingTunnel, Phase, PlayerState, Rules
 from .views import PlayerView, View, determinize, observe
 
+if TYPE_CHECKING:
+    from .scoring import (
+        Outcome,
+        PlayerScore,
+        Scoreboard,
+        ScoringError,
+        format_scoreboard,
+        outcome,
+        returns,
+        score,
+    )
+
 __version__ = "0.1.0"
+
+_SCORING = frozenset(
+    ("Outcome", "PlayerScore", "Scoreboard", "ScoringError", "format_scoreboard", "outcome",
+     "returns", "score")
+)  # fmt: skip
+
+
+def __getattr__(name: str) -> object:
+    """Scoring names load on first use, so that importing the package does not load networkx."""
+    if name in _SCORING:
+        from . import scoring
+
+        return getattr(scoring, name)
+    raise AttributeError(f"module 'ttr_europe' has no attribute {name!r}")
+
 
 __all__ = [
     "LOCOMOTIVE",
@@ -67,14 +96,18 @@ __all__ = [
     "MalformedActionError",
     "Map",
     "NotYourTurnError",
+    "Outcome",
     "Pass",
     "PayTunnel",
     "PendingTunnel",
     "Phase",
+    "PlayerScore",
     "PlayerState",
     "PlayerView",
     "Route",
     "Rules",
+    "Scoreboard",
+    "ScoringError",
     "SetupError",
     "TTRError",
     "Ticket",
@@ -87,6 +120,7 @@ __all__ = [
     "current_player",
     "determinize",
     "dumps",
+    "format_scoreboard",
     "from_json",
     "is_legal",
     "is_terminal",
@@ -96,10 +130,13 @@ __all__ = [
     "loads",
     "new_game",
     "observe",
+    "outcome",
     "parse_action",
     "playthrough",
     "random_game",
     "replay",
+    "returns",
+    "score",
     "to_json",
     "why_illegal",
 ]
