@@ -23,8 +23,9 @@ from .actions import (
     PayTunnel,
     WithdrawTunnel,
 )
-from .board import Map
+from .board import Map, RouteKind
 from .cards import (
+    COLORS,
     EMPTY,
     FULL_DECK,
     KIND_NAMES,
@@ -185,44 +186,29 @@ class LegalActions(Sequence[Action]):
 
     Claims and stations are counted without being built, so ``len`` and ``seq[i]`` (what
     ``random.choice`` uses) cost little even when a big hand makes thousands of payments.
-    Order: face-up draws, blind draw, tickets, claims (by route kind, then route), stations (by
-    city, then payment); or the choices of a pending phase.
+    Order: face-up draws, blind draw, tickets, claims (by route kind, then route, then payment),
+    stations (by city, then payment); or the choices of a pending phase.
     """
 
-    __slots__ = (
-        "_claim_ends",
-        "_claim_routes",
-        "_claims",
-        "_hand",
-        "_head",
-        "_len",
-        "_map",
-        "_station_cities",
-        "_station_cost",
-        "_station_pays",
-    )  # fmt: skip
+    __slots__ = ("_claims", "_ends", "_free", "_head", "_kinds", "_len", "_pays", "_state")
 
     def __init__(
         self,
         head: tuple[Action, ...],
-        board: Map | None = None,
-        hand: Cards = EMPTY,
-        claim_routes: list[int] | None = None,
-        claim_ends: list[int] | None = None,
-        station_cities: list[int] | None = None,
-        station_cost: int = 0,
+        state: GameState | None = None,
+        kinds: list[tuple[RouteKind, int, int]] | None = None,
+        ends: list[int] | None = None,
+        free_cities: int = 0,
         station_pays: int = 0,
     ) -> None:
         self._head = head
-        self._map = board
-        self._hand = hand
-        self._claim_routes = claim_routes or []
-        self._claim_ends = claim_ends or []
-        self._claims = self._claim_ends[-1] if self._claim_ends else 0
-        self._station_cities = station_cities or []
-        self._station_cost = station_cost
-        self._station_pays = station_pays
-        self._len = len(head) + self._claims + len(self._station_cities) * station_pays
+        self._state = state
+        self._kinds = kinds or []  # (kind, open routes mask, payments per route)
+        self._ends = ends or []
+        self._claims = self._ends[-1] if self._ends else 0
+        self._free = free_cities
+        self._pays = station_pays
+        self._len = len(head) + self._claims + free_cities * station_pays
 
     def __len__(self) -> int:
         return self._len
@@ -242,32 +228,38 @@ class LegalActions(Sequence[Action]):
         if index < head:
             return self._head[index]
         index -= head
-        board = self._map
-        assert board is not None
+        state = self._state
+        assert state is not None
+        hand = state.players[state.current].hand
         if index < self._claims:
-            k = bisect_right(self._claim_ends, index)
-            route = board.routes[self._claim_routes[k]]
-            start = self._claim_ends[k - 1] if k else 0
-            options = payments(route.colour, route.length, route.ferry, self._hand)
-            return ClaimRoute(route.id, options[index - start])
-        index -= self._claims
-        city, j = divmod(index, self._station_pays)
-        options = payments(None, self._station_cost, 0, self._hand)
-        return BuildStation(board.cities[self._station_cities[city]].id, options[j])
+            k = bisect_right(self._ends, index)
+            kind, mask, n = self._kinds[k]
+            nth, pay = divmod(index - (self._ends[k - 1] if k else 0), n)
+            for _ in range(nth):
+                mask &= mask - 1  # drop the lowest route
+            route = state.rules.map.routes[(mask & -mask).bit_length() - 1]
+            return ClaimRoute(route.id, payments(kind.colour, kind.length, kind.ferry, hand)[pay])
+        nth, pay = divmod(index - self._claims, self._pays)
+        city = _free_cities(state)[nth]
+        cost = len(state.players[state.current].stations) + 1
+        return BuildStation(state.rules.map.cities[city].id, payments(None, cost, 0, hand)[pay])
 
     def __iter__(self) -> Iterator[Action]:
         yield from self._head
-        board = self._map
-        if board is None:
+        state = self._state
+        if state is None:
             return
-        hand = self._hand
-        for r in self._claim_routes:
-            route = board.routes[r]
-            for pay in payments(route.colour, route.length, route.ferry, hand):
-                yield ClaimRoute(route.id, pay)
-        if self._station_cities:
-            options = payments(None, self._station_cost, 0, hand)
-            for c in self._station_cities:
+        board = state.rules.map
+        player = state.players[state.current]
+        for kind, mask, _ in self._kinds:
+            options = payments(kind.colour, kind.length, kind.ferry, player.hand)
+            for r in _bits(mask):
+                route = board.routes[r].id
+                for pay in options:
+                    yield ClaimRoute(route, pay)
+        if self._pays:
+            options = payments(None, len(player.stations) + 1, 0, player.hand)
+            for c in _free_cities(state):
                 city = board.cities[c].id
                 for pay in options:
                     yield BuildStation(city, pay)
@@ -300,45 +292,79 @@ def legal_actions(state: GameState) -> LegalActions:
 
 
 def _turn_actions(state: GameState) -> LegalActions:
-    head: list[Action] = [_FACE_UP[s] for s, c in enumerate(state.row) if c != NO_CARD]
-    if _can_draw_blind(state):
+    """The start of a turn: draws, tickets, then claims and stations counted per route kind."""
+    row = state.row
+    head: list[Action] = [_FACE_UP[s] for s in range(len(row)) if row[s] != NO_CARD]
+    if state.pile_top < len(state.pile) or state.discard.total:
         head.append(_DRAW_BLIND)
     if state.ticket_deck:
         head.append(_DRAW_TICKETS)
     board = state.rules.map
-    player = state.players[state.current]
+    seat = state.current
+    player = state.players[seat]
     hand = player.hand
     trains = player.trains
-    avail = board.all_routes_mask & ~state.closed[state.current]
-    routes: list[int] = []
+    locos = hand[LOCOMOTIVE]
+    avail = ~state.closed[seat]
+    kinds: list[tuple[RouteKind, int, int]] = []
     ends: list[int] = []
     total = 0
-    for kind in board.route_kinds:
-        if kind.length > trains:
+    gray: dict[int, int] = {}  # payments per gray kind, by length and ferry symbols
+    for kind in board.route_kinds:  # R21, R22, R27: the same count as cards.count_payments
+        length = kind.length
+        if length > trains:
             break  # kinds are sorted by length
-        m = kind.mask & avail
-        if not m:
+        mask = kind.mask & avail
+        if not mask:
             continue
-        n = count_payments(kind.colour, kind.length, kind.ferry, hand)
-        if not n:
-            continue
-        while m:
-            low = m & -m
-            routes.append(low.bit_length() - 1)
-            m ^= low
-            total += n
+        if locos >= length:
+            n, top = 1, length - 1
+        else:
+            n, top = 0, locos
+        colour = kind.colour
+        if colour is not None:
+            low = length - hand[colour]
+            low = max(low, kind.ferry)
+            if top >= low:
+                n += top - low + 1
+        else:
+            key = length * 16 + kind.ferry
+            extra = gray.get(key)
+            if extra is None:
+                extra = 0
+                for c in COLORS:
+                    low = length - hand[c]
+                    low = max(low, kind.ferry)
+                    if top >= low:
+                        extra += top - low + 1
+                gray[key] = extra
+            n += extra
+        if n:
+            total += n * mask.bit_count()
+            kinds.append((kind, mask, n))
             ends.append(total)
-    cities: list[int] = []
-    cost = len(player.stations) + 1
-    n_pay = 0
-    if cost <= state.rules.variant.stations:
-        n_pay = count_payments(None, cost, 0, hand)
-        if n_pay:
-            taken = _occupied_cities(state)
-            cities = [c for c in range(len(board.cities)) if c not in taken]
-    if not head and not routes and not cities:
+    built = sum(len(p.stations) for p in state.players)
+    free = len(board.cities) - built
+    station_pays = 0
+    if free and len(player.stations) < state.rules.variant.stations:
+        station_pays = count_payments(None, len(player.stations) + 1, 0, hand)
+    if not head and not kinds and not station_pays:
         return LegalActions((_PASS,))
-    return LegalActions(tuple(head), board, hand, routes, ends, cities, cost, n_pay)
+    return LegalActions(tuple(head), state, kinds, ends, free if station_pays else 0, station_pays)
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The indices of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _free_cities(state: GameState) -> list[int]:
+    """Cities with no station yet (R40), in index order."""
+    taken = _occupied_cities(state)
+    return [c for c in range(len(state.rules.map.cities)) if c not in taken]
 
 
 def _tunnel_payments(state: GameState) -> tuple[Cards, ...]:
