@@ -8,6 +8,7 @@ readable id in actions and documents.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import NamedTuple
 
 import attrs
 
@@ -90,9 +91,11 @@ class Variant:
     tiebreaks: tuple[str, ...]
 
 
-@attrs.frozen
-class RouteKind:
-    """Routes sharing colour, length and ferry symbols: they admit the same payments."""
+class RouteKind(NamedTuple):
+    """Routes sharing colour, length and ferry symbols: they admit the same payments.
+
+    A named tuple rather than an attrs class: ``legal_actions`` unpacks every kind on every turn.
+    """
 
     colour: int | None
     length: int

@@ -25,7 +25,6 @@ from .actions import (
 )
 from .board import Map, RouteKind
 from .cards import (
-    COLORS,
     EMPTY,
     FULL_DECK,
     KIND_NAMES,
@@ -311,30 +310,31 @@ def _turn_actions(state: GameState) -> LegalActions:
     total = 0
     gray: dict[int, int] = {}  # payments per gray kind, by length and ferry symbols
     for kind in board.route_kinds:  # R21, R22, R27: the same count as cards.count_payments
-        length = kind.length
+        colour, length, ferry, mask = kind
         if length > trains:
             break  # kinds are sorted by length
-        mask = kind.mask & avail
+        mask &= avail
         if not mask:
             continue
         if locos >= length:
             n, top = 1, length - 1
         else:
             n, top = 0, locos
-        colour = kind.colour
         if colour is not None:
             low = length - hand[colour]
-            low = max(low, kind.ferry)
+            if low < ferry:  # an if, not max(): this loop is the hot path
+                low = ferry
             if top >= low:
                 n += top - low + 1
         else:
-            key = length * 16 + kind.ferry
+            key = length * 16 + ferry
             extra = gray.get(key)
             if extra is None:
                 extra = 0
-                for c in COLORS:
-                    low = length - hand[c]
-                    low = max(low, kind.ferry)
+                for held in hand[:LOCOMOTIVE]:
+                    low = length - held
+                    if low < ferry:
+                        low = ferry
                     if top >= low:
                         extra += top - low + 1
                 gray[key] = extra
