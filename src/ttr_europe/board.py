@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import attrs
 
-from .cards import KIND_NAMES
+from .cards import COLORS, KIND_NAMES
 
 
 @attrs.frozen
@@ -119,7 +119,7 @@ class Map:
     ticket_index: Mapping[str, int]
     routes_at: tuple[tuple[int, ...], ...]  # city -> routes touching it
     routes_between: Mapping[frozenset[int], tuple[int, ...]]
-    route_kinds: tuple[RouteKind, ...]
+    kind_groups: tuple[tuple[RouteKind, ...], ...]  # colours 0..7 then gray; by length, ferry
     all_routes_mask: int
     twin_mask: tuple[int, ...]  # route -> bit of its twin (0 when single)
 
@@ -158,16 +158,24 @@ class Map:
             ticket_index={t.id: t.index for t in tickets},
             routes_at=tuple(tuple(rs) for rs in routes_at),
             routes_between={k: tuple(v) for k, v in between.items()},
-            route_kinds=tuple(
-                RouteKind(colour, length, ferry, mask)
-                for (colour, length, ferry), mask in sorted(
-                    kinds.items(),
-                    key=lambda kv: (kv[0][1], -1 if kv[0][0] is None else kv[0][0], kv[0][2]),
+            kind_groups=tuple(
+                tuple(
+                    RouteKind(colour, length, ferry, mask)
+                    for (colour, length, ferry), mask in sorted(
+                        kinds.items(), key=lambda kv: kv[0][1:]
+                    )
+                    if colour == group
                 )
+                for group in (*COLORS, None)
             ),
             all_routes_mask=(1 << len(routes)) - 1,
             twin_mask=tuple(0 if r.twin is None else 1 << r.twin for r in routes),
         )
+
+    @property
+    def route_kinds(self) -> tuple[RouteKind, ...]:
+        """Every kind, in the order ``legal_actions`` lists claims: colour, then length."""
+        return tuple(kind for group in self.kind_groups for kind in group)
 
     @property
     def has_stations(self) -> bool:

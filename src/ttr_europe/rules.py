@@ -185,7 +185,8 @@ class LegalActions(Sequence[Action]):
 
     Claims and stations are counted without being built, so ``len`` and ``seq[i]`` (what
     ``random.choice`` uses) cost little even when a big hand makes thousands of payments.
-    Order: face-up draws, blind draw, tickets, claims (by route kind, then route, then payment),
+    Order: face-up draws, blind draw, tickets, claims (by route colour with gray last, length,
+    ferry symbols, then route index, then payment),
     stations (by city, then payment); or the choices of a pending phase.
     """
 
@@ -308,41 +309,39 @@ def _turn_actions(state: GameState) -> LegalActions:
     kinds: list[tuple[RouteKind, int, int]] = []
     ends: list[int] = []
     total = 0
-    gray: dict[int, int] = {}  # payments per gray kind, by length and ferry symbols
-    for kind in board.route_kinds:  # R21, R22, R27: the same count as cards.count_payments
-        colour, length, ferry, mask = kind
-        if length > trains:
-            break  # kinds are sorted by length
-        mask &= avail
-        if not mask:
-            continue
-        if locos >= length:
-            n, top = 1, length - 1
-        else:
-            n, top = 0, locos
-        if colour is not None:
-            low = length - hand[colour]
-            if low < ferry:  # an if, not max(): this loop is the hot path
-                low = ferry
-            if top >= low:
-                n += top - low + 1
-        else:
-            key = length * 16 + ferry
-            extra = gray.get(key)
-            if extra is None:
-                extra = 0
-                for held in hand[:LOCOMOTIVE]:
-                    low = length - held
+    top_held = max(hand[:LOCOMOTIVE])
+    for group, held in zip(board.kind_groups, (*hand[:LOCOMOTIVE], top_held), strict=True):
+        reach = held + locos  # no payment for a longer route in this group (R21)
+        if reach > trains:
+            reach = trains  # R22
+        for kind in group:  # R21, R22, R27: the same count as cards.count_payments
+            colour, length, ferry, mask = kind
+            if length > reach:
+                break  # kinds are sorted by length
+            mask &= avail
+            if not mask:
+                continue
+            if locos >= length:
+                n, top = 1, length - 1
+            else:
+                n, top = 0, locos
+            if colour is not None:
+                low = length - held
+                if low < ferry:  # an if, not max(): this loop is the hot path
+                    low = ferry
+                if top >= low:
+                    n += top - low + 1
+            else:
+                for count in hand[:LOCOMOTIVE]:
+                    low = length - count
                     if low < ferry:
                         low = ferry
                     if top >= low:
-                        extra += top - low + 1
-                gray[key] = extra
-            n += extra
-        if n:
-            total += n * mask.bit_count()
-            kinds.append((kind, mask, n))
-            ends.append(total)
+                        n += top - low + 1
+            if n:
+                total += n * mask.bit_count()
+                kinds.append((kind, mask, n))
+                ends.append(total)
     built = sum(len(p.stations) for p in state.players)
     free = len(board.cities) - built
     station_pays = 0
