@@ -6,6 +6,7 @@ builds the next state in one step. Every refusal is an ``IllegalActionError`` na
 
 from __future__ import annotations
 
+import operator
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import combinations
@@ -218,8 +219,10 @@ class LegalActions(Sequence[Action]):
     @overload
     def __getitem__(self, index: slice) -> Sequence[Action]: ...
     def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._len))]
+        if type(index) is not int:
+            if isinstance(index, slice):
+                return [self[i] for i in range(*index.indices(self._len))]
+            index = operator.index(index)
         if index < 0:
             index += self._len
         if not 0 <= index < self._len:
@@ -309,8 +312,8 @@ def _turn_actions(state: GameState) -> LegalActions:
     kinds: list[tuple[RouteKind, int, int]] = []
     ends: list[int] = []
     total = 0
-    top_held = max(hand[:LOCOMOTIVE])
-    for group, held in zip(board.kind_groups, (*hand[:LOCOMOTIVE], top_held), strict=True):
+    held_desc = sorted(hand[:LOCOMOTIVE], reverse=True)
+    for group, held in zip(board.kind_groups, (*hand[:LOCOMOTIVE], held_desc[0]), strict=True):
         reach = held + locos  # no payment for a longer route in this group (R21)
         if reach > trains:
             reach = trains  # R22
@@ -332,12 +335,13 @@ def _turn_actions(state: GameState) -> LegalActions:
                 if top >= low:
                     n += top - low + 1
             else:
-                for count in hand[:LOCOMOTIVE]:
+                for count in held_desc:  # most held first: stop at the first that cannot pay
                     low = length - count
                     if low < ferry:
                         low = ferry
-                    if top >= low:
-                        n += top - low + 1
+                    if top < low:
+                        break
+                    n += top - low + 1
             if n:
                 total += n * mask.bit_count()
                 kinds.append((kind, mask, n))
