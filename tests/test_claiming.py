@@ -41,10 +41,11 @@ def refused(state: GameState, action: object) -> str:
 
 
 def claims(state: GameState, route: str) -> list[Cards]:
-    """The payments ``legal_actions`` offers for ``route``."""
-    return [
-        a.payment for a in legal_actions(state) if isinstance(a, ClaimRoute) and a.route == route
-    ]
+    """The payments ``legal_actions`` offers for ``route``, sorted (their order is no rule)."""
+    la = legal_actions(state)
+    listed = [a.payment for a in la if isinstance(a, ClaimRoute) and a.route == route]
+    assert len(set(listed)) == len(listed)
+    return sorted(listed)
 
 
 def owner(state: GameState, route: str) -> int:
@@ -104,7 +105,9 @@ def test_r21_gray_route_colours_never_mixed() -> None:
 def test_r20_d24_locomotives_are_wild_and_every_payment_is_listed() -> None:
     """R20: locomotives stand in for any number of cards; D24: each payment is its own action."""
     s = scenario(hands={0: "2black+2loco"}, row=ROW)
-    assert claims(s, "Brest-Paris") == [Cards.of(black=2, loco=1), Cards.of(black=1, loco=2)]
+    assert claims(s, "Brest-Paris") == sorted(
+        [Cards.of(black=2, loco=1), Cards.of(black=1, loco=2)]
+    )
     s = scenario(hands={0: "2black+3loco"}, row=ROW)
     assert Cards.of(loco=3) in claims(s, "Brest-Paris")
     after = apply(s, ClaimRoute("Brest-Paris", Cards.of(black=1, loco=2)))
@@ -272,7 +275,9 @@ def test_r27_ferry_wrong_payments(payment: str, rule: str) -> None:
 
 def test_r27_ferry_payments_listed_are_exactly_the_legal_ones() -> None:
     s = scenario(hands={0: "5pink+3loco+1red"}, row=ROW)
-    assert claims(s, "Palermo-Smyrna") == [Cards.of(pink=4, loco=2), Cards.of(pink=3, loco=3)]
+    assert claims(s, "Palermo-Smyrna") == sorted(
+        [Cards.of(pink=4, loco=2), Cards.of(pink=3, loco=3)]
+    )
     assert claims(s, "Amsterdam-London") == [Cards.of(loco=2)]  # two symbols on two spaces
 
 

@@ -71,11 +71,12 @@ def test_r28_reveal_three_pay_the_extra_and_claim() -> None:
     assert s.discard == Cards()  # D4: nothing reaches the discard before the answer
     assert owner(s, SOCHI) == NO_OWNER
     assert card_total(s) == card_total(start)  # D31: laid and revealed cards still count
-    assert list(legal_actions(s)) == [
+    assert set(legal_actions(s)) == {
         PayTunnel(Cards.of(red=1)),
         PayTunnel(Cards.of(loco=1)),
         WithdrawTunnel(),
-    ]
+    }
+    assert len(legal_actions(s)) == 3
     s = apply(s, PayTunnel(Cards.of(red=1)))
     assert owner(s, SOCHI) == 0
     me = s.players[0]
@@ -90,11 +91,9 @@ def test_r28_reveal_three_pay_the_extra_and_claim() -> None:
 def test_r29_extra_cards_mix_the_colour_and_locomotives(extra: str) -> None:
     s = attempt("5red+2loco", "3red", "red loco green")
     assert s.tunnel is not None and s.tunnel.extra == 2
-    assert [a for a in legal_actions(s) if isinstance(a, PayTunnel)] == [
-        PayTunnel(Cards.of(red=2)),
-        PayTunnel(Cards.of(red=1, loco=1)),
-        PayTunnel(Cards.of(loco=2)),
-    ]
+    assert sorted(a.payment for a in legal_actions(s) if isinstance(a, PayTunnel)) == sorted(
+        [Cards.of(red=2), Cards.of(red=1, loco=1), Cards.of(loco=2)]
+    )
     after = apply(s, PayTunnel(Cards.parse(extra)))
     assert after.players[0].hand == Cards.of(red=2, loco=2).minus(Cards.parse(extra))
     assert owner(after, SOCHI) == 0 and after.players[0].score == 4
