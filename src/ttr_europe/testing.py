@@ -3,7 +3,9 @@
 ``scenario(hands={0: "3red+1loco"}, row="red blue loco red green", owners={"Paris-Dieppe": 1})``
 returns a ``GameState`` in the ``TURN`` phase unless told otherwise. Cards not placed anywhere go
 to the draw pile (so the 110 cards are all there) unless ``pile`` is given, in which case the
-state holds only the cards placed. Route points and trains follow from ``owners`` unless given.
+state holds only the cards placed. Likewise tickets of the variant not held, offered or in the
+ticket deck go to the box unless ``box`` is given. Route points and trains follow from
+``owners`` unless given.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ def scenario(
     row: str | Sequence[KindSpec] | None = None,
     discard: CardSpec | None = None,
     ticket_deck: Sequence[str] | None = None,
-    box: Sequence[str] = (),
+    box: Sequence[str] | None = None,
     tickets: Mapping[int, Sequence[str]] | None = None,
     offers: Mapping[int, Sequence[str]] | None = None,
     owners: Mapping[str, int] | None = None,
@@ -111,12 +113,17 @@ def scenario(
     tix = board.ticket_index
     ids = {t.id for t in board.tickets}
     held = {tix[t] for seq in (*(tickets or {}).values(), *(offers or {}).values()) for t in seq}
-    held |= {tix[t] for t in box}
+    held |= {tix[t] for t in box or ()}
     if ticket_deck is None:
         pool = [t for t in (*v.long_pool, *v.regular_pool) if t not in held]
         deck_t = tuple(t for t in pool if not board.tickets[t].long)
     else:
         deck_t = tuple(tix[t] for t in ticket_deck if t in ids)
+    if box is None:  # every pool ticket placed nowhere else is out of the game
+        placed = held | set(deck_t)
+        box_t = tuple(t for t in (*v.long_pool, *v.regular_pool) if t not in placed)
+    else:
+        box_t = tuple(tix[t] for t in box)
     seats: list[PlayerState] = []
     for p in range(players):
         mine = [board.routes[r] for r, seat in owner_idx.items() if seat == p]
@@ -139,7 +146,7 @@ def scenario(
         row=row_kinds,
         discard=discard_cards,
         ticket_deck=deck_t,
-        box=tuple(tix[t] for t in box),
+        box=box_t,
         owners=owners_t,
         closed=closed_masks(rules, owners_t),
         tunnel=tunnel,
