@@ -297,7 +297,10 @@ def legal_actions(state: GameState) -> LegalActions:
 def _turn_actions(state: GameState) -> LegalActions:
     """The start of a turn: draws, tickets, then claims and stations counted per route kind."""
     row = state.row
-    head: list[Action] = [_FACE_UP[s] for s in range(len(row)) if row[s] != NO_CARD]
+    if NO_CARD in row:
+        head: list[Action] = [_FACE_UP[s] for s in range(len(row)) if row[s] != NO_CARD]
+    else:
+        head = list(_FACE_UP[: len(row)])
     if state.pile_top < len(state.pile) or state.discard.total:
         head.append(_DRAW_BLIND)
     if state.ticket_deck:
@@ -346,11 +349,11 @@ def _turn_actions(state: GameState) -> LegalActions:
                 total += n * mask.bit_count()
                 kinds.append((kind, mask, n))
                 ends.append(total)
-    built = sum(len(p.stations) for p in state.players)
-    free = len(board.cities) - built
-    station_pays = 0
-    if free and len(player.stations) < state.rules.variant.stations:
-        station_pays = count_payments(None, len(player.stations) + 1, 0, hand)
+    free = station_pays = 0
+    if len(player.stations) < state.rules.variant.stations:  # R40, R41
+        free = len(board.cities) - sum([len(p.stations) for p in state.players])
+        if free:
+            station_pays = count_payments(None, len(player.stations) + 1, 0, hand)
     if not head and not kinds and not station_pays:
         return LegalActions((_PASS,))
     return LegalActions(tuple(head), state, kinds, ends, free if station_pays else 0, station_pays)

@@ -1,7 +1,9 @@
 """The card table during one action: draw pile, face-up row, discard and the PRNG.
 
-``apply`` copies these four into a ``Table``, works on it, and freezes the result into the next
-state, so one action builds one state however many cards move. A ``Table`` never escapes a call.
+``apply`` hands these four to a ``Table``, works on it, and freezes the result into the next
+state, so one action builds one state however many cards move. The row and the discard are
+copied into lists only when a card actually moves there (most draws touch neither). A
+``Table`` never escapes a call.
 Rules: R14 (replacement), R17 with D2/D32 (three-locomotive reset), R18 with D4 (lazy reshuffle),
 D3/D6 (empty slots, slot order).
 """
@@ -28,8 +30,8 @@ class Table:
     ) -> None:
         self.pile = pile
         self.top = top
-        self.row = list(row)
-        self.discard = list(discard)
+        self.row: list[int] | tuple[int, ...] = row
+        self.discard: list[int] | tuple[int, ...] = discard
         self.rng = rng
         self.threshold = threshold
         self.cap = cap
@@ -60,28 +62,41 @@ class Table:
         """Whether any card can still be drawn (from the pile or a reshuffle)."""
         return self.top < len(self.pile) or any(self.discard)
 
+    def _discard(self) -> list[int]:
+        if type(self.discard) is not list:
+            self.discard = list(self.discard)
+        return self.discard
+
+    def _row(self) -> list[int]:
+        if type(self.row) is not list:
+            self.row = list(self.row)
+        return self.row
+
     def throw(self, cards: tuple[int, ...]) -> None:
         """Put a multiset of cards on the discard pile."""
-        d = self.discard
+        d = self._discard()
         for k in range(KINDS):
             d[k] += cards[k]
 
     def throw_kinds(self, kinds: tuple[int, ...] | list[int]) -> None:
-        d = self.discard
+        d = self._discard()
         for k in kinds:
             if k != NO_CARD:
                 d[k] += 1
 
     def take(self, slot: int) -> int:
         """Take the face-up card in ``slot`` and refill the row (R14)."""
-        card = self.row[slot]
-        self.row[slot] = NO_CARD
+        row = self._row()
+        card = row[slot]
+        row[slot] = NO_CARD
         self.refill()
         return card
 
     def refill(self) -> None:
         """Fill the empty slots in slot order, then apply the reset rule (R17, D2, D3, D6, D32)."""
-        row = self.row
+        if NO_CARD not in self.row:
+            return
+        row = self._row()
         placed = False
         for slot, held in enumerate(row):
             if held == NO_CARD:
@@ -117,7 +132,9 @@ class Table:
         return min(len(self.row), total) - (total - locos) < self.threshold
 
     def frozen_row(self) -> tuple[int, ...]:
-        return tuple(self.row)
+        row = self.row
+        return row if type(row) is tuple else tuple(row)
 
     def frozen_discard(self) -> Cards:
-        return _make(self.discard)
+        discard = self.discard
+        return discard if type(discard) is Cards else _make(discard)
