@@ -39,7 +39,10 @@ def shuffled(state: int, items: Sequence[T]) -> tuple[tuple[T, ...], int]:
     """Return a Fisher-Yates shuffle of ``items`` and the new generator state."""
     out = list(items)
     for i in range(len(out) - 1, 0, -1):
-        value, state = next_u64(state)
-        j = value % (i + 1)
+        # next_u64, inlined: shuffles run at every deal and reshuffle
+        state = (state + _GOLDEN) & _MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        j = (z ^ (z >> 31)) % (i + 1)
         out[i], out[j] = out[j], out[i]
     return tuple(out), state
