@@ -7,6 +7,7 @@ built and compared on every move, and a tuple of nine ints is the cheapest immut
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterable, Mapping
 from enum import IntEnum
@@ -95,16 +96,17 @@ class Cards(tuple[int, ...]):
     def locomotives(self) -> int:
         return self[LOCOMOTIVE]
 
+    # map() over operator functions: these run on every claim, so no Python-level loop.
     def plus(self, other: tuple[int, ...]) -> Cards:
-        return _make([a + b for a, b in zip(self, other, strict=True)])
+        return _make(map(operator.add, self, other))
 
     def minus(self, other: tuple[int, ...]) -> Cards:
         """The difference; the caller checks ``covers`` first."""
-        return _make([a - b for a, b in zip(self, other, strict=True)])
+        return _make(map(operator.sub, self, other))
 
     def covers(self, other: tuple[int, ...]) -> bool:
         """Whether every count of ``other`` is available here."""
-        return all(a >= b for a, b in zip(self, other, strict=True))
+        return all(map(operator.ge, self, other))
 
     def add_kind(self, kind: int, n: int = 1) -> Cards:
         values = list(self)
