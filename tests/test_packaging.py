@@ -129,9 +129,15 @@ def test_readme_starts_with_the_two_commands() -> None:
     assert f"\n{pytest_command} " in ci
 
 
-def test_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    (example,) = readme_blocks("python")
-    exec(compile("\n".join(example), "README.md", "exec"), {})
-    trains = json.loads(capsys.readouterr().out)
+def test_readme_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's Python blocks run in order, in one namespace, as a reader would paste them."""
+    first, *rest = readme_blocks("python")
+    namespace: dict[str, object] = {}
+    exec(compile("\n".join(first), "README.md", "exec"), namespace)
+    trains = json.loads(capsys.readouterr().out.splitlines()[0])
     assert len(trains) == 3
     assert min(trains) <= 2  # the game ran to its end (R46: two trains or fewer)
+    for block in rest:
+        exec(compile("\n".join(block), "README.md", "exec"), namespace)
+    assert "Final scores" in capsys.readouterr().out
+    assert namespace["mask"] == namespace["codec"].mask(namespace["state"])  # type: ignore[attr-defined]
