@@ -200,6 +200,13 @@ def run_play(args: argparse.Namespace) -> int:
                 print(f"{label:>5} seat {seat}: {'; '.join(moves)}")
             moves = []
     board = score(state)
+    print("\nFinal position:")
+    for seat, player in enumerate(state.players):
+        routes = [r.id for r in state.map.routes if state.owners[r.index] == seat]
+        print(
+            f"  seat {seat}: {player.trains} trains left, {len(routes)} routes, "
+            f"{len(player.stations)} stations, {player.hand.total} cards in hand"
+        )
     print()
     print(format_scoreboard(board))
     winners = [p.seat for p in board.players if p.rank == 1]
