@@ -11,33 +11,20 @@ from ttr_europe import (
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
-    GameState,
-    IllegalActionError,
     Pass,
     Phase,
     apply,
-    is_legal,
     legal_actions,
 )
 from ttr_europe.state import NO_CARD
 from ttr_europe.testing import card_total, kinds, scenario
+from ttr_europe.testing import refusal as refused
 
 ROW = "red blue green yellow pink"
 
 
 def row(text: str) -> tuple[int, ...]:
     return kinds(text)
-
-
-def refused(state: GameState, action: object) -> IllegalActionError:
-    """Apply ``action``, expecting a refusal; check the state did not change."""
-    before = repr(state)
-    with pytest.raises(IllegalActionError) as info:
-        apply(state, action)  # type: ignore[arg-type]
-    assert repr(state) == before
-    assert not is_legal(state, action)
-    assert action not in legal_actions(state)
-    return info.value
 
 
 # --------------------------------------------------------------------------- R13, R14

@@ -10,15 +10,14 @@ from ttr_europe import (
     DrawBlind,
     DrawTickets,
     GameState,
-    IllegalActionError,
     KeepTickets,
     MalformedActionError,
     Phase,
     apply,
-    is_legal,
     legal_actions,
     load_map,
 )
+from ttr_europe.testing import refusal as refused
 from ttr_europe.testing import scenario
 
 EUROPE = load_map("europe")
@@ -29,15 +28,6 @@ ROW = "red blue green yellow pink"
 
 def ids(state: GameState, tickets: tuple[int, ...]) -> list[str]:
     return [state.rules.map.tickets[t].id for t in tickets]
-
-
-def refused(state: GameState, action: object) -> IllegalActionError:
-    before = repr(state)
-    with pytest.raises(IllegalActionError) as info:
-        apply(state, action)  # type: ignore[arg-type]
-    assert repr(state) == before
-    assert not is_legal(state, action)
-    return info.value
 
 
 def drawn(deck: list[str], **kw: object) -> GameState:

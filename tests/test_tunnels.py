@@ -13,19 +13,17 @@ from ttr_europe import (
     ClaimRoute,
     DrawBlind,
     GameState,
-    IllegalActionError,
     PayTunnel,
     PendingTunnel,
     Phase,
     WithdrawTunnel,
     apply,
-    is_legal,
     legal_actions,
     load_map,
 )
 from ttr_europe.cards import LOCOMOTIVE, Color, payment_colour
 from ttr_europe.state import NO_CARD, NO_OWNER
-from ttr_europe.testing import card_total, kinds, scenario
+from ttr_europe.testing import card_total, kinds, refusal, scenario
 
 EUROPE = load_map("europe")
 ROW = "white blue green yellow pink"
@@ -33,14 +31,8 @@ SOCHI = "Erzurum-Sochi"
 
 
 def refused(state: GameState, action: object) -> str:
-    """Apply ``action`` expecting a refusal that leaves the state as it was; return the rule."""
-    before = repr(state)
-    with pytest.raises(IllegalActionError) as info:
-        apply(state, action)  # type: ignore[arg-type]
-    assert repr(state) == before
-    assert not is_legal(state, action)
-    assert action not in legal_actions(state)
-    return info.value.rule
+    """The rule that refuses ``action`` (the refusal checked clean by ``refusal``)."""
+    return refusal(state, action).rule
 
 
 def attempt(hand: str, pay: str, pile: str, route: str = SOCHI, **kw: object) -> GameState:

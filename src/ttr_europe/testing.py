@@ -15,8 +15,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from .board import Map
 from .cards import FULL_DECK, KINDS, Cards, kind_from_name
 from .data import load_map
-from .errors import SetupError
+from .errors import IllegalActionError, SetupError
 from .rng import seed_state, shuffled
+from .rules import apply, is_legal, legal_actions
 from .state import (
     NO_CARD,
     NO_OWNER,
@@ -172,3 +173,21 @@ def card_total(state: GameState) -> Cards:
         for k in state.tunnel.revealed:
             counts[k] += 1
     return Cards(counts)
+
+
+def refusal(state: GameState, action: object) -> IllegalActionError:
+    """The error ``apply`` raises for ``action``, checking that the refusal is clean.
+
+    Asserts that ``apply`` refuses with an ``IllegalActionError`` whose message starts with its
+    rule, that the state is unchanged, and that ``is_legal`` and ``legal_actions`` agree.
+    """
+    before = repr(state)
+    try:
+        apply(state, action)  # type: ignore[arg-type]
+    except IllegalActionError as error:
+        assert repr(state) == before, "a refused action changed the state"
+        assert not is_legal(state, action), "is_legal accepts an action apply refuses"
+        assert action not in legal_actions(state), "legal_actions lists a refused action"
+        assert str(error).startswith(f"{error.rule}: "), "the message does not name its rule"
+        return error
+    raise AssertionError(f"{action} was accepted")
