@@ -467,14 +467,7 @@ def _score(
 
     players = tuple(
         PlayerScore(
-            seat=p.seat,
-            route_points=p.route_points,
-            tickets=p.tickets,
-            stations=p.stations,
-            ticket_points=p.ticket_points,
-            completed=p.completed,
-            station_points=p.station_points,
-            longest_path=p.longest_path,
+            **attrs.asdict(p, recurse=False),
             bonus=bonus,
             total=total,
             rank=rank,
