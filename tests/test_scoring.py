@@ -750,3 +750,17 @@ def _random_end(seed: int, players: int, map: str = "europe") -> GameState:
     while not is_terminal(state):
         state = apply(state, rng.choice(legal_actions(state)))
     return state
+
+
+def test_d23_scores_may_go_below_zero() -> None:
+    """Failed tickets are subtracted with no floor: a seat with no track can end negative."""
+    state = final(
+        {"Berlin-Wien": 1},
+        tickets={0: ["Brest-Petrograd", "Berlin-Roma"], 1: ["Berlin-Wien"]},
+        stations={0: ["Paris", "Wien", "Roma"]},
+    )
+    p = seat(score(state), 0)
+    assert p.route_points == 0 and p.station_points == 0
+    assert p.ticket_points == -(20 + 9)
+    assert p.total == -29
+    assert score(state).ranking == (1, 0)
