@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import heapq
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from .actions import (
@@ -23,7 +23,7 @@ from .actions import (
     WithdrawTunnel,
 )
 from .board import Map
-from .cards import LOCOMOTIVE, Cards
+from .cards import LOCOMOTIVE, Cards, payments
 from .rules import is_legal, legal_actions
 from .state import NO_CARD, NO_OWNER, GameState, Phase
 
@@ -142,21 +142,17 @@ class GreedyBot:
         return options[0]
 
     def _turn(self, state: GameState) -> Action:
-        board, hand = state.map, state.player.hand
+        player = state.player
         wanted = self._wanted_routes(state)
-        for r in sorted(set(wanted), key=lambda r: -board.routes[r].length):
-            route = board.routes[r]
-            claims = [a for a in legal_actions(state)
-                      if isinstance(a, ClaimRoute) and a.route == route.id]  # fmt: skip
-            if claims:
-                return ClaimRoute(route.id, _cheapest([a.payment for a in claims], hand))
-        if not wanted:
-            if state.ticket_deck and state.player.trains >= 20 and is_legal(state, DrawTickets()):
-                return DrawTickets()
-            claims = [a for a in legal_actions(state) if isinstance(a, ClaimRoute)]
-            if claims:
-                best = max(claims, key=lambda a: (board.route(a.route).length, -a.payment[8]))
-                return best
+        claim = _longest_claim(state, wanted)
+        if claim is not None:
+            return claim
+        if not wanted and state.ticket_deck and player.trains >= 20:
+            return DrawTickets()
+        if not wanted or player.hand.total >= 12:  # nothing to build for, or hoarding: score
+            claim = _longest_claim(state, range(len(state.map.routes)))
+            if claim is not None:
+                return claim
         draw = self._draw(state, second=False, wanted=wanted)
         if is_legal(state, draw):
             return draw
@@ -164,10 +160,12 @@ class GreedyBot:
         return self._rng.choice(options) if options else legal_actions(state)[0]
 
     def _draw(self, state: GameState, second: bool, wanted: list[int] | None = None) -> Action:
-        board = state.map
+        board, hand = state.map, state.player.hand
         if wanted is None:
             wanted = self._wanted_routes(state)
-        colours = {board.routes[r].colour for r in wanted} - {None}
+        colours = {board.routes[r].colour for r in wanted}
+        if None in colours:  # a gray route: the colour held most
+            colours.add(max(range(8), key=lambda c: hand[c]))
         for slot, card in enumerate(state.row):
             if card != NO_CARD and card in colours:
                 return DrawFaceUp(slot)
@@ -177,6 +175,19 @@ class GreedyBot:
             return DrawBlind()
         options = list(legal_actions(state))
         return self._rng.choice(options)
+
+
+def _longest_claim(state: GameState, routes: Iterable[int]) -> ClaimRoute | None:
+    """The cheapest legal claim of the longest of ``routes`` that the hand can pay for."""
+    board, hand = state.map, state.player.hand
+    for r in sorted(set(routes), key=lambda r: (-board.routes[r].length, r)):
+        route = board.routes[r]
+        options = payments(route.colour, route.length, route.ferry, hand)
+        if options:
+            claim = ClaimRoute(route.id, _cheapest(options, hand))
+            if is_legal(state, claim):
+                return claim
+    return None
 
 
 BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
