@@ -268,10 +268,23 @@ class LegalActions(Sequence[Action]):
                     yield BuildStation(city, pay)
 
     def __contains__(self, action: object) -> bool:
+        if not _well_formed(action):
+            return False
         return any(a == action for a in self)
 
     def __repr__(self) -> str:
         return f"<LegalActions: {self._len}>"
+
+
+def _well_formed(action: object) -> bool:
+    """Whether a slot is an int and a payment is ``Cards``, as ``apply`` requires.
+
+    Equality alone is not enough: ``DrawFaceUp(True) == DrawFaceUp(1)`` and a plain tuple
+    equals the ``Cards`` with the same counts, yet ``apply`` refuses both as malformed.
+    """
+    return (
+        type(getattr(action, "slot", 0)) is int and type(getattr(action, "payment", EMPTY)) is Cards
+    )
 
 
 def legal_actions(state: GameState) -> LegalActions:
