@@ -59,3 +59,24 @@ def test_bench_quick_run(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     text = capsys.readouterr().out
     assert "europe/2" in text and "usa/4" in text
     assert out.exists()
+
+
+def test_play_record_replays_to_the_same_scoreboard(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record = tmp_path / "game.json"
+    assert main(["play", "--map", "usa", "--players", "3", "--seed", "5", "--quiet",
+                 "--record", str(record)]) == 0  # fmt: skip
+    played = capsys.readouterr().out
+    assert main(["replay", str(record)]) == 0
+    replayed = capsys.readouterr().out
+    scores = played[played.index("Final scores") : played.index("\nWinner")]
+    assert scores.strip() in replayed
+    assert replayed.startswith("# map=usa variant=base players=3 seed=5")
+
+
+def test_replay_reports_a_bad_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "ttr_europe/record"}')
+    assert main(["replay", str(bad)]) == 1
+    assert f"{bad}: $" in capsys.readouterr().err

@@ -169,6 +169,9 @@ def configure_play(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--quiet", action="store_true", help="print only the final scoreboard")
     parser.add_argument("--svg", metavar="FILE", help="also draw the final board as SVG")
+    parser.add_argument(
+        "--record", metavar="FILE", help="also save the game record (JSON) for `replay`"
+    )
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -188,11 +191,12 @@ def run_play(args: argparse.Namespace) -> int:
         f"{state.map.name}, variant {state.rules.variant.name}, {args.players} players, "
         f"seed {args.seed}: " + ", ".join(f"seat {i} {b.name}" for i, b in enumerate(bots))
     )
-    turn, moves = 0, []
+    turn, moves, played = 0, [], []
     while state.phase is not Phase.GAME_OVER:
         seat, phase = state.current, state.phase
         action = bots[seat].choose(state)
         moves.append(str(action))
+        played.append(action)
         state = apply(state, action)
         if state.current != seat or state.phase is Phase.GAME_OVER:  # the turn is over
             label = "start" if phase is Phase.INITIAL_TICKETS else str(turn := turn + 1)
@@ -215,12 +219,45 @@ def run_play(args: argparse.Namespace) -> int:
         ("Winner: " if len(winners) == 1 else "Shared win: ")
         + ", ".join(f"seat {w} ({bots[w].name}, {board.players[w].total} points)" for w in winners)
     )
+    if args.record:
+        from .records import record_of
+
+        record = record_of(played, state.map.id, args.variant, args.players, args.seed)
+        with open(args.record, "w", encoding="utf-8") as f:
+            json.dump(record.to_json(), f, indent=1)
+        print(f"\ngame record saved to {args.record}")
     if args.svg:
         from .render import render_svg
 
         with open(args.svg, "w", encoding="utf-8") as f:
             f.write(render_svg(state))
         print(f"\nboard drawn to {args.svg}")
+    return 0
+
+
+# --- replay -------------------------------------------------------------------------------
+
+
+def configure_replay(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("record", help="a game record (JSON), as written by `play --record`")
+    parser.add_argument("--svg", metavar="FILE", help="also draw the final board as SVG")
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from .records import GameRecord, playthrough, replay
+    from .scoring import format_scoreboard, score
+
+    with open(args.record, encoding="utf-8") as f:
+        record = GameRecord.from_json(f.read(), source=args.record)
+    print(playthrough(record))
+    final = replay(record)[-1]
+    print()
+    print(format_scoreboard(score(final)))
+    if args.svg:
+        from .render import render_svg
+
+        with open(args.svg, "w", encoding="utf-8") as f:
+            f.write(render_svg(final))
     return 0
 
 
@@ -247,6 +284,12 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "play", "play a game between bots and print the final scores", configure_play, run_play
+    ),
+    Command(
+        "replay",
+        "replay a saved game record: every action, then the scoreboard",
+        configure_replay,
+        run_replay,
     ),
     Command(
         "bench", "measure random-play throughput and per-call costs", configure_bench, run_bench
