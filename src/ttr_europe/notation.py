@@ -159,8 +159,17 @@ def parse_action(state: GameState, text: str) -> Action:
         raise ActionParseError(f"an action is text, not {type(text).__name__}")
     words = " ".join(text.split())
     try:
-        exact: Action | None = parse(words)
+        return _parse_action(state, text, words)
     except ActionParseError:
+        raise
+    except ValueError as exc:  # a number too long for int(), from any reading below
+        raise ActionParseError(f"cannot read {text[:40]!r}: {exc}") from None
+
+
+def _parse_action(state: GameState, text: str, words: str) -> Action:
+    try:
+        exact: Action | None = parse(words)
+    except ValueError:
         exact = None
     if exact is not None and is_legal(state, exact):
         return exact
@@ -215,7 +224,7 @@ def _draw(state: GameState, rest: str, text: str, exact: Action | None) -> Actio
     legal = [a for a in legal_actions(state) if isinstance(a, DrawFaceUp)]
     if not rest:
         return _choose(state, [*legal, *_of(state, DrawBlind)], text)
-    if rest.isdigit():
+    if rest.isdecimal():  # what int() reads; isdigit() also takes superscripts
         probe = DrawFaceUp(int(rest) - 1)
         return _choose(state, [a for a in legal if a == probe], text, probe)
     kind = _kind(rest)
