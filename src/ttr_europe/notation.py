@@ -43,6 +43,7 @@ from .state import GameState
 
 _Handler = Callable[[GameState, str, str, "Action | None"], Action]
 MAX_CANDIDATES = 30  # candidates listed in an ambiguity error
+MAX_TEXT = 1000  # characters once spaces are collapsed; the longest real move is under 300
 
 CITY_ALIASES: dict[str, dict[str, tuple[str, ...]]] = {
     "europe": {
@@ -158,6 +159,8 @@ def parse_action(state: GameState, text: str) -> Action:
     if not isinstance(text, str):
         raise ActionParseError(f"an action is text, not {type(text).__name__}")
     words = " ".join(text.split())
+    if len(words) > MAX_TEXT:  # city names are looked for in every split: quadratic in length
+        raise ActionParseError(f"an action is at most {MAX_TEXT} characters, not {len(words)}")
     try:
         return _parse_action(state, text, words)
     except ActionParseError:
