@@ -22,7 +22,7 @@ from .actions import Action, parse
 from .board import Map
 from .cards import KIND_NAMES
 from .data import load_map
-from .errors import ActionParseError, DataError, IllegalActionError
+from .errors import DataError, IllegalActionError
 from .jsonio import VERSION, _Reader, parse_json
 from .rules import apply, is_terminal, legal_actions, new_game
 from .state import NO_CARD, GameState
@@ -99,7 +99,7 @@ class GameRecord:
             path = f"$.actions[{i}]"
             try:
                 parse(r.str_(text, path))
-            except ActionParseError as exc:
+            except ValueError as exc:  # ActionParseError, or a number too long for int()
                 raise r.fail(path, str(exc)) from None
         return cls(
             rules.map.id,
@@ -138,7 +138,7 @@ def iter_replay(record: GameRecord, *, map: Map | None = None) -> Iterator[GameS
         path = f"$.actions[{i}]"
         try:
             action = parse(text)
-        except ActionParseError as exc:
+        except ValueError as exc:  # ActionParseError, or a number too long for int()
             raise DataError(str(exc), source="<record>", path=path) from None
         try:
             state = apply(state, action)
@@ -284,7 +284,7 @@ def read_playthrough(text: str, source: str = "<playthrough>") -> GameRecord:
 def _number(text: str | None) -> int | str | None:
     if text is None or text == "random":
         return None
-    return int(text) if re.fullmatch(r"-?\d+", text) else text
+    return int(text) if re.fullmatch(r"-?[0-9]{1,30}", text) else text
 
 
 def _option_text(text: str) -> OptionValue | str:
