@@ -660,7 +660,10 @@ def _check_cards(r: _Reader, state: GameState) -> None:
 def _check_phase(r: _Reader, state: GameState) -> None:
     """Fields that depend on the phase: offers, the end bookkeeping, a possible second card."""
     n = state.rules.players
+    v = state.rules.variant
     phase = state.phase
+    initial = phase is Phase.INITIAL_TICKETS
+    most, rule = (v.deal_long + v.deal_regular, "R9") if initial else (v.draw_tickets, "R37")
     for seat, p in enumerate(state.players):
         if phase is Phase.INITIAL_TICKETS:
             waiting = (seat - state.first_player) % n >= (state.current - state.first_player) % n
@@ -672,6 +675,9 @@ def _check_phase(r: _Reader, state: GameState) -> None:
         if p.offer and not waiting:
             raise r.fail(f"$.players[{seat}].offer", f"seat {seat} can have no tickets on offer "
                          f"in the {phase.name} phase")  # fmt: skip
+        if len(p.offer) > most:  # the keep choices would number 2 ** len(offer)
+            raise r.fail(f"$.players[{seat}].offer", f"{rule}: an offer holds at most {most} "
+                         f"tickets, not {len(p.offer)}")  # fmt: skip
     over = phase is Phase.GAME_OVER
     if phase is Phase.INITIAL_TICKETS and state.final_turns != -1:
         raise r.fail("$.final_turns", "the end cannot be triggered before the first turn")
