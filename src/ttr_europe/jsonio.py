@@ -600,13 +600,26 @@ def _read_tunnel(
         )
     d = r.obj(value, "$.tunnel", ("route", "laid", "revealed"))
     tunnel = _tunnel_fields(r, d, rules)
-    ri = tunnel.route
-    route = rules.map.routes[ri]
-    if owners[ri] != NO_OWNER or closed[current] >> ri & 1:
-        raise r.fail("$.tunnel.route", f"seat {current} may not claim {route.id} (R23, R26)")
-    if players[current].trains < route.length:
-        raise r.fail("$.tunnel.route", f"R22: seat {current} has too few trains for {route.id}")
+    _check_claimable(r, tunnel.route, rules, owners, closed[current], current,
+                     players[current].trains)  # fmt: skip
     return tunnel
+
+
+def _check_claimable(
+    r: _Reader,
+    ri: int,
+    rules: Rules,
+    owners: Sequence[int],
+    closed: int,
+    current: int,
+    trains: int,
+) -> None:
+    """The seat to act may claim the pending tunnel's route: free, open to it, trains enough."""
+    route = rules.map.routes[ri]
+    if owners[ri] != NO_OWNER or closed >> ri & 1:
+        raise r.fail("$.tunnel.route", f"seat {current} may not claim {route.id} (R23, R26)")
+    if trains < route.length:
+        raise r.fail("$.tunnel.route", f"R22: seat {current} has too few trains for {route.id}")
 
 
 def _tunnel_fields(r: _Reader, d: dict[str, Any], rules: Rules) -> PendingTunnel:
@@ -659,36 +672,54 @@ def _check_cards(r: _Reader, state: GameState) -> None:
 
 def _check_phase(r: _Reader, state: GameState) -> None:
     """Fields that depend on the phase: offers, the end bookkeeping, a possible second card."""
-    n = state.rules.players
-    v = state.rules.variant
-    phase = state.phase
+    can_blind = state.pile_size > 0 or state.discard.total > 0
+    offers = [len(p.offer) for p in state.players]
+    _check_phase_fields(r, state.rules, state.phase, state.current, state.first_player, offers,
+                        "offer", state.final_turns, state.passes, can_blind, state.row)  # fmt: skip
+
+
+def _check_phase_fields(
+    r: _Reader,
+    rules: Rules,
+    phase: Phase,
+    current: int,
+    first: int,
+    offers: Sequence[int],
+    offer_field: str,
+    final_turns: int,
+    passes: int,
+    can_blind: bool,
+    row: Sequence[int],
+) -> None:
+    """The phase checks shared by states and views; ``offers`` are offer sizes by seat."""
+    n = rules.players
+    v = rules.variant
     initial = phase is Phase.INITIAL_TICKETS
     most, rule = (v.deal_long + v.deal_regular, "R9") if initial else (v.draw_tickets, "R37")
-    for seat, p in enumerate(state.players):
-        if phase is Phase.INITIAL_TICKETS:
-            waiting = (seat - state.first_player) % n >= (state.current - state.first_player) % n
+    for seat, size in enumerate(offers):
+        where = f"$.players[{seat}].{offer_field}"
+        if initial:
+            waiting = (seat - first) % n >= (current - first) % n
         else:
-            waiting = phase is Phase.CHOOSE_TICKETS and seat == state.current
-        if waiting and not p.offer:
-            raise r.fail(f"$.players[{seat}].offer", f"seat {seat} must have tickets on offer "
-                         f"in the {phase.name} phase")  # fmt: skip
-        if p.offer and not waiting:
-            raise r.fail(f"$.players[{seat}].offer", f"seat {seat} can have no tickets on offer "
-                         f"in the {phase.name} phase")  # fmt: skip
-        if len(p.offer) > most:  # the keep choices would number 2 ** len(offer)
-            raise r.fail(f"$.players[{seat}].offer", f"{rule}: an offer holds at most {most} "
-                         f"tickets, not {len(p.offer)}")  # fmt: skip
+            waiting = phase is Phase.CHOOSE_TICKETS and seat == current
+        if waiting and not size:
+            raise r.fail(where, f"seat {seat} must have tickets on offer in the {phase.name} "
+                         "phase")  # fmt: skip
+        if size and not waiting:
+            raise r.fail(where, f"seat {seat} can have no tickets on offer in the {phase.name} "
+                         "phase")  # fmt: skip
+        if size > most:  # the keep choices would number 2 ** size
+            raise r.fail(where, f"{rule}: an offer holds at most {most} tickets, not {size}")
     over = phase is Phase.GAME_OVER
-    if phase is Phase.INITIAL_TICKETS and state.final_turns != -1:
+    if initial and final_turns != -1:
         raise r.fail("$.final_turns", "the end cannot be triggered before the first turn")
-    if state.final_turns == 0 and not over:
+    if final_turns == 0 and not over:
         raise r.fail("$.final_turns", "no final turn is left, so the game must be over (R46)")
-    if state.passes == n and not over:
+    if passes == n and not over:
         raise r.fail("$.passes", "every seat passed in a row, so the game must be over (D30)")
-    if phase is Phase.SECOND_DRAW:
-        can_blind = state.pile_size > 0 or state.discard.total > 0
-        if not can_blind and all(k in (NO_CARD, LOCOMOTIVE) for k in state.row):
-            raise r.fail("$.phase", "no second card can be drawn (D5)")
+    second = phase is Phase.SECOND_DRAW
+    if second and not can_blind and all(k in (NO_CARD, LOCOMOTIVE) for k in row):
+        raise r.fail("$.phase", "no second card can be drawn (D5)")
 
 
 # --------------------------------------------------------------------------- views
@@ -716,6 +747,7 @@ def view_from_json(doc: Any, *, map: Map | None = None, source: str = "<view>") 
     board, v, n = rules.map, rules.variant, rules.players
     observer = None if d["observer"] is None else r.int_(d["observer"], "$.observer", 0, n - 1)
     n_tickets = len(board.tickets)
+    tickets = _TicketCheck(r, rules)
     seats: list[PlayerView] = []
     route_owner: dict[int, int] = {}
     cities: set[int] = set()
@@ -745,8 +777,8 @@ def view_from_json(doc: Any, *, map: Map | None = None, source: str = "<view>") 
             score=r.int_(p["score"], f"{path}.score"),
             routes=tuple(board.routes[ri].id for ri in sorted(routes)),
             hand=None if p["hand"] is None else r.cards(p["hand"], f"{path}.hand"),
-            tickets=_view_tickets(r, p["tickets"], f"{path}.tickets", board),
-            offer=_view_tickets(r, p["offer"], f"{path}.offer", board),
+            tickets=_view_tickets(p["tickets"], f"{path}.tickets", tickets),
+            offer=_view_tickets(p["offer"], f"{path}.offer", tickets),
         )
         _check_seat(r, seat, path)
         seats.append(seat)
@@ -787,15 +819,23 @@ def view_from_json(doc: Any, *, map: Map | None = None, source: str = "<view>") 
         if (seat.tickets is not None) != (i == observer or over):
             raise r.fail(f"{path}.tickets", "tickets are shown to their holder, and to everyone "
                          "once the game is over (R38, R47)")  # fmt: skip
+    can_blind = view.pile_size > 0 or view.discard.total > 0
+    offers = [p.offer_count for p in seats]
+    _check_phase_fields(r, rules, phase, current, view.first_player, offers, "offer_count",
+                        view.final_turns, view.passes, can_blind, view.row)  # fmt: skip
+    if view.tunnel is not None:
+        ri = board.route_index[view.tunnel.route]
+        closed = _closed_masks(rules, owners)[current]
+        _check_claimable(r, ri, rules, owners, closed, current, seats[current].trains)
     _check_view_totals(r, view, rules)
     return view
 
 
-def _view_tickets(r: _Reader, value: Any, path: str, board: Map) -> tuple[str, ...] | None:
+def _view_tickets(value: Any, path: str, check: _TicketCheck) -> tuple[str, ...] | None:
+    """Tickets shown in a view: of the variant's pools, each shown once (R8)."""
     if value is None:
         return None
-    found = r.refs(value, path, board.ticket_index, "ticket", len(board.tickets))
-    return tuple(board.tickets[t].id for t in found)
+    return tuple(check.board.tickets[t].id for t in check.read(value, path))
 
 
 def _check_seat(r: _Reader, seat: PlayerView, path: str) -> None:
