@@ -16,6 +16,7 @@ from ttr_europe import (
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
+    DrawTickets,
     GameState,
     KeepTickets,
     Pass,
@@ -244,3 +245,25 @@ def test_d24_lookalike_tunnel_payment_is_neither_listed_nor_legal() -> None:
     lookalike = PayTunnel((1, 0, 0, 0, 0, 0, 0, 0, 0))  # type: ignore[arg-type]
     assert refusal(s, lookalike).rule == "input"
     assert NO_CARD not in s.row
+
+
+def test_r9_b4_mega_starting_rejects_long_and_regular_go_to_the_box() -> None:
+    s = new_game("europe", "mega", 2, seed=8, first_player=0)
+    box, deck = s.box, s.ticket_deck
+    offer = s.players[0].offer
+    assert [EUROPE.tickets[t].long for t in offer] == [True, True] + [False] * 5
+    s = apply(s, KeepTickets([EUROPE.tickets[t].id for t in offer[1:4]]))  # one long, two regular
+    assert s.players[0].tickets == offer[1:4]
+    assert s.box == (*box, offer[0], *offer[4:])
+    assert s.ticket_deck == deck
+    assert s.phase is Phase.INITIAL_TICKETS and s.current == 1
+
+
+def test_r37_d12_b3_big_cities_returns_three_of_four_under_the_deck_in_drawn_order() -> None:
+    big = [t.id for t in EUROPE.tickets if t.big_cities][:6]
+    s = apply(scenario(variant="big_cities", row=ROW, ticket_deck=big), DrawTickets())
+    assert [EUROPE.tickets[t].id for t in s.players[0].offer] == big[:4]
+    s = apply(s, KeepTickets([big[2]]))
+    assert [EUROPE.tickets[t].id for t in s.players[0].tickets] == [big[2]]
+    assert [EUROPE.tickets[t].id for t in s.ticket_deck] == [*big[4:], big[0], big[1], big[3]]
+    assert s.phase is Phase.TURN and s.current == 1
