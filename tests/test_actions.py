@@ -107,3 +107,17 @@ def test_actions_are_frozen_hashable_values(action: Action) -> None:
     assert {action: 1}[parse(str(action))] == 1
     with pytest.raises(AttributeError):
         action.x = 1  # type: ignore[union-attr]
+
+
+def test_parse_refuses_numbers_too_long_and_non_text() -> None:
+    """Only typed errors come out of the text readers, however long the number."""
+    from ttr_europe.cards import CardsError
+    from ttr_europe.errors import ActionParseError
+
+    for text in ("draw " + "9" * 5000, "claim Berlin-Wien with " + "9" * 5000 + "red"):
+        with pytest.raises(ActionParseError):
+            parse(text)
+    with pytest.raises(CardsError):
+        Cards.parse("9" * 5000 + "red")
+    with pytest.raises(ActionParseError, match="must be a string"):
+        parse(3)  # type: ignore[arg-type]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ttr_europe import DrawBlind, DrawFaceUp, loads
+from ttr_europe import DrawBlind, DrawFaceUp, SetupError, loads
 from ttr_europe.jsonio import dumps
 from ttr_europe.testing import card_total, refusal, scenario
 
@@ -30,3 +30,10 @@ def test_scenario_keeps_every_card_and_ticket_so_it_round_trips() -> None:
     placed = [*s.ticket_deck, *s.box, *(t for p in s.players for t in (*p.tickets, *p.offer))]
     assert sorted(placed) == sorted(pools)
     assert loads(dumps(s)) == s
+
+
+def test_scenario_refuses_unknown_tickets() -> None:
+    with pytest.raises(SetupError, match="Nowhere-Else"):
+        scenario(ticket_deck=["Nowhere-Else"])
+    with pytest.raises(SetupError, match="Atlantis"):
+        scenario(tickets={0: ["Atlantis-Paris"]})

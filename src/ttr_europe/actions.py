@@ -126,12 +126,14 @@ _FIXED: dict[str, Action] = {
 
 def parse(text: str) -> Action:
     """Read the context-free form written by ``str(action)``."""
+    if not isinstance(text, str):
+        raise ActionParseError(f"an action's text must be a string, not {text!r}")
     words = text.strip()
     low = words.lower()
     if low in _FIXED:
         return _FIXED[low]
     try:
-        if m := re.fullmatch(r"draw\s+(\d+)", low):
+        if m := re.fullmatch(r"draw\s+(\d{1,4})", low):  # a bounded number int() always reads
             return DrawFaceUp(int(m.group(1)) - 1)
         if m := re.fullmatch(r"claim\s+(.+?)\s+with\s+(.+)", words, re.IGNORECASE):
             return ClaimRoute(m.group(1), Cards.parse(m.group(2)))

@@ -139,7 +139,7 @@ class Cards(tuple[int, ...]):
             return EMPTY
         values = [0] * KINDS
         for part in re.split(r"\s*\+\s*|(?<!\d)\s+", text):  # "2 red" is one part
-            m = re.fullmatch(r"(\d*)\s*([a-z]+)", part)
+            m = re.fullmatch(r"(\d{0,6})\s*([a-z]+)", part)  # bounded: int() always reads it
             if not m:
                 raise CardsError(f"cannot read cards {text!r}")
             values[kind_from_name(m.group(2))] += int(m.group(1) or 1)

@@ -55,6 +55,13 @@ def kinds(spec: str | Iterable[KindSpec]) -> tuple[int, ...]:
     return tuple(kind(k) for k in items)
 
 
+class _TicketIndex(dict[str, int]):
+    """Ticket ids to indices; an unknown id is a ``SetupError``, not a ``KeyError``."""
+
+    def __missing__(self, ticket_id: str) -> int:
+        raise SetupError(f"no ticket {ticket_id!r} on this map")
+
+
 def scenario(
     map: str | Map = "europe",
     variant: str = "base",
@@ -111,15 +118,14 @@ def scenario(
         pile_t, rng = shuffled(rng, Cards(rest).kinds())
     else:
         pile_t = kinds(pile)
-    tix = board.ticket_index
-    ids = {t.id for t in board.tickets}
+    tix = _TicketIndex(board.ticket_index)
     held = {tix[t] for seq in (*(tickets or {}).values(), *(offers or {}).values()) for t in seq}
     held |= {tix[t] for t in box or ()}
     if ticket_deck is None:
         pool = [t for t in (*v.long_pool, *v.regular_pool) if t not in held]
         deck_t = tuple(t for t in pool if not board.tickets[t].long)
     else:
-        deck_t = tuple(tix[t] for t in ticket_deck if t in ids)
+        deck_t = tuple(tix[t] for t in ticket_deck)
     if box is None:  # every pool ticket placed nowhere else is out of the game
         placed = held | set(deck_t)
         box_t = tuple(t for t in (*v.long_pool, *v.regular_pool) if t not in placed)
