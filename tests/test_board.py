@@ -109,3 +109,37 @@ def test_has_stations() -> None:
     assert load_map("europe").has_stations
     assert not load_map("usa").has_stations
     assert isinstance(load_map("usa"), Map)
+
+
+def test_map_tables_are_read_only() -> None:
+    board = load_map("europe")
+    for table in (board.variants, board.route_points, board.city_index, board.route_index,
+                  board.ticket_index, board.routes_between):  # fmt: skip
+        with pytest.raises(TypeError):
+            table["x"] = 1  # type: ignore[index]
+
+
+def test_states_pickle_to_equal_states_sharing_the_map() -> None:
+    """A pickled game (e.g. sent to a worker process) is equal to the original."""
+    import copy
+    import pickle
+
+    from ttr_europe import new_game
+
+    state = new_game("usa", players=3, seed=4)
+    again = pickle.loads(pickle.dumps(state))
+    assert again == state and again.map is state.map
+    assert copy.deepcopy(state.map) is state.map
+
+
+def test_custom_maps_pickle_by_their_records() -> None:
+    import pickle
+
+    from ttr_europe.data import data_files, parse_map
+
+    custom = parse_map((data_files() / "maps" / "usa.json").read_text("utf-8"))
+    again = pickle.loads(pickle.dumps(custom))
+    assert again is not custom  # not a shipped map: a faithful copy
+    assert again.routes == custom.routes and again.tickets == custom.tickets
+    assert dict(again.route_index) == dict(custom.route_index)
+    assert dict(again.variants) == dict(custom.variants)

@@ -8,7 +8,8 @@ readable id in actions and documents.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -105,7 +106,11 @@ class RouteKind(NamedTuple):
 
 @attrs.frozen(eq=False)
 class Map:
-    """An immutable, indexed board with its tickets and variants."""
+    """An immutable, indexed board with its tickets and variants.
+
+    Its mappings are read-only views. A copy or a pickle of a shipped map is that same map
+    (maps compare by identity, so states stay equal across processes).
+    """
 
     id: str
     name: str
@@ -151,13 +156,13 @@ class Map:
             cities=cities,
             routes=routes,
             tickets=tickets,
-            variants=dict(variants),
-            route_points=dict(route_points),
-            city_index={c.id: c.index for c in cities},
-            route_index={r.id: r.index for r in routes},
-            ticket_index={t.id: t.index for t in tickets},
+            variants=MappingProxyType(dict(variants)),
+            route_points=MappingProxyType(dict(route_points)),
+            city_index=MappingProxyType({c.id: c.index for c in cities}),
+            route_index=MappingProxyType({r.id: r.index for r in routes}),
+            ticket_index=MappingProxyType({t.id: t.index for t in tickets}),
             routes_at=tuple(tuple(rs) for rs in routes_at),
-            routes_between={k: tuple(v) for k, v in between.items()},
+            routes_between=MappingProxyType({k: tuple(v) for k, v in between.items()}),
             kind_groups=tuple(
                 tuple(
                     RouteKind(colour, length, ferry, mask)
@@ -192,3 +197,24 @@ class Map:
 
     def __repr__(self) -> str:
         return f"<Map {self.id}: {len(self.cities)} cities, {len(self.routes)} routes>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle the records; the indexes are rebuilt (``data`` keeps shipped maps shared)."""
+        records = (self.id, self.name, self.cities, self.routes, self.tickets)
+        tables = (tuple(self.variants.items()), tuple(self.route_points.items()))
+        return (_rebuild, (*records, *tables))
+
+
+def _rebuild(
+    id: str,
+    name: str,
+    cities: tuple[City, ...],
+    routes: tuple[Route, ...],
+    tickets: tuple[Ticket, ...],
+    variants: tuple[tuple[str, Variant], ...],
+    route_points: tuple[tuple[int, int], ...],
+) -> Map:
+    return Map.build(
+        id=id, name=name, cities=cities, routes=routes, tickets=tickets,
+        variants=dict(variants), route_points=dict(route_points),
+    )  # fmt: skip

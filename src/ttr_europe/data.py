@@ -9,6 +9,7 @@ variant numbers can be dealt. Bad data raises ``DataError`` naming the file and 
 
 from __future__ import annotations
 
+import copyreg
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -314,6 +315,16 @@ def _load_shipped(name: str) -> Map:
             f"the file of map {name!r} holds map {board.id!r}", source=source, path="$.id"
         )
     return board
+
+
+def _reduce_map(board: Map) -> str | tuple[Any, ...]:
+    """Copies and pickles of a shipped map are the shared map itself (found again by name)."""
+    if board.id in available_maps() and load_map(board.id) is board:
+        return (load_map, (board.id,))
+    return board.__reduce__()
+
+
+copyreg.pickle(Map, _reduce_map)
 
 
 def load_map_file(path: str | PathLike[str]) -> Map:
