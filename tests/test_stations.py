@@ -156,3 +156,9 @@ def test_r12_usa_has_no_stations() -> None:
 def test_station_in_an_unknown_city_is_malformed() -> None:
     s = scenario(hands={0: "1red"}, row=ROW)
     assert refused(s, BuildStation("Atlantis", Cards.of(red=1))) == "input"
+
+
+def test_r40_stations_left_counts_down_from_the_variant() -> None:
+    s = scenario(stations={0: ["Paris", "Wien"]})
+    assert s.stations_left(0) == 1 and s.stations_left(1) == 3
+    assert scenario("usa").stations_left(0) == 0

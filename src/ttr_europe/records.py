@@ -219,7 +219,7 @@ def summary(state: GameState) -> str:
         f"p{i} h{p.hand.total} t{len(p.tickets)}"
         + (f"+{len(p.offer)}" if p.offer else "")
         + f" c{p.trains} s{p.score}"
-        + (f" st{v.stations - len(p.stations)}" if v.stations else "")
+        + (f" st{state.stations_left(i)}" if v.stations else "")
         for i, p in enumerate(state.players)
     ]
     return " ".join(parts) + " | " + " | ".join(seats)

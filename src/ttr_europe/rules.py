@@ -161,10 +161,6 @@ def is_terminal(state: GameState) -> bool:
     return state.phase is Phase.GAME_OVER
 
 
-def stations_left(state: GameState, seat: int) -> int:
-    return state.rules.variant.stations - len(state.players[seat].stations)
-
-
 def _can_draw_blind(state: GameState) -> bool:
     return state.pile_top < len(state.pile) or state.discard.total > 0
 

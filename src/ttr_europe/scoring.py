@@ -566,7 +566,7 @@ def _player(
         ),
         ticket_points=sum(x.points for x in results),
         completed=sum(completed),
-        station_points=max(0, variant.stations - len(player.stations)) * variant.station_points,
+        station_points=max(0, state.stations_left(seat)) * variant.station_points,
         longest_path=_path_result(board, _trail(board, mine)),
     )
 

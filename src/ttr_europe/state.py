@@ -131,6 +131,10 @@ class GameState:
     def pile_size(self) -> int:
         return len(self.pile) - self.pile_top
 
+    def stations_left(self, seat: int) -> int:
+        """Stations the seat has not built (R40); 0 on maps without stations."""
+        return self.rules.variant.stations - len(self.players[seat].stations)
+
     @property
     def player(self) -> PlayerState:
         """The player to act."""
