@@ -26,6 +26,7 @@ from .actions import (
 )
 from .board import Map, RouteKind
 from .cards import (
+    DECK_SIZE,
     EMPTY,
     FULL_DECK,
     KIND_NAMES,
@@ -60,7 +61,7 @@ _DRAW_BLIND = DrawBlind()
 _DRAW_TICKETS = DrawTickets()
 _PASS = Pass()
 _WITHDRAW = WithdrawTunnel()
-_FACE_UP = tuple(DrawFaceUp(slot) for slot in range(16))
+_FACE_UP = tuple(DrawFaceUp(slot) for slot in range(DECK_SIZE))  # a row is never longer
 TUNNEL_REVEAL = 3  # cards turned over for a tunnel (R28)
 END_TRIGGER_TRAINS = 2  # the last round starts at this many trains or fewer (R46)
 
