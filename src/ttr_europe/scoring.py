@@ -98,12 +98,8 @@ class LongestPath:
 
 
 @attrs.frozen
-class PlayerScore:
-    """One seat's breakdown. ``total`` = route + ticket + station points + bonus.
-
-    ``criteria_values`` holds the raw value of each of ``Scoreboard.criteria`` for this seat
-    (for ``fewest_stations`` the stations built, for ``bonus_card`` 1 or 0).
-    """
+class _Partial:
+    """A seat's score before the bonus and the ranking (the first fields of ``PlayerScore``)."""
 
     seat: int
     route_points: int
@@ -113,6 +109,16 @@ class PlayerScore:
     completed: int
     station_points: int
     longest_path: LongestPath
+
+
+@attrs.frozen
+class PlayerScore(_Partial):
+    """One seat's breakdown. ``total`` = route + ticket + station points + bonus.
+
+    ``criteria_values`` holds the raw value of each of ``Scoreboard.criteria`` for this seat
+    (for ``fewest_stations`` the stations built, for ``bonus_card`` 1 or 0).
+    """
+
     bonus: int
     total: int
     rank: int
@@ -403,20 +409,6 @@ def _path_result(board: Map, trail: Trail) -> LongestPath:
         tuple(board.routes[r].id for r in trail.routes),
         tuple(board.cities[c].id for c in trail.cities),
     )
-
-
-@attrs.frozen
-class _Partial:
-    """A seat's score before the bonus and the ranking."""
-
-    seat: int
-    route_points: int
-    tickets: tuple[TicketResult, ...]
-    stations: tuple[StationUse, ...]
-    ticket_points: int
-    completed: int
-    station_points: int
-    longest_path: LongestPath
 
 
 def _score(
