@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import attrs
 import pytest
@@ -26,31 +26,10 @@ from ttr_europe.scoring import (
     score,
 )
 from ttr_europe.state import NO_OWNER, GameState
-from ttr_europe.testing import scenario
+from ttr_europe.testing import finished, scenario
 
 EUROPE = load_map("europe")
 USA = load_map("usa")
-
-
-def final(
-    owners: Mapping[str, int],
-    *,
-    players: int = 2,
-    tickets: Mapping[int, Sequence[str]] | None = None,
-    stations: Mapping[int, Sequence[str]] | None = None,
-    map: str = "europe",
-    **options: object,
-) -> GameState:
-    """A finished game with these routes, tickets and stations."""
-    return scenario(
-        map=map,
-        players=players,
-        owners=owners,
-        tickets=tickets or {},
-        stations=stations or {},
-        phase=Phase.GAME_OVER,
-        **options,
-    )
 
 
 def points(*route_ids: str) -> int:
@@ -87,7 +66,7 @@ def assert_path_joins(route_ids: Sequence[str], a: str, b: str) -> None:
 
 def test_r47_1_route_points_are_recomputed_from_routes_owned() -> None:
     owned = {"Berlin-Wien": 0, "Petrograd-Stockholm": 0, "Paris-Zurich": 1}
-    board = score(final(owned))
+    board = score(finished(owned))
     assert seat(board, 0).route_points == points("Berlin-Wien", "Petrograd-Stockholm") == 25
     assert seat(board, 1).route_points == points("Paris-Zurich") == 4
 
@@ -113,7 +92,7 @@ def test_d35_running_score_equals_recomputed_points_in_played_games() -> None:
 
 def test_r39_completed_ticket_adds_and_failed_ticket_subtracts() -> None:
     route = ("Frankfurt-Munchen", "Munchen-Venezia", "Roma-Venezia", "Berlin-Frankfurt-red")
-    state = final(dict.fromkeys(route, 0), tickets={0: ["Berlin-Roma", "Brest-Petrograd"]})
+    state = finished(dict.fromkeys(route, 0), tickets={0: ["Berlin-Roma", "Brest-Petrograd"]})
     p = seat(score(state), 0)
     pts, done, path = ticket(p, "Berlin-Roma")
     assert (pts, done) == (9, True)
@@ -126,12 +105,12 @@ def test_r39_completed_ticket_adds_and_failed_ticket_subtracts() -> None:
 
 def test_r39_ticket_path_is_the_shortest_in_routes() -> None:
     loop = ("Berlin-Frankfurt-red", "Frankfurt-Munchen", "Munchen-Wien", "Berlin-Wien")
-    p = seat(score(final(dict.fromkeys(loop, 0), tickets={0: ["Paris-Wien"]})), 0)
+    p = seat(score(finished(dict.fromkeys(loop, 0), tickets={0: ["Paris-Wien"]})), 0)
     assert ticket(p, "Paris-Wien")[1] is False
-    state = final(dict.fromkeys(loop, 0), tickets={0: ["Berlin-Roma"]})
+    state = finished(dict.fromkeys(loop, 0), tickets={0: ["Berlin-Roma"]})
     assert ticket(seat(score(state), 0), "Berlin-Roma")[1] is False
     owned = dict.fromkeys((*loop, "Frankfurt-Paris-orange"), 0)
-    p = seat(score(final(owned, tickets={0: ["Paris-Wien"]})), 0)
+    p = seat(score(finished(owned, tickets={0: ["Paris-Wien"]})), 0)
     assert ticket(p, "Paris-Wien") == (
         8,
         True,
@@ -149,7 +128,7 @@ def test_r39_one_network_completes_several_tickets() -> None:
         "Venezia-Zagrab",
     )
     held = ["Berlin-Roma", "Zagrab-Brindisi", "Frankfurt-Kobenhavn"]
-    p = seat(score(final(dict.fromkeys(chain, 0), tickets={0: held})), 0)
+    p = seat(score(finished(dict.fromkeys(chain, 0), tickets={0: held})), 0)
     assert ticket(p, "Berlin-Roma")[:2] == (9, True)
     assert ticket(p, "Zagrab-Brindisi")[:2] == (6, True)
     assert p.completed == 2
@@ -163,7 +142,7 @@ def test_r39_only_the_holders_own_routes_count() -> None:
         "Munchen-Venezia": 0,
         "Roma-Venezia": 0,
     }
-    p = seat(score(final(owned, tickets={0: ["Berlin-Roma"]})), 0)
+    p = seat(score(finished(owned, tickets={0: ["Berlin-Roma"]})), 0)
     assert ticket(p, "Berlin-Roma") == (-9, False, ())
 
 
@@ -178,7 +157,7 @@ BERLIN_ROMA_GAP = {
 
 
 def test_r43_ticket_completed_only_through_a_station() -> None:
-    state = final(BERLIN_ROMA_GAP, tickets={0: ["Berlin-Roma"]}, stations={0: ["Munchen"]})
+    state = finished(BERLIN_ROMA_GAP, tickets={0: ["Berlin-Roma"]}, stations={0: ["Munchen"]})
     p = seat(score(state), 0)
     pts, done, path = ticket(p, "Berlin-Roma")
     assert (pts, done) == (9, True)
@@ -189,7 +168,7 @@ def test_r43_ticket_completed_only_through_a_station() -> None:
 
 
 def test_r43_a_borrowed_route_still_counts_fully_for_its_owner() -> None:
-    state = final(BERLIN_ROMA_GAP, tickets={0: ["Berlin-Roma"]}, stations={0: ["Munchen"]})
+    state = finished(BERLIN_ROMA_GAP, tickets={0: ["Berlin-Roma"]}, stations={0: ["Munchen"]})
     assert seat(score(state), 1).route_points == points("Frankfurt-Munchen")
 
 
@@ -200,9 +179,9 @@ def test_r43_two_stations_chained_on_one_ticket() -> None:
         "Munchen-Venezia": 1,
         "Roma-Venezia": 0,
     }
-    one = final(owned, tickets={0: ["Berlin-Roma"]}, stations={0: ["Frankfurt"]})
+    one = finished(owned, tickets={0: ["Berlin-Roma"]}, stations={0: ["Frankfurt"]})
     assert ticket(seat(score(one), 0), "Berlin-Roma")[1] is False
-    two = final(owned, tickets={0: ["Berlin-Roma"]}, stations={0: ["Frankfurt", "Venezia"]})
+    two = finished(owned, tickets={0: ["Berlin-Roma"]}, stations={0: ["Frankfurt", "Venezia"]})
     p = seat(score(two), 0)
     pts, done, path = ticket(p, "Berlin-Roma")
     assert (pts, done) == (9, True)
@@ -212,7 +191,7 @@ def test_r43_two_stations_chained_on_one_ticket() -> None:
 
 def test_r43_two_players_may_borrow_the_same_route() -> None:
     owned = {**BERLIN_ROMA_GAP, "Marseille-Zurich": 2, "Munchen-Zurich": 2, "Essen-Frankfurt": 2}
-    state = final(
+    state = finished(
         owned,
         players=3,
         tickets={0: ["Berlin-Roma"], 2: ["Marseille-Essen"]},
@@ -228,7 +207,7 @@ def test_r43_two_players_may_borrow_the_same_route() -> None:
 
 def test_r43_station_in_a_city_without_opponent_routes_borrows_nothing() -> None:
     owned = {"Riga-Wilno": 0, "Petrograd-Wilno": 0, "Berlin-Wien": 1}
-    state = final(owned, tickets={0: ["Athina-Wilno"]}, stations={0: ["Wilno", "Athina"]})
+    state = finished(owned, tickets={0: ["Athina-Wilno"]}, stations={0: ["Wilno", "Athina"]})
     p = seat(score(state), 0)
     assert [(s.city, s.route) for s in p.stations] == [("Wilno", None), ("Athina", None)]
     assert ticket(p, "Athina-Wilno") == (-11, False, ())
@@ -237,7 +216,7 @@ def test_r43_station_in_a_city_without_opponent_routes_borrows_nothing() -> None
 
 def test_r43_unclaimed_route_cannot_be_borrowed() -> None:
     owned = {"Berlin-Frankfurt-red": 0, "Munchen-Venezia": 0, "Roma-Venezia": 0}
-    state = final(owned, tickets={0: ["Berlin-Roma"]}, stations={0: ["Munchen"]})
+    state = finished(owned, tickets={0: ["Berlin-Roma"]}, stations={0: ["Munchen"]})
     p = seat(score(state), 0)
     assert p.stations[0].route is None
     assert ticket(p, "Berlin-Roma")[1] is False
@@ -254,7 +233,9 @@ def test_r43_one_route_per_station_shared_by_all_its_tickets() -> None:
         "Frankfurt-Munchen": 1,
         "Munchen-Wien": 1,
     }
-    state = final(owned, tickets={0: ["Berlin-Roma", "Zagrab-Brindisi"]}, stations={0: ["Munchen"]})
+    state = finished(
+        owned, tickets={0: ["Berlin-Roma", "Zagrab-Brindisi"]}, stations={0: ["Munchen"]}
+    )
     p = seat(score(state), 0)
     assert p.stations[0].route == "Frankfurt-Munchen"
     assert ticket(p, "Berlin-Roma")[:2] == (9, True)
@@ -273,7 +254,7 @@ def test_d10_explicit_choice_is_used_and_other_stations_still_chosen() -> None:
         "Munchen-Wien": 1,
         "Berlin-Danzig": 1,
     }
-    state = final(
+    state = finished(
         owned, tickets={0: ["Berlin-Roma", "Zagrab-Brindisi"]}, stations={0: ["Munchen", "Berlin"]}
     )
     p = seat(score(state, stations={0: {"Munchen": "Munchen-Wien"}}), 0)
@@ -301,7 +282,7 @@ def test_d10_impossible_explicit_choice_is_an_error(
     choice: dict[int, dict[str, str | None]], why: str
 ) -> None:
     """R43: a station borrows one claimed route of another player touching its own city."""
-    state = final(BERLIN_ROMA_GAP, tickets={0: ["Berlin-Roma"]}, stations={0: ["Munchen"]})
+    state = finished(BERLIN_ROMA_GAP, tickets={0: ["Berlin-Roma"]}, stations={0: ["Munchen"]})
     with pytest.raises(ScoringError, match=why):
         score(state, stations=choice)
 
@@ -340,7 +321,9 @@ def test_d10_then_lowest_route_indices_nothing_counting_lowest() -> None:
 
 
 def test_r45_unbuilt_stations_score_four_each_built_ones_nothing() -> None:
-    board = score(final({"Berlin-Wien": 1}, stations={0: ["Wien", "Roma", "Athina"], 1: ["Riga"]}))
+    board = score(
+        finished({"Berlin-Wien": 1}, stations={0: ["Wien", "Roma", "Athina"], 1: ["Riga"]})
+    )
     assert seat(board, 0).station_points == 0
     assert seat(board, 1).station_points == 8
     # with no ticket to help, no station borrows anything (D10 (3))
@@ -348,7 +331,7 @@ def test_r45_unbuilt_stations_score_four_each_built_ones_nothing() -> None:
 
 
 def test_r45_usa_has_no_station_points() -> None:
-    board = score(final({"Atlanta-Nashville": 0}, map="usa"))
+    board = score(finished({"Atlanta-Nashville": 0}, map="usa"))
     assert [p.station_points for p in board.players] == [0, 0]
     assert board.criteria == ("total", "completed_tickets", "bonus_card")  # R50
 
@@ -358,7 +341,7 @@ def test_r45_usa_has_no_station_points() -> None:
 
 def test_r48_a_loop_counts_every_route() -> None:
     loop = ("Berlin-Frankfurt-red", "Frankfurt-Munchen", "Munchen-Wien", "Berlin-Wien")
-    path = seat(score(final(dict.fromkeys(loop, 0))), 0).longest_path
+    path = seat(score(finished(dict.fromkeys(loop, 0))), 0).longest_path
     assert path.length == trains(*loop) == 11
     assert sorted(path.routes) == sorted(loop)
     assert path.cities[0] == path.cities[-1]
@@ -372,7 +355,7 @@ def test_r48_a_loop_with_a_tail_passes_the_junction_twice() -> None:
         "Berlin-Wien",
         "Warszawa-Wien",
     )
-    path = seat(score(final(dict.fromkeys(owned, 0))), 0).longest_path
+    path = seat(score(finished(dict.fromkeys(owned, 0))), 0).longest_path
     assert path.length == trains(*owned) == 15
     assert path.cities.count("Wien") == 2
 
@@ -388,7 +371,7 @@ def test_r48_figure_eight() -> None:
         "Budapest-Zagrab",
         "Budapest-Wien-red",
     )
-    path = seat(score(final(dict.fromkeys(owned, 0))), 0).longest_path
+    path = seat(score(finished(dict.fromkeys(owned, 0))), 0).longest_path
     assert path.length == trains(*owned) == 16
     assert sorted(path.routes) == sorted(owned)
     assert path.cities[0] == path.cities[-1]
@@ -398,7 +381,7 @@ def test_r48_figure_eight() -> None:
 def test_r48_branches_cannot_all_be_used() -> None:
     """A star of four routes at Wien: only two of them make one path."""
     owned = ("Berlin-Wien", "Munchen-Wien", "Warszawa-Wien", "Wien-Zagrab")
-    path = seat(score(final(dict.fromkeys(owned, 0))), 0).longest_path
+    path = seat(score(finished(dict.fromkeys(owned, 0))), 0).longest_path
     assert path.length == 4 + 3
     assert "Warszawa-Wien" in path.routes
 
@@ -412,13 +395,13 @@ def test_r48_two_components_are_not_added() -> None:
         "Cadiz-Lisboa",
         "Barcelona-Madrid",
     )
-    path = seat(score(final(dict.fromkeys(owned, 0))), 0).longest_path
+    path = seat(score(finished(dict.fromkeys(owned, 0))), 0).longest_path
     assert path.length == 3 + 3 + 2 + 2 == 10
     assert set(path.routes) == {"Cadiz-Madrid", "Lisboa-Madrid", "Cadiz-Lisboa", "Barcelona-Madrid"}
 
 
 def test_r44_borrowed_routes_never_join_own_track() -> None:
-    state = final(BERLIN_ROMA_GAP, tickets={0: ["Berlin-Roma"]}, stations={0: ["Munchen"]})
+    state = finished(BERLIN_ROMA_GAP, tickets={0: ["Berlin-Roma"]}, stations={0: ["Munchen"]})
     p = seat(score(state), 0)
     assert p.stations[0].route == "Frankfurt-Munchen"
     assert p.longest_path.length == 4  # Munchen-Venezia-Roma, not through the borrowed route
@@ -435,7 +418,7 @@ def test_r48_path_of_a_double_route_multigraph() -> None:
 
 def test_longest_path_rejects_an_unknown_seat() -> None:
     with pytest.raises(ScoringError):
-        longest_path(final({}), 2)
+        longest_path(finished({}), 2)
 
 
 # --------------------------------------------------------------------------- R47.4, D14 bonus
@@ -449,11 +432,11 @@ def test_r47_4_bonus_goes_to_every_tied_player() -> None:
         "Marseille-Paris": 1,
         "Cadiz-Madrid": 2,
     }
-    board = score(final(owned, players=3))
+    board = score(finished(owned, players=3))
     assert [p.longest_path.length for p in board.players] == [6, 7, 3]
     assert [p.bonus for p in board.players] == [0, 10, 0]
     tied = {**owned, "Warszawa-Wien": 0, "Edinburgh-London-black": 0}
-    board = score(final(tied, players=3))
+    board = score(finished(tied, players=3))
     assert [p.longest_path.length for p in board.players] == [7, 7, 3]
     assert [p.bonus for p in board.players] == [10, 10, 0]
     assert all(
@@ -463,13 +446,13 @@ def test_r47_4_bonus_goes_to_every_tied_player() -> None:
 
 
 def test_d14_no_bonus_when_nobody_has_track() -> None:
-    assert [p.bonus for p in score(final({})).players] == [0, 0]
-    board = score(final({}, bonus_at_zero=True))
+    assert [p.bonus for p in score(finished({})).players] == [0, 0]
+    board = score(finished({}, bonus_at_zero=True))
     assert [p.bonus for p in board.players] == [10, 10]
 
 
 def test_r48_usa_bonus_is_the_longest_path_card() -> None:
-    board = score(final({"Atlanta-Nashville": 0, "Denver-Phoenix": 1}, map="usa"))
+    board = score(finished({"Atlanta-Nashville": 0, "Denver-Phoenix": 1}, map="usa"))
     assert board.bonus_name == "Longest Continuous Path"
     assert [p.bonus for p in board.players] == [0, 10]
 
@@ -481,7 +464,7 @@ CHAIN_B = ("Brindisi-Roma", "Brindisi-Palermo")  # 2 + 3 trains elsewhere
 
 
 def test_r49_total_decides_first() -> None:
-    board = score(final({"Berlin-Wien": 0, "Petrograd-Stockholm": 1}))
+    board = score(finished({"Berlin-Wien": 0, "Petrograd-Stockholm": 1}))
     assert board.ranking == (1, 0)
     assert board.winners == (1,)
     assert board.decided_by == ("total",)
@@ -490,7 +473,7 @@ def test_r49_total_decides_first() -> None:
 
 def test_r49_1_most_completed_tickets() -> None:
     owned = {**dict.fromkeys(CHAIN_A, 0), **dict.fromkeys(CHAIN_B, 1)}
-    state = final(owned, tickets={0: ["Frankfurt-Kobenhavn", "Budapest-Sofia"]})  # +5 -5
+    state = finished(owned, tickets={0: ["Frankfurt-Kobenhavn", "Budapest-Sofia"]})  # +5 -5
     board = score(state)
     assert board.players[0].total == board.players[1].total == 6 + 12 + 10
     assert [p.completed for p in board.players] == [1, 0]
@@ -502,7 +485,7 @@ def test_r49_1_most_completed_tickets() -> None:
 def test_r49_2_fewest_stations_built() -> None:
     """Seat 0 built a station (4 points less) and owns 4 more route points away from its path."""
     owned = {**dict.fromkeys(CHAIN_A, 0), "Cadiz-Madrid": 0, **dict.fromkeys(CHAIN_B, 1)}
-    board = score(final(owned, stations={0: ["Wilno"]}))
+    board = score(finished(owned, stations={0: ["Wilno"]}))
     assert board.players[0].total == board.players[1].total == 6 + 12 + 10
     assert board.ranking == (1, 0)
     assert board.decided_by == ("fewest_stations",)
@@ -511,7 +494,7 @@ def test_r49_2_fewest_stations_built() -> None:
 
 def test_d17_stations_count_when_built_even_if_they_borrow_nothing() -> None:
     owned = {**dict.fromkeys(CHAIN_A, 0), "Cadiz-Madrid": 0, **dict.fromkeys(CHAIN_B, 1)}
-    board = score(final(owned, stations={0: ["Wilno"]}))
+    board = score(finished(owned, stations={0: ["Wilno"]}))
     assert board.players[0].stations[0].route is None
     assert board.players[0].stations_built == 1
     assert board.players[0].rank == 2
@@ -525,7 +508,7 @@ def test_r49_3_holder_of_the_bonus_card() -> None:
         "Bucuresti-Kyiv": 1,
         "Cadiz-Lisboa": 1,
     }
-    board = score(final(owned))
+    board = score(finished(owned))
     assert [p.route_points for p in board.players] == [6, 16]
     assert board.players[0].total == board.players[1].total == 28
     assert board.ranking == (0, 1)
@@ -541,12 +524,12 @@ def test_r49_3_prime_path_length_option() -> None:
         "Rostov-Sochi": 1,
         "Dieppe-Paris": 1,
     }
-    board = score(final(owned, players=3))
+    board = score(finished(owned, players=3))
     assert [p.total for p in board.players[:2]] == [7 + 12, 7 + 12]
     assert [p.longest_path.length for p in board.players[:2]] == [4, 3]
     assert [p.rank for p in board.players] == [2, 2, 1]  # D15: shared
     assert board.decided_by == ("total", None)
-    optioned = score(final(owned, players=3, tiebreak_path_length=True))
+    optioned = score(finished(owned, players=3, tiebreak_path_length=True))
     assert optioned.criteria == ("total", "completed_tickets", "fewest_stations", "longest_path")
     assert [p.rank for p in optioned.players] == [2, 3, 1]
     assert optioned.decided_by == ("total", "longest_path")
@@ -554,7 +537,7 @@ def test_r49_3_prime_path_length_option() -> None:
 
 def test_d16_several_bonus_holders_are_not_separated() -> None:
     owned = {**dict.fromkeys(CHAIN_A, 0), **dict.fromkeys(CHAIN_B, 1)}
-    board = score(final(owned))
+    board = score(finished(owned))
     assert [p.bonus for p in board.players] == [10, 10]
     assert [p.rank for p in board.players] == [1, 1]
     assert board.winners == (0, 1)
@@ -563,7 +546,7 @@ def test_d16_several_bonus_holders_are_not_separated() -> None:
 
 def test_d15_shared_ranks_skip_the_next_rank() -> None:
     owned = {**dict.fromkeys(CHAIN_A, 0), **dict.fromkeys(CHAIN_B, 1), "Dieppe-Paris": 2}
-    board = score(final(owned, players=3))
+    board = score(finished(owned, players=3))
     assert [p.rank for p in board.players] == [1, 1, 3]
     assert board.ranking == (0, 1, 2)
 
@@ -580,7 +563,7 @@ USA_BITS = {
 
 def test_r50_usa_bonus_card_after_completed_tickets() -> None:
     owned = {**USA_CHAIN, **USA_BITS, "Las Vegas-Los Angeles": 1, "Raleigh-Washington-1": 1}
-    board = score(final(owned, map="usa"))
+    board = score(finished(owned, map="usa"))
     assert [p.route_points for p in board.players] == [14, 24]
     assert [p.longest_path.length for p in board.players] == [8, 6]
     assert board.players[0].total == board.players[1].total == 24
@@ -598,7 +581,9 @@ def test_r50_usa_completed_tickets_first() -> None:
         "El Paso-Santa Fe": 1,
         "Portland-Seattle-1": 1,
     }
-    board = score(final(owned, map="usa", tickets={1: ["Denver-El Paso", "Kansas City-Houston"]}))
+    board = score(
+        finished(owned, map="usa", tickets={1: ["Denver-El Paso", "Kansas City-Houston"]})
+    )
     assert [p.route_points for p in board.players] == [14, 25]
     assert board.players[0].total == board.players[1].total == 24
     assert board.ranking == (1, 0)
@@ -637,7 +622,7 @@ def test_pending_tunnel_route_is_not_owned_yet() -> None:
 
 
 def test_outcome_and_returns_for_a_sole_winner() -> None:
-    state = final({"Berlin-Wien": 0, "Petrograd-Stockholm": 1}, players=3)
+    state = finished({"Berlin-Wien": 0, "Petrograd-Stockholm": 1}, players=3)
     result = outcome(state)
     assert result.winners == (1,)
     assert result.ranks == (2, 1, 3)
@@ -648,10 +633,10 @@ def test_outcome_and_returns_for_a_sole_winner() -> None:
 
 def test_returns_share_a_shared_win() -> None:
     owned = {**dict.fromkeys(CHAIN_A, 0), **dict.fromkeys(CHAIN_B, 1), "Dieppe-Paris": 2}
-    state = final(owned, players=3)
+    state = finished(owned, players=3)
     assert returns(state) == (0.5, 0.5, 0.0)
-    assert sum(returns(final({}, players=4))) == pytest.approx(1.0)
-    assert returns(final({}, players=4)) == (0.25, 0.25, 0.25, 0.25)
+    assert sum(returns(finished({}, players=4))) == pytest.approx(1.0)
+    assert returns(finished({}, players=4)) == (0.25, 0.25, 0.25, 0.25)
 
 
 def test_outcome_agrees_with_score_on_played_games() -> None:
@@ -668,7 +653,7 @@ def test_outcome_agrees_with_score_on_played_games() -> None:
 
 
 def test_scoreboard_text_shows_the_breakdown() -> None:
-    state = final(
+    state = finished(
         BERLIN_ROMA_GAP, tickets={0: ["Berlin-Roma", "Brest-Petrograd"]}, stations={0: ["Munchen"]}
     )
     board = score(state)
@@ -686,13 +671,13 @@ def test_scoreboard_text_shows_the_breakdown() -> None:
 
 def test_scoreboard_text_explains_a_tie_break() -> None:
     owned = {**dict.fromkeys(CHAIN_A, 0), **dict.fromkeys(CHAIN_B, 1)}
-    text = str(score(final(owned, tickets={0: ["Frankfurt-Kobenhavn", "Budapest-Sofia"]})))
+    text = str(score(finished(owned, tickets={0: ["Frankfurt-Kobenhavn", "Budapest-Sofia"]})))
     assert "seat 0 is ahead of seat 1 on completed_tickets (1 to 0)" in text
-    assert "share rank 1" in str(score(final(owned)))
+    assert "share rank 1" in str(score(finished(owned)))
 
 
 def test_scoreboard_is_json_ready() -> None:
-    state = final(BERLIN_ROMA_GAP, tickets={0: ["Berlin-Roma"]}, stations={0: ["Munchen"]})
+    state = finished(BERLIN_ROMA_GAP, tickets={0: ["Berlin-Roma"]}, stations={0: ["Munchen"]})
     doc = json.loads(json.dumps(attrs.asdict(score(state))))
     assert doc["players"][0]["stations"] == [{"city": "Munchen", "route": "Frankfurt-Munchen"}]
     assert doc["players"][0]["tickets"][0]["ticket"] == "Berlin-Roma"
@@ -731,7 +716,7 @@ def test_dense_full_network_is_scored_quickly() -> None:
         "Wien-Zagrab",
     )
     assert trains(*owned) == 45
-    state = final(dict.fromkeys(owned, 0))
+    state = finished(dict.fromkeys(owned, 0))
     best = min(_timed(lambda: longest_path(state, 0)) for _ in range(5))
     assert longest_path(state, 0).length == 40
     assert best < 0.05
@@ -754,7 +739,7 @@ def _random_end(seed: int, players: int, map: str = "europe") -> GameState:
 
 def test_d23_scores_may_go_below_zero() -> None:
     """Failed tickets are subtracted with no floor: a seat with no track can end negative."""
-    state = final(
+    state = finished(
         {"Berlin-Wien": 1},
         tickets={0: ["Brest-Petrograd", "Berlin-Roma"], 1: ["Berlin-Wien"]},
         stations={0: ["Paris", "Wien", "Roma"]},

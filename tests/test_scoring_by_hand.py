@@ -9,7 +9,7 @@ step with the library's search nor with a trail-walking reference.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -30,30 +30,9 @@ from ttr_europe.scoring import (
     score,
 )
 from ttr_europe.state import NO_OWNER, GameState, closed_masks
-from ttr_europe.testing import scenario
+from ttr_europe.testing import finished
 
 EUROPE = load_map("europe")
-
-
-def finished(
-    owners: Mapping[str, int],
-    *,
-    players: int = 3,
-    tickets: Mapping[int, Sequence[str]] | None = None,
-    stations: Mapping[int, Sequence[str]] | None = None,
-    map: str = "europe",
-    **options: Any,
-) -> GameState:
-    return scenario(
-        map=map,
-        players=players,
-        owners=owners,
-        tickets=tickets or {},
-        stations=stations or {},
-        phase=Phase.GAME_OVER,
-        final_turns=0,
-        **options,
-    )
 
 
 def totals(board: Scoreboard) -> list[int]:
@@ -85,7 +64,7 @@ WORKED_STATIONS = {0: ["Wien", "Lisboa"], 2: ["Zurich", "Munchen", "Budapest"]}
 
 
 def worked() -> GameState:
-    return finished(WORKED_OWNERS, tickets=WORKED_TICKETS, stations=WORKED_STATIONS)
+    return finished(WORKED_OWNERS, tickets=WORKED_TICKETS, stations=WORKED_STATIONS, players=3)
 
 
 def test_worked_final_score_by_hand() -> None:
@@ -385,10 +364,10 @@ def test_r49_3_prime_separates_seats_without_the_bonus() -> None:
         "Amsterdam-Frankfurt": 1, "Cadiz-Lisboa": 1,
         "Berlin-Danzig": 2,
     }  # fmt: skip
-    board = score(finished(owners))
+    board = score(finished(owners, players=3))
     assert totals(board) == [16, 16, 29]
     assert ranks(board) == [2, 2, 1] and board.decided_by == ("total", None)
-    board = score(finished(owners, tiebreak_path_length=True))
+    board = score(finished(owners, tiebreak_path_length=True, players=3))
     assert ranks(board) == [2, 3, 1] and board.decided_by == ("total", "longest_path")
 
 
@@ -427,7 +406,7 @@ def test_d15_d16_two_bonus_holders_share_the_win() -> None:
     (3'); they share rank 1 and the seat with nothing is third, not second (D15)."""
     owners = {"Brest-Pamplona": 0, "Berlin-Danzig": 1}
     for option in (False, True):
-        board = score(finished(owners, tiebreak_path_length=option))
+        board = score(finished(owners, tiebreak_path_length=option, players=3))
         assert totals(board) == [29, 29, 12]
         assert ranks(board) == [1, 1, 3] and board.winners == (0, 1)
         assert board.decided_by == (None, "total")

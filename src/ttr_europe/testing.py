@@ -11,6 +11,7 @@ ticket deck go to the box unless ``box`` is given. Route points and trains follo
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from .board import Map
 from .cards import FULL_DECK, KINDS, Cards, kind_from_name
@@ -160,6 +161,20 @@ def scenario(
         rng=rng,
         final_turns=final_turns,
         passes=passes,
+    )
+
+
+def finished(
+    owners: Mapping[str, int] | None = None,
+    *,
+    map: str | Map = "europe",
+    variant: str = "base",
+    players: int = 2,
+    **placed: Any,
+) -> GameState:
+    """A game over (no turn owed) with these routes and pieces placed: a position to score."""
+    return scenario(
+        map, variant, players, owners=owners, phase=Phase.GAME_OVER, final_turns=0, **placed
     )
 
 
