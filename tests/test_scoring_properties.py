@@ -184,14 +184,14 @@ def station_cases(
     return own, tickets, stations, edges
 
 
+StationCase = tuple[
+    list[tuple[int, int]], list[tuple[int, int, int]], list[tuple[int, list[Choice]]], list[Edge]
+]
+
+
 @given(station_cases())
 def test_d10_station_choice_matches_the_exhaustive_search(
-    case: tuple[
-        list[tuple[int, int]],
-        list[tuple[int, int, int]],
-        list[tuple[int, list[Choice]]],
-        list[Edge],
-    ],
+    case: StationCase,
 ) -> None:
     own, tickets, stations, _ = case
     assert choose_borrowed(own, tickets, stations) == naive_borrowed(own, tickets, stations)
@@ -199,12 +199,7 @@ def test_d10_station_choice_matches_the_exhaustive_search(
 
 @given(station_cases())
 def test_r39_ticket_paths_use_own_and_borrowed_routes_only(
-    case: tuple[
-        list[tuple[int, int]],
-        list[tuple[int, int, int]],
-        list[tuple[int, list[Choice]]],
-        list[Edge],
-    ],
+    case: StationCase,
 ) -> None:
     own, tickets, stations, edges = case
     chosen, done = choose_borrowed(own, tickets, stations)
