@@ -11,6 +11,7 @@ import random
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -169,3 +170,15 @@ def replay(setup: dict[str, object], actions: list[Action]) -> GameState:
     for action in actions:
         state = apply(state, action)
     return state
+
+
+def descend(draw: st.DrawFn, doc: Any) -> tuple[Any, Any, Any]:
+    """A random place in a JSON document: ``(parent, key, node)``; parent is None at the root."""
+    parent: Any = None
+    key: Any = None
+    node: Any = doc
+    while isinstance(node, dict | list) and node and draw(st.integers(0, 9)) > 0:
+        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+        parent, key = node, draw(st.sampled_from(keys))
+        node = node[key]
+    return parent, key, node

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from strategies import descend
 from ttr_europe import DataError, Map, data
 from ttr_europe.data import build_map, load_map_file, parse_map
 
@@ -344,13 +345,7 @@ def changed(draw: st.DrawFn) -> Any:
     """A shipped map with a few random changes (replaced, removed or duplicated values)."""
     doc = copy.deepcopy(DOCS[draw(st.sampled_from(sorted(DOCS)))])
     for _ in range(draw(st.integers(1, 3))):
-        parent: Any = None
-        key: Any = None
-        node: Any = doc
-        while isinstance(node, dict | list) and node and draw(st.integers(0, 9)) > 0:
-            keys = list(node) if isinstance(node, dict) else list(range(len(node)))
-            parent, key = node, draw(st.sampled_from(keys))
-            node = node[key]
+        parent, key, node = descend(draw, doc)
         if parent is None:
             return draw(VALUES)
         action = draw(st.sampled_from(["alike", "alike", "value", "remove", "copy"]))

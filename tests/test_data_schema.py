@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from strategies import descend
 from ttr_europe import DataError
 from ttr_europe.data import (
     ANNOTATION_KEYWORDS,
@@ -277,13 +278,7 @@ def test_validator_agrees_at_every_field(name: str) -> None:
 def mutated(draw: st.DrawFn) -> Any:
     """A small map document with one random change somewhere: replaced, removed or added."""
     doc = copy.deepcopy(SMALL[draw(st.sampled_from(MAPS))])
-    parent: Any = None
-    key: Any = None
-    node: Any = doc
-    while isinstance(node, dict | list) and node and draw(st.integers(0, 9)) > 0:
-        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
-        parent, key = node, draw(st.sampled_from(keys))
-        node = node[key]
+    parent, key, node = descend(draw, doc)
     action = draw(st.sampled_from(["near", "replace", "remove", "add", "copy"]))
     if action == "near" and parent is not None:
         parent[key] = draw(st.sampled_from(near(node)))
