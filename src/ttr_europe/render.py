@@ -13,6 +13,7 @@ Pure text output, no dependency: open the file in any browser.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from html import escape
@@ -132,7 +133,8 @@ def _scene_of_view(view: View, board: Map) -> _Scene:
     return _Scene(board, owners, stations, seats, pending)
 
 
-def _layout(board: Map) -> tuple[float, list[tuple[float, float]]]:
+@functools.lru_cache(maxsize=8)
+def _layout(board: Map) -> tuple[float, tuple[tuple[float, float], ...]]:
     """Map height and city positions: geographic, then nudged apart so no two cities crowd.
 
     An equirectangular projection packs western Europe tight; a few rounds of pushing close
@@ -162,7 +164,7 @@ def _layout(board: Map) -> tuple[float, list[tuple[float, float]]]:
     low_y = min(p[1] for p in pts)
     fit = (MAP_WIDTH - MARGIN - RIGHT_MARGIN) / ((max(p[0] for p in pts) - low_x) or 1.0)
     pos = [(MARGIN + (x - low_x) * fit, MARGIN + (y - low_y) * fit) for x, y in pts]
-    return max(y for _, y in pos) + MARGIN, pos
+    return max(y for _, y in pos) + MARGIN, tuple(pos)
 
 
 def _slug(text: str) -> str:
