@@ -323,9 +323,10 @@ function showFinal(msg) {
   const table = $("scoreboard");
   table.replaceChildren();
   const head = table.insertRow();
-  for (const h of ["", "routes", "tickets", "stations", msg.scoreboard.bonus_name, "total", "rank"]) {
+  for (const h of ["", "routes", "tickets", "stations", "bonus", "total", "rank"]) {
     const th = document.createElement("th");
     th.textContent = h;
+    if (h === "bonus") th.title = msg.scoreboard.bonus_name;
     head.appendChild(th);
   }
   for (const p of msg.scoreboard.players) {
