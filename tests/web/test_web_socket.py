@@ -86,15 +86,16 @@ def test_hostile_messages_get_json_errors_and_change_nothing() -> None:
 
 def test_moves_after_the_game_are_refused() -> None:
     over = finished({"Berlin-Wien": 1}, players=2)
-    with serving(lambda: Match(over, ["person", "greedy"])) as server:
-        a = client.connect(server.ws)
+    with (
+        serving(lambda: Match(over, ["person", "greedy"])) as server,
+        client.connect(server.ws) as a,
+    ):
         _, update = _join(a, seat=0)
         assert update["finished"] and update["scoreboard"]["winners"] == [1]
         for action in ("blind", "tickets", "pass"):
             answer = _ask(a, {"type": "act", "action": action})
             assert (answer["code"], answer["rule"]) == ("game_over", "R47")
         assert server.hub.latest.match.state is over
-        a.close()
 
 
 def test_the_page_and_its_files_are_served(tmp_path: Any) -> None:
