@@ -61,6 +61,11 @@ STEPS = {
 }
 
 
+def printable(text: str) -> str:
+    """``text`` with every unprintable character (escapes, controls) shown as ``?``."""
+    return "".join(c if c.isprintable() else "?" for c in text)
+
+
 def card_name(kind: int | None) -> str:
     return "-" if kind is None or kind == NO_CARD else KIND_NAMES[kind]
 
@@ -340,7 +345,7 @@ class Terminal:
                 return False
             text = " ".join(line.split())
             if len(line) > MAX_LINE:
-                self.write(f"That line is too long ({len(line)} characters).")
+                self.write(f"That line is too long (over {MAX_LINE} characters).")
                 continue
             word = text.lower()
             if not text:

@@ -58,8 +58,9 @@ def _seats(text: str, players: int) -> list[int]:
 
 def _read_line(prompt: str) -> str | None:
     """One line of standard input (None at its end), decoded leniently: bytes that are not
-    UTF-8 become U+FFFD instead of stopping the game. Piped input is echoed."""
-    from ..terminal import MAX_LINE
+    UTF-8 become U+FFFD instead of stopping the game. An overlong line is cut (the terminal
+    refuses it); piped input is echoed, with unprintable characters shown as ``?``."""
+    from ..terminal import MAX_LINE, printable
 
     sys.stdout.write(prompt)
     sys.stdout.flush()
@@ -67,12 +68,13 @@ def _read_line(prompt: str) -> str | None:
     try:
         if stream is None:
             line = sys.stdin.readline(MAX_LINE + 1)
-            while len(line) > MAX_LINE and not line.endswith("\n") and sys.stdin.readline(MAX_LINE):
-                pass  # drop the rest of an overlong line
+            rest = line
+            while len(rest) > MAX_LINE and not rest.endswith("\n"):
+                rest = sys.stdin.readline(MAX_LINE + 1)  # drop the rest of an overlong line
         else:
-            raw = stream.readline(MAX_LINE + 1)
-            while len(raw) > MAX_LINE and not raw.endswith(b"\n") and stream.readline(MAX_LINE):
-                pass
+            raw = chunk = stream.readline(MAX_LINE + 1)
+            while len(chunk) > MAX_LINE and not chunk.endswith(b"\n"):
+                chunk = stream.readline(MAX_LINE + 1)
             line = raw.decode("utf-8", errors="replace")
     except KeyboardInterrupt:
         line = ""
@@ -80,7 +82,7 @@ def _read_line(prompt: str) -> str | None:
         sys.stdout.write("\n")
         return None
     if not sys.stdin.isatty():
-        sys.stdout.write(line if line.endswith("\n") else line + "\n")
+        sys.stdout.write(printable(line.rstrip("\n")[:200]) + "\n")
     return line
 
 
