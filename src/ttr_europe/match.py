@@ -22,7 +22,7 @@ import attrs
 
 from .actions import Action
 from .board import Map
-from .bots import Bot, make_bot
+from .bots import Bot, bot_name, decide, make_bot, seat_rng
 from .errors import GameOverError, NotYourTurnError, SetupError, TTRError
 from .events import Event, TurnStarted, events_between, visible_to
 from .notation import parse_action
@@ -67,7 +67,7 @@ MatchEvent = Event | Undone
 Numbered = tuple[int, MatchEvent]
 
 
-def _seat(spec: str | Bot | Seat, index: int, seed: int) -> Seat:
+def _seat(spec: str | Bot | Seat, index: int) -> Seat:
     if isinstance(spec, Seat):
         return spec
     if isinstance(spec, str):
@@ -75,17 +75,17 @@ def _seat(spec: str | Bot | Seat, index: int, seed: int) -> Seat:
         if name in _PERSON_NAMES:
             return Seat(PERSON)
         try:
-            return Seat(name, make_bot(name, seed + index))
+            return Seat(name, make_bot(name))
         except ValueError as exc:
             raise SetupError(f"seat {index}: {exc}; or {PERSON!r}") from None
     if callable(getattr(spec, "choose", None)):
-        return Seat(str(getattr(spec, "name", type(spec).__name__)), spec)
+        return Seat(bot_name(spec), spec)
     raise SetupError(f"seat {index}: {spec!r} is neither {PERSON!r}, a bot name nor a bot")
 
 
 def choose_for(bot: Bot, state: GameState, rng: random.Random) -> Action:
-    """The one place a bot is asked for a move."""
-    return bot.choose(state)
+    """The one place a bot is asked for a move (from its seat's view; ``BotError`` if it fails)."""
+    return decide(bot, state, rng)
 
 
 class Match:
@@ -98,7 +98,7 @@ class Match:
         n = start.rules.players
         if len(seats) != n:
             raise SetupError(f"{n} players need {n} seats, not {len(seats)}")
-        self.seats: tuple[Seat, ...] = tuple(_seat(s, i, seed) for i, s in enumerate(seats))
+        self.seats: tuple[Seat, ...] = tuple(_seat(s, i) for i, s in enumerate(seats))
         self._record = record or GameRecord(
             start.map.id, start.rules.variant.id, n, seed, start.first_player
         )
@@ -106,7 +106,7 @@ class Match:
         self._actions: list[Action] = []
         self._movers: list[int] = []
         self._log: list[MatchEvent] = [TurnStarted(start.current, start.phase.name)]
-        self._rng = random.Random(seed)
+        self._rngs = [seat_rng(seed, i) for i in range(n)]  # as bots.play and the tournaments
 
     @classmethod
     def new(
@@ -238,7 +238,7 @@ class Match:
         state = self.state
         bot = self.seats[state.current].bot
         assert bot is not None
-        action = choose_for(bot, state, self._rng)
+        action = choose_for(bot, state, self._rngs[state.current])
         before = self.seq
         self._advance(action, apply(state, action))
         return [(n, self._log[n - 1]) for n in range(before + 1, self.seq + 1)]

@@ -20,8 +20,8 @@ def configure_play(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
         default="greedy,random",
-        help="comma-separated bots (greedy, random), repeated over the seats (default "
-        "greedy,random)",
+        help="comma-separated bots (random, greedy, mcts or package.module:Class), repeated "
+        "over the seats (default greedy,random)",
     )
     parser.add_argument(
         "--human",
@@ -115,7 +115,7 @@ def run_play(args: argparse.Namespace) -> int:
         players, seed = args.players, args.seed
     try:
         humans = _seats(args.human, players) if players >= 1 else []
-        seats = [PERSON if i in humans else make_bot(names[i % len(names)], seed + i)
+        seats = [PERSON if i in humans else make_bot(names[i % len(names)])
                  for i in range(players)]  # fmt: skip
     except ValueError as exc:
         print(f"ttr-europe: error: {exc}", file=sys.stderr)
