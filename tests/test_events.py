@@ -85,6 +85,8 @@ def test_three_locomotive_reset_shows_the_discarded_row_and_the_new_one() -> Non
         *(SlotRefilled(slot, Color.WHITE) for slot in range(5)),
     )
     assert events[2].to_json() == {
+        "format": "ttr_europe/event",
+        "version": 1,
         "type": "row_reset",
         "discarded": ["loco", "loco", "loco", "blue", "green"],
     }
@@ -101,6 +103,8 @@ def test_tunnel_revealed_then_paid_claims_with_every_card_spent() -> None:
     s, events = step(s, ClaimRoute(SOCHI, Cards.of(red=3)))
     assert events == (TunnelRevealed(0, SOCHI, Cards.of(red=3), kinds("red blue green"), 1),)
     assert events[0].to_json() == {
+        "format": "ttr_europe/event",
+        "version": 1,
         "type": "tunnel_revealed",
         "seat": 0,
         "route": SOCHI,
@@ -155,6 +159,8 @@ def test_tickets_drawn_and_kept_show_ids_only_to_their_owner() -> None:
     assert kept == TicketsKept(0, 1, 2, "deck", keep, drawn.tickets[1:])
     assert visible_to(kept, None) == TicketsKept(0, 1, 2, "deck", None, None)
     assert visible_to(kept, 1).to_json() == {  # type: ignore[union-attr]
+        "format": "ttr_europe/event",
+        "version": 1,
         "type": "tickets_kept",
         "seat": 0,
         "kept_count": 1,

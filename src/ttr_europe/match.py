@@ -24,7 +24,7 @@ from .actions import Action
 from .board import Map
 from .bots import Bot, bot_name, decide, make_bot, seat_rng
 from .errors import GameOverError, NotYourTurnError, SetupError, TTRError
-from .events import Event, TurnStarted, events_between, visible_to
+from .events import EVENT_FORMAT, Event, TurnStarted, events_between, visible_to
 from .notation import parse_action
 from .records import GameRecord, record_of
 from .rules import apply, legal_actions, new_game
@@ -60,7 +60,8 @@ class Undone:
     actions: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "undone", "seat": self.seat, "actions": self.actions}
+        return {"format": EVENT_FORMAT, "version": 1, "type": "undone", "seat": self.seat,
+                "actions": self.actions}  # fmt: skip
 
 
 MatchEvent = Event | Undone
