@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -30,6 +30,9 @@ from .records import GameRecord, record_of
 from .rules import apply, legal_actions, new_game
 from .state import GameState, Phase
 from .views import View, observe
+
+if TYPE_CHECKING:
+    from .scoring import Scoreboard
 
 PERSON = "person"
 _PERSON_NAMES = ("person", "human", "p", "h")
@@ -199,7 +202,7 @@ class Match:
         """The game so far as a record (``replay`` rebuilds every state)."""
         return attrs.evolve(self._record, actions=tuple(str(a) for a in self._actions))
 
-    def scoreboard(self) -> Any:
+    def scoreboard(self) -> Scoreboard:
         """The scoreboard: final once the game is over, provisional before."""
         from .scoring import score
 
@@ -210,7 +213,8 @@ class Match:
     def play(self, seat: int, action: Action | str) -> list[Numbered]:
         """A person's move, then the bots' moves until a person must act or the game ends.
 
-        Returns the new events as ``seat`` sees them. Refuses (the match unchanged): a finished
+        Returns the new events as ``seat`` sees them. A bot that fails raises ``BotError`` from
+        here with the person's move made. Refuses (the match unchanged): a finished
         game (``GameOverError``), a seat not to act or played by a bot (``NotYourTurnError``),
         unreadable text (``ActionParseError`` with the candidates when several fit) and illegal
         actions (``IllegalActionError`` naming the rule).
