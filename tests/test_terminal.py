@@ -239,3 +239,15 @@ def test_bad_human_seats_are_refused(capsys: pytest.CaptureFixture[str]) -> None
     assert main(["play", "--human", "3", "--players", "3"]) == 2
     assert "--human: seats are 0 to 2" in capsys.readouterr().err
     assert main(["play", "--human", "x"]) == 2
+
+
+def test_resume_refuses_a_bad_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    record = GameRecord("europe", "base", 2, 1, 0, actions=("blind",))
+    bad.write_text(json.dumps(record.to_json()))
+    assert main(["play", "--human", "0", "--resume", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "$.actions[0]" in err and "R9" in err
+    bad.write_text("{not json")
+    assert main(["play", "--human", "0", "--resume", str(bad)]) == 1
+    assert str(bad) in capsys.readouterr().err

@@ -135,13 +135,13 @@ class Match:
         cls, record: GameRecord, seats: Sequence[str | Bot | Seat], *, map: Map | None = None
     ) -> Match:
         """A match that goes on from a saved record (its moves replayed, with their events)."""
+        from .actions import parse
         from .records import iter_replay
 
-        states = iter_replay(record, map=map)
+        states = iter_replay(record, map=map)  # DataError naming the move that is illegal
         match = cls(next(states), seats, record.seed, attrs.evolve(record, actions=()))
-        for text in record.actions:
-            action = parse_action(match.state, text)
-            match._advance(action, next(states))
+        for text, after in zip(record.actions, states, strict=False):
+            match._advance(parse(text), after)
         return match
 
     # ------------------------------------------------------------------ reading
