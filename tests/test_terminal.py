@@ -19,7 +19,7 @@ from ttr_europe.match import Match
 from ttr_europe.records import GameRecord, final_state, replay
 from ttr_europe.render import render_svg
 from ttr_europe.scoring import format_scoreboard, score
-from ttr_europe.terminal import LEGEND, MENU_CLAIMS, Terminal, menu
+from ttr_europe.terminal import LEGEND, MENU_CLAIMS, Terminal, menu, show_view
 from ttr_europe.testing import scenario
 
 
@@ -251,3 +251,31 @@ def test_resume_refuses_a_bad_record(tmp_path: Path, capsys: pytest.CaptureFixtu
     bad.write_text("{not json")
     assert main(["play", "--human", "0", "--resume", str(bad)]) == 1
     assert str(bad) in capsys.readouterr().err
+
+
+def test_the_view_marks_connected_tickets_and_hides_other_hands() -> None:
+    state = scenario(
+        hands={0: "2red+1loco", 1: "5black"},
+        row="red blue green yellow pink",
+        tickets={0: ["Zurich-Brindisi", "Brest-Petrograd"], 1: ["Paris-Wien"]},
+        owners={"Venezia-Zurich": 0, "Roma-Venezia": 0, "Brindisi-Roma": 0},
+    )
+    match = Match(state, ["person", "greedy"])
+    text = "\n".join(show_view(match, 0))
+    assert "done Zurich-Brindisi (6) | open Brest-Petrograd (20)" in text
+    assert "Hand (3)  2 red, 1 loco" in text
+    assert "Face-up  1:red  2:blue  3:green  4:yellow  5:pink" in text
+    assert "black" not in text and "Paris-Wien" not in text  # the other seat's secrets
+    assert "seat 1 (greedy): trains 45, route points 0, cards 5, tickets 1" in text
+
+
+def test_a_pending_tunnel_is_shown_with_its_choices() -> None:
+    state = scenario(hands={0: "4red+1loco"}, row="white blue green yellow pink",
+                     pile="red blue green white")  # fmt: skip
+    match = Match(state, ["person", "random"])
+    match.play(0, "claim Erzurum-Sochi with 3red")
+    text = "\n".join(show_view(match, 0))
+    assert (
+        "Tunnel Erzurum-Sochi: laid 3red, revealed red blue green: pay 1 more red or loco" in text
+    )
+    assert [str(a) for a in menu(match.state)] == ["pay 1red", "pay 1loco", "withdraw"]
