@@ -19,7 +19,7 @@ from ttr_europe.match import Match
 from ttr_europe.records import GameRecord, final_state, replay
 from ttr_europe.render import render_svg
 from ttr_europe.scoring import format_scoreboard, score
-from ttr_europe.terminal import LEGEND, MENU_CLAIMS, Terminal, menu, show_view
+from ttr_europe.terminal import LEGEND, MENU_CLAIMS, Terminal, menu, show_view, this_turn
 from ttr_europe.testing import scenario
 
 
@@ -279,3 +279,16 @@ def test_a_pending_tunnel_is_shown_with_its_choices() -> None:
         "Tunnel Erzurum-Sochi: laid 3red, revealed red blue green: pay 1 more red or loco" in text
     )
     assert [str(a) for a in menu(match.state)] == ["pay 1red", "pay 1loco", "withdraw"]
+
+
+def test_the_moves_made_so_far_in_a_turn_are_shown() -> None:
+    state = scenario(row="red blue green yellow pink", pile="black white orange")
+    match = Match(state, ["person", "random"])
+    match.play(0, "blind")
+    assert this_turn(match, 0) == ["blind (drew black)"]
+    lines = iter(["quit"])
+    written: list[str] = []
+    Terminal(match, lambda prompt: next(lines), written.append, lambda m: "nowhere").run()
+    assert "This turn: blind (drew black)" in written
+    match.play(0, "draw 1")
+    assert this_turn(match, 0) == []  # the turn is over

@@ -218,6 +218,23 @@ def show_view(match: Match, seat: int) -> list[str]:
     return lines
 
 
+_MID_TURN = (Phase.SECOND_DRAW, Phase.CHOOSE_TICKETS, Phase.TUNNEL)
+
+
+def this_turn(match: Match, seat: int) -> list[str]:
+    """The moves ``seat`` has made in the turn still under way, with what they did."""
+    states, actions = match.states, match.actions
+    moves: list[str] = []
+    i = len(actions) - 1
+    while i >= 0 and states[i + 1].phase in _MID_TURN and states[i].current == seat:
+        shown = [visible_to(e, seat) for e in events_between(states[i], actions[i], states[i + 1])]
+        moves.insert(0, move_text(actions[i], [e for e in shown if e is not None]))
+        if states[i].phase not in _MID_TURN:
+            break
+        i -= 1
+    return moves
+
+
 def _connected(match: Match, seat: int) -> set[str]:
     """The seat's tickets already joined by its routes (and stations), as scoring sees them."""
     if not match.state.players[seat].tickets:
@@ -332,6 +349,9 @@ class Terminal:
         self.write(f"== seat {seat} ({self.match.seats[seat].name}): {STEPS[state.phase]} ==")
         for line in show_view(self.match, seat):
             self.write(line)
+        so_far = this_turn(self.match, seat)
+        if so_far:
+            self.write("This turn: " + "; ".join(so_far))
         self._menu = menu(state)
         for i, action in enumerate(self._menu):
             self.write(f"  {i + 1:>2}  {menu_text(state, action)}")
