@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ttr_europe import (
     ActionParseError,
@@ -14,6 +16,7 @@ from ttr_europe import (
     IllegalActionError,
     NotYourTurnError,
     SetupError,
+    TTRError,
     observe,
 )
 from ttr_europe.events import BlindDrawn, GameOver, TicketsKept, TurnStarted
@@ -165,3 +168,36 @@ def test_bad_seats_are_refused() -> None:
         Match.new("europe", "base", 2, seats=["person", "chess"])
     with pytest.raises(SetupError):
         Match.new("europe", "base", 2, seats=["person", 42])  # type: ignore[list-item]
+
+
+@settings(max_examples=25)
+@given(st.integers(0, 2**32), st.lists(st.sampled_from(["move", "move", "move", "undo", "bad"]),
+                                        max_size=60))  # fmt: skip
+def test_any_mix_of_moves_undos_and_refusals_keeps_the_match_consistent(
+    seed: int, ops: list[str]
+) -> None:
+    match = Match.new("europe", "base", 3, seed=seed, seats=["person", "random", "person"])
+    match.advance()
+    rng = random.Random(seed)
+    for op in ops:
+        if match.finished:
+            break
+        seat = match.state.current
+        before = snapshot(match)
+        if op == "move":
+            legal = match.legal(seat)
+            match.play(seat, legal[rng.randrange(len(legal))])
+        elif op == "undo":
+            try:
+                match.undo()
+            except MatchError:
+                assert snapshot(match) == before
+        else:
+            with pytest.raises(TTRError):
+                match.play((seat + 1) % 3, "blind")
+            assert snapshot(match) == before
+        # the record rebuilds the position; event numbers run on without a gap
+        assert final_state(match.record()) == match.state
+        numbers = [n for n, _ in match.events_since(0, None)]
+        assert numbers == list(range(1, match.seq + 1))
+        assert match.finished or match.seats[match.state.current].is_person

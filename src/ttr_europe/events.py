@@ -9,9 +9,10 @@ pile ran out.
 
 An event may hold secrets (the colour of a blind card, the ids of drawn tickets).
 ``visible_to(event, seat)`` is the event as ``seat`` may see it (``None``: a spectator), hiding
-exactly what ``observe`` hides from that seat. Every event has ``to_json()``: a dict whose
-``"type"`` names the event (``"blind_drawn"``), with cards by name and routes, cities and
-tickets by id.
+exactly what ``observe`` hides from that seat. Every event has ``to_json()``: a document
+(``"format": "ttr_europe/event"``, ``"version": 1``) whose ``"type"`` names the event
+(``"blind_drawn"``), with cards by name and routes, cities and tickets by id
+(``data/schema/event.schema.json``).
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ class _EventBase:
         return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
 
     def to_json(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {"type": self.type_name()}
+        doc: dict[str, Any] = {"format": EVENT_FORMAT, "version": 1, "type": self.type_name()}
         for field in attrs.fields(cast(Any, type(self))):
             value = getattr(self, field.name)
             if field.name == "card":

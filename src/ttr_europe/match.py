@@ -16,20 +16,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from .actions import Action
 from .board import Map
-from .bots import Bot, make_bot
+from .bots import Bot, bot_name, decide, make_bot, seat_rng
 from .errors import GameOverError, NotYourTurnError, SetupError, TTRError
-from .events import Event, TurnStarted, events_between, visible_to
+from .events import EVENT_FORMAT, Event, TurnStarted, events_between, visible_to
 from .notation import parse_action
 from .records import GameRecord, record_of
 from .rules import apply, legal_actions, new_game
 from .state import GameState, Phase
 from .views import View, observe
+
+if TYPE_CHECKING:
+    from .scoring import Scoreboard
 
 PERSON = "person"
 _PERSON_NAMES = ("person", "human", "p", "h")
@@ -60,14 +63,15 @@ class Undone:
     actions: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "undone", "seat": self.seat, "actions": self.actions}
+        return {"format": EVENT_FORMAT, "version": 1, "type": "undone", "seat": self.seat,
+                "actions": self.actions}  # fmt: skip
 
 
 MatchEvent = Event | Undone
 Numbered = tuple[int, MatchEvent]
 
 
-def _seat(spec: str | Bot | Seat, index: int, seed: int) -> Seat:
+def _seat(spec: str | Bot | Seat, index: int) -> Seat:
     if isinstance(spec, Seat):
         return spec
     if isinstance(spec, str):
@@ -75,17 +79,17 @@ def _seat(spec: str | Bot | Seat, index: int, seed: int) -> Seat:
         if name in _PERSON_NAMES:
             return Seat(PERSON)
         try:
-            return Seat(name, make_bot(name, seed + index))
+            return Seat(name, make_bot(name))
         except ValueError as exc:
             raise SetupError(f"seat {index}: {exc}; or {PERSON!r}") from None
     if callable(getattr(spec, "choose", None)):
-        return Seat(str(getattr(spec, "name", type(spec).__name__)), spec)
+        return Seat(bot_name(spec), spec)
     raise SetupError(f"seat {index}: {spec!r} is neither {PERSON!r}, a bot name nor a bot")
 
 
 def choose_for(bot: Bot, state: GameState, rng: random.Random) -> Action:
-    """The one place a bot is asked for a move."""
-    return bot.choose(state)
+    """The one place a bot is asked for a move (from its seat's view; ``BotError`` if it fails)."""
+    return decide(bot, state, rng)
 
 
 class Match:
@@ -98,7 +102,7 @@ class Match:
         n = start.rules.players
         if len(seats) != n:
             raise SetupError(f"{n} players need {n} seats, not {len(seats)}")
-        self.seats: tuple[Seat, ...] = tuple(_seat(s, i, seed) for i, s in enumerate(seats))
+        self.seats: tuple[Seat, ...] = tuple(_seat(s, i) for i, s in enumerate(seats))
         self._record = record or GameRecord(
             start.map.id, start.rules.variant.id, n, seed, start.first_player
         )
@@ -106,7 +110,7 @@ class Match:
         self._actions: list[Action] = []
         self._movers: list[int] = []
         self._log: list[MatchEvent] = [TurnStarted(start.current, start.phase.name)]
-        self._rng = random.Random(seed)
+        self._rngs = [seat_rng(seed, i) for i in range(n)]  # as bots.play and the tournaments
 
     @classmethod
     def new(
@@ -131,13 +135,13 @@ class Match:
         cls, record: GameRecord, seats: Sequence[str | Bot | Seat], *, map: Map | None = None
     ) -> Match:
         """A match that goes on from a saved record (its moves replayed, with their events)."""
+        from .actions import parse
         from .records import iter_replay
 
-        states = iter_replay(record, map=map)
+        states = iter_replay(record, map=map)  # DataError naming the move that is illegal
         match = cls(next(states), seats, record.seed, attrs.evolve(record, actions=()))
-        for text in record.actions:
-            action = parse_action(match.state, text)
-            match._advance(action, next(states))
+        for text, after in zip(record.actions, states, strict=False):
+            match._advance(parse(text), after)
         return match
 
     # ------------------------------------------------------------------ reading
@@ -198,7 +202,7 @@ class Match:
         """The game so far as a record (``replay`` rebuilds every state)."""
         return attrs.evolve(self._record, actions=tuple(str(a) for a in self._actions))
 
-    def scoreboard(self) -> Any:
+    def scoreboard(self) -> Scoreboard:
         """The scoreboard: final once the game is over, provisional before."""
         from .scoring import score
 
@@ -209,7 +213,8 @@ class Match:
     def play(self, seat: int, action: Action | str) -> list[Numbered]:
         """A person's move, then the bots' moves until a person must act or the game ends.
 
-        Returns the new events as ``seat`` sees them. Refuses (the match unchanged): a finished
+        Returns the new events as ``seat`` sees them. A bot that fails raises ``BotError`` from
+        here with the person's move made. Refuses (the match unchanged): a finished
         game (``GameOverError``), a seat not to act or played by a bot (``NotYourTurnError``),
         unreadable text (``ActionParseError`` with the candidates when several fit) and illegal
         actions (``IllegalActionError`` naming the rule).
@@ -238,7 +243,7 @@ class Match:
         state = self.state
         bot = self.seats[state.current].bot
         assert bot is not None
-        action = choose_for(bot, state, self._rng)
+        action = choose_for(bot, state, self._rngs[state.current])
         before = self.seq
         self._advance(action, apply(state, action))
         return [(n, self._log[n - 1]) for n in range(before + 1, self.seq + 1)]
