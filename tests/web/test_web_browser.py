@@ -16,6 +16,7 @@ from webserver import serving
 
 from ttr_europe import score
 from ttr_europe.match import Match
+from ttr_europe.testing import scenario
 
 TURN = "['turn', 'over'].includes(document.body.dataset.state)"
 TIMEOUT = 15_000  # milliseconds; a step takes a few tens
@@ -187,3 +188,55 @@ def test_tabs_share_a_match_and_a_closed_tab_gets_its_seat_back(browser: Any) ->
         assert "seat 0" in again.locator("#where").inner_text()
         assert again.locator("#hand").inner_text() == hand
         assert server.hub.latest.tokens.keys() == {0, 1}
+
+
+def _click_route(page: Any, route_id: str) -> None:
+    route = page.locator(f"#board g.route[data-route='{route_id}']")
+    x, y = route.evaluate(VISIBLE_POINT)
+    page.mouse.click(x, y)
+
+
+def test_a_tunnel_and_a_station_by_clicks(browser: Any) -> None:
+    pile = "red blue green " + " ".join(["orange", "black", "white", "pink"] * 10)
+    start = scenario(hands={0: "5red+2loco"}, row="blue blue green green yellow", pile=pile)
+    with serving(lambda: Match(start, ["person", "greedy"])) as server:
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(server.url + "?seat=0")
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        # The tunnel: three red laid, a red among the three revealed, so one more is due.
+        _click_route(page, "Erzurum-Sochi")
+        page.wait_for_selector("#options-list button.pay-option", timeout=TIMEOUT)
+        offered = page.eval_on_selector_all(
+            "#options-list button.pay-option", "bs => bs.map(b => b.dataset.action)"
+        )
+        assert offered == [
+            "claim Erzurum-Sochi with 3red", "claim Erzurum-Sochi with 2red+1loco",
+            "claim Erzurum-Sochi with 1red+2loco",
+        ]  # fmt: skip
+        seq = page.evaluate("document.body.dataset.seq")
+        page.click("#options-list button.pay-option >> nth=0")
+        _settled(page, seq)
+        assert "red, blue, green" in page.locator("#tunnel-text").inner_text()
+        assert page.locator("#pay-list button").all_inner_texts() == ["Pay 1 red", "Pay 1 loco"]
+        seq = page.evaluate("document.body.dataset.seq")
+        page.click("#pay-list button >> nth=0")
+        _settled(page, seq)
+        page.wait_for_function(TURN, timeout=TIMEOUT)  # the bot has drawn; seat 0 again
+        claimed = page.locator("#board g.route[data-route='Erzurum-Sochi']")
+        assert "claimed seat-0" in (claimed.get_attribute("class") or "")
+        assert page.locator("#tunnel").is_hidden()
+        # The station: click the city, then its payment.
+        page.locator("#board g.city[data-city='Paris'] circle:not(.hit)").click()
+        page.wait_for_selector("#options-list button.pay-option", timeout=TIMEOUT)
+        assert page.locator("#options-list button.pay-option").all_inner_texts() == [
+            "Build with 1 red", "Build with 1 loco"
+        ]  # fmt: skip
+        seq = page.evaluate("document.body.dataset.seq")
+        page.click("#options-list button.pay-option >> nth=0")
+        _settled(page, seq)
+        paris = page.locator("#board g.city[data-city='Paris']")
+        assert "station-seat-0" in (paris.get_attribute("class") or "")
+        assert server.hub.latest.match.state.players[0].stations == (start.map.city_index["Paris"],)
+        # The bot's cards drawn from the pile stay hidden from seat 0.
+        texts = page.locator("#events li[data-type='blind_drawn']").all_inner_texts()
+        assert all(not t.startswith("seat 1") or ":" not in t for t in texts)
