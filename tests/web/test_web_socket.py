@@ -108,3 +108,18 @@ def test_the_page_and_its_files_are_served(tmp_path: Any) -> None:
             with urllib.request.urlopen(server.url + "static/" + name, timeout=10) as r:
                 assert r.status == 200 and len(r.read()) > 1000
         assert "http" not in page.replace(server.url, "")  # nothing loaded from elsewhere
+
+
+def test_a_fault_of_the_server_is_a_json_error_and_it_carries_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with serving(two_people) as server, client.connect(server.ws) as a:
+        _join(a, seat=0)
+
+        def broken(*args: Any) -> Any:
+            raise RuntimeError("a bug")
+
+        monkeypatch.setattr(server.hub, "_on_options", broken)
+        answer = _ask(a, {"type": "options", "city": "Paris"})
+        assert answer["code"] == "internal" and "bug" not in answer["message"]
+        assert _ask(a, {"type": "ping"}) == {"type": "pong"}
