@@ -1,6 +1,7 @@
 """Pictures of the board: an SVG drawing of a map, of a game state or of one seat's view.
 
-Cities sit at their (approximate) geographic positions in an equirectangular projection. A route
+Cities sit near their geographic positions (an equirectangular projection, then close cities
+nudged apart so short routes keep room for their spaces). A route
 is drawn as its train spaces, one rectangle each, in its card colour; tunnels have a dashed black
 border and ferries a black dot on each space that needs a locomotive. A claimed space carries
 its owner's piece: a seat colour chosen far from every card colour, with a white dot, so a green
@@ -33,7 +34,6 @@ CARD_COLOURS = {
     "blue": "#1f77b4", "pink": "#e377c2", "white": "#ffffff", "black": "#222222",
     "gray": "#9a9a9a", "loco": "#f2f2f2",
 }  # fmt: skip
-ROUTE_COLOURS = CARD_COLOURS  # the name earlier callers used
 # Seat colours far (in RGB) from every card colour, from each other and from the background.
 SEAT_COLOURS = ("#00c8d7", "#6a1b9a", "#808000", "#795548", "#000075")
 HIGHLIGHT_COLOURS = ("#ffd000", "#ff4fa3", "#00e070", "#ff7a00", "#40a0ff")
