@@ -240,3 +240,16 @@ def test_names_are_escaped() -> None:
     svg = render_svg(load_map("europe"), highlights=[Highlight("<b>&", ["Dieppe-Paris"])])
     assert "&lt;b&gt;&amp;" in svg
     ET.fromstring(svg)
+
+
+@pytest.mark.parametrize(("map_id", "keys"), [
+    ("europe", ["tunnel", "ferry: a locomotive per dot", "station", "big city"]),
+    ("usa", []),
+])  # fmt: skip
+def test_the_legend_explains_what_the_map_has(map_id: str, keys: list[str]) -> None:
+    root = ET.fromstring(render_svg(load_map(map_id)))
+    legend = root.find(f"{SVG}g[@class='legend']")
+    assert legend is not None
+    texts = [t.text for t in legend.iter(f"{SVG}text")]
+    assert texts == ["red", "orange", "yellow", "green", "blue", "pink", "white", "black", "gray",
+                     *keys]  # fmt: skip

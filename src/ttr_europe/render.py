@@ -424,21 +424,30 @@ def _legend(scene: _Scene, marks: Sequence[Highlight]) -> list[list[str]]:
         row += _swatch(i * 80, LINE, CARD_COLOURS[name], name)
     rows.append(row)
     y = LINE * 2
-    row = [
-        f'<rect x="0" y="{y - 10}" width="22" height="8" rx="1.5" fill="{CARD_COLOURS["gray"]}" '
-        'stroke="#000" stroke-width="1.6" stroke-dasharray="2.5,1.5"/>',
-        f'<text x="27" y="{y - 3}" font-size="11" fill="#111">tunnel</text>',
-        f'<rect x="80" y="{y - 10}" width="22" height="8" rx="1.5" fill="{CARD_COLOURS["gray"]}" '
-        'stroke="#333" stroke-width="0.8"/>',
-        f'<circle cx="91" cy="{y - 6}" r="2.2" fill="#111"/>',
-        f'<text x="107" y="{y - 3}" font-size="11" fill="#111">ferry: a locomotive per dot</text>',
-        f'<g transform="translate(300 {y - 2})"><path d="M-6 4 V-3 L0 -8 L6 -3 V4 Z" fill="#999" '
-        'stroke="#111"/></g>',
-        f'<text x="312" y="{y - 3}" font-size="11" fill="#111">station</text>',
-        f'<circle cx="390" cy="{y - 6}" r="{CITY_RADIUS}" fill="#ffe9a8" stroke="#333"/>',
-        f'<text x="400" y="{y - 3}" font-size="11" fill="#111">big city</text>',
-    ]
-    rows.append(row)
+    board = scene.board
+    gray = CARD_COLOURS["gray"]
+    marks_of_map = (  # only what this map has
+        (any(r.tunnel for r in board.routes), 110, "tunnel", [
+            f'<rect x="0" y="{y - 10}" width="22" height="8" rx="1.5" fill="{gray}" '
+            'stroke="#000" stroke-width="1.6" stroke-dasharray="2.5,1.5"/>']),
+        (any(r.ferry for r in board.routes), 200, "ferry: a locomotive per dot", [
+            f'<rect x="0" y="{y - 10}" width="22" height="8" rx="1.5" fill="{gray}" '
+            'stroke="#333" stroke-width="0.8"/>', f'<circle cx="11" cy="{y - 6}" r="2.2" '
+            'fill="#111"/>']),
+        (board.has_stations, 100, "station", [
+            f'<g transform="translate(11 {y - 2})"><path d="M-6 4 V-3 L0 -8 L6 -3 V4 Z" '
+            'fill="#999" stroke="#111"/></g>']),
+        (any(c.big for c in board.cities), 100, "big city", [
+            f'<circle cx="11" cy="{y - 6}" r="{CITY_RADIUS}" fill="#ffe9a8" stroke="#333"/>']),
+    )  # fmt: skip
+    row, x = [], 0
+    for present, width, label, drawing in marks_of_map:
+        if present:
+            text = f'<text x="27" y="{y - 3}" font-size="11" fill="#111">{label}</text>'
+            row += [f'<g transform="translate({x} 0)">', *drawing, text, "</g>"]
+            x += width
+    if row:
+        rows.append(row)
     for seat, text in enumerate(scene.seats):
         y = LINE * (len(rows) + 1)
         ink = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
