@@ -307,7 +307,8 @@ class MctsBot:
     follow the playout policy without a search.
 
     ``iterations`` caps the playouts of one decision; ``seconds`` caps its processor time
-    (``time.process_time``, so a busy machine does not weaken it); with both, whichever comes
+    (``time.process_time``, so a busy machine does not weaken it: no new world is started
+    that would end past it, judging by the playouts so far); with both, whichever comes
     first. Each searched move is played at least once. Only the randomness handed to
     ``choose`` is used, so with an iteration budget a game is reproducible.
     """
@@ -387,8 +388,10 @@ class MctsBot:
                 world = determinize(view, seat, rng, map=playout.board)
                 if seconds is not None:
                     spent = clock() - start
-                    out_of_time = spent >= seconds
-                    by_time = int(seconds * done / max(spent, 1e-9))
+                    per_playout = spent / done
+                    # stop before a world that would end past the limit, not after it
+                    out_of_time = spent + per_playout * (1 + len(alive)) > seconds
+                    by_time = int(seconds / max(per_playout, 1e-9))
                     budget = by_time if budget is None else min(budget, by_time)
                 assert budget is not None
                 share = (budget - at_start) // (rounds - round_)
