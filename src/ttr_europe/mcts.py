@@ -61,7 +61,7 @@ class Playout:
 
     def __init__(self, board: Map) -> None:
         self.board = board
-        self._by_length = sorted(board.routes, key=lambda r: (-r.length, r.index))
+        self.by_length = sorted(board.routes, key=lambda r: (-r.length, r.index))  # longest first
         self._targets: dict[int, tuple[tuple[int, ...], list[list[int]]]] = {}
 
     def targets(self, state: GameState, seat: int) -> set[int]:
@@ -147,7 +147,7 @@ class Playout:
     def _longest_claim(self, state: GameState) -> ClaimRoute | None:
         player = state.players[state.current]
         closed, hand, trains = state.closed[state.current], player.hand, player.trains
-        for route in self._by_length:
+        for route in self.by_length:
             if route.length > trains or closed >> route.index & 1:
                 continue
             if _can_pay(route.colour, route.length, route.ferry, hand):
@@ -270,7 +270,7 @@ def _claims(state: GameState, playout: Playout) -> list[Action]:
     wanted = playout.targets(state, seat)
     out: list[Action] = []
     left = {True: _PATH_CLAIMS, False: _OTHER_CLAIMS}
-    for route in playout._by_length:
+    for route in playout.by_length:
         on_path = route.index in wanted
         if not left[on_path] or route.length > trains or closed >> route.index & 1:
             continue
