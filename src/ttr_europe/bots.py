@@ -93,11 +93,21 @@ def decide(bot: Bot, state: GameState, rng: random.Random) -> Action:
     try:
         action = bot.choose(view, legal, rng)
     except Exception as exc:
-        raise BotError(bot_name(bot), seat, None, f"raised {type(exc).__name__}: {exc}") from exc
+        raise BotError(
+            bot_name(bot), seat, None, f"raised {type(exc).__name__}: {_text(exc)}"
+        ) from exc
     reason = _illegal(state, action)
     if reason is not None:
-        raise BotError(bot_name(bot), seat, action, f"illegal action {action!s} ({reason})")
+        raise BotError(bot_name(bot), seat, action, f"illegal action {_text(action)} ({reason})")
     return action
+
+
+def _text(thing: object) -> str:
+    """``str(thing)``, or its type when even that fails (a bot may answer anything)."""
+    try:
+        return str(thing)
+    except Exception:
+        return f"<unprintable {type(thing).__name__}>"
 
 
 def _illegal(state: GameState, action: object) -> str | None:
@@ -105,7 +115,7 @@ def _illegal(state: GameState, action: object) -> str | None:
     try:
         error = why_illegal(state, action)
     except Exception as exc:  # a malformed object the checks did not expect
-        return f"{type(exc).__name__}: {exc}"
+        return f"{type(exc).__name__}: {_text(exc)}"
     return None if error is None else str(error)
 
 
@@ -124,6 +134,8 @@ def play(
     """
     from .rules import apply
 
+    if len(bots) != state.rules.players:
+        raise SetupError(f"{len(bots)} bots for {state.rules.players} seats")
     rngs = [seat_rng(seed, i) for i in range(len(bots))]
     history = [state]
     for _ in range(max_steps):
