@@ -9,7 +9,8 @@ drawn at every reset unless ``seat`` fixes it; opponents move between the agent'
 A masked-out code raises ``IllegalActionError`` naming the action and leaves the game as it was
 (``illegal_action="raise"``, the default), or ends the episode as a loss with
 ``illegal_action="end"`` (reward ``illegal_reward``, ``info["illegal_action"]`` naming it), for
-learners that cannot use masks.
+learners that cannot use masks. A bot that fails raises ``BotError`` naming it; the episode is
+then over and ``reset()`` starts the next one.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots import Bot, decide, make_bot
-from ..errors import GameOverError, IllegalActionError, SetupError
+from ..errors import BotError, GameOverError, IllegalActionError, SetupError
 from ..records import summary
 from .encoding import Obs
 from .game import CodeGame
@@ -117,7 +118,11 @@ class TicketToRideGymEnv(gym.Env[Obs, np.int64]):
         reward = 0.0
         while not game.over and game.state.current != self.seat:
             seat = game.state.current
-            action = decide(self._bot_of(seat), game.state, self._bot_rngs[seat])
+            try:
+                action = decide(self._bot_of(seat), game.state, self._bot_rngs[seat])
+            except BotError:
+                self._done = True  # the episode cannot go on; reset() starts a new one
+                raise
             reward += game.play(action)[self.seat]
         self._done = game.over
         return reward
