@@ -1,0 +1,24 @@
+"""Every Python example of docs/rl.md runs as written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "rl.md"
+BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text("utf-8"), re.DOTALL)
+
+
+def test_the_page_has_its_three_examples() -> None:
+    assert len(BLOCKS) == 3
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=["observations", "pettingzoo", "gymnasium"])
+def test_example_runs(block: str) -> None:
+    exec(compile(block, str(DOC), "exec"), {"__name__": "docs_example"})
