@@ -114,8 +114,7 @@ class TicketToRideGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no ty
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         public_only = (
-            iig_obs_type is not None
-            and iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
+            iig_obs_type is not None and iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
         )
         return Observer(self.layout, public_only)
 
