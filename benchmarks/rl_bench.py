@@ -5,6 +5,7 @@ the call is repeated ``REPEAT`` times, three times over, and the best mean kept;
 prints the median and the 90th percentile over positions, in microseconds:
 
 - ``encode``: ``Encoder.encode(state, seat, memory)`` for the seat to act (a new vector each time);
+- ``encode_view``: ``Encoder.encode_view(view, memory)`` of that view (``observe`` not timed);
 - ``mask``: ``rl.action_mask(state)`` at every position, and at turn starts only;
 - ``pettingzoo step``: one ``env.step`` plus the ``observe`` of the next agent.
 """
@@ -25,6 +26,7 @@ from ttr_europe import apply, is_terminal, legal_actions, new_game
 from ttr_europe.rl import PublicHands, action_mask, encoder_for
 from ttr_europe.rl.pettingzoo_env import env
 from ttr_europe.state import GameState, Phase
+from ttr_europe.views import observe
 
 REPEAT = 20
 
@@ -103,10 +105,13 @@ def main(argv: list[str] | None = None) -> int:
         found = positions(games, players)
         encoder = encoder_for(found[0][0].rules.map, "base")
         encode = [per_call(lambda s=s, m=m, e=encoder: e.encode(s, s.current, m)) for s, m in found]
+        views = [(observe(s, s.current), m) for s, m in found]
+        from_view = [per_call(lambda v=v, m=m, e=encoder: e.encode_view(v, m)) for v, m in views]
         mask = [per_call(lambda s=s: action_mask(s)) for s, _ in found]
         starts = [per_call(lambda s=s: action_mask(s)) for s, _ in found if s.phase is Phase.TURN]
         results[f"europe_{players}p"] = {
             "encode": summary(encode),
+            "encode_view": summary(from_view),
             "mask": summary(mask),
             "mask_turn_start": summary(starts),
         }

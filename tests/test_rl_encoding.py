@@ -33,6 +33,7 @@ from ttr_europe.rl import (  # noqa: E402
     action_mask,
     determinize_with_memory,
     encode,
+    encode_view,
     layout_for,
 )
 from ttr_europe.testing import cards, scenario  # noqa: E402
@@ -209,11 +210,11 @@ def test_encoding_does_not_depend_on_what_the_seat_cannot_see(game, seat_pick, s
     assert np.array_equal(encode(state, seat), encode(world, seat))
 
 
-@settings(max_examples=25)
+@settings(max_examples=15)
 @given(st.integers(0, 2**32), st.sampled_from((2, 3, 5)), st.sampled_from(("hoard", "build")))
 def test_public_hands_never_exceed_the_hidden_truth(seed: int, players: int, policy: str) -> None:
     known_most = 0
-    for state, _action, memory in _play(seed, players, 400, policy):
+    for state, _action, memory in _play(seed, players, 200, policy):
         for seat, known in enumerate(memory.cards):
             assert state.players[seat].hand.covers(known), (seat, known)
             known_most = max(known_most, known.total)
@@ -252,6 +253,39 @@ def test_worlds_sampled_with_memory_keep_the_known_cards(seed: int, world_seed: 
             if checked == 5:
                 break
     assert checked > 0
+
+
+def _replayed(setup: dict, actions: list) -> tuple[object, PublicHands]:
+    state = new_game(**setup)
+    memory = PublicHands.start(state.rules.players)
+    for action in actions:
+        memory = memory.after(state, action)
+        state = apply(state, action)
+    return state, memory
+
+
+@settings(max_examples=30)
+@given(played(max_steps=300))
+def test_a_view_encodes_as_its_state_does(game) -> None:
+    _, actions, setup = game
+    state, memory = _replayed(setup, actions)
+    layout = layout_for(state.map, state.rules.variant.id)
+    for seat in range(state.rules.players):
+        obs = encode(state, seat, memory)
+        assert (obs <= layout.high).all()
+        assert np.array_equal(encode_view(observe(state, seat), memory), obs)
+        assert np.array_equal(encode_view(observe(state, seat)), encode(state, seat))
+
+
+def test_views_that_cannot_be_encoded_are_refused() -> None:
+    state = new_game("europe", "base", 2, seed=1)
+    with pytest.raises(SetupError, match="spectator"):
+        encode_view(observe(state, None))
+    usa = new_game("usa", "base", 2, seed=1)
+    from ttr_europe.rl.encoding import encoder_for
+
+    with pytest.raises(SetupError, match="usa/base, not europe/base"):
+        encoder_for(state.map, "base").encode_view(observe(usa, 0))
 
 
 # --------------------------------------------------------------------------- masks

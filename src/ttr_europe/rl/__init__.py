@@ -17,6 +17,7 @@ from .encoding import (
     Encoder,
     Layout,
     encode,
+    encode_view,
     encoder_for,
     layout_for,
 )
@@ -47,6 +48,7 @@ __all__ = [
     "action_mask",
     "determinize_with_memory",
     "encode",
+    "encode_view",
     "encoder_for",
     "layout_for",
 ]

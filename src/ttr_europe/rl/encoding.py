@@ -33,6 +33,7 @@ from ..data import load_map
 from ..errors import SetupError
 from ..rules import TUNNEL_REVEAL
 from ..state import NO_CARD, NO_OWNER, GameState, Phase
+from ..views import View
 from .memory import PublicHands
 
 ENCODING_VERSION = 1
@@ -195,8 +196,6 @@ class Encoder:
         order = [players[(seat + k) % n] for k in range(n)]
         pad = self._pad[n]
         stations = rules.variant.stations
-        tunnel = state.tunnel
-        final = state.final_turns
         dense: list[int] = [
             *me.hand,
             *state.discard,
@@ -210,38 +209,8 @@ class Encoder:
             *[len(p.tickets) for p in order], *pad,
             *[len(p.offer) for p in order], *pad,
         ]  # fmt: skip
-        if memory is None:
-            dense += self._empty_memory
-        else:
-            known = memory.cards
-            for k in range(n):
-                dense += known[(seat + k) % n]
-            dense += pad * KINDS
-        if tunnel is None:
-            dense += _NO_TUNNEL
-        else:
-            dense += tunnel.laid
-            revealed = [0] * KINDS
-            for kind in tunnel.revealed:
-                revealed[kind] += 1
-            dense += revealed
-            dense.append(tunnel.extra)
-        dense += (1 if final >= 0 else 0, final if final > 0 else 0, state.passes)
-        obs = np.zeros(lay.size, np.float32) if out is None else out
-        if out is not None:
-            obs[lay.dense :] = 0.0
-        obs[: lay.dense] = dense
-
         maxp = lay.max_players
-        ones = [
-            at["player_count"] + n - 1,
-            at["phase"] + state.phase,
-            at["current"] + (state.current - seat) % n,
-            at["first_player"] + (state.first_player - seat) % n,
-        ]
-        base = at["row"]
-        for slot, kind in enumerate(state.row):
-            ones.append(base + slot * ROW_KINDS + (KINDS if kind == NO_CARD else kind))
+        ones: list[int] = []
         base = at["route_owners"]
         for r, owner in enumerate(state.owners):
             if owner != NO_OWNER:
@@ -264,9 +233,131 @@ class Encoder:
         tickets = len(lay.map.tickets)
         for place, t in enumerate(me.offer):
             ones.append(base + place * tickets + t)
+        tunnel = state.tunnel
         if tunnel is not None:
             ones.append(at["tunnel_route"] + tunnel.route)
+        return self._finish(state, seat, n, memory, dense, ones, out)
+
+    def encode_view(
+        self, view: View, memory: PublicHands | None = None, out: Obs | None = None
+    ) -> Obs:
+        """The same vector from the observer's ``View`` (what a bot receives).
+
+        ``encode_view(observe(state, seat), memory)`` equals ``encode(state, seat, memory)``.
+        """
+        lay = self.layout
+        at = self._at
+        board = lay.map
+        seat = view.observer
+        players = view.players
+        n = len(players)
+        if seat is None:
+            raise SetupError("a spectator's view has no seat to encode for")
+        if view.map != board.id or view.variant != lay.variant:
+            raise SetupError(f"the view is of {view.map}/{view.variant}, not "
+                             f"{board.id}/{lay.variant}")  # fmt: skip
+        me = players[seat]
+        if me.hand is None or me.tickets is None or me.offer is None:
+            raise SetupError(f"the view does not show seat {seat}'s own hand and tickets")
+        order = [players[(seat + k) % n] for k in range(n)]
+        pad = self._pad[n]
+        stations = board.variants[lay.variant].stations
+        dense: list[int] = [
+            *me.hand,
+            *view.discard,
+            view.pile_size,
+            view.ticket_deck_size,
+            view.box_size,
+            *[p.trains for p in order], *pad,
+            *[stations - len(p.stations) for p in order], *pad,
+            *[p.score for p in order], *pad,
+            *[p.hand_size for p in order], *pad,
+            *[p.ticket_count for p in order], *pad,
+            *[p.offer_count for p in order], *pad,
+        ]  # fmt: skip
+        maxp = lay.max_players
+        route_index = board.route_index
+        twin = board.twin_mask
+        v = board.variants[lay.variant]
+        shared = n < v.double_routes_min_players  # one track of a double route only (R26)
+        closed = 0
+        ones: list[int] = []
+        base = at["route_owners"]
+        for p in players:
+            rel = (p.seat - seat) % n
+            for rid in p.routes:
+                r = route_index[rid]
+                ones.append(base + r * maxp + rel)
+                closed |= 1 << r
+                if shared or p.seat == seat:
+                    closed |= twin[r]
+        base = at["route_closed"]
+        while closed:
+            low = closed & -closed
+            ones.append(base + low.bit_length() - 1)
+            closed ^= low
+        base = at["station_owners"]
+        city_index = board.city_index
+        for p in players:
+            rel = (p.seat - seat) % n
+            for cid in p.stations:
+                ones.append(base + city_index[cid] * maxp + rel)
+        ticket_index = board.ticket_index
+        base = at["tickets"]
+        for tid in me.tickets:
+            ones.append(base + ticket_index[tid])
+        base = at["offer"]
+        tickets = len(board.tickets)
+        for place, tid in enumerate(me.offer):
+            ones.append(base + place * tickets + ticket_index[tid])
+        if view.tunnel is not None:
+            ones.append(at["tunnel_route"] + route_index[view.tunnel.route])
+        return self._finish(view, seat, n, memory, dense, ones, out)
+
+    def _finish(
+        self,
+        source: GameState | View,
+        seat: int,
+        n: int,
+        memory: PublicHands | None,
+        dense: list[int],
+        ones: list[int],
+        out: Obs | None,
+    ) -> Obs:
+        """Adds the parts a state and a view share, then writes the vector."""
+        lay = self.layout
+        at = self._at
+        if memory is None:
+            dense += self._empty_memory
+        else:
+            known = memory.cards
+            for k in range(n):
+                dense += known[(seat + k) % n]
+            dense += self._pad[n] * KINDS
+        tunnel = source.tunnel
+        if tunnel is None:
+            dense += _NO_TUNNEL
+        else:
+            dense += tunnel.laid
+            revealed = [0] * KINDS
+            for kind in tunnel.revealed:
+                revealed[kind] += 1
+            dense += revealed
+            dense.append(tunnel.extra)
             ones.append(at["tunnel_colour"] + tunnel.colour)
+        final = source.final_turns
+        dense += (1 if final >= 0 else 0, final if final > 0 else 0, source.passes)
+        ones.append(at["player_count"] + n - 1)
+        ones.append(at["phase"] + source.phase)
+        ones.append(at["current"] + (source.current - seat) % n)
+        ones.append(at["first_player"] + (source.first_player - seat) % n)
+        base = at["row"]
+        for slot, kind in enumerate(source.row):
+            ones.append(base + slot * ROW_KINDS + (KINDS if kind == NO_CARD else kind))
+        obs = np.zeros(lay.size, np.float32) if out is None else out
+        if out is not None:
+            obs[lay.dense :] = 0.0
+        obs[: lay.dense] = dense
         obs[ones] = 1.0
         return obs
 
@@ -283,3 +374,12 @@ def encoder_for(board: Map, variant: str) -> Encoder:
 def encode(state: GameState, seat: int, memory: PublicHands | None = None) -> Obs:
     """The observation vector of ``seat`` in ``state`` (see ``Encoder.encode``)."""
     return encoder_for(state.rules.map, state.rules.variant.id).encode(state, seat, memory)
+
+
+def encode_view(view: View, memory: PublicHands | None = None, *, map: Map | None = None) -> Obs:
+    """The observation vector of ``view``'s observer (see ``Encoder.encode_view``).
+
+    ``map`` is needed only for a view of a map that is not shipped.
+    """
+    board = load_map(view.map) if map is None else map
+    return encoder_for(board, view.variant).encode_view(view, memory)
