@@ -36,7 +36,7 @@ ILLEGAL_ACTION = ("raise", "end")
 class TicketToRideGymEnv(gym.Env[Obs, np.int64]):
     """Ticket to Ride for one learning seat against bots (see the module docstring)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (as gymnasium does)
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
