@@ -29,9 +29,10 @@ def _advance(state, steps: int, seed: int = 0):
     return state
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_pyspiel_random_simulation_test(players: int) -> None:
-    game = pyspiel.load_game(tos.SHORT_NAME, {"players": players, "seed": players})
+@pytest.mark.parametrize(("map_id", "players"), [("europe", 2), ("europe", 3), ("usa", 4)])
+def test_pyspiel_random_simulation_test(map_id: str, players: int) -> None:
+    params = {"map": map_id, "players": players, "seed": players}
+    game = pyspiel.load_game(tos.SHORT_NAME, params)
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
