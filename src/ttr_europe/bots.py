@@ -23,7 +23,8 @@ from .actions import (
     WithdrawTunnel,
 )
 from .board import Map
-from .cards import LOCOMOTIVE, Cards, payments
+from .cards import LOCOMOTIVE, Cards
+from .payments import payments
 from .rules import is_legal, legal_actions
 from .state import NO_CARD, NO_OWNER, GameState, Phase
 

@@ -42,9 +42,10 @@ from .actions import (
     WithdrawTunnel,
 )
 from .board import Map
-from .cards import KINDS, Cards, payments
+from .cards import KINDS, Cards
 from .data import load_map
 from .errors import MalformedActionError
+from .payments import payments
 from .rules import TUNNEL_REVEAL, legal_actions
 from .state import GameState
 

@@ -25,18 +25,7 @@ from .actions import (
     WithdrawTunnel,
 )
 from .board import Map, RouteKind
-from .cards import (
-    DECK_SIZE,
-    EMPTY,
-    FULL_DECK,
-    KIND_NAMES,
-    LOCOMOTIVE,
-    Cards,
-    count_payments,
-    payment_colour,
-    payments,
-    pays,
-)
+from .cards import DECK_SIZE, EMPTY, FULL_DECK, LOCOMOTIVE, Cards, _make
 from .data import load_map
 from .errors import (
     GameOverError,
@@ -44,6 +33,15 @@ from .errors import (
     MalformedActionError,
     NotYourTurnError,
     SetupError,
+)
+from .payments import (
+    count_payments,
+    kind_counts,
+    payment_colour,
+    payments,
+    pays,
+    pays_tunnel_extra,
+    tunnel_extra_payments,
 )
 from .rng import below, seed_state, shuffled
 from .state import (
@@ -114,7 +112,7 @@ def new_game(
     ]
     if first_player is None:
         first_player, rng = below(rng, players)
-    state = GameState(
+    return GameState.create(
         rules=rules,
         phase=Phase.INITIAL_TICKETS,
         current=first_player,
@@ -130,12 +128,8 @@ def new_game(
         box=longs[dl * players :],
         owners=(NO_OWNER,) * len(board.routes),
         closed=(0,) * players,
-        tunnel=None,
         rng=rng,
-        final_turns=-1,
-        passes=0,
     )
-    return state
 
 
 def _check_options(rules: Rules) -> None:
@@ -182,7 +176,8 @@ class LegalActions(Sequence[Action]):
     """Every legal action of a state in a fixed order, built lazily.
 
     Claims and stations are counted without being built, so ``len`` and ``seq[i]`` (what
-    ``random.choice`` uses) cost little even when a big hand makes thousands of payments.
+    ``random.choice`` uses) cost little even when a big hand makes thousands of payments, and
+    ``action in seq`` asks ``is_legal`` instead of scanning.
     Order: face-up draws, blind draw, tickets, claims (by route colour with gray last, length,
     ferry symbols, then route index, then payment),
     stations (by city, then payment); or the choices of a pending phase.
@@ -193,7 +188,7 @@ class LegalActions(Sequence[Action]):
     def __init__(
         self,
         head: tuple[Action, ...],
-        state: GameState | None = None,
+        state: GameState,
         kinds: list[tuple[RouteKind, int, int]] | None = None,
         ends: list[int] | None = None,
         free_cities: int = 0,
@@ -203,7 +198,7 @@ class LegalActions(Sequence[Action]):
         self._state = state
         self._kinds = kinds or []  # (kind, open routes mask, payments per route)
         self._ends = ends or []
-        self._claims = self._ends[-1] if self._ends else 0
+        self._claims = ends[-1] if ends else 0
         self._free = free_cities
         self._pays = station_pays
         self._len = len(head) + self._claims + free_cities * station_pays
@@ -224,21 +219,21 @@ class LegalActions(Sequence[Action]):
             index += self._len
         if not 0 <= index < self._len:
             raise IndexError("legal action index out of range")
-        head = len(self._head)
-        if index < head:
-            return self._head[index]
-        index -= head
+        head = self._head
+        if index < len(head):
+            return head[index]
+        index -= len(head)
         state = self._state
-        assert state is not None
         hand = state.players[state.current].hand
         if index < self._claims:
-            k = bisect_right(self._ends, index)
+            ends = self._ends
+            k = bisect_right(ends, index)
             kind, mask, n = self._kinds[k]
-            nth, pay = divmod(index - (self._ends[k - 1] if k else 0), n)
+            nth, pay = divmod(index - ends[k - 1] if k else index, n)
             for _ in range(nth):
                 mask &= mask - 1  # drop the lowest route
             route = state.rules.map.routes[(mask & -mask).bit_length() - 1]
-            return ClaimRoute(route.id, payments(kind.colour, kind.length, kind.ferry, hand)[pay])
+            return ClaimRoute(route.id, payments(kind[0], kind[1], kind[2], hand)[pay])
         nth, pay = divmod(index - self._claims, self._pays)
         city = _free_cities(state)[nth]
         cost = len(state.players[state.current].stations) + 1
@@ -246,9 +241,9 @@ class LegalActions(Sequence[Action]):
 
     def __iter__(self) -> Iterator[Action]:
         yield from self._head
-        state = self._state
-        if state is None:
+        if not self._kinds and not self._pays:
             return
+        state = self._state
         board = state.rules.map
         player = state.players[state.current]
         for kind, mask, _ in self._kinds:
@@ -265,23 +260,11 @@ class LegalActions(Sequence[Action]):
                     yield BuildStation(city, pay)
 
     def __contains__(self, action: object) -> bool:
-        if not _well_formed(action):
-            return False
-        return any(a == action for a in self)
+        """Whether ``action`` is legal: the cost of one ``is_legal`` check, not a scan."""
+        return is_legal(self._state, action)
 
     def __repr__(self) -> str:
         return f"<LegalActions: {self._len}>"
-
-
-def _well_formed(action: object) -> bool:
-    """Whether a slot is an int and a payment is ``Cards``, as ``apply`` requires.
-
-    Equality alone is not enough: ``DrawFaceUp(True) == DrawFaceUp(1)`` and a plain tuple
-    equals the ``Cards`` with the same counts, yet ``apply`` refuses both as malformed.
-    """
-    return (
-        type(getattr(action, "slot", 0)) is int and type(getattr(action, "payment", EMPTY)) is Cards
-    )
 
 
 def legal_actions(state: GameState) -> LegalActions:
@@ -296,77 +279,66 @@ def legal_actions(state: GameState) -> LegalActions:
             head.append(_DRAW_BLIND)
         if state.rules.second_card_optional:
             head.append(_PASS)
-        return LegalActions(tuple(head))
+        return LegalActions(tuple(head), state)
     if phase is Phase.TUNNEL:
-        return LegalActions((*(PayTunnel(p) for p in _tunnel_payments(state)), _WITHDRAW))
+        pays_extra = (PayTunnel(p) for p in _tunnel_payments(state))
+        return LegalActions((*pays_extra, _WITHDRAW), state)
     if phase is Phase.INITIAL_TICKETS or phase is Phase.CHOOSE_TICKETS:
-        return LegalActions(tuple(KeepTickets(keep) for keep in _keep_choices(state)))
-    return LegalActions(())
+        return LegalActions(tuple(KeepTickets(keep) for keep in _keep_choices(state)), state)
+    return LegalActions((), state)
+
+
+_HEADS: dict[tuple[int, bool, bool], tuple[Action, ...]] = {}
+
+
+def _turn_head(row: tuple[int, ...], blind: bool, tickets: bool) -> tuple[Action, ...]:
+    """The draws of a turn start: face-up slots with a card, blind, tickets (cached when full)."""
+    full = NO_CARD not in row
+    if full:
+        found = _HEADS.get((len(row), blind, tickets))
+        if found is not None:
+            return found
+    head: list[Action] = [_FACE_UP[s] for s in range(len(row)) if row[s] != NO_CARD]
+    if blind:
+        head.append(_DRAW_BLIND)
+    if tickets:
+        head.append(_DRAW_TICKETS)
+    out = tuple(head)
+    if full:
+        _HEADS[len(row), blind, tickets] = out
+    return out
 
 
 def _turn_actions(state: GameState) -> LegalActions:
     """The start of a turn: draws, tickets, then claims and stations counted per route kind."""
-    row = state.row
-    if NO_CARD in row:
-        head: list[Action] = [_FACE_UP[s] for s in range(len(row)) if row[s] != NO_CARD]
-    else:
-        head = list(_FACE_UP[: len(row)])
-    if state.pile_top < len(state.pile) or state.discard.total:
-        head.append(_DRAW_BLIND)
-    if state.ticket_deck:
-        head.append(_DRAW_TICKETS)
+    head = _turn_head(
+        state.row,
+        state.pile_top < len(state.pile) or state.discard.total > 0,
+        bool(state.ticket_deck),
+    )
     board = state.rules.map
     seat = state.current
     player = state.players[seat]
-    hand = player.hand
     trains = player.trains
-    locos = hand[LOCOMOTIVE]
     avail = ~state.closed[seat]
     kinds: list[tuple[RouteKind, int, int]] = []
     ends: list[int] = []
     total = 0
-    held_desc = sorted(hand[:LOCOMOTIVE], reverse=True)
-    for group, held in zip(board.kind_groups, (*hand[:LOCOMOTIVE], held_desc[0]), strict=True):
-        reach = held + locos  # no payment for a longer route in this group (R21)
-        if reach > trains:
-            reach = trains  # R22
-        for kind in group:  # R21, R22, R27: the same count as cards.count_payments
-            colour, length, ferry, mask = kind
-            if length > reach:
-                break  # kinds are sorted by length
-            mask &= avail
-            if not mask:
-                continue
-            if locos >= length:
-                n, top = 1, length - 1
-            else:
-                n, top = 0, locos
-            if colour is not None:
-                low = length - held
-                if low < ferry:  # an if, not max(): this loop is the hot path
-                    low = ferry
-                if top >= low:
-                    n += top - low + 1
-            else:
-                for count in held_desc:  # most held first: stop at the first that cannot pay
-                    low = length - count
-                    if low < ferry:
-                        low = ferry
-                    if top < low:
-                        break
-                    n += top - low + 1
-            if n:
-                total += n * mask.bit_count()
-                kinds.append((kind, mask, n))
-                ends.append(total)
+    for kind, n in kind_counts(board, player.hand):  # R21, R27: payments per route kind
+        mask = kind[3] & avail
+        if mask and kind[1] <= trains:  # R22
+            total += n * mask.bit_count()
+            kinds.append((kind, mask, n))
+            ends.append(total)
     free = station_pays = 0
-    if len(player.stations) < state.rules.variant.stations:  # R40, R41
+    built = len(player.stations)
+    if built < state.rules.variant.stations:  # R40, R41
         free = len(board.cities) - sum([len(p.stations) for p in state.players])
         if free:
-            station_pays = count_payments(None, len(player.stations) + 1, 0, hand)
+            station_pays = count_payments(None, built + 1, 0, player.hand)
     if not head and not kinds and not station_pays:
-        return LegalActions((_PASS,))
-    return LegalActions(tuple(head), state, kinds, ends, free if station_pays else 0, station_pays)
+        return LegalActions((_PASS,), state)
+    return LegalActions(head, state, kinds, ends, free if station_pays else 0, station_pays)
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -386,7 +358,7 @@ def _free_cities(state: GameState) -> list[int]:
 def _tunnel_payments(state: GameState) -> tuple[Cards, ...]:
     tunnel = state.tunnel
     assert tunnel is not None
-    return payments(tunnel.colour, tunnel.extra, 0, state.players[state.current].hand)
+    return tunnel_extra_payments(tunnel.colour, tunnel.extra, state.players[state.current].hand)
 
 
 def _keep_choices(state: GameState) -> Iterator[tuple[str, ...]]:
@@ -512,16 +484,9 @@ def _check_pay_tunnel(state: GameState, action: PayTunnel) -> None:
     if state.phase is not Phase.TUNNEL or tunnel is None:
         raise _phase_error(state, action)
     payment = _cards(action.payment, action)
-    if payment.total != tunnel.extra:
-        raise IllegalActionError("R28", f"the extra cost is exactly {tunnel.extra} card(s)",
-                                 action)  # fmt: skip
-    colour = payment_colour(payment)
-    if tunnel.locomotives_only and colour != LOCOMOTIVE:
-        raise IllegalActionError("R30", "a tunnel paid with locomotives only takes locomotives "
-                                 "as extra cards", action)  # fmt: skip
-    if colour is None or colour not in (tunnel.colour, LOCOMOTIVE):
-        raise IllegalActionError("R29", f"extra cards must be {KIND_NAMES[tunnel.colour]} or "
-                                 "locomotives", action)  # fmt: skip
+    why = pays_tunnel_extra(payment, tunnel.colour, tunnel.extra)
+    if why is not None:
+        raise IllegalActionError(why[0], why[1], action)
     if not state.players[state.current].hand.covers(payment):
         raise IllegalActionError("R28", "you do not hold those cards", action)
 
@@ -621,15 +586,53 @@ def apply(state: GameState, action: Action, *, player: int | None = None) -> Gam
 
 
 def _table(state: GameState) -> Table:
-    v = state.rules.variant
+    rules = state.rules
     return Table(state.pile, state.pile_top, state.row, state.discard, state.rng,
-                 v.reset_locomotives, state.rules.reset_cap)  # fmt: skip
+                 rules.variant.reset_locomotives, rules.reset_cap)  # fmt: skip
 
 
-def _with_player(state: GameState, seat: int, new: PlayerState) -> tuple[PlayerState, ...]:
+def _successor(
+    state: GameState,
+    phase: Phase,
+    current: int,
+    players: tuple[PlayerState, ...],
+    table: Table | None,
+    owners: tuple[int, ...],
+    closed: tuple[int, ...],
+    ticket_deck: tuple[int, ...],
+    box: tuple[int, ...],
+    tunnel: PendingTunnel | None,
+    final_turns: int,
+    passes: int,
+) -> GameState:
+    """The one place the reducer builds a state: the card table comes from ``table`` when
+    cards moved, else it is the previous state's; rules and the first player never change.
+    Positional on purpose: this runs once per action (docs/performance.md).
+    """
+    if table is None:
+        return GameState(state.rules, phase, current, state.first_player, players, state.pile,
+                         state.pile_top, state.row, state.discard, ticket_deck, box, owners,
+                         closed, tunnel, state.rng, final_turns, passes)  # fmt: skip
+    row = table.row
+    discard = table.discard
+    return GameState(
+        state.rules, phase, current, state.first_player, players, table.pile, table.top,
+        row if type(row) is tuple else tuple(row),
+        discard if type(discard) is Cards else _make(discard),
+        ticket_deck, box, owners, closed, tunnel, table.rng, final_turns, passes,
+    )  # fmt: skip
+
+
+def _with_player(state: GameState, new: PlayerState) -> tuple[PlayerState, ...]:
+    """The seats with the current one replaced."""
     players = list(state.players)
-    players[seat] = new
+    players[state.current] = new
     return tuple(players)
+
+
+def _with_hand(state: GameState, hand: Cards) -> tuple[PlayerState, ...]:
+    p = state.players[state.current]
+    return _with_player(state, PlayerState(hand, p.trains, p.stations, p.score, p.tickets, p.offer))
 
 
 def _end_turn(
@@ -653,47 +656,32 @@ def _end_turn(
         final = n
     passes = state.passes + 1 if passed else 0
     over = final == 0 or passes >= n
-    if table is None:
-        pile, top, row, discard, rng = (state.pile, state.pile_top, state.row, state.discard,
-                                        state.rng)  # fmt: skip
-    else:
-        pile, top, row, discard, rng = (table.pile, table.top, table.frozen_row(),
-                                        table.frozen_discard(), table.rng)  # fmt: skip
-    return GameState(
-        state.rules,
+    return _successor(
+        state,
         Phase.GAME_OVER if over else Phase.TURN,
         state.current if over else (state.current + 1) % n,
-        state.first_player,
         players,
-        pile,
-        top,
-        row,
-        discard,
-        state.ticket_deck if ticket_deck is None else ticket_deck,
-        state.box,
+        table,
         state.owners if owners is None else owners,
         state.closed if closed is None else closed,
+        state.ticket_deck if ticket_deck is None else ticket_deck,
+        state.box,
         None,
-        rng,
         final,
         passes,
     )
 
 
 def _after_card(state: GameState, table: Table, hand: Cards, took_loco: bool) -> GameState:
-    p = state.players[state.current]
-    players = _with_player(state, state.current, PlayerState(
-        hand, p.trains, p.stations, p.score, p.tickets, p.offer))  # fmt: skip
+    players = _with_hand(state, hand)
     if (
         state.phase is Phase.TURN
         and not took_loco
         and _second_card_exists(table.cards_left(), table.row)
     ):
-        return GameState(
-            state.rules, Phase.SECOND_DRAW, state.current, state.first_player, players,
-            table.pile, table.top, table.frozen_row(), table.frozen_discard(), state.ticket_deck,
-            state.box, state.owners, state.closed, None, table.rng, state.final_turns, 0,
-        )  # fmt: skip
+        return _successor(state, Phase.SECOND_DRAW, state.current, players, table, state.owners,
+                          state.closed, state.ticket_deck, state.box, None, state.final_turns,
+                          0)  # fmt: skip
     return _end_turn(state, table, players)
 
 
@@ -730,9 +718,8 @@ def _finish_claim(state: GameState, table: Table, hand: Cards, r: int) -> GameSt
     moved = PlayerState(
         hand, p.trains - route.length, p.stations, p.score + route.points, p.tickets, p.offer
     )
-    players = _with_player(state, state.current, moved)
     owners, closed = _claimed(state, r)
-    return _end_turn(state, table, players, owners=owners, closed=closed)
+    return _end_turn(state, table, _with_player(state, moved), owners=owners, closed=closed)
 
 
 def _apply_claim(state: GameState, action: ClaimRoute) -> GameState:
@@ -757,16 +744,10 @@ def _apply_claim(state: GameState, action: ClaimRoute) -> GameState:
         table.throw(action.payment)
         table.throw_kinds(revealed)
         return _finish_claim(state, table, hand, r)
-    p = state.players[state.current]
-    players = _with_player(state, state.current, PlayerState(
-        hand, p.trains, p.stations, p.score, p.tickets, p.offer))  # fmt: skip
-    return GameState(
-        state.rules, Phase.TUNNEL, state.current, state.first_player, players, table.pile,
-        table.top, table.frozen_row(), table.frozen_discard(), state.ticket_deck, state.box,
-        state.owners, state.closed,
-        PendingTunnel(r, action.payment, tuple(revealed), colour, extra),
-        table.rng, state.final_turns, 0,
-    )  # fmt: skip
+    pending = PendingTunnel(r, action.payment, tuple(revealed), colour, extra)
+    return _successor(state, Phase.TUNNEL, state.current, _with_hand(state, hand), table,
+                      state.owners, state.closed, state.ticket_deck, state.box, pending,
+                      state.final_turns, 0)  # fmt: skip
 
 
 def _apply_pay_tunnel(state: GameState, action: PayTunnel) -> GameState:
@@ -785,10 +766,8 @@ def _apply_withdraw(state: GameState, action: WithdrawTunnel) -> GameState:
     assert tunnel is not None
     table = _table(state)
     table.throw_kinds(tunnel.revealed)  # R28.5, R35
-    p = state.players[state.current]
-    players = _with_player(state, state.current, PlayerState(
-        p.hand.plus(tunnel.laid), p.trains, p.stations, p.score, p.tickets, p.offer))  # fmt: skip
-    return _end_turn(state, table, players)
+    hand = state.players[state.current].hand.plus(tunnel.laid)
+    return _end_turn(state, table, _with_hand(state, hand))
 
 
 def _apply_station(state: GameState, action: BuildStation) -> GameState:
@@ -799,21 +778,17 @@ def _apply_station(state: GameState, action: BuildStation) -> GameState:
     built = PlayerState(
         p.hand.minus(action.payment), p.trains, (*p.stations, c), p.score, p.tickets, p.offer
     )
-    players = _with_player(state, state.current, built)
-    return _end_turn(state, table, players)
+    return _end_turn(state, table, _with_player(state, built))
 
 
 def _apply_draw_tickets(state: GameState, action: DrawTickets) -> GameState:
     k = state.rules.variant.draw_tickets
     deck = state.ticket_deck
     p = state.players[state.current]
-    players = _with_player(state, state.current, PlayerState(
+    players = _with_player(state, PlayerState(
         p.hand, p.trains, p.stations, p.score, p.tickets, deck[:k]))  # fmt: skip
-    return GameState(
-        state.rules, Phase.CHOOSE_TICKETS, state.current, state.first_player, players, state.pile,
-        state.pile_top, state.row, state.discard, deck[k:], state.box, state.owners, state.closed,
-        None, state.rng, state.final_turns, 0,
-    )  # fmt: skip
+    return _successor(state, Phase.CHOOSE_TICKETS, state.current, players, None, state.owners,
+                      state.closed, deck[k:], state.box, None, state.final_turns, 0)  # fmt: skip
 
 
 def _apply_keep(state: GameState, action: KeepTickets) -> GameState:
@@ -822,19 +797,17 @@ def _apply_keep(state: GameState, action: KeepTickets) -> GameState:
     p = state.players[state.current]
     kept = tuple(t for t in p.offer if t in chosen)
     rejected = tuple(t for t in p.offer if t not in chosen)  # D12: in the order drawn
-    players = _with_player(state, state.current, PlayerState(
+    players = _with_player(state, PlayerState(
         p.hand, p.trains, p.stations, p.score, p.tickets + kept, ()))  # fmt: skip
     if state.phase is Phase.CHOOSE_TICKETS:
         return _end_turn(state, None, players, ticket_deck=state.ticket_deck + rejected)
     to_box = state.rules.variant.initial_rejects == "box"  # R9
     nxt = (state.current + 1) % state.rules.players
     done = nxt == state.first_player  # D13, D36: seat order from the first player
-    return GameState(
-        state.rules, Phase.TURN if done else Phase.INITIAL_TICKETS, nxt, state.first_player,
-        players, state.pile, state.pile_top, state.row, state.discard,
-        state.ticket_deck if to_box else state.ticket_deck + rejected,
-        state.box + rejected if to_box else state.box,
-        state.owners, state.closed, None, state.rng, state.final_turns, state.passes,
+    return _successor(
+        state, Phase.TURN if done else Phase.INITIAL_TICKETS, nxt, players, None, state.owners,
+        state.closed, state.ticket_deck if to_box else state.ticket_deck + rejected,
+        state.box + rejected if to_box else state.box, None, state.final_turns, state.passes,
     )  # fmt: skip
 
 
