@@ -134,31 +134,54 @@ def kind_counts(board: Map, hand: Cards) -> tuple[KindCount, ...]:
     return found
 
 
+_GROUP_COUNTS: dict[Map, list[dict[object, tuple[KindCount, ...]]]] = {}
+
+
 def _count_kinds(board: Map, hand: Cards) -> tuple[KindCount, ...]:
-    """The computation behind ``kind_counts``: ``count_payments`` per kind, stopping early."""
+    """The computation behind ``kind_counts``, from per-colour parts cached on their own.
+
+    A colour's kinds depend only on the cards of that colour and the locomotives held, and the
+    gray kinds on the colour counts in decreasing order and the locomotives; those parts repeat
+    far more often than whole hands.
+    """
+    tables = _GROUP_COUNTS.get(board)
+    if tables is None:
+        tables = _GROUP_COUNTS[board] = [{} for _ in board.kind_groups]
     locos = hand[LOCOMOTIVE]
-    held_desc = sorted(hand[:LOCOMOTIVE], reverse=True)
+    held_desc = tuple(sorted(hand[:LOCOMOTIVE], reverse=True))
+    out: tuple[KindCount, ...] = ()
+    for g, group in enumerate(board.kind_groups):
+        key: object = (held_desc, locos) if g == LOCOMOTIVE else hand[g] * 256 + locos
+        part = tables[g].get(key)
+        if part is None:
+            held = held_desc if g == LOCOMOTIVE else (hand[g],)
+            part = tables[g][key] = _count_group(group, held, locos)
+        if part:
+            out += part
+    return out
+
+
+def _count_group(
+    group: tuple[RouteKind, ...], held_desc: tuple[int, ...], locos: int
+) -> tuple[KindCount, ...]:
+    """``count_payments`` for each kind of one colour group (gray: every colour), stopping at
+    the first length the cards cannot reach (kinds are sorted by length).
+    """
+    reach = held_desc[0] + locos  # no payment for a longer route in this group (R21)
     out: list[KindCount] = []
-    for group, held in zip(board.kind_groups, (*hand[:LOCOMOTIVE], held_desc[0]), strict=True):
-        reach = held + locos  # no payment for a longer route in this group (R21)
-        for kind in group:
-            colour, length, ferry, _ = kind
-            if length > reach:
-                break  # kinds are sorted by length
-            if locos >= length:
-                n, top = 1, length - 1
-            else:
-                n, top = 0, locos
-            if colour is not None:
-                low = max(length - held, ferry)
-                if top >= low:
-                    n += top - low + 1
-            else:
-                for count in held_desc:  # most held first: stop at the first that cannot pay
-                    low = max(length - count, ferry)
-                    if top < low:
-                        break
-                    n += top - low + 1
-            if n:
-                out.append((kind, n))
+    for kind in group:
+        length, ferry = kind[1], kind[2]
+        if length > reach:
+            break
+        if locos >= length:
+            n, top = 1, length - 1
+        else:
+            n, top = 0, locos
+        for count in held_desc:  # most held first: stop at the first that cannot pay
+            low = max(length - count, ferry)
+            if top < low:
+                break
+            n += top - low + 1
+        if n:
+            out.append((kind, n))
     return tuple(out)

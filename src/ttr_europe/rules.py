@@ -25,7 +25,7 @@ from .actions import (
     WithdrawTunnel,
 )
 from .board import Map, RouteKind
-from .cards import DECK_SIZE, EMPTY, FULL_DECK, LOCOMOTIVE, Cards, _make
+from .cards import DECK_SIZE, EMPTY, FULL_DECK, LOCOMOTIVE, Cards
 from .data import load_map
 from .errors import (
     GameOverError,
@@ -591,12 +591,16 @@ def _table(state: GameState) -> Table:
                  rules.variant.reset_locomotives, rules.reset_cap)  # fmt: skip
 
 
+CardTable = tuple[tuple[int, ...], int, tuple[int, ...], Cards, int]
+"""pile, pile_top, row, discard, rng: the card table after a move that needed no ``Table``."""
+
+
 def _successor(
     state: GameState,
     phase: Phase,
     current: int,
     players: tuple[PlayerState, ...],
-    table: Table | None,
+    table: Table | CardTable | None,
     owners: tuple[int, ...],
     closed: tuple[int, ...],
     ticket_deck: tuple[int, ...],
@@ -613,12 +617,15 @@ def _successor(
         return GameState(state.rules, phase, current, state.first_player, players, state.pile,
                          state.pile_top, state.row, state.discard, ticket_deck, box, owners,
                          closed, tunnel, state.rng, final_turns, passes)  # fmt: skip
-    row = table.row
-    discard = table.discard
+    if type(table) is tuple:
+        pile, top, row, discard, rng = table
+        return GameState(state.rules, phase, current, state.first_player, players, pile, top, row,
+                         discard, ticket_deck, box, owners, closed, tunnel, rng, final_turns,
+                         passes)  # fmt: skip
+    assert isinstance(table, Table)
     return GameState(
         state.rules, phase, current, state.first_player, players, table.pile, table.top,
-        row if type(row) is tuple else tuple(row),
-        discard if type(discard) is Cards else _make(discard),
+        table.frozen_row(), table.frozen_discard(),
         ticket_deck, box, owners, closed, tunnel, table.rng, final_turns, passes,
     )  # fmt: skip
 
@@ -637,7 +644,7 @@ def _with_hand(state: GameState, hand: Cards) -> tuple[PlayerState, ...]:
 
 def _end_turn(
     state: GameState,
-    table: Table | None,
+    table: Table | CardTable | None,
     players: tuple[PlayerState, ...],
     *,
     owners: tuple[int, ...] | None = None,
@@ -646,7 +653,7 @@ def _end_turn(
     passed: bool = False,
 ) -> GameState:
     """Close the turn: refill empty slots (D33), end bookkeeping (R46, D25, D30, D34)."""
-    if table is not None and NO_CARD in table.row:
+    if type(table) is Table and NO_CARD in table.row:
         table.refill()
     n = state.rules.players
     final = state.final_turns
@@ -672,13 +679,17 @@ def _end_turn(
     )
 
 
-def _after_card(state: GameState, table: Table, hand: Cards, took_loco: bool) -> GameState:
+def _after_card(
+    state: GameState, table: Table | CardTable, hand: Cards, took_loco: bool
+) -> GameState:
     players = _with_hand(state, hand)
-    if (
-        state.phase is Phase.TURN
-        and not took_loco
-        and _second_card_exists(table.cards_left(), table.row)
-    ):
+    if type(table) is tuple:
+        left = table[1] < len(table[0]) or table[3].total > 0
+        row: tuple[int, ...] | list[int] = table[2]
+    else:
+        assert isinstance(table, Table)
+        left, row = table.cards_left(), table.row
+    if state.phase is Phase.TURN and not took_loco and _second_card_exists(left, row):
         return _successor(state, Phase.SECOND_DRAW, state.current, players, table, state.owners,
                           state.closed, state.ticket_deck, state.box, None, state.final_turns,
                           0)  # fmt: skip
@@ -686,6 +697,17 @@ def _after_card(state: GameState, table: Table, hand: Cards, took_loco: bool) ->
 
 
 def _apply_face_up(state: GameState, action: DrawFaceUp) -> GameState:
+    slot = action.slot
+    row = state.row
+    top = state.pile_top
+    pile = state.pile
+    if top < len(pile) and NO_CARD not in row:  # the common case, without a Table
+        new_row = (*row[:slot], pile[top], *row[slot + 1 :])
+        if new_row.count(LOCOMOTIVE) < state.rules.variant.reset_locomotives:  # no reset (R17)
+            card = row[slot]
+            hand = state.players[state.current].hand.add_kind(card)
+            cards = (pile, top + 1, new_row, state.discard, state.rng)
+            return _after_card(state, cards, hand, card == LOCOMOTIVE and state.phase is Phase.TURN)
     table = _table(state)
     card = table.take(action.slot)
     hand = state.players[state.current].hand.add_kind(card)
@@ -693,6 +715,11 @@ def _apply_face_up(state: GameState, action: DrawFaceUp) -> GameState:
 
 
 def _apply_blind(state: GameState, action: DrawBlind) -> GameState:
+    top = state.pile_top
+    if top < len(state.pile):  # the common case, without a Table
+        hand = state.players[state.current].hand.add_kind(state.pile[top])
+        return _after_card(state, (state.pile, top + 1, state.row, state.discard, state.rng),
+                           hand, False)  # fmt: skip
     table = _table(state)
     card = table.draw()
     return _after_card(state, table, state.players[state.current].hand.add_kind(card), False)
