@@ -19,7 +19,9 @@ from functools import lru_cache
 from .board import Map, RouteKind
 from .cards import COLORS, KIND_NAMES, KINDS, LOCOMOTIVE, Cards, _make, single
 
-KindCount = tuple[RouteKind, int]  # a route kind and how many payments a hand has for it
+KindCount = tuple[RouteKind, int, tuple[Cards, ...] | None]
+"""A route kind, how many payments a hand has for it, and those payments when they depend on
+the kind's colour alone (``None`` for gray kinds: ask ``payments`` with the hand)."""
 
 
 def _loco_range(held: int, locos: int, length: int, min_locos: int) -> range:
@@ -155,20 +157,21 @@ def _count_kinds(board: Map, hand: Cards) -> tuple[KindCount, ...]:
         part = tables[g].get(key)
         if part is None:
             held = held_desc if g == LOCOMOTIVE else (hand[g],)
-            part = tables[g][key] = _count_group(group, held, locos)
+            part = tables[g][key] = _count_group(group, held, locos, None if g == LOCOMOTIVE else g)
         if part:
             out += part
     return out
 
 
 def _count_group(
-    group: tuple[RouteKind, ...], held_desc: tuple[int, ...], locos: int
+    group: tuple[RouteKind, ...], held_desc: tuple[int, ...], locos: int, colour: int | None
 ) -> tuple[KindCount, ...]:
     """``count_payments`` for each kind of one colour group (gray: every colour), stopping at
     the first length the cards cannot reach (kinds are sorted by length).
     """
     reach = held_desc[0] + locos  # no payment for a longer route in this group (R21)
     out: list[KindCount] = []
+    own = None if colour is None else single(colour, held_desc[0]).add_kind(LOCOMOTIVE, locos)
     for kind in group:
         length, ferry = kind[1], kind[2]
         if length > reach:
@@ -183,5 +186,5 @@ def _count_group(
                 break
             n += top - low + 1
         if n:
-            out.append((kind, n))
+            out.append((kind, n, None if own is None else payments(colour, length, ferry, own)))
     return tuple(out)

@@ -55,6 +55,13 @@ from .state import (
 )
 from .table import Table
 
+# Phases as module constants: reading an enum member from its class costs ten times more.
+_CHOOSE_TICKETS = Phase.CHOOSE_TICKETS
+_GAME_OVER = Phase.GAME_OVER
+_INITIAL_TICKETS = Phase.INITIAL_TICKETS
+_SECOND_DRAW = Phase.SECOND_DRAW
+_TUNNEL = Phase.TUNNEL
+_TURN = Phase.TURN
 _DRAW_BLIND = DrawBlind()
 _DRAW_TICKETS = DrawTickets()
 _PASS = Pass()
@@ -114,7 +121,7 @@ def new_game(
         first_player, rng = below(rng, players)
     return GameState.create(
         rules=rules,
-        phase=Phase.INITIAL_TICKETS,
+        phase=_INITIAL_TICKETS,
         current=first_player,
         first_player=first_player,
         players=tuple(
@@ -149,11 +156,11 @@ def _check_options(rules: Rules) -> None:
 
 def current_player(state: GameState) -> int | None:
     """The seat to act, or None when the game is over."""
-    return None if state.phase is Phase.GAME_OVER else state.current
+    return None if state.phase is _GAME_OVER else state.current
 
 
 def is_terminal(state: GameState) -> bool:
-    return state.phase is Phase.GAME_OVER
+    return state.phase is _GAME_OVER
 
 
 def _can_draw_blind(state: GameState) -> bool:
@@ -170,6 +177,11 @@ def _occupied_cities(state: GameState) -> set[int]:
 
 
 # --------------------------------------------------------------------------- legal actions
+
+
+_Kind = tuple[RouteKind, int, int, tuple[Cards, ...] | None]
+"""A route kind in a ``LegalActions``: the kind, its open routes, payments per route and the
+payments themselves when ``kind_counts`` has them."""
 
 
 class LegalActions(Sequence[Action]):
@@ -189,14 +201,14 @@ class LegalActions(Sequence[Action]):
         self,
         head: tuple[Action, ...],
         state: GameState,
-        kinds: list[tuple[RouteKind, int, int]] | None = None,
+        kinds: list[_Kind] | None = None,
         ends: list[int] | None = None,
         free_cities: int = 0,
         station_pays: int = 0,
     ) -> None:
         self._head = head
         self._state = state
-        self._kinds = kinds or []  # (kind, open routes mask, payments per route)
+        self._kinds = kinds or []
         self._ends = ends or []
         self._claims = ends[-1] if ends else 0
         self._free = free_cities
@@ -228,12 +240,14 @@ class LegalActions(Sequence[Action]):
         if index < self._claims:
             ends = self._ends
             k = bisect_right(ends, index)
-            kind, mask, n = self._kinds[k]
+            kind, mask, n, options = self._kinds[k]
             nth, pay = divmod(index - ends[k - 1] if k else index, n)
             for _ in range(nth):
                 mask &= mask - 1  # drop the lowest route
             route = state.rules.map.routes[(mask & -mask).bit_length() - 1]
-            return ClaimRoute(route.id, payments(kind[0], kind[1], kind[2], hand)[pay])
+            if options is None:
+                options = payments(kind[0], kind[1], kind[2], hand)
+            return ClaimRoute(route.id, options[pay])
         nth, pay = divmod(index - self._claims, self._pays)
         city = _free_cities(state)[nth]
         cost = len(state.players[state.current].stations) + 1
@@ -246,7 +260,7 @@ class LegalActions(Sequence[Action]):
         state = self._state
         board = state.rules.map
         player = state.players[state.current]
-        for kind, mask, _ in self._kinds:
+        for kind, mask, _, _ in self._kinds:
             options = payments(kind.colour, kind.length, kind.ferry, player.hand)
             for r in _bits(mask):
                 route = board.routes[r].id
@@ -270,9 +284,9 @@ class LegalActions(Sequence[Action]):
 def legal_actions(state: GameState) -> LegalActions:
     """Every legal action of the player to act, payments included (D24)."""
     phase = state.phase
-    if phase is Phase.TURN:
+    if phase is _TURN:
         return _turn_actions(state)
-    if phase is Phase.SECOND_DRAW:
+    if phase is _SECOND_DRAW:
         head: list[Action] = [_FACE_UP[s] for s, c in enumerate(state.row)
                               if c != NO_CARD and c != LOCOMOTIVE]  # fmt: skip
         if _can_draw_blind(state):
@@ -280,10 +294,10 @@ def legal_actions(state: GameState) -> LegalActions:
         if state.rules.second_card_optional:
             head.append(_PASS)
         return LegalActions(tuple(head), state)
-    if phase is Phase.TUNNEL:
+    if phase is _TUNNEL:
         pays_extra = (PayTunnel(p) for p in _tunnel_payments(state))
         return LegalActions((*pays_extra, _WITHDRAW), state)
-    if phase is Phase.INITIAL_TICKETS or phase is Phase.CHOOSE_TICKETS:
+    if phase is _INITIAL_TICKETS or phase is _CHOOSE_TICKETS:
         return LegalActions(tuple(KeepTickets(keep) for keep in _keep_choices(state)), state)
     return LegalActions((), state)
 
@@ -321,14 +335,14 @@ def _turn_actions(state: GameState) -> LegalActions:
     player = state.players[seat]
     trains = player.trains
     avail = ~state.closed[seat]
-    kinds: list[tuple[RouteKind, int, int]] = []
+    kinds: list[_Kind] = []
     ends: list[int] = []
     total = 0
-    for kind, n in kind_counts(board, player.hand):  # R21, R27: payments per route kind
+    for kind, n, pays_ in kind_counts(board, player.hand):  # R21, R27: payments per kind
         mask = kind[3] & avail
         if mask and kind[1] <= trains:  # R22
             total += n * mask.bit_count()
-            kinds.append((kind, mask, n))
+            kinds.append((kind, mask, n, pays_))
             ends.append(total)
     free = station_pays = 0
     built = len(player.stations)
@@ -375,7 +389,7 @@ def _keep_limits(state: GameState) -> tuple[int, int | None]:
     """Minimum kept and the limit on long tickets kept, for the pending choice (R9, R37, B4)."""
     v = state.rules.variant
     n = len(state.players[state.current].offer)
-    if state.phase is Phase.INITIAL_TICKETS:
+    if state.phase is _INITIAL_TICKETS:
         return min(v.keep_initial, n), state.rules.long_kept_limit
     return min(v.keep_drawn, n), None
 
@@ -405,20 +419,20 @@ def _check(state: GameState, action: object) -> None:
     checker = _CHECKS.get(type(action))
     if checker is None:
         raise MalformedActionError("input", f"not an action: {action!r}")
-    if state.phase is Phase.GAME_OVER:
+    if state.phase is _GAME_OVER:
         raise GameOverError("R46", "the game is over", action)
     checker(state, action)
 
 
 def _phase_error(state: GameState, action: object) -> IllegalActionError:
     phase = state.phase
-    if phase is Phase.SECOND_DRAW:
+    if phase is _SECOND_DRAW:
         return IllegalActionError("R13", "the second train card must be drawn now", action)
-    if phase is Phase.TUNNEL:
+    if phase is _TUNNEL:
         return IllegalActionError("R28", "pay the tunnel's extra cards or withdraw", action)
-    if phase is Phase.CHOOSE_TICKETS:
+    if phase is _CHOOSE_TICKETS:
         return IllegalActionError("R37", "choose which drawn tickets to keep", action)
-    if phase is Phase.INITIAL_TICKETS:
+    if phase is _INITIAL_TICKETS:
         return IllegalActionError("R9", "choose the starting tickets first", action)
     return IllegalActionError("R12", "not possible at the start of a turn", action)
 
@@ -430,7 +444,7 @@ def _cards(value: object, action: object) -> Cards:
 
 
 def _check_face_up(state: GameState, action: DrawFaceUp) -> None:
-    if state.phase is not Phase.TURN and state.phase is not Phase.SECOND_DRAW:
+    if state.phase is not _TURN and state.phase is not _SECOND_DRAW:
         raise _phase_error(state, action)
     slot = action.slot
     if type(slot) is not int or not 0 <= slot < len(state.row):
@@ -438,19 +452,19 @@ def _check_face_up(state: GameState, action: DrawFaceUp) -> None:
     card = state.row[slot]
     if card == NO_CARD:
         raise IllegalActionError("D3", "that face-up slot is empty", action)
-    if card == LOCOMOTIVE and state.phase is Phase.SECOND_DRAW:
+    if card == LOCOMOTIVE and state.phase is _SECOND_DRAW:
         raise IllegalActionError("R15b", "a face-up locomotive cannot be the second card", action)
 
 
 def _check_blind(state: GameState, action: DrawBlind) -> None:
-    if state.phase is not Phase.TURN and state.phase is not Phase.SECOND_DRAW:
+    if state.phase is not _TURN and state.phase is not _SECOND_DRAW:
         raise _phase_error(state, action)
     if not _can_draw_blind(state):
         raise IllegalActionError("R19", "the draw pile and the discard pile are empty", action)
 
 
 def _check_claim(state: GameState, action: ClaimRoute) -> None:
-    if state.phase is not Phase.TURN:
+    if state.phase is not _TURN:
         raise _phase_error(state, action)
     board = state.rules.map
     r = board.route_index.get(action.route) if isinstance(action.route, str) else None
@@ -481,7 +495,7 @@ def _check_claim(state: GameState, action: ClaimRoute) -> None:
 
 def _check_pay_tunnel(state: GameState, action: PayTunnel) -> None:
     tunnel = state.tunnel
-    if state.phase is not Phase.TUNNEL or tunnel is None:
+    if state.phase is not _TUNNEL or tunnel is None:
         raise _phase_error(state, action)
     payment = _cards(action.payment, action)
     why = pays_tunnel_extra(payment, tunnel.colour, tunnel.extra)
@@ -492,7 +506,7 @@ def _check_pay_tunnel(state: GameState, action: PayTunnel) -> None:
 
 
 def _check_withdraw(state: GameState, action: WithdrawTunnel) -> None:
-    if state.phase is not Phase.TUNNEL:
+    if state.phase is not _TUNNEL:
         raise _phase_error(state, action)
 
 
@@ -500,7 +514,7 @@ def _check_station(state: GameState, action: BuildStation) -> None:
     variant = state.rules.variant
     if not variant.stations:
         raise IllegalActionError("R12", "this game has no stations", action)
-    if state.phase is not Phase.TURN:
+    if state.phase is not _TURN:
         raise _phase_error(state, action)
     board = state.rules.map
     c = board.city_index.get(action.city) if isinstance(action.city, str) else None
@@ -521,14 +535,14 @@ def _check_station(state: GameState, action: BuildStation) -> None:
 
 
 def _check_draw_tickets(state: GameState, action: DrawTickets) -> None:
-    if state.phase is not Phase.TURN:
+    if state.phase is not _TURN:
         raise _phase_error(state, action)
     if not state.ticket_deck:
         raise IllegalActionError("D11", "the ticket deck is empty", action)
 
 
 def _check_keep(state: GameState, action: KeepTickets) -> None:
-    if state.phase is not Phase.INITIAL_TICKETS and state.phase is not Phase.CHOOSE_TICKETS:
+    if state.phase is not _INITIAL_TICKETS and state.phase is not _CHOOSE_TICKETS:
         raise _phase_error(state, action)
     board = state.rules.map
     offer = state.players[state.current].offer
@@ -541,7 +555,7 @@ def _check_keep(state: GameState, action: KeepTickets) -> None:
             raise MalformedActionError("input", f"ticket {tid!r} listed twice", action)
         kept.append(t)
     low, long_limit = _keep_limits(state)
-    rule = "R9" if state.phase is Phase.INITIAL_TICKETS else "R37"
+    rule = "R9" if state.phase is _INITIAL_TICKETS else "R37"
     if len(kept) < low:
         raise IllegalActionError(rule, f"keep at least {low} ticket(s)", action)
     if long_limit is not None and sum(board.tickets[t].long for t in kept) > long_limit:
@@ -549,9 +563,9 @@ def _check_keep(state: GameState, action: KeepTickets) -> None:
 
 
 def _check_pass(state: GameState, action: Pass) -> None:
-    if state.phase is Phase.SECOND_DRAW and state.rules.second_card_optional:
+    if state.phase is _SECOND_DRAW and state.rules.second_card_optional:
         return
-    if state.phase is not Phase.TURN:
+    if state.phase is not _TURN:
         raise _phase_error(state, action)
     if _turn_actions(state)[0] != _PASS:
         raise IllegalActionError("D1", "passing is allowed only when nothing else is", action)
@@ -578,10 +592,14 @@ def apply(state: GameState, action: Action, *, player: int | None = None) -> Gam
 
     ``player``, when given, must be the seat to act (else ``NotYourTurnError``).
     """
-    if player is not None and player != state.current and state.phase is not Phase.GAME_OVER:
+    if player is not None and player != state.current and state.phase is not _GAME_OVER:
         raise NotYourTurnError("R12", f"it is seat {state.current}'s turn, not {player}'s", action)
-    _check(state, action)
-    new: GameState = _APPLY[type(action)](state, action)
+    step = _STEPS.get(type(action))
+    if step is None or state.phase is _GAME_OVER:
+        _check(state, action)  # raises the error is_legal and why_illegal report
+        raise AssertionError("unreachable")  # pragma: no cover
+    step[0](state, action)
+    new: GameState = step[1](state, action)
     return new
 
 
@@ -665,7 +683,7 @@ def _end_turn(
     over = final == 0 or passes >= n
     return _successor(
         state,
-        Phase.GAME_OVER if over else Phase.TURN,
+        _GAME_OVER if over else _TURN,
         state.current if over else (state.current + 1) % n,
         players,
         table,
@@ -682,18 +700,20 @@ def _end_turn(
 def _after_card(
     state: GameState, table: Table | CardTable, hand: Cards, took_loco: bool
 ) -> GameState:
-    players = _with_hand(state, hand)
+    p = state.players[state.current]
+    players = list(state.players)
+    players[state.current] = PlayerState(hand, p.trains, p.stations, p.score, p.tickets, p.offer)
     if type(table) is tuple:
         left = table[1] < len(table[0]) or table[3].total > 0
         row: tuple[int, ...] | list[int] = table[2]
     else:
         assert isinstance(table, Table)
         left, row = table.cards_left(), table.row
-    if state.phase is Phase.TURN and not took_loco and _second_card_exists(left, row):
-        return _successor(state, Phase.SECOND_DRAW, state.current, players, table, state.owners,
-                          state.closed, state.ticket_deck, state.box, None, state.final_turns,
-                          0)  # fmt: skip
-    return _end_turn(state, table, players)
+    if state.phase is _TURN and not took_loco and _second_card_exists(left, row):
+        return _successor(state, _SECOND_DRAW, state.current, tuple(players), table,
+                          state.owners, state.closed, state.ticket_deck, state.box, None,
+                          state.final_turns, 0)  # fmt: skip
+    return _end_turn(state, table, tuple(players))
 
 
 def _apply_face_up(state: GameState, action: DrawFaceUp) -> GameState:
@@ -707,11 +727,11 @@ def _apply_face_up(state: GameState, action: DrawFaceUp) -> GameState:
             card = row[slot]
             hand = state.players[state.current].hand.add_kind(card)
             cards = (pile, top + 1, new_row, state.discard, state.rng)
-            return _after_card(state, cards, hand, card == LOCOMOTIVE and state.phase is Phase.TURN)
+            return _after_card(state, cards, hand, card == LOCOMOTIVE and state.phase is _TURN)
     table = _table(state)
     card = table.take(action.slot)
     hand = state.players[state.current].hand.add_kind(card)
-    return _after_card(state, table, hand, card == LOCOMOTIVE and state.phase is Phase.TURN)
+    return _after_card(state, table, hand, card == LOCOMOTIVE and state.phase is _TURN)
 
 
 def _apply_blind(state: GameState, action: DrawBlind) -> GameState:
@@ -739,7 +759,7 @@ def _claimed(state: GameState, r: int) -> tuple[tuple[int, ...], tuple[int, ...]
     return tuple(owners), closed
 
 
-def _finish_claim(state: GameState, table: Table, hand: Cards, r: int) -> GameState:
+def _finish_claim(state: GameState, table: Table | CardTable, hand: Cards, r: int) -> GameState:
     route = state.rules.map.routes[r]
     p = state.players[state.current]
     moved = PlayerState(
@@ -754,8 +774,12 @@ def _apply_claim(state: GameState, action: ClaimRoute) -> GameState:
     r = board.route_index[action.route]
     route = board.routes[r]
     hand = state.players[state.current].hand.minus(action.payment)
+    if not route.tunnel and NO_CARD not in state.row:  # no card moves but the payment's
+        discard = state.discard.plus(action.payment)
+        return _finish_claim(state, (state.pile, state.pile_top, state.row, discard, state.rng),
+                             hand, r)  # fmt: skip
     table = _table(state)
-    if not route.tunnel:
+    if not route.tunnel:  # the empty slots are refilled at the end of the turn (D33)
         table.throw(action.payment)
         return _finish_claim(state, table, hand, r)
     revealed: list[int] = []
@@ -767,12 +791,12 @@ def _apply_claim(state: GameState, action: ClaimRoute) -> GameState:
     colour = payment_colour(action.payment)
     assert colour is not None
     extra = sum(1 for c in revealed if c == LOCOMOTIVE or c == colour)  # R30, R31
-    if extra == 0:  # D31: claimed at once, no TUNNEL phase
+    if extra == 0:  # D31: claimed at once, no _TUNNEL phase
         table.throw(action.payment)
         table.throw_kinds(revealed)
         return _finish_claim(state, table, hand, r)
     pending = PendingTunnel(r, action.payment, tuple(revealed), colour, extra)
-    return _successor(state, Phase.TUNNEL, state.current, _with_hand(state, hand), table,
+    return _successor(state, _TUNNEL, state.current, _with_hand(state, hand), table,
                       state.owners, state.closed, state.ticket_deck, state.box, pending,
                       state.final_turns, 0)  # fmt: skip
 
@@ -814,7 +838,7 @@ def _apply_draw_tickets(state: GameState, action: DrawTickets) -> GameState:
     p = state.players[state.current]
     players = _with_player(state, PlayerState(
         p.hand, p.trains, p.stations, p.score, p.tickets, deck[:k]))  # fmt: skip
-    return _successor(state, Phase.CHOOSE_TICKETS, state.current, players, None, state.owners,
+    return _successor(state, _CHOOSE_TICKETS, state.current, players, None, state.owners,
                       state.closed, deck[k:], state.box, None, state.final_turns, 0)  # fmt: skip
 
 
@@ -826,20 +850,20 @@ def _apply_keep(state: GameState, action: KeepTickets) -> GameState:
     rejected = tuple(t for t in p.offer if t not in chosen)  # D12: in the order drawn
     players = _with_player(state, PlayerState(
         p.hand, p.trains, p.stations, p.score, p.tickets + kept, ()))  # fmt: skip
-    if state.phase is Phase.CHOOSE_TICKETS:
+    if state.phase is _CHOOSE_TICKETS:
         return _end_turn(state, None, players, ticket_deck=state.ticket_deck + rejected)
     to_box = state.rules.variant.initial_rejects == "box"  # R9
     nxt = (state.current + 1) % state.rules.players
     done = nxt == state.first_player  # D13, D36: seat order from the first player
     return _successor(
-        state, Phase.TURN if done else Phase.INITIAL_TICKETS, nxt, players, None, state.owners,
+        state, _TURN if done else _INITIAL_TICKETS, nxt, players, None, state.owners,
         state.closed, state.ticket_deck if to_box else state.ticket_deck + rejected,
         state.box + rejected if to_box else state.box, None, state.final_turns, state.passes,
     )  # fmt: skip
 
 
 def _apply_pass(state: GameState, action: Pass) -> GameState:
-    return _end_turn(state, None, state.players, passed=state.phase is Phase.TURN)
+    return _end_turn(state, None, state.players, passed=state.phase is _TURN)
 
 
 _APPLY: dict[type, Any] = {
@@ -853,3 +877,4 @@ _APPLY: dict[type, Any] = {
     KeepTickets: _apply_keep,
     Pass: _apply_pass,
 }
+_STEPS: dict[type, tuple[Any, Any]] = {kind: (_CHECKS[kind], step) for kind, step in _APPLY.items()}
