@@ -92,6 +92,12 @@ def pays(payment: tuple[int, ...], colour: int | None, length: int, min_locos: i
     return None
 
 
+@lru_cache(maxsize=16384)
+def pays_cards(payment: Cards, colour: int | None, length: int, min_locos: int) -> str | None:
+    """``pays`` for a payment already known to be ``Cards``, cached: every claim is checked."""
+    return pays(payment, colour, length, min_locos)
+
+
 def tunnel_extra_payments(colour: int, extra: int, hand: Cards) -> tuple[Cards, ...]:
     """The payments of a tunnel's ``extra`` cards after laying ``colour`` (R28-R31).
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import operator
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
+from functools import cache
 from itertools import combinations
 from typing import Any, overload
 
@@ -40,6 +41,7 @@ from .payments import (
     payment_colour,
     payments,
     pays,
+    pays_cards,
     pays_tunnel_extra,
     tunnel_extra_payments,
 )
@@ -199,7 +201,7 @@ class LegalActions(Sequence[Action]):
 
     def __init__(
         self,
-        head: tuple[Action, ...],
+        head: Sequence[Action],
         state: GameState,
         kinds: list[_Kind] | None = None,
         ends: list[int] | None = None,
@@ -298,7 +300,7 @@ def legal_actions(state: GameState) -> LegalActions:
         pays_extra = (PayTunnel(p) for p in _tunnel_payments(state))
         return LegalActions((*pays_extra, _WITHDRAW), state)
     if phase is _INITIAL_TICKETS or phase is _CHOOSE_TICKETS:
-        return LegalActions(tuple(KeepTickets(keep) for keep in _keep_choices(state)), state)
+        return LegalActions(_keep_choices(state), state)
     return LegalActions((), state)
 
 
@@ -375,14 +377,43 @@ def _tunnel_payments(state: GameState) -> tuple[Cards, ...]:
     return tunnel_extra_payments(tunnel.colour, tunnel.extra, state.players[state.current].hand)
 
 
-def _keep_choices(state: GameState) -> Iterator[tuple[str, ...]]:
+class _KeepChoices(Sequence[Action]):
+    """The ``KeepTickets`` choices of an offer, built only when asked for (like claims)."""
+
+    __slots__ = ("_combos", "_ids")
+
+    def __init__(self, ids: tuple[str, ...], combos: tuple[tuple[int, ...], ...]) -> None:
+        self._ids = ids
+        self._combos = combos
+
+    def __len__(self) -> int:
+        return len(self._combos)
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        ids = self._ids
+        return KeepTickets([ids[i] for i in self._combos[index]])
+
+
+@cache
+def _combos(n: int, low: int) -> tuple[tuple[int, ...], ...]:
+    """Places in an offer of ``n`` to keep, at least ``low`` of them: by size, then places."""
+    return tuple(c for size in range(low, n + 1) for c in combinations(range(n), size))
+
+
+def _keep_choices(state: GameState) -> _KeepChoices:
     offer = state.players[state.current].offer
     tickets = state.rules.map.tickets
     low, long_limit = _keep_limits(state)
-    for size in range(low, len(offer) + 1):
-        for combo in combinations(offer, size):
-            if long_limit is None or sum(tickets[t].long for t in combo) <= long_limit:
-                yield tuple(tickets[t].id for t in combo)
+    combos = _combos(len(offer), low)
+    if long_limit is not None:  # B4
+        combos = tuple(c for c in combos if sum(tickets[offer[i]].long for i in c) <= long_limit)
+    return _KeepChoices(tuple(tickets[t].id for t in offer), combos)
 
 
 def _keep_limits(state: GameState) -> tuple[int, int | None]:
@@ -485,7 +516,7 @@ def _check_claim(state: GameState, action: ClaimRoute) -> None:
     if player.trains < route.length:
         raise IllegalActionError("R22", f"{route.length} trains needed, {player.trains} left",
                                  action)  # fmt: skip
-    why = pays(payment, route.colour, route.length, route.ferry)
+    why = pays_cards(payment, route.colour, route.length, route.ferry)
     if why is not None:
         rule = "R27" if route.ferry and payment[LOCOMOTIVE] < route.ferry else "R21"
         raise IllegalActionError(rule, f"{route.id}: {why}", action)
