@@ -42,11 +42,11 @@ from .actions import (
     WithdrawTunnel,
 )
 from .board import Map
-from .cards import KINDS, Cards
+from .cards import KINDS, LOCOMOTIVE, Cards
 from .data import load_map
 from .errors import MalformedActionError
 from .payments import payments
-from .rules import TUNNEL_REVEAL, legal_actions
+from .rules import TUNNEL_REVEAL, KeepChoices, legal_actions
 from .state import GameState
 
 _ANY = Cards((99,) * KINDS)  # a hand that can make every payment pattern
@@ -65,11 +65,14 @@ class ActionCodec:
         "_claim_start",
         "_claims",
         "_keep",
+        "_ones",
         "_pay",
         "_pay_index",
         "_pay_start",
+        "_route_start",
         "_station",
         "_station_index",
+        "_station_offset",
         "_stations",
         "blocks",
         "map",
@@ -111,6 +114,12 @@ class ActionCodec:
                 self._claims.append((route.index, ClaimRoute(route.id, pay)))
             self._claim_codes.append(codes)
         sizes[6] = ("claim", len(self._claims))
+        # Where each route's codes start, and each station cost's codes within a city's block:
+        # the mask writes runs of codes from these, without encoding actions.
+        self._route_start = [min(codes.values()) for codes in self._claim_codes]
+        self._station_offset = [0]
+        for n in range(1, v.stations + 1):
+            self._station_offset.append(self._station_offset[-1] + 8 * n + 1)
         self.blocks: dict[str, range] = {}
         at = 0
         for name, n in sizes:
@@ -121,6 +130,7 @@ class ActionCodec:
         self._claim_start = self.blocks["claim"].start
         self._station = self.blocks["station"].start
         self._pay_start = self.blocks["pay"].start
+        self._ones = b"\x01" * max(len(self._stations), 1 + 8 * max(r.length for r in board.routes))
 
     def __repr__(self) -> str:
         return f"<ActionCodec {self.map.id}/{self.variant.id}: {self.size} codes>"
@@ -210,10 +220,74 @@ class ActionCodec:
 
     def mask(self, state: GameState) -> list[bool]:
         """``mask[code]`` is True exactly when the action of ``code`` is legal in ``state``."""
-        out = [False] * self.size
-        for code in self.legal_codes(state):
-            out[code] = True
+        return [b == 1 for b in self.mask_bytes(state)]
+
+    def mask_bytes(self, state: GameState) -> bytearray:
+        """One byte per code, 1 where the action is legal (for ``numpy.frombuffer``).
+
+        Claims and stations are written from the route-kind tables of ``legal_actions`` as runs
+        of consecutive codes, never by encoding each legal action: a route's codes list its
+        payments by colour and then locomotives, so the payments a hand can make are one run
+        per colour (plus the all-locomotive code).
+        """
+        out = bytearray(self.size)
+        legal = legal_actions(state)
+        head = legal.head
+        if isinstance(head, KeepChoices):
+            for places in head.places:
+                out[self._keep + sum(1 << i for i in places)] = 1
+        else:
+            for action in head:
+                out[self.encode(action, state)] = 1
+        kinds = legal.claim_kinds
+        cities = legal.station_cities
+        if not kinds and not cities:
+            return out
+        hand = state.players[state.current].hand
+        ones = self._ones
+        start = self._route_start
+        claim = self._claim_start
+        for kind, open_routes in kinds:
+            runs = _runs(kind.colour, kind.length, kind.ferry, hand)
+            routes = open_routes
+            while routes:
+                low = routes & -routes
+                routes ^= low
+                base = claim + start[low.bit_length() - 1]
+                for a, b in runs:
+                    out[base + a : base + b] = ones[: b - a]
+        if cities:
+            cost = len(state.players[state.current].stations) + 1
+            runs = _runs(None, cost, 0, hand)
+            width = len(self._stations)
+            first = self._station + self._station_offset[cost - 1]
+            for c in cities:
+                base = first + c * width
+                for a, b in runs:
+                    out[base + a : base + b] = ones[: b - a]
         return out
+
+
+def _runs(colour: int | None, length: int, ferry: int, hand: Cards) -> list[tuple[int, int]]:
+    """The codes of ``hand``'s payments among all payments of a route, as ``[start, stop)`` runs.
+
+    All payments (``payments`` with an unlimited hand) list, per colour, ``length - ferry``
+    codes for ``ferry .. length - 1`` locomotives, then one all-locomotive code. A hand pays
+    with ``max(ferry, length - held) .. min(length - 1, locomotives)`` of them per colour.
+    """
+    locos = hand[LOCOMOTIVE]
+    block = length - ferry
+    top = min(length - 1, locos)
+    runs: list[tuple[int, int]] = []
+    colours = range(8) if colour is None else (colour,)
+    for i, c in enumerate(colours):
+        low = max(ferry, length - hand[c])
+        if low <= top:
+            runs.append((i * block + low - ferry, i * block + top - ferry + 1))
+    if locos >= length:
+        end = len(colours) * block
+        runs.append((end, end + 1))
+    return runs
 
 
 _SIMPLE: dict[type, int] = {DrawBlind: 0, DrawTickets: 1, Pass: 2, WithdrawTunnel: 3}
@@ -229,3 +303,8 @@ def codec_for(map: Map, variant: str) -> ActionCodec:
 def legal_action_mask(state: GameState) -> list[bool]:
     """The legal-action mask of ``state`` under its map's and variant's codec."""
     return codec_for(state.rules.map, state.rules.variant.id).mask(state)
+
+
+def legal_action_mask_bytes(state: GameState) -> bytearray:
+    """``legal_action_mask`` as one byte per code (1 = legal), for array libraries."""
+    return codec_for(state.rules.map, state.rules.variant.id).mask_bytes(state)

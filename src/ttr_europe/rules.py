@@ -275,6 +275,21 @@ class LegalActions(Sequence[Action]):
                 for pay in options:
                     yield BuildStation(city, pay)
 
+    @property
+    def head(self) -> Sequence[Action]:
+        """The actions listed one by one: draws, tickets, pass, tunnel answers, ticket choices."""
+        return self._head
+
+    @property
+    def claim_kinds(self) -> list[tuple[RouteKind, int]]:
+        """Each route kind with a legal claim and the mask of its routes open to the player."""
+        return [(kind, mask) for kind, mask, _, _ in self._kinds]
+
+    @property
+    def station_cities(self) -> list[int]:
+        """The cities where a station is legal (empty when no station is)."""
+        return _free_cities(self._state) if self._pays else []
+
     def __contains__(self, action: object) -> bool:
         """Whether ``action`` is legal: the cost of one ``is_legal`` check, not a scan."""
         return is_legal(self._state, action)
@@ -377,17 +392,20 @@ def _tunnel_payments(state: GameState) -> tuple[Cards, ...]:
     return tunnel_extra_payments(tunnel.colour, tunnel.extra, state.players[state.current].hand)
 
 
-class _KeepChoices(Sequence[Action]):
-    """The ``KeepTickets`` choices of an offer, built only when asked for (like claims)."""
+class KeepChoices(Sequence[Action]):
+    """The ``KeepTickets`` choices of an offer, built only when asked for (like claims).
 
-    __slots__ = ("_combos", "_ids")
+    ``places[i]`` lists the places in the offer that choice ``i`` keeps.
+    """
 
-    def __init__(self, ids: tuple[str, ...], combos: tuple[tuple[int, ...], ...]) -> None:
+    __slots__ = ("_ids", "places")
+
+    def __init__(self, ids: tuple[str, ...], places: tuple[tuple[int, ...], ...]) -> None:
         self._ids = ids
-        self._combos = combos
+        self.places = places
 
     def __len__(self) -> int:
-        return len(self._combos)
+        return len(self.places)
 
     @overload
     def __getitem__(self, index: int) -> Action: ...
@@ -397,7 +415,7 @@ class _KeepChoices(Sequence[Action]):
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         ids = self._ids
-        return KeepTickets([ids[i] for i in self._combos[index]])
+        return KeepTickets([ids[i] for i in self.places[index]])
 
 
 @cache
@@ -406,14 +424,14 @@ def _combos(n: int, low: int) -> tuple[tuple[int, ...], ...]:
     return tuple(c for size in range(low, n + 1) for c in combinations(range(n), size))
 
 
-def _keep_choices(state: GameState) -> _KeepChoices:
+def _keep_choices(state: GameState) -> KeepChoices:
     offer = state.players[state.current].offer
     tickets = state.rules.map.tickets
     low, long_limit = _keep_limits(state)
     combos = _combos(len(offer), low)
     if long_limit is not None:  # B4
         combos = tuple(c for c in combos if sum(tickets[offer[i]].long for i in c) <= long_limit)
-    return _KeepChoices(tuple(tickets[t].id for t in offer), combos)
+    return KeepChoices(tuple(tickets[t].id for t in offer), combos)
 
 
 def _keep_limits(state: GameState) -> tuple[int, int | None]:
