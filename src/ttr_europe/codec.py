@@ -27,7 +27,7 @@ Only keep codes depend on the position: they name places in the offer, so ``enco
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from .actions import (
     Action,
@@ -65,11 +65,10 @@ class ActionCodec:
         "_claim_start",
         "_claims",
         "_keep",
-        "_ones",
+        "_kind_bases",
         "_pay",
         "_pay_index",
         "_pay_start",
-        "_route_start",
         "_station",
         "_station_index",
         "_station_offset",
@@ -116,7 +115,8 @@ class ActionCodec:
         sizes[6] = ("claim", len(self._claims))
         # Where each route's codes start, and each station cost's codes within a city's block:
         # the mask writes runs of codes from these, without encoding actions.
-        self._route_start = [min(codes.values()) for codes in self._claim_codes]
+        route_start = [min(codes.values()) for codes in self._claim_codes]
+
         self._station_offset = [0]
         for n in range(1, v.stations + 1):
             self._station_offset.append(self._station_offset[-1] + 8 * n + 1)
@@ -130,7 +130,14 @@ class ActionCodec:
         self._claim_start = self.blocks["claim"].start
         self._station = self.blocks["station"].start
         self._pay_start = self.blocks["pay"].start
-        self._ones = b"\x01" * max(len(self._stations), 1 + 8 * max(r.length for r in board.routes))
+        self._kind_bases = {  # per route kind: each route's bit and first code
+            kind.mask: [
+                (1 << r, self._claim_start + route_start[r])
+                for r in range(len(board.routes))
+                if kind.mask >> r & 1
+            ]
+            for kind in board.route_kinds
+        }
 
     def __repr__(self) -> str:
         return f"<ActionCodec {self.map.id}/{self.variant.id}: {self.size} codes>"
@@ -237,57 +244,78 @@ class ActionCodec:
             for places in head.places:
                 out[self._keep + sum(1 << i for i in places)] = 1
         else:
+            simple = self.variant.face_up
             for action in head:
-                out[self.encode(action, state)] = 1
+                if type(action) is DrawFaceUp:
+                    out[action.slot] = 1
+                elif type(action) in _SIMPLE:
+                    out[simple + _SIMPLE[type(action)]] = 1
+                else:
+                    out[self.encode(action, state)] = 1
         kinds = legal.claim_kinds
         cities = legal.station_cities
         if not kinds and not cities:
             return out
         hand = state.players[state.current].hand
-        ones = self._ones
-        start = self._route_start
-        claim = self._claim_start
+        bases = self._kind_bases
         for kind, open_routes in kinds:
-            runs = _runs(kind.colour, kind.length, kind.ferry, hand)
-            routes = open_routes
-            while routes:
-                low = routes & -routes
-                routes ^= low
-                base = claim + start[low.bit_length() - 1]
-                for a, b in runs:
-                    out[base + a : base + b] = ones[: b - a]
+            pattern = _pattern(kind.colour, kind.length, kind.ferry, hand)
+            width = len(pattern)
+            for bit, base in bases[kind.mask]:
+                if open_routes & bit:
+                    out[base : base + width] = pattern
         if cities:
             cost = len(state.players[state.current].stations) + 1
-            runs = _runs(None, cost, 0, hand)
             width = len(self._stations)
-            first = self._station + self._station_offset[cost - 1]
+            offset = self._station_offset[cost - 1]
+            city = bytearray(width)
+            cost_pattern = _pattern(None, cost, 0, hand)
+            city[offset : offset + len(cost_pattern)] = cost_pattern
+            block = bytearray(len(self.map.cities) * width)
             for c in cities:
-                base = first + c * width
-                for a, b in runs:
-                    out[base + a : base + b] = ones[: b - a]
+                block[c * width : (c + 1) * width] = city
+            out[self._station : self._station + len(block)] = block
         return out
 
 
-def _runs(colour: int | None, length: int, ferry: int, hand: Cards) -> list[tuple[int, int]]:
-    """The codes of ``hand``'s payments among all payments of a route, as ``[start, stop)`` runs.
+def _pattern(colour: int | None, length: int, ferry: int, hand: Cards) -> bytes:
+    """The legal bytes of a route's (or a station cost's) codes for ``hand``.
 
     All payments (``payments`` with an unlimited hand) list, per colour, ``length - ferry``
     codes for ``ferry .. length - 1`` locomotives, then one all-locomotive code. A hand pays
     with ``max(ferry, length - held) .. min(length - 1, locomotives)`` of them per colour.
+    Cached: the pattern depends on few numbers.
     """
     locos = hand[LOCOMOTIVE]
-    block = length - ferry
-    top = min(length - 1, locos)
-    runs: list[tuple[int, int]] = []
-    colours = range(8) if colour is None else (colour,)
-    for i, c in enumerate(colours):
-        low = max(ferry, length - hand[c])
+    top = length - 1 if locos >= length else locos
+    if colour is not None:
+        low = length - hand[colour]
+        return _pattern_of(1, length - ferry, ferry, (low if low > ferry else ferry,), top,
+                           locos >= length)  # fmt: skip
+    key = (length, ferry, hand)
+    found = _GRAY_PATTERNS.get(key)
+    if found is None:
+        if len(_GRAY_PATTERNS) > 100_000:
+            _GRAY_PATTERNS.clear()
+        lows = tuple(max(ferry, length - hand[c]) for c in range(8))
+        found = _GRAY_PATTERNS[key] = _pattern_of(8, length - ferry, ferry, lows, top,
+                                                  locos >= length)  # fmt: skip
+    return found
+
+
+_GRAY_PATTERNS: dict[tuple[int, int, Cards], bytes] = {}
+
+
+@lru_cache(maxsize=65536)
+def _pattern_of(
+    colours: int, block: int, ferry: int, lows: tuple[int, ...], top: int, all_locos: bool
+) -> bytes:
+    out = bytearray(colours * block + 1)
+    for i, low in enumerate(lows):
         if low <= top:
-            runs.append((i * block + low - ferry, i * block + top - ferry + 1))
-    if locos >= length:
-        end = len(colours) * block
-        runs.append((end, end + 1))
-    return runs
+            out[i * block + low - ferry : i * block + top - ferry + 1] = b"\x01" * (top - low + 1)
+    out[-1] = 1 if all_locos else 0
+    return bytes(out)
 
 
 _SIMPLE: dict[type, int] = {DrawBlind: 0, DrawTickets: 1, Pass: 2, WithdrawTunnel: 3}
