@@ -11,6 +11,7 @@ import operator
 import re
 from collections.abc import Iterable, Mapping
 from enum import IntEnum
+from typing import Any
 
 from .errors import TTRError
 
@@ -164,7 +165,7 @@ def single(kind: int, n: int = 1) -> Cards:
 _MOVED = frozenset({"payments", "count_payments", "payment_colour", "pays"})
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> Any:
     """The payment functions moved to ``ttr_europe.payments``; old imports keep working."""
     if name in _MOVED:
         from . import payments
