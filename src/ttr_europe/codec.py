@@ -27,7 +27,7 @@ Only keep codes depend on the position: they name places in the offer, so ``enco
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from .actions import (
     Action,
@@ -42,10 +42,11 @@ from .actions import (
     WithdrawTunnel,
 )
 from .board import Map
-from .cards import KINDS, Cards, payments
+from .cards import KINDS, LOCOMOTIVE, Cards
 from .data import load_map
 from .errors import MalformedActionError
-from .rules import TUNNEL_REVEAL, legal_actions
+from .payments import payments
+from .rules import TUNNEL_REVEAL, KeepChoices, legal_actions
 from .state import GameState
 
 _ANY = Cards((99,) * KINDS)  # a hand that can make every payment pattern
@@ -64,11 +65,13 @@ class ActionCodec:
         "_claim_start",
         "_claims",
         "_keep",
+        "_kind_bases",
         "_pay",
         "_pay_index",
         "_pay_start",
         "_station",
         "_station_index",
+        "_station_offset",
         "_stations",
         "blocks",
         "map",
@@ -110,6 +113,13 @@ class ActionCodec:
                 self._claims.append((route.index, ClaimRoute(route.id, pay)))
             self._claim_codes.append(codes)
         sizes[6] = ("claim", len(self._claims))
+        # Where each route's codes start, and each station cost's codes within a city's block:
+        # the mask writes runs of codes from these, without encoding actions.
+        route_start = [min(codes.values()) for codes in self._claim_codes]
+
+        self._station_offset = [0]
+        for n in range(1, v.stations + 1):
+            self._station_offset.append(self._station_offset[-1] + 8 * n + 1)
         self.blocks: dict[str, range] = {}
         at = 0
         for name, n in sizes:
@@ -120,6 +130,14 @@ class ActionCodec:
         self._claim_start = self.blocks["claim"].start
         self._station = self.blocks["station"].start
         self._pay_start = self.blocks["pay"].start
+        self._kind_bases = {  # per route kind: each route's bit and first code
+            kind.mask: [
+                (1 << r, self._claim_start + route_start[r])
+                for r in range(len(board.routes))
+                if kind.mask >> r & 1
+            ]
+            for kind in board.route_kinds
+        }
 
     def __repr__(self) -> str:
         return f"<ActionCodec {self.map.id}/{self.variant.id}: {self.size} codes>"
@@ -209,10 +227,95 @@ class ActionCodec:
 
     def mask(self, state: GameState) -> list[bool]:
         """``mask[code]`` is True exactly when the action of ``code`` is legal in ``state``."""
-        out = [False] * self.size
-        for code in self.legal_codes(state):
-            out[code] = True
+        return [b == 1 for b in self.mask_bytes(state)]
+
+    def mask_bytes(self, state: GameState) -> bytearray:
+        """One byte per code, 1 where the action is legal (for ``numpy.frombuffer``).
+
+        Claims and stations are written from the route-kind tables of ``legal_actions`` as runs
+        of consecutive codes, never by encoding each legal action: a route's codes list its
+        payments by colour and then locomotives, so the payments a hand can make are one run
+        per colour (plus the all-locomotive code).
+        """
+        out = bytearray(self.size)
+        legal = legal_actions(state)
+        head = legal.head
+        if isinstance(head, KeepChoices):
+            for places in head.places:
+                out[self._keep + sum(1 << i for i in places)] = 1
+        else:
+            simple = self.variant.face_up
+            for action in head:
+                if type(action) is DrawFaceUp:
+                    out[action.slot] = 1
+                elif type(action) in _SIMPLE:
+                    out[simple + _SIMPLE[type(action)]] = 1
+                else:
+                    out[self.encode(action, state)] = 1
+        kinds = legal.claim_kinds
+        cities = legal.station_cities
+        if not kinds and not cities:
+            return out
+        hand = state.players[state.current].hand
+        bases = self._kind_bases
+        for kind, open_routes in kinds:
+            pattern = _pattern(kind.colour, kind.length, kind.ferry, hand)
+            width = len(pattern)
+            for bit, base in bases[kind.mask]:
+                if open_routes & bit:
+                    out[base : base + width] = pattern
+        if cities:
+            cost = len(state.players[state.current].stations) + 1
+            width = len(self._stations)
+            offset = self._station_offset[cost - 1]
+            city = bytearray(width)
+            cost_pattern = _pattern(None, cost, 0, hand)
+            city[offset : offset + len(cost_pattern)] = cost_pattern
+            block = bytearray(len(self.map.cities) * width)
+            for c in cities:
+                block[c * width : (c + 1) * width] = city
+            out[self._station : self._station + len(block)] = block
         return out
+
+
+def _pattern(colour: int | None, length: int, ferry: int, hand: Cards) -> bytes:
+    """The legal bytes of a route's (or a station cost's) codes for ``hand``.
+
+    All payments (``payments`` with an unlimited hand) list, per colour, ``length - ferry``
+    codes for ``ferry .. length - 1`` locomotives, then one all-locomotive code. A hand pays
+    with ``max(ferry, length - held) .. min(length - 1, locomotives)`` of them per colour.
+    Cached: the pattern depends on few numbers.
+    """
+    locos = hand[LOCOMOTIVE]
+    top = length - 1 if locos >= length else locos
+    if colour is not None:
+        low = length - hand[colour]
+        return _pattern_of(1, length - ferry, ferry, (low if low > ferry else ferry,), top,
+                           locos >= length)  # fmt: skip
+    key = (length, ferry, hand)
+    found = _GRAY_PATTERNS.get(key)
+    if found is None:
+        if len(_GRAY_PATTERNS) > 100_000:
+            _GRAY_PATTERNS.clear()
+        lows = tuple(max(ferry, length - hand[c]) for c in range(8))
+        found = _GRAY_PATTERNS[key] = _pattern_of(8, length - ferry, ferry, lows, top,
+                                                  locos >= length)  # fmt: skip
+    return found
+
+
+_GRAY_PATTERNS: dict[tuple[int, int, Cards], bytes] = {}
+
+
+@lru_cache(maxsize=65536)
+def _pattern_of(
+    colours: int, block: int, ferry: int, lows: tuple[int, ...], top: int, all_locos: bool
+) -> bytes:
+    out = bytearray(colours * block + 1)
+    for i, low in enumerate(lows):
+        if low <= top:
+            out[i * block + low - ferry : i * block + top - ferry + 1] = b"\x01" * (top - low + 1)
+    out[-1] = 1 if all_locos else 0
+    return bytes(out)
 
 
 _SIMPLE: dict[type, int] = {DrawBlind: 0, DrawTickets: 1, Pass: 2, WithdrawTunnel: 3}
@@ -228,3 +331,8 @@ def codec_for(map: Map, variant: str) -> ActionCodec:
 def legal_action_mask(state: GameState) -> list[bool]:
     """The legal-action mask of ``state`` under its map's and variant's codec."""
     return codec_for(state.rules.map, state.rules.variant.id).mask(state)
+
+
+def legal_action_mask_bytes(state: GameState) -> bytearray:
+    """``legal_action_mask`` as one byte per code (1 = legal), for array libraries."""
+    return codec_for(state.rules.map, state.rules.variant.id).mask_bytes(state)

@@ -34,8 +34,9 @@ from .actions import (
     PayTunnel,
     WithdrawTunnel,
 )
-from .cards import KIND_NAMES, LOCOMOTIVE, Cards, payment_colour
+from .cards import KIND_NAMES, LOCOMOTIVE, Cards
 from .errors import TTRError
+from .payments import payment_colour
 from .state import NO_CARD, GameState, Phase
 from .table import Table
 

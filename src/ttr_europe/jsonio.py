@@ -33,9 +33,10 @@ from .actions import (
     PayTunnel,
 )
 from .board import Map
-from .cards import FULL_DECK, KIND_NAMES, KINDS, LOCOMOTIVE, Cards, _make, payment_colour, pays
+from .cards import FULL_DECK, KIND_NAMES, KINDS, LOCOMOTIVE, Cards, _make
 from .data import load_map
 from .errors import DataError
+from .payments import payment_colour, pays
 from .state import NO_CARD, NO_OWNER, GameState, PendingTunnel, Phase, PlayerState, Rules
 from .state import closed_masks as _closed_masks
 from .views import PlayerView, TunnelView, View, rules_options, unseen_cards
@@ -493,7 +494,7 @@ def state_from_json(doc: Any, *, map: Map | None = None, source: str = "<state>"
     rng_text = r.str_(d["rng"], "$.rng")
     if not re.fullmatch(r"[0-9a-f]{1,16}", rng_text):
         raise r.fail("$.rng", "expected 1 to 16 lowercase hexadecimal digits")
-    state = GameState(
+    state = GameState.create(
         rules=rules,
         phase=phase,
         current=current,

@@ -36,8 +36,9 @@ from .actions import (
     parse,
 )
 from .board import Map
-from .cards import KIND_NAMES, Cards, CardsError, kind_from_name, payment_colour
+from .cards import KIND_NAMES, Cards, CardsError, kind_from_name
 from .errors import ActionParseError
+from .payments import payment_colour
 from .rules import is_legal, legal_actions, why_illegal
 from .state import GameState
 

@@ -20,7 +20,7 @@ import attrs
 
 from .board import Map
 from .errors import TTRError
-from .paths import Trail, connecting_path, longest_trail
+from .paths import Network, Trail, components, connecting_path
 from .state import NO_OWNER, GameState, Phase
 
 __all__ = [
@@ -231,6 +231,8 @@ def choose_borrowed(
     own: Iterable[tuple[int, int]],
     tickets: Sequence[tuple[int, int, int]],
     stations: Sequence[tuple[int, Sequence[Choice]]],
+    *,
+    networks: Mapping[int, int] | None = None,
 ) -> tuple[tuple[int | None, ...], tuple[bool, ...]]:
     """The routes stations borrow and which tickets are then completed (R43, D10).
 
@@ -241,6 +243,7 @@ def choose_borrowed(
     indices in station build order, "nothing" counting as lower than any route.
 
     Returns the chosen route per station (``None``: nothing) and a completed flag per ticket.
+    ``networks`` (city -> lowest city of its component of ``own``) saves recomputing them.
 
     The search is exact but small: own routes are merged into components; a candidate route is
     kept per (station, component reached) with the lowest index, and dropped when it reaches
@@ -248,20 +251,15 @@ def choose_borrowed(
     an open ticket and that no other station can reach are dropped too (they cannot change any
     ticket). Only then are the remaining combinations tried, in increasing order.
     """
-    parent: dict[int, int] = {}
+    label = components(own) if networks is None else networks  # networks by lowest city
+    parent: dict[int, int] = {}  # forced stations join networks: a tiny union-find over names
 
     def find(x: int) -> int:
-        root = x
-        while (up := parent.get(root, root)) != root:
-            root = up
-        while x != root:
-            parent[x], x = root, parent[x]
+        root = label.get(x, x)
+        while root in parent:
+            root = parent[root]
         return root
 
-    for a, b in own:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
     chosen: list[int | None] = [None] * len(stations)
     free: list[int] = []
     for i, (city, choices) in enumerate(stations):
@@ -297,6 +295,18 @@ def choose_borrowed(
                 mine.append((choice[0], home, far))
         links[i] = mine
     _prune(links, {c for a, b, _, _ in open_tickets for c in (a, b)})
+
+    # Every candidate link at once bounds what any choice completes: a ticket it leaves open
+    # is lost whatever the choice (the same points in every key), so only the others count.
+    every: dict[int, int] = {}
+    for i in free:
+        for _, a, b in links[i]:
+            ra, rb = _top(every, a), _top(every, b)
+            if ra != rb:
+                every[ra] = rb
+    open_tickets = [x for x in open_tickets if _top(every, x[0]) == _top(every, x[1])]
+    if not open_tickets:  # every choice ties: the lowest is borrowing nothing
+        return tuple(chosen), tuple(completed)
 
     options: list[list[tuple[int, int, int] | None]] = [[None, *links[i]] for i in free]
     best_key = (-(10**9), -1)
@@ -400,7 +410,7 @@ def _check_choices(
 
 def _trail(board: Map, own: Sequence[int]) -> Trail:
     routes = board.routes
-    return longest_trail((r, routes[r].a, routes[r].b, routes[r].length) for r in own)
+    return Network((r, routes[r].a, routes[r].b, routes[r].length) for r in own).longest_trail()
 
 
 def _path_result(board: Map, trail: Trail) -> LongestPath:
@@ -459,7 +469,14 @@ def _score(
 
     players = tuple(
         PlayerScore(
-            **attrs.asdict(p, recurse=False),
+            p.seat,
+            p.route_points,
+            p.tickets,
+            p.stations,
+            p.ticket_points,
+            p.completed,
+            p.station_points,
+            p.longest_path,
             bonus=bonus,
             total=total,
             rank=rank,
@@ -529,15 +546,17 @@ def _player(
                 choices.append((r, route.b if route.a == city else route.a))
         station_specs.append((city, choices))
     tickets = [board.tickets[t] for t in player.tickets]
+    network = Network((r, routes[r].a, routes[r].b, routes[r].length) for r in mine)
     borrowed, completed = choose_borrowed(
         ((routes[r].a, routes[r].b) for r in mine),
         [(t.a, t.b, t.points) for t in tickets],
         station_specs,
+        networks=network.label,
     )
 
     results: list[TicketResult] = []
     edges: list[tuple[int, int, int]] = []
-    if detail:
+    if detail and any(completed):
         edges = [(r, routes[r].a, routes[r].b) for r in (*mine, *borrowed) if r is not None]
     for t, done in zip(tickets, completed, strict=True):
         path: tuple[str, ...] = ()
@@ -559,7 +578,7 @@ def _player(
         ticket_points=sum(x.points for x in results),
         completed=sum(completed),
         station_points=max(0, state.stations_left(seat)) * variant.station_points,
-        longest_path=_path_result(board, _trail(board, mine)),
+        longest_path=_path_result(board, network.longest_trail()),
     )
 
 

@@ -146,6 +146,38 @@ class GameState:
     def __deepcopy__(self, memo: object) -> GameState:
         return self
 
+    @classmethod
+    def create(
+        cls,
+        *,
+        rules: Rules,
+        phase: Phase,
+        current: int,
+        first_player: int,
+        players: tuple[PlayerState, ...],
+        pile: tuple[int, ...],
+        row: tuple[int, ...],
+        discard: Cards,
+        ticket_deck: tuple[int, ...],
+        box: tuple[int, ...],
+        owners: tuple[int, ...],
+        rng: int,
+        pile_top: int = 0,
+        closed: tuple[int, ...] | None = None,
+        tunnel: PendingTunnel | None = None,
+        final_turns: int = -1,
+        passes: int = 0,
+    ) -> GameState:
+        """A state from its parts, by name; ``closed`` is derived from the owners when omitted.
+
+        For code that builds positions (setup, readers, test helpers). The reducer builds its
+        successors positionally from the previous state, which is faster (docs/performance.md).
+        """
+        if closed is None:
+            closed = closed_masks(rules, owners)
+        return cls(rules, phase, current, first_player, players, pile, pile_top, row, discard,
+                   ticket_deck, box, owners, closed, tunnel, rng, final_turns, passes)  # fmt: skip
+
 
 def closed_masks(rules: Rules, owners: tuple[int, ...]) -> tuple[int, ...]:
     """Per seat, the routes it may not claim given the owners (R23, R26)."""

@@ -27,7 +27,6 @@ from .state import (
     Phase,
     PlayerState,
     Rules,
-    closed_masks,
 )
 
 CardSpec = Cards | str | Mapping[str, int]
@@ -143,7 +142,7 @@ def scenario(
             tuple(tix[t] for t in (tickets or {}).get(p, ())),
             tuple(tix[t] for t in (offers or {}).get(p, ())),
         ))  # fmt: skip
-    return GameState(
+    return GameState.create(
         rules=rules,
         phase=phase,
         current=current,
@@ -156,7 +155,6 @@ def scenario(
         ticket_deck=deck_t,
         box=box_t,
         owners=owners_t,
-        closed=closed_masks(rules, owners_t),
         tunnel=tunnel,
         rng=rng,
         final_turns=final_turns,

@@ -35,7 +35,6 @@ from .state import (
     Phase,
     PlayerState,
     Rules,
-    closed_masks,
 )
 
 OptionValue = int | bool | None
@@ -246,7 +245,7 @@ def _sample(view: View, rules: Rules, gen: random.Random) -> GameState:
     tunnel = None
     if t is not None:
         tunnel = PendingTunnel(board.route_index[t.route], t.laid, t.revealed, t.colour, t.extra)
-    return GameState(
+    return GameState.create(
         rules=rules,
         phase=view.phase,
         current=view.current,
@@ -259,7 +258,6 @@ def _sample(view: View, rules: Rules, gen: random.Random) -> GameState:
         ticket_deck=deck,
         box=box,
         owners=owners_t,
-        closed=closed_masks(rules, owners_t),
         tunnel=tunnel,
         rng=gen.getrandbits(64),
         final_turns=view.final_turns,

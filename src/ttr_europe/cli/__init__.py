@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from .. import __version__
 from ..errors import TTRError
-from . import bench, info, play, replay, tournament
+from . import bench, info, play, replay, serve, tournament
 from .common import Command, open_map
 from .info import map_summary
 
@@ -23,6 +23,7 @@ COMMANDS: tuple[Command, ...] = (
     replay.COMMAND,
     tournament.COMMAND,
     bench.COMMAND,
+    serve.COMMAND,
 )
 
 
