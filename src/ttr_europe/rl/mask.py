@@ -14,10 +14,9 @@ Mask = npt.NDArray[np.bool_]
 def action_mask(state: GameState, codec: ActionCodec | None = None) -> Mask:
     """``mask[code]`` is True exactly when the action of ``code`` is legal in ``state``.
 
-    ``codec`` defaults to the shared codec of the state's map and variant.
+    ``codec`` defaults to the shared codec of the state's map and variant. The array is a
+    view of the codec's fresh byte mask (one byte per code), so it costs no copy.
     """
     if codec is None:
         codec = codec_for(state.rules.map, state.rules.variant.id)
-    out = np.zeros(codec.size, np.bool_)
-    out[codec.legal_codes(state)] = True
-    return out
+    return np.frombuffer(codec.mask_bytes(state), np.bool_)
