@@ -23,10 +23,12 @@ from ttr_europe import (  # noqa: E402
     determinize,
     is_terminal,
     legal_action_mask,
+    legal_actions,
     load_map,
     new_game,
 )
 from ttr_europe.cards import FULL_DECK, Cards  # noqa: E402
+from ttr_europe.codec import codec_for  # noqa: E402
 from ttr_europe.rl import (  # noqa: E402
     ENCODING_VERSION,
     PublicHands,
@@ -293,11 +295,14 @@ def test_views_that_cannot_be_encoded_are_refused() -> None:
 
 @settings(max_examples=30)
 @given(played(max_steps=300))
-def test_numpy_mask_is_the_codec_mask(game) -> None:
+def test_numpy_mask_marks_exactly_the_legal_actions(game) -> None:
     state, _, _ = game
     mask = action_mask(state)
     assert mask.dtype == np.bool_
     assert mask.tolist() == legal_action_mask(state)
+    codec = codec_for(state.map, state.rules.variant.id)
+    legal = {codec.encode(a, state) for a in legal_actions(state)}
+    assert set(np.flatnonzero(mask).tolist()) == legal
 
 
 def test_full_deck_bounds_the_card_parts() -> None:
