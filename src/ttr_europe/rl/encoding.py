@@ -3,14 +3,14 @@
 A ``Layout`` (one per map and variant, sized for the variant's most players) names every part
 of the vector: ``layout.slices["hand"]`` is where the seat's hand sits, ``layout.shapes`` the
 shape of each part, ``layout.high`` an upper bound of every entry (all entries are >= 0).
-``encode(state, seat, memory)`` fills one. Seats are counted from the observer: seat offset 0 is
+``encode(state, seat, memory)`` fills one; ``encode_view(view, memory)`` fills the same one from
+the seat's ``View`` (what a bot receives). Seats are counted from the observer: seat offset 0 is
 the observer, 1 the next to play after it, and so on, so one policy can play any seat. Parts of
 seats beyond the player count stay zero.
 
-A state alone cannot say which cards an opponent is known to hold; ``PublicHands`` remembers,
-per seat, the cards everyone saw it take from the face-up row (or take back from a withdrawn
-tunnel) and has not yet seen it spend. Advance it with ``memory.after(state, action)`` before
-every ``apply``; the environments do this for you.
+A state alone cannot say which cards an opponent is known to hold; ``memory.PublicHands``
+remembers, per seat, the cards everyone saw it take face up and has not yet seen it spend. The
+environments advance it for you.
 
 The layout is stable under ``ENCODING_VERSION``: any change to the order, the meaning or the
 scale of a part bumps it. The parts are listed in docs/rl.md.
