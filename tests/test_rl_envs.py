@@ -11,6 +11,8 @@ pytest.importorskip("pettingzoo")
 gym = pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from ttr_europe import GameOverError, IllegalActionError, MalformedActionError  # noqa: E402
@@ -269,3 +271,26 @@ def test_gymnasium_bad_settings_and_bad_bots() -> None:
     e.bots = [RandomBot()]
     _, info = e.reset(seed=1)
     assert info["action_mask"].any()
+
+
+@settings(max_examples=8)
+@given(st.integers(0, 2**32), st.sampled_from((2, 3, 4)))
+def test_refused_codes_never_disturb_a_game(seed: int, players: int) -> None:
+    """Masked-out codes tried before every move change nothing; the game ends normally."""
+    e = env(players=players)
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    total = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        total[agent] += reward
+        if term or trunc:
+            e.step(None)
+            continue
+        state = e.game.state
+        bad = int(rng.choice(np.flatnonzero(obs["action_mask"] == 0)))
+        with pytest.raises(IllegalActionError, match=f"code {bad}"):
+            e.step(bad)
+        assert e.game.state is state and e.agent_selection == agent
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert sum(total.values()) == pytest.approx(1.0)
