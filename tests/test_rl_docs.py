@@ -15,10 +15,10 @@ DOC = Path(__file__).resolve().parents[1] / "docs" / "rl.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text("utf-8"), re.DOTALL)
 
 
-def test_the_page_has_its_three_examples() -> None:
-    assert len(BLOCKS) == 3
+def test_the_page_has_its_four_examples() -> None:
+    assert len(BLOCKS) == 4
 
 
-@pytest.mark.parametrize("block", BLOCKS, ids=["observations", "pettingzoo", "gymnasium"])
+@pytest.mark.parametrize("block", BLOCKS, ids=["observations", "pettingzoo", "gymnasium", "bot"])
 def test_example_runs(block: str) -> None:
     exec(compile(block, str(DOC), "exec"), {"__name__": "docs_example"})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import warnings
 
 import pytest
@@ -15,10 +16,16 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from ttr_europe import GameOverError, IllegalActionError, MalformedActionError  # noqa: E402
-from ttr_europe.bots import GreedyBot, RandomBot  # noqa: E402
+from ttr_europe import (  # noqa: E402
+    GameOverError,
+    IllegalActionError,
+    MalformedActionError,
+    Phase,
+    new_game,
+)
+from ttr_europe.bots import GreedyBot, RandomBot, decide, play  # noqa: E402
 from ttr_europe.errors import BotError, SetupError  # noqa: E402
-from ttr_europe.rl import GYM_ID  # noqa: E402
+from ttr_europe.rl import GYM_ID, PolicyBot, encode  # noqa: E402
 from ttr_europe.rl.gymnasium_env import TicketToRideGymEnv  # noqa: E402
 from ttr_europe.rl.pettingzoo_env import TicketToRideEnv, env  # noqa: E402
 from ttr_europe.scoring import outcome, returns  # noqa: E402
@@ -294,3 +301,29 @@ def test_refused_codes_never_disturb_a_game(seed: int, players: int) -> None:
         assert e.game.state is state and e.agent_selection == agent
         e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert sum(total.values()) == pytest.approx(1.0)
+
+
+# --------------------------------------------------------------------------- PolicyBot
+
+
+def test_a_policy_plays_a_whole_game_as_a_fair_bot() -> None:
+    seen = []
+
+    def last_legal(obs, mask):
+        seen.append(obs)
+        return int(np.flatnonzero(mask)[-1])
+
+    start = new_game("europe", "base", 2, seed=6)
+    history = play(start, [PolicyBot(last_legal), GreedyBot()], seed=1)
+    assert history[-1].phase is Phase.GAME_OVER
+    mine = [s for s in history[:-1] if s.current == 0]
+    assert len(seen) == len(mine)
+    for state, obs in zip(mine, seen, strict=True):
+        assert np.array_equal(obs, encode(state, 0))  # its view's vector, no memory
+
+
+def test_a_policy_answering_a_masked_out_code_is_named() -> None:
+    bot = PolicyBot(lambda obs, mask: int(np.flatnonzero(~mask)[0]), name="sloppy")
+    state = new_game("europe", "base", 2, seed=2)
+    with pytest.raises(BotError, match="sloppy"):
+        decide(bot, state, random.Random(0))

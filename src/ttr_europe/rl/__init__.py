@@ -23,6 +23,7 @@ from .encoding import (
 )
 from .mask import action_mask
 from .memory import PublicHands, determinize_with_memory
+from .policy_bot import PolicyBot
 
 GYM_ID = "ttr_europe/TicketToRide-v0"
 
@@ -44,6 +45,7 @@ __all__ = [
     "GYM_ID",
     "Encoder",
     "Layout",
+    "PolicyBot",
     "PublicHands",
     "action_mask",
     "determinize_with_memory",
