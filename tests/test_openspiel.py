@@ -12,7 +12,7 @@ np = pytest.importorskip("numpy")
 pyspiel = pytest.importorskip("pyspiel")
 
 import ttr_europe.openspiel as tos  # noqa: E402
-from ttr_europe import Phase, new_game  # noqa: E402
+from ttr_europe import Phase, SetupError, new_game  # noqa: E402
 from ttr_europe.rl import encode, layout_for  # noqa: E402
 from ttr_europe.scoring import returns  # noqa: E402
 from ttr_europe.views import observe  # noqa: E402
@@ -143,3 +143,17 @@ def test_the_documented_example_runs() -> None:
     assert len(blocks) == 2
     for block in blocks:
         exec(compile(block, str(DOC), "exec"), {"__name__": "docs_example"})
+
+
+def test_bad_positions_parameters_and_codes_are_refused() -> None:
+    game = pyspiel.load_game(tos.SHORT_NAME)
+    with pytest.raises(SetupError, match="3-player europe/base game, not 2-player"):
+        game.new_initial_state(new_game("europe", "base", 3, seed=1))
+    with pytest.raises(Exception, match="max_moves"):
+        pyspiel.load_game(tos.SHORT_NAME, {"max_moves": 0})
+    state = game.new_initial_state()
+    before, memory = state.engine_state, state.memory
+    illegal = next(c for c in range(game.num_distinct_actions()) if c not in state.legal_actions())
+    with pytest.raises(Exception, match="R9"):
+        state.apply_action(illegal)
+    assert state.engine_state is before and state.memory is memory and state.history() == []

@@ -32,7 +32,7 @@ import pyspiel
 from .actions import Action
 from .codec import ActionCodec, codec_for
 from .data import load_map
-from .errors import MalformedActionError
+from .errors import MalformedActionError, SetupError
 from .rl.encoding import Layout, encoder_for
 from .rl.mask import action_mask
 from .rl.memory import PublicHands, determinize_with_memory
@@ -78,6 +78,8 @@ class TicketToRideGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no ty
         variant = str(values["variant"])
         players = int(values["players"])
         self.max_moves = int(values["max_moves"])
+        if self.max_moves < 1:
+            raise SetupError(f"max_moves must be at least 1, not {self.max_moves}")
         # Checks the map, variant and player count before pyspiel sees them.
         new_game(board, variant, players, 0)
         self.codec: ActionCodec = codec_for(board, variant)
@@ -102,6 +104,12 @@ class TicketToRideGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no ty
         if state is None:
             seed = self._deals.getrandbits(63)
             state = new_game(self.board, self.variant, self.players, seed)
+        rules = state.rules
+        if (rules.map, rules.variant.id, rules.players) != (self.board, self.variant, self.players):
+            raise SetupError(
+                f"the position is a {rules.players}-player {rules.map.id}/{rules.variant.id} "
+                f"game, not {self.players}-player {self.board.id}/{self.variant}"
+            )
         return TicketToRideState(self, state, PublicHands.start(self.players))
 
     def __deepcopy__(self, memo: object) -> TicketToRideGame:
@@ -147,8 +155,9 @@ class TicketToRideState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, code: int) -> None:
         action = self._game.codec.decode(int(code), self.engine_state)
+        after = apply(self.engine_state, action)  # raises, changing nothing, when illegal
         self.memory = self.memory.after(self.engine_state, action)
-        self.engine_state = apply(self.engine_state, action)
+        self.engine_state = after
         self._moves += 1
 
     def _action_to_string(self, player: int, code: int) -> str:
