@@ -100,8 +100,9 @@ class CodeGame:
 
     def play(self, action: Action) -> list[float]:
         """Play a legal ``action``; the rewards it earns, per seat."""
+        after = apply(self.state, action)
         self.memory = self.memory.after(self.state, action)
-        self.state = apply(self.state, action)
+        self.state = after
         return self._rewards()
 
     def _rewards(self) -> list[float]:
