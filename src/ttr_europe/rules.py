@@ -40,7 +40,6 @@ from .payments import (
     kind_counts,
     payment_colour,
     payments,
-    pays,
     pays_cards,
     pays_tunnel_extra,
     tunnel_extra_payments,
@@ -576,7 +575,7 @@ def _check_station(state: GameState, action: BuildStation) -> None:
         raise IllegalActionError("R40", f"all {variant.stations} stations are built", action)
     if c in _occupied_cities(state):
         raise IllegalActionError("R40", "that city already has a station", action)
-    why = pays(payment, None, built + 1, 0)
+    why = pays_cards(payment, None, built + 1, 0)
     if why is not None:
         raise IllegalActionError("R41", f"station {built + 1}: {why}", action)
     if not player.hand.covers(payment):
