@@ -264,18 +264,28 @@ class ActionCodec:
             for bit, base in bases[kind.mask]:
                 if open_routes & bit:
                     out[base : base + width] = pattern
-        if cities:
+        if cities:  # every city's block alike, then the cities with a station cleared
             cost = len(state.players[state.current].stations) + 1
             width = len(self._stations)
-            offset = self._station_offset[cost - 1]
-            city = bytearray(width)
-            cost_pattern = _pattern(None, cost, 0, hand)
-            city[offset : offset + len(cost_pattern)] = cost_pattern
-            block = bytearray(len(self.map.cities) * width)
-            for c in cities:
-                block[c * width : (c + 1) * width] = city
-            out[self._station : self._station + len(block)] = block
+            block = _station_block(
+                len(self.map.cities), width, self._station_offset[cost - 1],
+                _pattern(None, cost, 0, hand),
+            )  # fmt: skip
+            first = self._station
+            out[first : first + len(block)] = block
+            empty = bytes(width)
+            for player in state.players:
+                for c in player.stations:
+                    out[first + c * width : first + (c + 1) * width] = empty
         return out
+
+
+@lru_cache(maxsize=4096)
+def _station_block(cities: int, width: int, offset: int, pattern: bytes) -> bytes:
+    """The station codes of every city for one station cost: ``pattern`` at ``offset``."""
+    city = bytearray(width)
+    city[offset : offset + len(pattern)] = pattern
+    return bytes(city) * cities
 
 
 def _pattern(colour: int | None, length: int, ferry: int, hand: Cards) -> bytes:

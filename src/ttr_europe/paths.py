@@ -407,12 +407,23 @@ def connecting_path(
     Breadth-first, routes in index order, so the path has the fewest routes and is always the
     same for the same edges. ``()`` when ``a == b``; ``None`` when they are not connected.
     """
-    if a == b:
-        return ()
+    return connecting_paths(edges, [(a, b)])[0]
+
+
+def connecting_paths(
+    edges: Iterable[tuple[int, int, int]], pairs: Sequence[tuple[int, int]]
+) -> list[tuple[int, ...] | None]:
+    """``connecting_path`` for each pair of cities, indexing the edges once."""
     adjacency: dict[int, list[tuple[int, int]]] = {}
     for r, x, y in sorted(edges):
         adjacency.setdefault(x, []).append((r, y))
         adjacency.setdefault(y, []).append((r, x))
+    return [_path(adjacency, a, b) for a, b in pairs]
+
+
+def _path(adjacency: dict[int, list[tuple[int, int]]], a: int, b: int) -> tuple[int, ...] | None:
+    if a == b:
+        return ()
     came: dict[int, tuple[int, int]] = {a: (-1, -1)}
     queue = deque([a])
     while queue:

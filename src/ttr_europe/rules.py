@@ -40,7 +40,6 @@ from .payments import (
     kind_counts,
     payment_colour,
     payments,
-    pays,
     pays_cards,
     pays_tunnel_extra,
     tunnel_extra_payments,
@@ -576,7 +575,7 @@ def _check_station(state: GameState, action: BuildStation) -> None:
         raise IllegalActionError("R40", f"all {variant.stations} stations are built", action)
     if c in _occupied_cities(state):
         raise IllegalActionError("R40", "that city already has a station", action)
-    why = pays(payment, None, built + 1, 0)
+    why = pays_cards(payment, None, built + 1, 0)
     if why is not None:
         raise IllegalActionError("R41", f"station {built + 1}: {why}", action)
     if not player.hand.covers(payment):
@@ -713,13 +712,15 @@ def _end_turn(
     state: GameState,
     table: Table | CardTable | None,
     players: tuple[PlayerState, ...],
-    *,
-    owners: tuple[int, ...] | None = None,
-    closed: tuple[int, ...] | None = None,
-    ticket_deck: tuple[int, ...] | None = None,
-    passed: bool = False,
+    owners: tuple[int, ...],
+    closed: tuple[int, ...],
+    ticket_deck: tuple[int, ...],
+    passed: bool,
 ) -> GameState:
-    """Close the turn: refill empty slots (D33), end bookkeeping (R46, D25, D30, D34)."""
+    """Close the turn: refill empty slots (D33), end bookkeeping (R46, D25, D30, D34).
+
+    Positional only, like ``_successor``: every turn ends here.
+    """
     if type(table) is Table and NO_CARD in table.row:
         table.refill()
     n = state.rules.players
@@ -736,9 +737,9 @@ def _end_turn(
         state.current if over else (state.current + 1) % n,
         players,
         table,
-        state.owners if owners is None else owners,
-        state.closed if closed is None else closed,
-        state.ticket_deck if ticket_deck is None else ticket_deck,
+        owners,
+        closed,
+        ticket_deck,
         state.box,
         None,
         final,
@@ -762,7 +763,8 @@ def _after_card(
         return _successor(state, _SECOND_DRAW, state.current, tuple(players), table,
                           state.owners, state.closed, state.ticket_deck, state.box, None,
                           state.final_turns, 0)  # fmt: skip
-    return _end_turn(state, table, tuple(players))
+    return _end_turn(state, table, tuple(players), state.owners, state.closed, state.ticket_deck,
+                     False)  # fmt: skip
 
 
 def _apply_face_up(state: GameState, action: DrawFaceUp) -> GameState:
@@ -797,15 +799,18 @@ def _apply_blind(state: GameState, action: DrawBlind) -> GameState:
 def _claimed(state: GameState, r: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Owners and closed masks after the current seat claims route ``r`` (R24, R26)."""
     seat = state.current
-    owners = list(state.owners)
-    owners[r] = seat
+    owners = state.owners
     bit = 1 << r
-    twin = state.rules.map.twin_mask[r]
-    if state.rules.doubles_open_to_all:
-        closed = tuple(m | bit | (twin if p == seat else 0) for p, m in enumerate(state.closed))
+    rules = state.rules
+    twin = rules.map.twin_mask[r]
+    if rules.players >= rules.variant.double_routes_min_players:  # doubles_open_to_all
+        closed = [m | bit for m in state.closed]
+        closed[seat] |= twin
     else:
-        closed = tuple(m | bit | twin for m in state.closed)
-    return tuple(owners), closed
+        closed = [m | bit | twin for m in state.closed]
+    new_owners = list(owners)
+    new_owners[r] = seat
+    return tuple(new_owners), tuple(closed)
 
 
 def _finish_claim(state: GameState, table: Table | CardTable, hand: Cards, r: int) -> GameState:
@@ -815,7 +820,8 @@ def _finish_claim(state: GameState, table: Table | CardTable, hand: Cards, r: in
         hand, p.trains - route.length, p.stations, p.score + route.points, p.tickets, p.offer
     )
     owners, closed = _claimed(state, r)
-    return _end_turn(state, table, _with_player(state, moved), owners=owners, closed=closed)
+    players = _with_player(state, moved)
+    return _end_turn(state, table, players, owners, closed, state.ticket_deck, False)
 
 
 def _apply_claim(state: GameState, action: ClaimRoute) -> GameState:
@@ -867,7 +873,8 @@ def _apply_withdraw(state: GameState, action: WithdrawTunnel) -> GameState:
     table = _table(state)
     table.throw_kinds(tunnel.revealed)  # R28.5, R35
     hand = state.players[state.current].hand.plus(tunnel.laid)
-    return _end_turn(state, table, _with_hand(state, hand))
+    players = _with_hand(state, hand)
+    return _end_turn(state, table, players, state.owners, state.closed, state.ticket_deck, False)
 
 
 def _apply_station(state: GameState, action: BuildStation) -> GameState:
@@ -878,7 +885,8 @@ def _apply_station(state: GameState, action: BuildStation) -> GameState:
     built = PlayerState(
         p.hand.minus(action.payment), p.trains, (*p.stations, c), p.score, p.tickets, p.offer
     )
-    return _end_turn(state, table, _with_player(state, built))
+    players = _with_player(state, built)
+    return _end_turn(state, table, players, state.owners, state.closed, state.ticket_deck, False)
 
 
 def _apply_draw_tickets(state: GameState, action: DrawTickets) -> GameState:
@@ -900,7 +908,8 @@ def _apply_keep(state: GameState, action: KeepTickets) -> GameState:
     players = _with_player(state, PlayerState(
         p.hand, p.trains, p.stations, p.score, p.tickets + kept, ()))  # fmt: skip
     if state.phase is _CHOOSE_TICKETS:
-        return _end_turn(state, None, players, ticket_deck=state.ticket_deck + rejected)
+        deck = state.ticket_deck + rejected
+        return _end_turn(state, None, players, state.owners, state.closed, deck, False)
     to_box = state.rules.variant.initial_rejects == "box"  # R9
     nxt = (state.current + 1) % state.rules.players
     done = nxt == state.first_player  # D13, D36: seat order from the first player
@@ -912,7 +921,8 @@ def _apply_keep(state: GameState, action: KeepTickets) -> GameState:
 
 
 def _apply_pass(state: GameState, action: Pass) -> GameState:
-    return _end_turn(state, None, state.players, passed=state.phase is _TURN)
+    return _end_turn(state, None, state.players, state.owners, state.closed, state.ticket_deck,
+                     state.phase is _TURN)  # fmt: skip
 
 
 _APPLY: dict[type, Any] = {

@@ -20,7 +20,7 @@ import attrs
 
 from .board import Map
 from .errors import TTRError
-from .paths import Network, Trail, components, connecting_path
+from .paths import Network, Trail, components, connecting_paths
 from .state import NO_OWNER, GameState, Phase
 
 __all__ = [
@@ -554,16 +554,19 @@ def _player(
         networks=network.label,
     )
 
-    results: list[TicketResult] = []
-    edges: list[tuple[int, int, int]] = []
-    if detail and any(completed):
+    found: list[tuple[int, ...] | None] = [None] * len(tickets)
+    if detail and any(completed):  # the routes joining each completed ticket, one index
         edges = [(r, routes[r].a, routes[r].b) for r in (*mine, *borrowed) if r is not None]
-    for t, done in zip(tickets, completed, strict=True):
+        pairs = [(t.a, t.b) for t in tickets]
+        found = connecting_paths(
+            edges, [p if done else (0, 0) for p, done in zip(pairs, completed, strict=True)]
+        )
+    results: list[TicketResult] = []
+    for t, done, steps in zip(tickets, completed, found, strict=True):
         path: tuple[str, ...] = ()
         if done and detail:
-            found = connecting_path(edges, t.a, t.b)
-            assert found is not None
-            path = tuple(routes[r].id for r in found)
+            assert steps is not None
+            path = tuple(routes[r].id for r in steps)
         results.append(TicketResult(t.id, t.points if done else -t.points, done, path))
 
     variant = state.rules.variant
