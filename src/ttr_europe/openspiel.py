@@ -226,7 +226,7 @@ class Observer:
 _PRIVATE = ("hand", "tickets", "offer")
 
 
-# --------------------------------------------------------------------------- search helpers
+# --------------------------------------------------------------------------- for search bots
 
 
 class EngineRolloutEvaluator:
