@@ -303,13 +303,9 @@ def legal_actions(state: GameState) -> LegalActions:
     if phase is _TURN:
         return _turn_actions(state)
     if phase is _SECOND_DRAW:
-        head: list[Action] = [_FACE_UP[s] for s, c in enumerate(state.row)
-                              if c != NO_CARD and c != LOCOMOTIVE]  # fmt: skip
-        if _can_draw_blind(state):
-            head.append(_DRAW_BLIND)
-        if state.rules.second_card_optional:
-            head.append(_PASS)
-        return LegalActions(tuple(head), state)
+        key = (state.row, _can_draw_blind(state), state.rules.second_card_optional)
+        found = _SECOND_HEADS.get(key)
+        return LegalActions(_second_head(*key) if found is None else found, state)
     if phase is _TUNNEL:
         pays_extra = (PayTunnel(p) for p in _tunnel_payments(state))
         return LegalActions((*pays_extra, _WITHDRAW), state)
@@ -318,34 +314,47 @@ def legal_actions(state: GameState) -> LegalActions:
     return LegalActions((), state)
 
 
-_HEADS: dict[tuple[int, bool, bool], tuple[Action, ...]] = {}
+# The draw actions of a turn start and of a second draw depend on the row and two flags only;
+# rows repeat, so they are built once (the caches are bounded: a row holds few card kinds).
+_TURN_HEADS: dict[tuple[tuple[int, ...], bool, bool], tuple[Action, ...]] = {}
+_SECOND_HEADS: dict[tuple[tuple[int, ...], bool, bool], tuple[Action, ...]] = {}
+_HEADS_LIMIT = 100_000
 
 
 def _turn_head(row: tuple[int, ...], blind: bool, tickets: bool) -> tuple[Action, ...]:
-    """The draws of a turn start: face-up slots with a card, blind, tickets (cached when full)."""
-    full = NO_CARD not in row
-    if full:
-        found = _HEADS.get((len(row), blind, tickets))
-        if found is not None:
-            return found
+    """The draws of a turn start: face-up slots with a card, blind, tickets."""
     head: list[Action] = [_FACE_UP[s] for s in range(len(row)) if row[s] != NO_CARD]
     if blind:
         head.append(_DRAW_BLIND)
     if tickets:
         head.append(_DRAW_TICKETS)
-    out = tuple(head)
-    if full:
-        _HEADS[len(row), blind, tickets] = out
+    if len(_TURN_HEADS) >= _HEADS_LIMIT:
+        _TURN_HEADS.clear()
+    out = _TURN_HEADS[row, blind, tickets] = tuple(head)
+    return out
+
+
+def _second_head(row: tuple[int, ...], blind: bool, optional: bool) -> tuple[Action, ...]:
+    """The second draw: face-up slots with a card but a locomotive (R15b), blind, pass (D5)."""
+    head: list[Action] = [_FACE_UP[s] for s, c in enumerate(row)
+                          if c != NO_CARD and c != LOCOMOTIVE]  # fmt: skip
+    if blind:
+        head.append(_DRAW_BLIND)
+    if optional:
+        head.append(_PASS)
+    if len(_SECOND_HEADS) >= _HEADS_LIMIT:
+        _SECOND_HEADS.clear()
+    out = _SECOND_HEADS[row, blind, optional] = tuple(head)
     return out
 
 
 def _turn_actions(state: GameState) -> LegalActions:
     """The start of a turn: draws, tickets, then claims and stations counted per route kind."""
-    head = _turn_head(
-        state.row,
-        state.pile_top < len(state.pile) or state.discard.total > 0,
-        bool(state.ticket_deck),
-    )
+    key = (state.row, state.pile_top < len(state.pile) or state.discard.total > 0,
+           bool(state.ticket_deck))  # fmt: skip
+    head = _TURN_HEADS.get(key)
+    if head is None:
+        head = _turn_head(*key)
     board = state.rules.map
     seat = state.current
     player = state.players[seat]
