@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import Command
+from .common import Command, read_text
 
 
 def configure_replay(parser: argparse.ArgumentParser) -> None:
@@ -16,8 +16,7 @@ def run_replay(args: argparse.Namespace) -> int:
     from ..records import GameRecord, playthrough, replay
     from ..scoring import format_scoreboard, score
 
-    with open(args.record, encoding="utf-8") as f:
-        record = GameRecord.from_json(f.read(), source=args.record)
+    record = GameRecord.from_json(read_text(args.record), source=args.record)
     print(playthrough(record))
     final = replay(record)[-1]
     print()
