@@ -575,6 +575,8 @@ class _Builder:
         long_pool = self.pool(at("long_pool"), v["long_pool"], tickets, taken)
         regular_pool = self.pool(at("regular_pool"), v["regular_pool"], tickets, taken)
         ints = {k: int(v[k]) for k in _VARIANT_INTS}
+        if ints["deal_long"] + ints["deal_regular"] > MAX_OFFER:
+            raise self.fail(at("deal_regular"), f"a deal of more than {MAX_OFFER} tickets")
         if ints["deal_long"] * hi > len(long_pool):
             raise self.fail(
                 at("deal_long"), f"{hi} players need more than the {len(long_pool)} long tickets"
@@ -585,8 +587,6 @@ class _Builder:
                 f"{hi} players need more than the {len(regular_pool)} regular tickets",
             )
         deal = ints["deal_long"] + ints["deal_regular"]
-        if deal > MAX_OFFER:
-            raise self.fail(at("deal_regular"), f"a deal of {deal} tickets exceeds {MAX_OFFER}")
         if ints["keep_initial"] > deal:
             raise self.fail(at("keep_initial"), f"more tickets to keep than the {deal} dealt")
         max_long = None if v["max_long_kept"] is None else int(v["max_long_kept"])

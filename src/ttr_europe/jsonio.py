@@ -36,7 +36,7 @@ from .actions import (
 from .board import Map
 from .cards import FULL_DECK, KIND_NAMES, KINDS, LOCOMOTIVE, Cards, _make, payment_colour, pays
 from .data import load_map
-from .errors import DataError
+from .errors import BadArgumentError, DataError
 from .state import NO_CARD, NO_OWNER, GameState, PendingTunnel, Phase, PlayerState, Rules
 from .state import closed_masks as _closed_masks
 from .views import PlayerView, TunnelView, View, rules_options, unseen_cards
@@ -82,7 +82,9 @@ def _no_constant(name: str) -> Any:
 
 
 def dumps(obj: GameState | View | Action | Scoreboard, *, indent: int | None = None) -> str:
-    """``to_json(obj)`` as text."""
+    """``to_json(obj)`` as text; ``indent`` is None (one line) or 0 to 16 spaces."""
+    if indent is not None and (type(indent) is not int or not 0 <= indent <= 16):
+        raise BadArgumentError(f"indent is None or 0..16, not {indent!r:.40}", argument="indent")
     return json.dumps(to_json(obj), ensure_ascii=False, indent=indent)
 
 
@@ -105,7 +107,7 @@ def to_json(obj: GameState | View | Action | Scoreboard) -> JsonDoc:
         return scoreboard_to_json(obj)
     if isinstance(obj, ACTION_TYPES):
         return action_to_json(obj)
-    raise TypeError(f"no JSON form for {type(obj).__name__}")
+    raise BadArgumentError(f"no JSON form for {type(obj).__name__}", argument="obj")
 
 
 def from_json(
@@ -371,6 +373,8 @@ class _Reader:
     def make_rules(
         self, d: dict[str, Any], path: str, board: Map | None, players: Any, players_path: str
     ) -> Rules:
+        if board is not None and type(board) is not Map:
+            raise BadArgumentError(f"map must be a Map or None, not {type(board).__name__}")
         map_id = self.str_(d["map"], f"{path}.map")
         if board is None:
             try:

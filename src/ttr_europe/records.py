@@ -135,6 +135,8 @@ def record_of(
     **options: OptionValue,
 ) -> GameRecord:
     """A record of ``actions`` played from ``new_game(map, variant, players, seed, ...)``."""
+    if not isinstance(actions, Iterable) or isinstance(actions, str | bytes):
+        raise BadArgumentError("record_of: actions are a sequence", argument="actions")
     texts = tuple(str(a) for a in actions)
     return GameRecord(map, variant, players, seed, first_player, options, texts)
 

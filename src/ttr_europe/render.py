@@ -13,6 +13,7 @@ from collections.abc import Callable
 from html import escape
 
 from .board import Map
+from .guards import expect
 from .state import NO_OWNER, GameState
 
 ROUTE_COLOURS = {
@@ -44,6 +45,7 @@ def _projector(board: Map) -> tuple[float, Callable[[float, float], tuple[float,
 
 def render_svg(target: Map | GameState, *, labels: bool = True) -> str:
     """An SVG picture of a board, or of a game state with owners and stations."""
+    expect(target, (Map, GameState), "render_svg", "target")
     state = target if isinstance(target, GameState) else None
     board = state.map if state is not None else target
     assert isinstance(board, Map)

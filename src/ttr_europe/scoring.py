@@ -20,7 +20,7 @@ import attrs
 
 from .board import Map
 from .errors import TTRError
-from .guards import check_score, check_seat, check_state
+from .guards import check_score, check_seat, check_state, expect
 from .paths import Trail, connecting_path, longest_trail
 from .state import NO_OWNER, GameState, Phase
 
@@ -574,6 +574,7 @@ def _player(
 
 def format_scoreboard(board: Scoreboard) -> str:
     """A text table of the scores, then each seat's breakdown and what decided the ranking."""
+    expect(board, Scoreboard, "format_scoreboard", "board")
     title = "Final scores" if board.final else "Provisional scores"
     lines = [
         f"{title} ({board.map}, {board.variant}); bonus: {board.bonus_name}",

@@ -16,7 +16,7 @@ from typing import NoReturn
 from .. import __version__
 from ..errors import TTRError
 from . import bench, info, play, replay, tournament
-from .common import Command, open_map
+from .common import Command, UsageError, open_map
 from .info import map_summary
 
 COMMANDS: tuple[Command, ...] = (
@@ -60,6 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     (``ttr-europe info europe --json | head -1``) ends quietly with status 0.
     """
     try:
+        if argv is not None and any("\0" in str(a) for a in argv):  # a real command line has none
+            raise UsageError("an argument holds a NUL character")
         args = build_parser().parse_args(argv)
         run: Callable[[argparse.Namespace], int] = args.run
         status = run(args)
@@ -81,7 +83,7 @@ def _silence_stdout() -> None:
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # stdout is no real file (a test capture): nothing to flush
+    except (OSError, ValueError, AttributeError):  # no real file (a test capture): nothing to do
         pass
 
 

@@ -10,6 +10,7 @@ import attrs
 from ..board import Map
 from ..data import load_map, load_map_file
 from ..errors import DataError, TTRError
+from ..guards import check_path
 from ..jsonio import MAX_TEXT
 
 
@@ -66,6 +67,7 @@ def require(args: argparse.Namespace, name: str, check: Callable[[str], int]) ->
 def read_text(path: str) -> str:
     """The text of a UTF-8 file of at most ``MAX_TEXT`` characters; anything else is a
     ``DataError`` naming the file (never a ``UnicodeDecodeError`` or a huge read)."""
+    check_path(path, "read")
     with open(path, "rb") as f:
         data = f.read(4 * MAX_TEXT + 1)  # a character is at most 4 bytes of UTF-8
     try:
