@@ -57,6 +57,7 @@ def _baseline(command: str) -> float:
         "replay": ["replay", _valid_record()],
         "tournament": ["tournament", "--games", "1", "--map", "usa"],
         "bench": ["bench", "--games", "0"],
+        "serve": ["serve", "--map", "nosuch"],
     }[command]
     return max(BASE, min(_run(valid)[2] for _ in range(3)))
 
@@ -90,6 +91,7 @@ def bad_files(draw: st.DrawFn, doc: object) -> str:
     return str(_file(f"f{draw(st.integers(0, 5))}.json", content))
 
 
+BOTS = st.sampled_from(["random", "greedy,random", "oracle", ",", "", "x:y", "os:sep"])
 OUT_PATHS = st.sampled_from(
     [str(FOLDER / "out.svg"), str(FOLDER / "no such folder" / "o"), str(FOLDER), ""]
 )
@@ -97,7 +99,7 @@ OUT_PATHS = st.sampled_from(
 
 @st.composite
 def command_lines(draw: st.DrawFn) -> list[str]:
-    command = draw(st.sampled_from(["info", "play", "replay", "tournament", "bench"]))
+    command = draw(st.sampled_from(["info", "play", "replay", "tournament", "bench", "serve"]))
     argv = [command]
     if command == "info":
         argv.append(draw(st.sampled_from(["usa", "europe"]) | WORDS | bad_files(MAP_DOC) | TEXT))
@@ -113,8 +115,9 @@ def command_lines(draw: st.DrawFn) -> list[str]:
         argv += ["--quiet"]
         for option, values in (
             ("--variant", WORDS), ("--seed", COUNTS | st.sampled_from(["7", "-3"])),
-            ("--bots", st.sampled_from(["random", "greedy,random", "oracle", ",", ""])),
-            ("--svg", OUT_PATHS), ("--record", OUT_PATHS),
+            ("--bots", BOTS),
+            ("--svg", OUT_PATHS), ("--record", OUT_PATHS), ("--resume", bad_files(RECORD)),
+            ("--human", st.sampled_from(["9", "x", "-1", "0,0,0,9", "١"])),
         ):  # fmt: skip
             if draw(st.booleans()):
                 argv += [option, draw(values)]
@@ -127,6 +130,16 @@ def command_lines(draw: st.DrawFn) -> list[str]:
         ):  # fmt: skip
             if draw(st.booleans()):
                 argv += [option, draw(values)]
+    elif command == "serve":  # a valid run serves until stopped, so one setting is always bad
+        option, values = draw(st.sampled_from([
+            ("--map", st.sampled_from(["nosuch", ""]) | bad_files(MAP_DOC)),
+            ("--players", BAD_COUNTS | st.sampled_from(["1", "9"])),
+            ("--variant", st.sampled_from(["nosuch", "", " "])),
+            ("--port", st.sampled_from(["x", "", "1.5", "99999999999999999999999"])),
+        ]))  # fmt: skip
+        argv += [option, draw(values)]
+        if draw(st.booleans()):
+            argv += ["--seats", draw(st.sampled_from(["person", "nobody", ",", ""]))]
     else:  # bench: a valid run is a long benchmark, so at least one count is always bad
         option = draw(st.sampled_from(["--games", "--rounds", "--samples"]))
         argv += [option, draw(BAD_COUNTS), "--quick"]
