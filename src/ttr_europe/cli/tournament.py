@@ -6,17 +6,17 @@ import argparse
 import sys
 
 from ..errors import TTRError
-from .common import Command
+from .common import Command, int_between, positive_int, seed_int
 
 
 def configure_tournament(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", default="greedy,random", help="comma-separated bots")
     parser.add_argument("--map", default="europe", help="a shipped map (default europe)")
     parser.add_argument("--variant", default="base", help="a variant of the map (default base)")
-    parser.add_argument("--players", type=int, help="seats (default: one per bot)")
-    parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
-    parser.add_argument("--processes", type=int, default=1, help="worker processes")
+    parser.add_argument("--players", type=int_between(2, 5), help="seats (default: one per bot)")
+    parser.add_argument("--games", type=positive_int, default=100, help="games (default 100)")
+    parser.add_argument("--seed", type=seed_int, default=0, help="seed of the first game")
+    parser.add_argument("--processes", type=int_between(1, 256), default=1, help="processes")
 
 
 def run_tournament(args: argparse.Namespace) -> int:
