@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from .. import __version__
 from ..errors import TTRError
-from . import bench, info, play, replay, tournament
+from . import bench, info, play, replay, simulate, tournament
 from .common import Command, open_map
 from .info import map_summary
 
@@ -22,6 +22,7 @@ COMMANDS: tuple[Command, ...] = (
     play.COMMAND,
     replay.COMMAND,
     tournament.COMMAND,
+    simulate.COMMAND,
     bench.COMMAND,
 )
 

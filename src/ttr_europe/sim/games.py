@@ -1,0 +1,230 @@
+"""One seeded game between bots, described by a picklable ``GameSpec`` and summed up as a row.
+
+This is all a worker runs, whatever the backend: ``play_batch`` plays some games and returns
+their ``GameResult`` rows. A bot that raises or answers with an illegal action forfeits the game
+(the row says who and why) instead of stopping the run, so a bad bot costs one game, not all.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import attrs
+
+from ..actions import Action
+from ..board import Map
+from ..data import load_map
+from ..errors import TTRError
+from ..rules import apply, is_legal, new_game
+from ..state import GameState, Phase
+from ..views import OptionValue
+
+MAX_ACTIONS = 100_000  # far above any real game; a bot that loops forever forfeits
+
+
+class SimulationError(TTRError, ValueError):
+    """Bad simulation input: an unknown bot, an output file that is not ours, a lost backend."""
+
+
+class Bot(Protocol):
+    """What the runner needs of a bot; see ``ttr_europe.bots``."""
+
+    def choose(self, state: GameState) -> Action: ...
+
+
+BotLike = str | Any  # a spec ("greedy", "package.module:Class") or a bot object
+
+
+def bot_name(bot: BotLike) -> str:
+    """The name a bot goes by in rows and tables: its spec, or its ``name``, or its class."""
+    if isinstance(bot, str):
+        return bot
+    name = getattr(bot, "name", None)
+    return name if isinstance(name, str) and name else type(bot).__name__
+
+
+def resolve_bot(bot: BotLike, seed: int) -> Any:
+    """A bot object for ``bot``: specs are built (seeded for bots that keep their own generator),
+    objects are used as they are. Raises ``SimulationError`` for a spec that names no bot."""
+    if not isinstance(bot, str):
+        return bot
+    from ..bots import make_bot
+
+    try:
+        return make_bot(bot, seed)
+    except SimulationError:
+        raise
+    except (ValueError, ImportError, AttributeError, TypeError) as exc:
+        raise SimulationError(f"unknown bot {bot!r}: {exc}") from None
+
+
+def decide(bot: Any, state: GameState, rng: random.Random) -> Action:
+    """The one place a game asks a bot for a move."""
+    del rng  # the bots draw from their own seeded generators for now
+    action: Action = bot.choose(state)
+    return action
+
+
+@attrs.frozen
+class GameSpec:
+    """Everything that fixes one game: board, rules, seed and the bot of each seat."""
+
+    map: str | Map
+    variant: str
+    seed: int
+    bots: tuple[BotLike, ...]
+    options: tuple[tuple[str, OptionValue], ...] = ()
+    record: bool = False  # keep the actions in the row, for replay or training
+
+    @property
+    def map_id(self) -> str:
+        return self.map if isinstance(self.map, str) else self.map.id
+
+
+@attrs.frozen
+class Forfeit:
+    """Why a game stopped early: the seat whose bot raised or chose an illegal action."""
+
+    seat: int
+    bot: str
+    action: int  # how many actions had been played
+    error: str
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} ({self.bot}) forfeited at action {self.action}: {self.error}"
+
+
+@attrs.frozen
+class GameResult:
+    """One game as a row: seats and bots, scores, ranks, winners, length, time.
+
+    ``returns`` shares 1.0 among the winners. After a forfeit the other seats share the win,
+    ``scores`` are the provisional totals when the game stopped and ``ranks`` put the forfeiting
+    seat last. ``duration`` (seconds) is the only field that differs between two runs of the
+    same game; it does not take part in equality.
+    """
+
+    seed: int
+    bots: tuple[str, ...]
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    winners: tuple[int, ...]
+    returns: tuple[float, ...]
+    actions: int
+    forfeit: Forfeit | None = None
+    record: tuple[str, ...] | None = None  # the actions as text, when asked for
+    duration: float = attrs.field(default=0.0, eq=False)
+
+    def to_json(self) -> dict[str, Any]:
+        row: dict[str, Any] = {
+            "seed": self.seed,
+            "bots": list(self.bots),
+            "scores": list(self.scores),
+            "ranks": list(self.ranks),
+            "winners": list(self.winners),
+            "returns": list(self.returns),
+            "actions": self.actions,
+            "duration": round(self.duration, 6),
+            "forfeit": None if self.forfeit is None else attrs.asdict(self.forfeit),
+        }
+        if self.record is not None:
+            row["record"] = list(self.record)
+        return row
+
+    @classmethod
+    def from_json(cls, row: Any) -> GameResult:
+        """A row read back; raises ``ValueError``, ``TypeError`` or ``KeyError`` if malformed."""
+        if not isinstance(row, dict):
+            raise TypeError("a row is a JSON object")
+        forfeit = row["forfeit"]
+        record = row.get("record")
+        result = cls(
+            seed=_int(row["seed"]),
+            bots=tuple(_str(b) for b in row["bots"]),
+            scores=tuple(_int(s) for s in row["scores"]),
+            ranks=tuple(_int(r) for r in row["ranks"]),
+            winners=tuple(_int(w) for w in row["winners"]),
+            returns=tuple(float(r) for r in row["returns"]),
+            actions=_int(row["actions"]),
+            forfeit=None if forfeit is None else Forfeit(**forfeit),
+            record=None if record is None else tuple(_str(a) for a in record),
+            duration=float(row["duration"]),
+        )
+        seats = len(result.bots)
+        if not seats or {len(result.scores), len(result.ranks), len(result.returns)} != {seats}:
+            raise ValueError("bots, scores, ranks and returns differ in length")
+        return result
+
+
+def _int(value: Any) -> int:
+    if type(value) is not int:
+        raise TypeError(f"{value!r} is not an integer")
+    return value
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{value!r} is not a string")
+    return value
+
+
+def play_game(spec: GameSpec) -> GameResult:
+    """Play ``spec`` to the end; a failing bot forfeits (see ``GameResult``)."""
+    from ..scoring import score
+
+    started = time.perf_counter()
+    board = load_map(spec.map) if isinstance(spec.map, str) else spec.map
+    state = new_game(board, spec.variant, len(spec.bots), spec.seed, 0, **dict(spec.options))
+    names = tuple(bot_name(b) for b in spec.bots)
+    bots = [resolve_bot(b, spec.seed * 16 + seat) for seat, b in enumerate(spec.bots)]
+    rngs = [random.Random(spec.seed * 16 + seat) for seat in range(len(bots))]
+    taken: list[str] = []
+    forfeit = None
+    while state.phase is not Phase.GAME_OVER:
+        seat = state.current
+        try:
+            if len(taken) >= MAX_ACTIONS:
+                raise TTRError(f"no end after {MAX_ACTIONS} actions")
+            action = decide(bots[seat], state, rngs[seat])
+            if not is_legal(state, action):
+                raise TTRError(f"illegal action {action!r}")
+        except Exception as exc:  # a bot's failure is a result, not a crash of the run
+            forfeit = Forfeit(seat, names[seat], len(taken), _describe(exc))
+            break
+        taken.append(str(action))
+        state = apply(state, action)
+    board_score = score(state)
+    scores = tuple(p.total for p in board_score.players)
+    if forfeit is None:
+        ranks = tuple(p.rank for p in board_score.players)
+        winners = board_score.winners
+    else:
+        others = [s for s in range(len(bots)) if s != forfeit.seat]
+        ranks = tuple(len(bots) if s == forfeit.seat else 1 for s in range(len(bots)))
+        winners = tuple(others)
+    share = 1.0 / len(winners)
+    return GameResult(
+        seed=spec.seed,
+        bots=names,
+        scores=scores,
+        ranks=ranks,
+        winners=winners,
+        returns=tuple(share if s in winners else 0.0 for s in range(len(bots))),
+        actions=len(taken),
+        forfeit=forfeit,
+        record=tuple(taken) if spec.record else None,
+        duration=time.perf_counter() - started,
+    )
+
+
+def play_batch(specs: Sequence[GameSpec]) -> list[GameResult]:
+    """What a worker runs: several games in one task, to spread the cost of a task."""
+    return [play_game(spec) for spec in specs]
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
