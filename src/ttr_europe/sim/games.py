@@ -7,6 +7,7 @@ their ``GameResult`` rows. A bot that raises or answers with an illegal action f
 
 from __future__ import annotations
 
+import copy
 import random
 import time
 from collections.abc import Sequence
@@ -47,10 +48,14 @@ def bot_name(bot: BotLike) -> str:
 
 
 def resolve_bot(bot: BotLike, seed: int) -> Any:
-    """A bot object for ``bot``: specs are built (seeded for bots that keep their own generator),
-    objects are used as they are. Raises ``SimulationError`` for a spec that names no bot."""
+    """A bot object for ``bot``: specs are built (seeded for bots that keep their own generator)
+    and objects copied, so that every game starts from the same bot whichever worker plays it
+    and whatever it played before. Raises ``SimulationError`` for a spec that names no bot."""
     if not isinstance(bot, str):
-        return bot
+        try:
+            return copy.deepcopy(bot)
+        except Exception as exc:
+            raise SimulationError(f"bot {bot_name(bot)!r} cannot be copied: {exc}") from None
     from ..bots import make_bot
 
     try:
