@@ -13,7 +13,7 @@ import pytest
 
 from ttr_europe.actions import Action, DrawFaceUp
 from ttr_europe.bots import GreedyBot
-from ttr_europe.errors import DataError, SetupError
+from ttr_europe.errors import BotError, DataError, SetupError
 from ttr_europe.sim import (
     GameResult,
     GameSpec,
@@ -54,7 +54,7 @@ class DiesOnce:
     def __init__(self, folder: str) -> None:
         self.go = os.path.join(folder, "go")
         self.died = os.path.join(folder, "died")
-        self.inner = GreedyBot(0)
+        self.inner = GreedyBot()
 
     def choose(self, *args: Any) -> Action:
         if os.path.exists(self.go):
@@ -147,7 +147,7 @@ def test_a_bot_that_raises_forfeits_its_game_and_the_run_goes_on() -> None:
     for row in run.results:
         seat = row.bots.index("raises")
         assert row.forfeit is not None and row.forfeit.seat == seat
-        assert row.forfeit.error == "RuntimeError: boom"
+        assert row.forfeit.error == "raised RuntimeError: boom"
         assert row.forfeit.action == row.actions == seat  # seat 0 chooses its tickets first
         assert row.returns[seat] == 0.0 and row.winners == (1 - seat,)
         assert row.ranks[seat] == 2
@@ -155,13 +155,14 @@ def test_a_bot_that_raises_forfeits_its_game_and_the_run_goes_on() -> None:
     assert (raises.wins, raises.forfeits, raises.mean_score) == (0.0, 4, None)
     assert (greedy.wins, greedy.forfeits) == (4.0, 0)
     assert raises.elo is not None and greedy.elo is not None and raises.elo < greedy.elo
-    assert "forfeit in game 0: seat 0 (raises) forfeited at action 0" in str(run)
+    expected = "forfeit in game 0: seat 0 (raises) forfeited at action 0: raised RuntimeError"
+    assert expected in str(run)
 
 
 def test_an_illegal_move_forfeits_and_names_the_action() -> None:
     (row,) = simulate(["greedy", Illegal()], games=1, backend="serial").results
     assert row.forfeit is not None and row.forfeit.bot == "illegal"
-    assert "illegal action DrawFaceUp(slot=40)" in row.forfeit.error
+    assert row.forfeit.error.startswith("illegal action draw 41 (R9:")
 
 
 def test_a_dead_worker_is_replaced_and_no_game_is_lost_or_repeated(tmp_path: Path) -> None:
@@ -182,7 +183,7 @@ def test_a_dead_worker_is_replaced_and_no_game_is_lost_or_repeated(tmp_path: Pat
 
 
 def test_bad_lineups_are_refused_before_any_game() -> None:
-    with pytest.raises(SimulationError, match="unknown bot 'oracle'"):
+    with pytest.raises(BotError, match="bot 'oracle': unknown bot spec"):
         simulate(["oracle"], players=2, games=1, backend="serial")
     with pytest.raises(SetupError, match="R1"):
         simulate(["greedy"], games=1, backend="serial")  # one seat

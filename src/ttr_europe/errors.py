@@ -55,3 +55,19 @@ class SetupError(TTRError, ValueError):
 
 class MalformedActionError(IllegalActionError):
     """An action that names nothing real: unknown route or city, bad slot, wrong types."""
+
+
+class BotError(TTRError, ValueError):
+    """A bot failed: it raised, answered an illegal action, or its spec names no bot.
+
+    ``bot`` is the bot's name (or the spec), ``seat`` the seat it moved for (None when no game
+    was under way) and ``action`` what it answered (None when it answered nothing).
+    """
+
+    def __init__(self, bot: str, seat: int | None, action: Any, reason: str) -> None:
+        self.bot = bot
+        self.seat = seat
+        self.action = action
+        self.reason = reason
+        where = f" (seat {seat})" if seat is not None else ""
+        super().__init__(f"bot {bot!r}{where}: {reason}")

@@ -17,8 +17,8 @@ def configure_play(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
         default="greedy,random",
-        help="comma-separated bots (greedy, random), repeated over the seats (default "
-        "greedy,random)",
+        help="comma-separated bots (random, greedy, mcts or package.module:Class), repeated "
+        "over the seats (default greedy,random)",
     )
     parser.add_argument("--quiet", action="store_true", help="print only the final scoreboard")
     parser.add_argument("--svg", metavar="FILE", help="also draw the final board as SVG")
@@ -28,7 +28,8 @@ def configure_play(parser: argparse.ArgumentParser) -> None:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from ..bots import make_bot
+    from ..bots import decide, make_bot, seat_rng
+    from ..errors import BotError
     from ..rules import apply, new_game
     from ..scoring import format_scoreboard, score
     from ..state import Phase
@@ -36,18 +37,19 @@ def run_play(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.bots.split(",") if n.strip()] or ["greedy"]
     state = new_game(open_map(args.map), args.variant, args.players, seed=args.seed)
     try:
-        bots = [make_bot(names[i % len(names)], args.seed + i) for i in range(args.players)]
-    except ValueError as exc:
+        bots = [make_bot(names[i % len(names)]) for i in range(args.players)]
+    except BotError as exc:
         print(f"ttr-europe: error: {exc}", file=sys.stderr)
         return 2
     print(
         f"{state.map.name}, variant {state.rules.variant.name}, {args.players} players, "
         f"seed {args.seed}: " + ", ".join(f"seat {i} {b.name}" for i, b in enumerate(bots))
     )
+    rngs = [seat_rng(args.seed, i) for i in range(args.players)]
     turn, moves, played = 0, [], []
     while state.phase is not Phase.GAME_OVER:
         seat, phase = state.current, state.phase
-        action = bots[seat].choose(state)
+        action = decide(bots[seat], state, rngs[seat])
         moves.append(str(action))
         played.append(action)
         state = apply(state, action)

@@ -111,7 +111,8 @@ def run_games(args: argparse.Namespace, *, forfeits_fail: bool) -> int:
     Exit 0 when every game finished; 1 when some failed (or, with ``forfeits_fail``, when a
     bot forfeited), 2 for bad arguments, 130 when interrupted (the rows written stay).
     """
-    from ..sim import SimulationError, resolve_bot, simulate
+    from ..errors import BotError
+    from ..sim import resolve_bot, simulate
 
     def fail(message: str, status: int = 1) -> int:
         print(f"ttr-europe: error: {message}", file=sys.stderr)
@@ -126,8 +127,8 @@ def run_games(args: argparse.Namespace, *, forfeits_fail: bool) -> int:
         return fail("--bots names no bot", 2)
     try:
         for spec in bots:
-            resolve_bot(spec, 0)
-    except SimulationError as exc:
+            resolve_bot(spec)
+    except BotError as exc:
         return fail(str(exc), 2)
     board = open_map(args.map)
     backend = args.backend or ("ray" if args.address else "process")

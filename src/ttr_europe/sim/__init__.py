@@ -184,7 +184,7 @@ def plan(
         known = names.setdefault(name, bot)
         if known is not bot and not (isinstance(known, str) and known == bot):
             raise SimulationError(f"two different bots are both called {name!r}")
-        resolve_bot(bot, 0)
+        resolve_bot(bot)
     spec_map: str | Map = board.id if load_map_or_none(board.id) is board else board
     lineup = [bots[i % len(bots)] for i in range(seats)]
     return [

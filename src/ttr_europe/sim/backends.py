@@ -147,7 +147,8 @@ class ProcessBackend(Backend):
 
 class RayBackend(Backend):
     """Tasks on Ray: a cluster at ``address``, or a local Ray instance started (and stopped)
-    here. If Ray is already initialised in this process, that instance is used as it is."""
+    here. If Ray is already initialised in this process (by the caller, with whatever
+    resources and runtime environment it wants), that instance is used as it is."""
 
     name = "ray"
 
@@ -162,9 +163,9 @@ class RayBackend(Backend):
             ) from None
         self._ray: Any = ray
         self._owned = False
+        if address:
+            _check_address(address)
         if not ray.is_initialized():
-            if address:
-                _check_address(address)
             try:
                 ray.init(
                     address=address or None,

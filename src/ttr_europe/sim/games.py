@@ -8,19 +8,19 @@ their ``GameResult`` rows. A bot that raises or answers with an illegal action f
 from __future__ import annotations
 
 import copy
-import random
 import time
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
 import attrs
 
-from ..actions import Action
+from .. import bots
 from ..board import Map
+from ..bots import Bot
 from ..data import load_map
-from ..errors import TTRError
-from ..rules import apply, is_legal, new_game
-from ..state import GameState, Phase
+from ..errors import BotError, TTRError
+from ..rules import apply, new_game
+from ..state import Phase
 from ..views import OptionValue
 
 MAX_ACTIONS = 100_000  # far above any real game; a bot that loops forever forfeits
@@ -30,47 +30,24 @@ class SimulationError(TTRError, ValueError):
     """Bad simulation input: an unknown bot, an output file that is not ours, a lost backend."""
 
 
-class Bot(Protocol):
-    """What the runner needs of a bot; see ``ttr_europe.bots``."""
-
-    def choose(self, state: GameState) -> Action: ...
-
-
-BotLike = str | Any  # a spec ("greedy", "package.module:Class") or a bot object
+BotLike = str | Bot  # a spec ("greedy", "package.module:Class") or a bot object
 
 
 def bot_name(bot: BotLike) -> str:
-    """The name a bot goes by in rows and tables: its spec, or its ``name``, or its class."""
+    """The name a bot goes by in rows and tables: its spec, or the name it reports."""
+    return bot if isinstance(bot, str) else bots.bot_name(bot)
+
+
+def resolve_bot(bot: BotLike) -> Bot:
+    """A bot object for ``bot``: specs are built (``bots.make_bot``, ``BotError`` for a spec
+    that names no bot) and objects copied, so that every game starts from the same bot
+    whichever worker plays it and whatever it played before."""
     if isinstance(bot, str):
-        return bot
-    name = getattr(bot, "name", None)
-    return name if isinstance(name, str) and name else type(bot).__name__
-
-
-def resolve_bot(bot: BotLike, seed: int) -> Any:
-    """A bot object for ``bot``: specs are built (seeded for bots that keep their own generator)
-    and objects copied, so that every game starts from the same bot whichever worker plays it
-    and whatever it played before. Raises ``SimulationError`` for a spec that names no bot."""
-    if not isinstance(bot, str):
-        try:
-            return copy.deepcopy(bot)
-        except Exception as exc:
-            raise SimulationError(f"bot {bot_name(bot)!r} cannot be copied: {exc}") from None
-    from ..bots import make_bot
-
+        return bots.make_bot(bot)
     try:
-        return make_bot(bot, seed)
-    except SimulationError:
-        raise
-    except (ValueError, ImportError, AttributeError, TypeError) as exc:
-        raise SimulationError(f"unknown bot {bot!r}: {exc}") from None
-
-
-def decide(bot: Any, state: GameState, rng: random.Random) -> Action:
-    """The one place a game asks a bot for a move."""
-    del rng  # the bots draw from their own seeded generators for now
-    action: Action = bot.choose(state)
-    return action
+        return copy.deepcopy(bot)
+    except Exception as exc:
+        raise SimulationError(f"bot {bot_name(bot)!r} cannot be copied: {exc}") from None
 
 
 @attrs.frozen
@@ -184,20 +161,19 @@ def play_game(spec: GameSpec) -> GameResult:
     board = load_map(spec.map) if isinstance(spec.map, str) else spec.map
     state = new_game(board, spec.variant, len(spec.bots), spec.seed, 0, **dict(spec.options))
     names = tuple(bot_name(b) for b in spec.bots)
-    bots = [resolve_bot(b, spec.seed * 16 + seat) for seat, b in enumerate(spec.bots)]
-    rngs = [random.Random(spec.seed * 16 + seat) for seat in range(len(bots))]
+    players = [resolve_bot(b) for b in spec.bots]
+    rngs = [bots.seat_rng(spec.seed, seat) for seat in range(len(players))]
     taken: list[str] = []
     forfeit = None
     while state.phase is not Phase.GAME_OVER:
         seat = state.current
+        if len(taken) >= MAX_ACTIONS:
+            forfeit = Forfeit(seat, names[seat], len(taken), f"no end after {MAX_ACTIONS} actions")
+            break
         try:
-            if len(taken) >= MAX_ACTIONS:
-                raise TTRError(f"no end after {MAX_ACTIONS} actions")
-            action = decide(bots[seat], state, rngs[seat])
-            if not is_legal(state, action):
-                raise TTRError(f"illegal action {action!r}")
-        except Exception as exc:  # a bot's failure is a result, not a crash of the run
-            forfeit = Forfeit(seat, names[seat], len(taken), _describe(exc))
+            action = bots.decide(players[seat], state, rngs[seat])
+        except BotError as exc:  # a bot's failure is a result, not a crash of the run
+            forfeit = Forfeit(seat, names[seat], len(taken), exc.reason)
             break
         taken.append(str(action))
         state = apply(state, action)
@@ -207,8 +183,8 @@ def play_game(spec: GameSpec) -> GameResult:
         ranks = tuple(p.rank for p in board_score.players)
         winners = board_score.winners
     else:
-        others = [s for s in range(len(bots)) if s != forfeit.seat]
-        ranks = tuple(len(bots) if s == forfeit.seat else 1 for s in range(len(bots)))
+        others = [s for s in range(len(players)) if s != forfeit.seat]
+        ranks = tuple(len(players) if s == forfeit.seat else 1 for s in range(len(players)))
         winners = tuple(others)
     share = 1.0 / len(winners)
     return GameResult(
@@ -217,7 +193,7 @@ def play_game(spec: GameSpec) -> GameResult:
         scores=scores,
         ranks=ranks,
         winners=winners,
-        returns=tuple(share if s in winners else 0.0 for s in range(len(bots))),
+        returns=tuple(share if s in winners else 0.0 for s in range(len(players))),
         actions=len(taken),
         forfeit=forfeit,
         record=tuple(taken) if spec.record else None,
