@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -136,13 +138,27 @@ def test_a_file_of_another_run_is_refused(tmp_path: Path) -> None:
 def test_two_runs_cannot_write_one_file(tmp_path: Path) -> None:
     out = tmp_path / "rows.jsonl"
     header = Header("usa", "base", 2, tuple(BOTS), 100, (), False)
-    first = open_store(out, header, resume=False)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(out)], stdout=subprocess.PIPE, text=True
+    )
     try:
+        assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
         with pytest.raises(SimulationError, match="being written by another run"):
-            open_store(out, header, resume=True)
+            simulate(BOTS, games=2, out=str(out), resume=True, **SETTINGS)
     finally:
-        first.close()
-    open_store(out, header, resume=True).close()
+        holder.kill()
+        holder.wait()
+    open_store(out, header, resume=True).close()  # the lock ends with the process
+
+
+HOLD = """
+import sys, time
+from ttr_europe.sim.store import Header, open_store
+store = open_store(sys.argv[1], Header("usa", "base", 2, ("greedy", "random"), 100, (), False),
+                   resume=False)
+print("locked", flush=True)
+time.sleep(60)
+"""
 
 
 def test_an_unwritable_file_is_one_clear_error(tmp_path: Path) -> None:

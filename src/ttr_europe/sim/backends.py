@@ -11,6 +11,8 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
+import time
 from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -110,7 +112,9 @@ class ProcessBackend(Backend):
         try:
             while pending or inflight:
                 if self._pool is None:
-                    self._pool = ProcessPoolExecutor(self.workers)
+                    self._pool = ProcessPoolExecutor(
+                        self.workers, initializer=_follow_parent, initargs=(os.getpid(),)
+                    )
                 while pending and len(inflight) < 2 * self.workers:
                     key, batch = pending.popleft()
                     inflight[self._pool.submit(play_batch, batch)] = (key, batch)
@@ -143,6 +147,18 @@ class ProcessBackend(Backend):
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+def _follow_parent(parent: int) -> None:
+    """In a pool worker: exit as soon as the driver is gone (killed, say), instead of waiting
+    forever for work that will not come."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="follow-parent").start()
 
 
 class RayBackend(Backend):

@@ -5,7 +5,7 @@ as soon as its game is known, so an interrupted run loses at most the games stil
 Only a line without its final newline can be half-written: ``open_store`` cuts it off and the
 game is played again. Any other line that does not read back is corruption, and the file is
 refused rather than guessed at. While a run appends, it holds an exclusive lock on the file so
-that two runs cannot write the same rows.
+that two runs (two processes) cannot write the same rows.
 """
 
 from __future__ import annotations
@@ -149,7 +149,9 @@ def _lock(fd: int, file: Path) -> None:
     if fcntl is None:  # pragma: no cover
         return
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        # a POSIX record lock belongs to this process: worker processes forked from it do not
+        # hold it, so it ends with the run even when the run is killed and its workers linger
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         raise SimulationError(f"{file} is being written by another run") from None
 
