@@ -206,7 +206,7 @@ class RayBackend(Backend):
         inflight: dict[Any, tuple[int, Batch]] = {}
         try:
             while pending or inflight:
-                while pending and len(inflight) < 2 * self.workers:
+                while pending and len(inflight) < self.workers:  # Ray runs all it is given
                     key, batch = pending.popleft()
                     inflight[self._task.remote(batch)] = (key, batch)
                 ready, _ = ray.wait(list(inflight), num_returns=1)
