@@ -236,7 +236,8 @@ def simulate(
     or ``"ray"`` (a cluster at ``address``, or a local instance), or a ``Backend``. With
     ``out``, each row is appended to that JSON Lines file as its game ends; ``resume`` continues
     an earlier run of the same settings, playing only the games missing from the file.
-    ``record`` keeps every action of each game in its row. ``progress(finished, asked)`` is
+    ``record`` keeps every action of each game in its row (in the file only, when there is
+    one, so that memory stays small on long runs). ``progress(finished, asked)`` is
     called after each game. Bad input raises a ``TTRError`` before any game is played.
     """
     specs = plan(bots, games=games, map=map, variant=variant, players=players, seed=seed,
@@ -264,8 +265,9 @@ def simulate(
                 if isinstance(outcome, Done):
                     for result in outcome.results:
                         if store is not None:
-                            store.append(result)
-                        done[result.seed] = result
+                            store.append(result)  # the file keeps the actions, memory not
+                        done[result.seed] = result if store is None else (
+                            attrs.evolve(result, record=None))  # fmt: skip
                 else:
                     failures += [(s.seed, outcome.error) for s in outcome.specs]
                 if progress is not None:
@@ -275,7 +277,7 @@ def simulate(
         if store is not None:
             store.close()
     return Simulation(
-        map=board_id if isinstance(board_id, str) else str(board_id),
+        map=board_id,
         variant=variant,
         players=seats,
         bots=names,
@@ -303,7 +305,7 @@ def _planned_rows(store: Store | None, specs: Sequence[GameSpec]) -> dict[int, G
         if row.bots != lineups[seed]:
             raise SimulationError(f"{store.path}: the row of seed {seed} seats {list(row.bots)}, "
                                   f"this run seats {list(lineups[seed])}")  # fmt: skip
-        done[seed] = row
+        done[seed] = attrs.evolve(row, record=None)  # the file keeps the actions
     return done
 
 
