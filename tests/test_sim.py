@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ttr_europe.actions import Action, DrawFaceUp
 from ttr_europe.bots import GreedyBot
@@ -228,3 +230,13 @@ def test_elo_ranks_the_stronger_bot_higher_and_ignores_order() -> None:
     assert even["a"] == pytest.approx(even["b"])
     three = elo([_row(g, ("a", "b", "c"), (1, 2, 3)) for g in range(10)], ["a", "b", "c"])
     assert three["a"] > three["b"] > three["c"]
+
+
+@given(games=st.integers(1, 10_000), data=st.data())
+def test_wilson_interval_holds_the_rate_and_stays_in_bounds(
+    games: int, data: st.DataObject
+) -> None:
+    wins = data.draw(st.integers(0, 2 * games)) / 2  # shared wins count as halves
+    low, high = wilson(wins, games)
+    assert 0.0 <= low <= wins / games <= high <= 1.0 + 1e-12
+    assert high - low <= 2 * 1.96 * 0.5 / games**0.5 + 1e-9  # never wider than the worst case

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ttr_europe.sim import SimulationError, read_rows, simulate
 from ttr_europe.sim.store import Header, open_store
@@ -176,3 +178,32 @@ def test_a_run_that_fails_to_start_leaves_an_empty_file(tmp_path: Path) -> None:
     simulate(BOTS, games=1, out=str(out), **SETTINGS)  # an empty file counts as new
     assert seeds(out) == [100]
     assert os.path.getsize(out) > 0
+
+
+CLEAN = {5: simulate(BOTS, games=5, **SETTINGS).results}
+
+
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(kept=st.integers(0, 5), cut=st.integers(0, 400), data=st.data())
+def test_any_interruption_resumes_to_the_same_rows(
+    tmp_path: Path, kept: int, cut: int, data: st.DataObject
+) -> None:
+    """Keep any subset of the rows of a finished run, in any order, maybe with a torn last
+    line: a resume writes exactly the missing games, and the rows equal a clean run's."""
+    out = tmp_path / f"rows-{kept}-{cut}.jsonl"
+    out.unlink(missing_ok=True)
+    full = simulate(BOTS, games=5, out=str(out), **SETTINGS)
+    header, *lines_ = out.read_bytes().split(b"\n")[:-1]
+    chosen = data.draw(st.permutations(lines_))[:kept]
+    torn = b""
+    if kept < 5 and cut:
+        missing = [line for line in lines_ if line not in chosen]
+        torn = missing[0][: cut % len(missing[0])]
+    out.write_bytes(b"\n".join([header, *chosen]) + b"\n" + torn)
+    run = simulate(BOTS, games=5, out=str(out), resume=True, **SETTINGS)
+    assert run.results == full.results == CLEAN[5]
+    assert (run.resumed, run.played) == (kept, 5 - kept)
+    assert run.replayed_torn == bool(torn)
+    assert seeds(out) == [100, 101, 102, 103, 104]
