@@ -168,7 +168,7 @@ def plan(
     """The games of a run: game ``g`` has seed ``seed + g`` and the lineup rotated by ``g``.
 
     Checks everything a game needs before any is played: the board, variant and player count
-    (``SetupError``, ``DataError``), and that every bot spec names a bot (``SimulationError``).
+    (``SetupError``, ``DataError``), and that every bot spec names a bot (``BotError``).
     """
     if not bots:
         raise SimulationError("a simulation needs at least one bot")
@@ -185,7 +185,7 @@ def plan(
         if known is not bot and not (isinstance(known, str) and known == bot):
             raise SimulationError(f"two different bots are both called {name!r}")
         resolve_bot(bot)
-    spec_map: str | Map = board.id if load_map_or_none(board.id) is board else board
+    spec_map: str | Map = board.id if _is_shipped(board) else board
     lineup = [bots[i % len(bots)] for i in range(seats)]
     return [
         GameSpec(spec_map, variant, seed + g,
@@ -194,11 +194,12 @@ def plan(
     ]  # fmt: skip
 
 
-def load_map_or_none(name: str) -> Map | None:
-    """The shipped map ``name``, or None (so a file's map travels whole to the workers)."""
+def _is_shipped(board: Map) -> bool:
+    """Whether ``board`` is a shipped map, which workers load by name (a map read from a file
+    travels whole to them instead)."""
     from ..data import available_maps
 
-    return load_map(name) if name in available_maps() else None
+    return board.id in available_maps() and load_map(board.id) is board
 
 
 def auto_batch(backend: str, games: int, workers: int) -> int:
@@ -238,7 +239,8 @@ def simulate(
     an earlier run of the same settings, playing only the games missing from the file.
     ``record`` keeps every action of each game in its row (in the file only, when there is
     one, so that memory stays small on long runs). ``progress(finished, asked)`` is
-    called after each game. Bad input raises a ``TTRError`` before any game is played.
+    called at the start and after each batch of games. Bad input raises a ``TTRError``
+    before any game is played.
     """
     specs = plan(bots, games=games, map=map, variant=variant, players=players, seed=seed,
                  options=options, record=record)  # fmt: skip
