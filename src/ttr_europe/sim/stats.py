@@ -31,7 +31,9 @@ def wilson(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
     centre = p + z * z / (2 * games)
     spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
     denominator = 1 + z * z / games
-    return max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator)
+    low = 0.0 if wins <= 0 else max(0.0, (centre - spread) / denominator)  # exact at the ends
+    high = 1.0 if wins >= games else min(1.0, (centre + spread) / denominator)
+    return low, high
 
 
 @attrs.frozen
