@@ -275,3 +275,17 @@ def test_wilson_interval_holds_the_rate_and_stays_in_bounds(
     low, high = wilson(wins, games)
     assert 0.0 <= low <= wins / games <= high <= 1.0
     assert high - low <= 2 * 1.96 * 0.5 / games**0.5 + 1e-9  # never wider than the worst case
+
+
+def test_native_noise_is_held_back_unless_the_block_succeeds(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    from ttr_europe.sim.backends import _stderr_kept_back
+
+    with pytest.raises(ConnectionError), _stderr_kept_back():
+        os.write(2, b"retrying...\n")
+        raise ConnectionError("no cluster")
+    assert capfd.readouterr().err == ""
+    with _stderr_kept_back():
+        os.write(2, b"connected\n")
+    assert capfd.readouterr().err == "connected\n"

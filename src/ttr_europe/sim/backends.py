@@ -8,9 +8,12 @@ Games are fixed by their specs, so which worker plays them changes nothing but t
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import socket
+import sys
+import tempfile
 import threading
 import time
 from collections import deque
@@ -183,13 +186,14 @@ class RayBackend(Backend):
             _check_address(address)
         if not ray.is_initialized():
             try:
-                ray.init(
-                    address=address or None,
-                    num_cpus=None if address else (workers or _cpus()),
-                    include_dashboard=False,
-                    logging_level=logging.ERROR,
-                    log_to_driver=False,
-                )
+                with _stderr_kept_back():  # Ray's own retry messages, one a second
+                    ray.init(
+                        address=address or None,
+                        num_cpus=None if address else (workers or _cpus()),
+                        include_dashboard=False,
+                        logging_level=logging.ERROR,
+                        log_to_driver=False,
+                    )
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 raise SimulationError(f"cannot reach Ray at {address or 'a local instance'}: "
                                       f"{_describe(exc)}") from None  # fmt: skip
@@ -230,6 +234,24 @@ class RayBackend(Backend):
         if self._owned:
             self._ray.shutdown()
             self._owned = False
+
+
+@contextlib.contextmanager
+def _stderr_kept_back() -> Iterator[None]:
+    """Hold back what is written to file descriptor 2 (also by native code) while the block
+    runs; pass it on only if the block succeeds, so a failure stays one line of ours."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as held:
+        os.dup2(held.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+        held.seek(0)
+        sys.stderr.write(held.read().decode(errors="replace"))
 
 
 def _check_address(address: str) -> None:
