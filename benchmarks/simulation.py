@@ -22,23 +22,37 @@ from typing import Any
 from ttr_europe.sim import simulate
 
 
-def measure(bots: list[str], games: int, repeat: int, **settings: Any) -> dict[str, Any]:
-    rates, overheads, batch = [], [], settings.get("batch")
-    for _ in range(repeat):
-        run = simulate(bots, games=games, players=2, **settings)
-        assert run.finished == games and not run.failures
-        per_game = run.elapsed / games * run.workers  # wall time a worker spends per game
-        own = statistics.fmean(r.duration for r in run.results)
-        rates.append(run.games_per_second)
-        overheads.append(per_game - own)
+def run_once(bots: list[str], games: int, **settings: Any) -> tuple[float, float, float]:
+    """games/s, overhead per game (s) and mean game time (s) of one run."""
+    run = simulate(bots, games=games, players=2, **settings)
+    assert run.finished == games and not run.failures
+    own = statistics.fmean(r.duration for r in run.results)
+    per_game = run.elapsed / games * run.workers  # wall time a worker spends per game
+    return run.games_per_second, per_game - own, own
+
+
+def summarise(
+    settings: dict[str, Any], samples: list[tuple[float, float, float]]
+) -> dict[str, Any]:
     return {
         "backend": settings["backend"],
         "workers": settings.get("workers", 1),
-        "batch": batch or "auto",
-        "games_per_second": statistics.median(rates),
-        "overhead_ms_per_game": 1000 * statistics.median(overheads),
-        "game_ms": 1000 * own,
+        "batch": settings.get("batch", "auto"),
+        "games_per_second": statistics.median(s[0] for s in samples),
+        "overhead_ms_per_game": 1000 * statistics.median(s[1] for s in samples),
+        "game_ms": 1000 * statistics.median(s[2] for s in samples),
     }
+
+
+def rounds(
+    bots: list[str], games: int, repeat: int, configs: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Every config ``repeat`` times, in rounds, so that a busy spell hits them all alike."""
+    samples: list[list[tuple[float, float, float]]] = [[] for _ in configs]
+    for _ in range(repeat):
+        for settings, kept in zip(configs, samples, strict=True):
+            kept.append(run_once(bots, games, **settings))
+    return [summarise(c, kept) for c, kept in zip(configs, samples, strict=True)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,35 +64,39 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args(argv)
     bots = args.bots.split(",")
-    configs: list[dict[str, Any]] = [
+    local: list[dict[str, Any]] = [
         {"backend": "serial"},
         {"backend": "process", "workers": 1},
         {"backend": "process", "workers": 2},
     ]
+    on_ray: list[dict[str, Any]] = [
+        {"backend": "ray", "workers": 1, "batch": 1},
+        {"backend": "ray", "workers": 2, "batch": 1},
+        {"backend": "ray", "workers": 2, "batch": 8},
+        {"backend": "ray", "workers": 2},
+    ]
     results: dict[str, Any] = {"games": args.games, "bots": bots, "runs": []}
+    simulate(bots, games=2, players=2, backend="serial")  # imports and caches, once
+    # The local backends first: a running Ray instance slows this process down.
+    lines = rounds(bots, args.games, args.repeat, local)
     if not args.no_ray:
         import ray
 
         started = time.perf_counter()
         ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR)
         results["ray_start_s"] = time.perf_counter() - started
-        configs += [
-            {"backend": "ray", "workers": 1, "batch": 1},
-            {"backend": "ray", "workers": 2, "batch": 1},
-            {"backend": "ray", "workers": 2, "batch": 8},
-            {"backend": "ray", "workers": 2},
-        ]
-    try:
-        for settings in configs:
-            line = measure(bots, args.games, args.repeat, **settings)
-            results["runs"].append(line)
-            print(f"{line['backend']:<8} workers {line['workers']} batch {line['batch']!s:<5} "
-                  f"{line['games_per_second']:8.1f} games/s  overhead "
-                  f"{line['overhead_ms_per_game']:6.2f} ms/game  (a game {line['game_ms']:.2f} ms)",
-                  flush=True)  # fmt: skip
-    finally:
-        if not args.no_ray:
+        try:
+            lines += rounds(bots, args.games, args.repeat, on_ray)
+        finally:
             ray.shutdown()
+    serial = lines[0]["games_per_second"]
+    for line in lines:
+        line["speed_vs_serial"] = line["games_per_second"] / serial
+        results["runs"].append(line)
+        print(f"{line['backend']:<8} workers {line['workers']} batch {line['batch']!s:<5} "
+              f"{line['games_per_second']:8.1f} games/s ({line['speed_vs_serial']:4.2f}x serial)"
+              f"  overhead {line['overhead_ms_per_game']:6.2f} ms/game"
+              f"  (a game {line['game_ms']:.2f} ms)")  # fmt: skip
     if "ray_start_s" in results:
         print(f"ray start-up {results['ray_start_s']:.1f} s")
     if args.json:
