@@ -6,7 +6,8 @@ For each backend and worker count it runs the same seeded games ``--repeat`` tim
 the median games/s, and the overhead per game: the wall time per game with one worker less
 the time the game itself took in its worker (the rows' ``duration``), i.e. what sending the
 game out and its row back costs. Ray runs on a local instance with two CPUs, started once
-(its start-up time is reported on its own). See docs/simulation.md for the figures.
+(its start-up time is reported on its own). It also times empty tasks, which cost only the
+backend's own scheduling and transfer. See docs/simulation.md for the figures.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import sys
 import time
 from typing import Any
 
-from ttr_europe.sim import simulate
+from ttr_europe.sim import make_backend, simulate
 
 
 def run_once(bots: list[str], games: int, **settings: Any) -> tuple[float, float, float]:
@@ -42,6 +43,18 @@ def summarise(
         "overhead_ms_per_game": 1000 * statistics.median(s[1] for s in samples),
         "game_ms": 1000 * statistics.median(s[2] for s in samples),
     }
+
+
+def task_cost(backend: str, tasks: int = 300, repeat: int = 3) -> float:
+    """Seconds per task of one worker running empty batches: the backend's own cost."""
+    times = []
+    for _ in range(repeat):
+        with make_backend(backend, workers=1) as runner:
+            list(runner.run([()] * 20))  # start the workers
+            started = time.perf_counter()
+            list(runner.run([()] * tasks))
+            times.append((time.perf_counter() - started) / tasks)
+    return statistics.median(times)
 
 
 def rounds(
@@ -79,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     simulate(bots, games=2, players=2, backend="serial")  # imports and caches, once
     # The local backends first: a running Ray instance slows this process down.
     lines = rounds(bots, args.games, args.repeat, local)
+    results["task_ms"] = {"process": 1000 * task_cost("process")}
     if not args.no_ray:
         import ray
 
@@ -86,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR)
         results["ray_start_s"] = time.perf_counter() - started
         try:
+            results["task_ms"]["ray"] = 1000 * task_cost("ray")
             lines += rounds(bots, args.games, args.repeat, on_ray)
         finally:
             ray.shutdown()
@@ -97,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{line['games_per_second']:8.1f} games/s ({line['speed_vs_serial']:4.2f}x serial)"
               f"  overhead {line['overhead_ms_per_game']:6.2f} ms/game"
               f"  (a game {line['game_ms']:.2f} ms)")  # fmt: skip
+    for name, cost in results["task_ms"].items():
+        print(f"{name} backend: {cost:.3f} ms per task (an empty batch, one worker)")
     if "ray_start_s" in results:
         print(f"ray start-up {results['ray_start_s']:.1f} s")
     if args.json:

@@ -289,3 +289,11 @@ def test_native_noise_is_held_back_unless_the_block_succeeds(
     with _stderr_kept_back():
         os.write(2, b"connected\n")
     assert capfd.readouterr().err == "connected\n"
+
+
+def test_batches_keep_eight_tasks_per_worker_up_to_a_cap() -> None:
+    from ttr_europe.sim import auto_batch
+
+    assert auto_batch("serial", 10_000, 1) == 1
+    assert [auto_batch("process", g, 2) for g in (1, 16, 48, 10_000)] == [1, 1, 3, 4]
+    assert [auto_batch("ray", g, 4) for g in (10, 320, 1_000_000)] == [1, 10, 32]
