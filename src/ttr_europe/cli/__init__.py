@@ -15,7 +15,7 @@ from typing import NoReturn
 
 from .. import __version__
 from ..errors import TTRError
-from . import bench, info, play, replay, serve, tournament
+from . import bench, info, play, replay, serve, simulate, tournament
 from .common import Command, UsageError, open_map
 from .info import map_summary
 
@@ -24,6 +24,7 @@ COMMANDS: tuple[Command, ...] = (
     play.COMMAND,
     replay.COMMAND,
     tournament.COMMAND,
+    simulate.COMMAND,
     bench.COMMAND,
     serve.COMMAND,
 )
