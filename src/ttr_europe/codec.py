@@ -15,7 +15,7 @@ block                 codes
 ``keep``              ``2 ** M`` subsets of the offer by place: bit ``i`` keeps place ``i``
                       (``M`` is the variant's largest offer)
 ``claim``             per route in map order, each payment the route admits, in the order of
-                      ``cards.payments`` (by colour, then locomotives; all locomotives last)
+                      ``payments.payments`` (by colour, then locomotives; all locomotives last)
 ``station``           per city in map order, each one-colour payment of 1 .. stations cards
 ``pay``               each one-colour payment of 1 .. 3 cards (a tunnel's extra cost)
 ====================  ====================================================================

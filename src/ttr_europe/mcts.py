@@ -34,8 +34,9 @@ from .actions import (
 )
 from .board import Map
 from .bots import board_of, cheapest, shortest_path
-from .cards import LOCOMOTIVE, Cards, payments
+from .cards import LOCOMOTIVE, Cards
 from .errors import SetupError
+from .payments import payments
 from .rules import apply, is_legal, legal_actions
 from .scoring import outcome
 from .state import NO_CARD, NO_OWNER, GameState, Phase
