@@ -24,6 +24,7 @@ from .actions import (
 )
 from .board import Map
 from .cards import LOCOMOTIVE, Cards, payments
+from .errors import SetupError
 from .rules import is_legal, legal_actions
 from .state import NO_CARD, NO_OWNER, GameState, Phase
 
@@ -198,7 +199,7 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     try:
         return BOTS[name](seed)
     except KeyError:
-        raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOTS)}") from None
+        raise SetupError(f"unknown bot {name!r}; known: {', '.join(BOTS)}") from None
 
 
 def play(state: GameState, bots: Sequence[Bot], max_steps: int = 100_000) -> list[GameState]:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from enum import IntEnum
 from functools import lru_cache
 
-from .errors import TTRError
+from .errors import CardsError as CardsError  # noqa: PLC0414 (re-exported from its old home)
 
 
 class Color(IntEnum):
@@ -53,10 +53,6 @@ def kind_from_name(name: str) -> int:
         return KIND_NAMES.index(key)
     except ValueError:
         raise CardsError(f"unknown card kind {name!r}") from None
-
-
-class CardsError(TTRError, ValueError):
-    """A malformed card multiset (negative count, unknown kind, bad text)."""
 
 
 class Cards(tuple[int, ...]):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copyreg
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -23,6 +23,7 @@ from typing import Any, cast
 from .board import Bonus, City, Map, Route, Ticket, Variant
 from .cards import DECK_SIZE, kind_from_name
 from .errors import DataError
+from .unionfind import components
 
 SCHEMA_FILE = "schema/map.schema.json"
 
@@ -483,7 +484,7 @@ class _Builder:
         return twin
 
     def tickets(self, routes: list[Route]) -> list[Ticket]:
-        component = _components(len(self.city_index), ((r.a, r.b) for r in routes))
+        component = components(len(self.city_index), ((r.a, r.b) for r in routes))
         out: list[Ticket] = []
         ids: set[str] = set()
         for i, t in enumerate(self.doc["tickets"]):
@@ -586,18 +587,3 @@ _VARIANT_INTS = (
     "trains", "stations", "station_points", "hand", "face_up", "reset_locomotives", "deal_long",
     "deal_regular", "keep_initial", "draw_tickets", "keep_drawn", "double_routes_min_players",
 )  # fmt: skip
-
-
-def _components(n: int, edges: Iterable[tuple[int, int]]) -> list[int]:
-    """Connected-component label of each of ``n`` nodes (union-find)."""
-    parent = list(range(n))
-
-    def root(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for a, b in edges:
-        parent[root(a)] = root(b)
-    return [root(x) for x in range(n)]

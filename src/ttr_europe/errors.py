@@ -55,3 +55,27 @@ class SetupError(TTRError, ValueError):
 
 class MalformedActionError(IllegalActionError):
     """An action that names nothing real: unknown route or city, bad slot, wrong types."""
+
+
+class CardsError(TTRError, ValueError):
+    """A malformed card multiset (negative count, unknown kind, bad text)."""
+
+
+class ScoringError(TTRError, ValueError):
+    """A station choice that the rules do not allow, or a state that cannot be scored."""
+
+
+class ScoreMismatchError(ScoringError):
+    """The running score of a seat differs from the points of the routes it owns (D35).
+
+    The engine adds route points as routes are claimed, so this only happens with a state that
+    was built or edited by hand; the scorer refuses to guess which of the two numbers is right.
+    """
+
+    def __init__(self, seat: int, recorded: int, recomputed: int) -> None:
+        self.seat = seat
+        self.recorded = recorded
+        self.recomputed = recomputed
+        super().__init__(
+            f"D35: seat {seat} has a running score of {recorded} but owns routes worth {recomputed}"
+        )

@@ -36,8 +36,8 @@ from .actions import (
     parse,
 )
 from .board import Map
-from .cards import KIND_NAMES, Cards, CardsError, kind_from_name, payment_colour
-from .errors import ActionParseError
+from .cards import KIND_NAMES, Cards, kind_from_name, payment_colour
+from .errors import ActionParseError, CardsError
 from .rules import is_legal, legal_actions, why_illegal
 from .state import GameState
 

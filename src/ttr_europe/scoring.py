@@ -19,9 +19,10 @@ from itertools import pairwise, product
 import attrs
 
 from .board import Map
-from .errors import TTRError
+from .errors import ScoreMismatchError, ScoringError
 from .paths import Trail, connecting_path, longest_trail
 from .state import NO_OWNER, GameState, Phase
+from .unionfind import UnionFind
 
 __all__ = [
     "Choice",
@@ -44,26 +45,6 @@ __all__ = [
 
 StationChoices = Mapping[int, Mapping[str, str | None]]
 """An explicit station choice: seat -> {station city id: borrowed route id, or None}."""
-
-
-class ScoringError(TTRError, ValueError):
-    """A station choice that the rules do not allow, or a state that cannot be scored."""
-
-
-class ScoreMismatchError(ScoringError):
-    """The running score of a seat differs from the points of the routes it owns (D35).
-
-    The engine adds route points as routes are claimed, so this only happens with a state that
-    was built or edited by hand; the scorer refuses to guess which of the two numbers is right.
-    """
-
-    def __init__(self, seat: int, recorded: int, recomputed: int) -> None:
-        self.seat = seat
-        self.recorded = recorded
-        self.recomputed = recomputed
-        super().__init__(
-            f"D35: seat {seat} has a running score of {recorded} but owns routes worth {recomputed}"
-        )
 
 
 @attrs.frozen
@@ -248,20 +229,8 @@ def choose_borrowed(
     an open ticket and that no other station can reach are dropped too (they cannot change any
     ticket). Only then are the remaining combinations tried, in increasing order.
     """
-    parent: dict[int, int] = {}
-
-    def find(x: int) -> int:
-        root = x
-        while (up := parent.get(root, root)) != root:
-            root = up
-        while x != root:
-            parent[x], x = root, parent[x]
-        return root
-
-    for a, b in own:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
+    sets: UnionFind[int] = UnionFind(own)
+    find = sets.find
     chosen: list[int | None] = [None] * len(stations)
     free: list[int] = []
     for i, (city, choices) in enumerate(stations):
@@ -272,9 +241,7 @@ def choose_borrowed(
         assert forced is not None
         route, other = forced
         chosen[i] = route
-        ra, rb = find(city), find(other)
-        if ra != rb:
-            parent[ra] = rb
+        sets.union(city, other)
 
     completed = [find(a) == find(b) for a, b, _ in tickets]
     open_tickets = [
@@ -304,16 +271,14 @@ def choose_borrowed(
     best_done: tuple[int, ...] = ()
     everything = (sum(p for _, _, p, _ in open_tickets), len(open_tickets))
     for combo in product(*options):
-        link: dict[int, int] = {}  # a tiny union-find over the components the links join
+        link: UnionFind[int] = UnionFind()  # over the components the links join
         for item in combo:
             if item is not None:
-                ra, rb = _top(link, item[1]), _top(link, item[2])
-                if ra != rb:
-                    link[ra] = rb
+                link.union(item[1], item[2])
         points = 0
         done: list[int] = []
         for a, b, p, t in open_tickets:
-            if _top(link, a) == _top(link, b):
+            if link.connected(a, b):
                 points += p
                 done.append(t)
             else:
@@ -328,12 +293,6 @@ def choose_borrowed(
     for t in best_done:
         completed[t] = True
     return tuple(chosen), tuple(completed)
-
-
-def _top(link: dict[int, int], x: int) -> int:
-    while x in link:
-        x = link[x]
-    return x
 
 
 def _prune(links: dict[int, list[tuple[int, int, int]]], terminals: set[int]) -> None:
