@@ -23,6 +23,7 @@ from typing import Any, cast
 from .board import Bonus, City, Map, Route, Ticket, Variant
 from .cards import DECK_SIZE, kind_from_name
 from .errors import DataError
+from .jsontext import parse_json
 from .unionfind import components
 
 SCHEMA_FILE = "schema/map.schema.json"
@@ -341,23 +342,9 @@ def load_map_file(path: str | PathLike[str]) -> Map:
 def parse_map(text: str, source: str = "<map>") -> Map:
     """Parse and check one map document."""
 
-    def no_constant(name: str) -> None:
-        raise DataError(f"not valid JSON: {name} is not a number JSON allows", source=source)
-
     if not isinstance(text, str | bytes | bytearray):
         raise DataError(f"a map document is JSON text, not {type(text).__name__}", source=source)
-    try:
-        doc = json.loads(text, object_pairs_hook=_object_hook, parse_constant=no_constant)
-    except json.JSONDecodeError as exc:
-        raise DataError(
-            f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", source=source
-        ) from None
-    except RecursionError:
-        raise DataError("not valid JSON: nested too deeply", source=source) from None
-    except DataError:
-        raise
-    except ValueError as exc:  # e.g. an integer too long to convert, undecodable bytes
-        raise DataError(f"not valid JSON: {exc}", source=source) from None
+    doc = parse_json(text, source, pairs_hook=_object_hook)
     return build_map(doc, source)
 
 
