@@ -271,7 +271,7 @@ def data_files() -> Traversable:
 
 def map_schema() -> dict[str, Any]:
     """The JSON Schema of map documents, as shipped in ``data/schema``."""
-    return cast(dict[str, Any], json.loads(_schema_text()))
+    return cast(dict[str, Any], parse_json(_schema_text(), "map.schema.json"))
 
 
 @cache
