@@ -75,7 +75,13 @@ def run_play(args: argparse.Namespace) -> int:
     if args.record:
         from ..records import record_of
 
-        record = record_of(played, state.map.id, args.variant, args.players, args.seed)
+        map_data = None  # a map file travels inside the record, so that it replays anywhere
+        if args.map.endswith(".json"):
+            with open(args.map, encoding="utf-8") as f:
+                map_data = f.read()
+        record = record_of(
+            played, state.map.id, args.variant, args.players, args.seed, map_data=map_data
+        )
         with open(args.record, "w", encoding="utf-8") as f:
             json.dump(record.to_json(), f, indent=1)
         print(f"\ngame record saved to {args.record}")
