@@ -1,52 +1,232 @@
-"""The ready-made bots play legal, complete games."""
+"""The bot protocol: bots see views only, play legal complete games, and fail with BotError."""
 
 from __future__ import annotations
 
 import itertools
+import random
+import sys
+import types
+from collections.abc import Iterator, Sequence
 
+import attrs
 import pytest
 
-from ttr_europe import apply, is_legal, new_game
-from ttr_europe.bots import GreedyBot, RandomBot, make_bot, play
+from ttr_europe import apply, new_game
+from ttr_europe.actions import Action, ClaimRoute, DrawBlind, KeepTickets
+from ttr_europe.bots import Bot, GreedyBot, RandomBot, decide, make_bot, play, seat_rng
+from ttr_europe.cards import Cards
+from ttr_europe.errors import BotError, TTRError
+from ttr_europe.rules import legal_actions
 from ttr_europe.scoring import score
-from ttr_europe.state import Phase
+from ttr_europe.state import GameState, Phase
+from ttr_europe.views import View, observe
 
 
 @pytest.mark.parametrize(("map_id", "players"), [("europe", 2), ("europe", 4), ("usa", 3)])
 def test_bots_finish_games_with_legal_moves(map_id: str, players: int) -> None:
     state = new_game(map_id, players=players, seed=11)
-    bots = [GreedyBot(s) if s % 2 == 0 else RandomBot(s) for s in range(players)]
-    history = play(state, bots)
+    bots: list[Bot] = [GreedyBot() if s % 2 == 0 else RandomBot() for s in range(players)]
+    history = play(state, bots, seed=3)
     assert history[0] is state
     assert history[-1].phase is Phase.GAME_OVER
     assert all(s.phase is not Phase.GAME_OVER for s in history[:-1])
     assert all(after != before for before, after in itertools.pairwise(history))
 
 
-def test_greedy_moves_are_legal_at_every_step() -> None:
+def test_a_game_is_fixed_by_its_seed() -> None:
+    state = new_game("europe", players=3, seed=4)
+    bots = [RandomBot(), GreedyBot(), RandomBot()]
+    assert play(state, bots, seed=9) == play(state, bots, seed=9)
+    assert play(state, bots, seed=9)[-1] != play(state, bots, seed=10)[-1]
+
+
+class Spy:
+    """Records what it is given and plays uniformly."""
+
+    name = "spy"
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[View, list[Action]]] = []
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        self.seen.append((view, list(legal)))
+        return legal[rng.randrange(len(legal))]
+
+
+def test_a_bot_gets_its_seats_view_and_the_legal_actions_only() -> None:
+    spy = Spy()
+    history = play(new_game("europe", players=2, seed=2), [spy, GreedyBot()], seed=1)
+    asked = [s for s in history[:-1] if s.current == 0]
+    assert len(spy.seen) == len(asked) > 20
+    for state, (view, legal) in zip(asked, spy.seen, strict=True):
+        assert view == observe(state, 0)
+        assert view.players[1].hand is None and view.players[1].tickets is None
+        assert legal == list(legal_actions(state))
+    assert not any(isinstance(x, GameState) for view, _ in spy.seen for x in attrs.astuple(view))
+
+
+def test_greedy_reads_no_hidden_cards() -> None:
+    """Worlds that differ only in what seat 0 cannot see get the same decision from it."""
+    from ttr_europe.views import determinize
+
     state = new_game("europe", players=3, seed=5)
-    bot = GreedyBot(1)
-    steps = 0
-    while state.phase is not Phase.GAME_OVER and steps < 2000:
-        action = bot.choose(state)
-        assert is_legal(state, action), (steps, action)
-        state = apply(state, action)
-        steps += 1
-    assert state.phase is Phase.GAME_OVER
+    for _ in range(60):  # into the middle of a game
+        state = apply(state, decide(GreedyBot(), state, random.Random(0)))
+    for k in range(4):
+        world = determinize(state, state.current, random.Random(k))
+        assert observe(world, state.current) == observe(state, state.current)
+        assert decide(GreedyBot(), world, random.Random(7)) == decide(
+            GreedyBot(), state, random.Random(7)
+        )
 
 
 def test_greedy_beats_random_most_of_the_time() -> None:
     """The greedy bot connects its tickets, so it should win against a random player."""
     wins = 0
     for seed in range(10):
-        final = play(new_game("europe", players=2, seed=seed), [GreedyBot(seed), RandomBot(seed)])
-        board = score(final[-1])
-        wins += board.winners == (0,)
+        final = play(
+            new_game("europe", players=2, seed=seed), [GreedyBot(), RandomBot()], seed=seed
+        )
+        wins += score(final[-1]).winners == (0,)
     assert wins >= 9
 
 
-def test_make_bot_names() -> None:
-    assert make_bot("random").name == "random"
-    assert make_bot("greedy", 3).name == "greedy"
-    with pytest.raises(ValueError, match="unknown bot"):
-        make_bot("nope")
+def test_seat_generators_differ_by_seat_and_seed() -> None:
+    draws = {(s, t): seat_rng(s, t).random() for s in range(3) for t in range(3)}
+    assert len(set(draws.values())) == 9
+    assert seat_rng(1, 2).random() == draws[1, 2]
+
+
+# --------------------------------------------------------------------------- bad bots
+
+
+ROUTE = "Amsterdam-Bruxelles"
+
+
+class Illegal:
+    name = "cheater"
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        return ClaimRoute(ROUTE, Cards())
+
+
+class Raises:
+    name = "crasher"
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        raise KeyError("lost my map")
+
+
+class Nonsense:
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> object:
+        return "claim everything"
+
+
+def test_an_illegal_answer_names_the_bot_seat_and_action() -> None:
+    state = new_game("europe", players=2, seed=1)
+    with pytest.raises(BotError, match=r"bot 'cheater' \(seat 0\): illegal action claim") as info:
+        decide(Illegal(), state, random.Random(0))
+    assert info.value.bot == "cheater" and info.value.seat == 0
+    assert info.value.action == ClaimRoute(ROUTE, Cards())
+    assert "R9" in str(info.value)  # the starting tickets come first
+
+
+def test_a_bot_that_raises_is_named_and_the_cause_kept() -> None:
+    state = new_game("europe", players=2, seed=1)
+    with pytest.raises(BotError, match=r"bot 'crasher' \(seat 0\): raised KeyError") as info:
+        decide(Raises(), state, random.Random(0))
+    assert isinstance(info.value.__cause__, KeyError)
+    assert info.value.action is None
+
+
+def test_a_nameless_bot_answering_nonsense_is_named_by_its_class() -> None:
+    state = new_game("europe", players=2, seed=1)
+    with pytest.raises(BotError, match=r"bot 'Nonsense'.*not an action"):
+        decide(Nonsense(), state, random.Random(0))  # type: ignore[arg-type]
+
+
+def test_no_decision_after_the_end() -> None:
+    final = play(new_game("europe", players=2, seed=1), [GreedyBot(), GreedyBot()])[-1]
+    with pytest.raises(BotError, match="after the game ended"):
+        decide(GreedyBot(), final, random.Random(0))
+
+
+def test_a_failing_bot_leaves_the_game_usable() -> None:
+    state = new_game("europe", players=2, seed=1)
+    with pytest.raises(TTRError):
+        decide(Raises(), state, random.Random(0))
+    action = decide(GreedyBot(), state, random.Random(0))
+    assert isinstance(action, KeepTickets)
+    assert apply(state, action).phase is Phase.INITIAL_TICKETS
+
+
+# --------------------------------------------------------------------------- specs
+
+
+@pytest.fixture
+def plugin() -> Iterator[types.ModuleType]:
+    """A module ``botplugin`` holding a seeded bot class, a factory and a non-bot."""
+    module = types.ModuleType("botplugin")
+
+    class Seeded:
+        name = "seeded"
+
+        def __init__(self, seed: int = 0) -> None:
+            self.seed = seed
+
+        def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+            return legal[0]
+
+    module.Seeded = Seeded  # type: ignore[attr-defined]
+    module.always_blind = lambda: types.SimpleNamespace(  # type: ignore[attr-defined]
+        name="blind", choose=lambda view, legal, rng: DrawBlind()
+    )
+    module.NOT_A_BOT = 3  # type: ignore[attr-defined]
+    module.Broken = lambda: 1 / 0  # type: ignore[attr-defined]
+    sys.modules["botplugin"] = module
+    yield module
+    del sys.modules["botplugin"]
+
+
+def test_make_bot_builtin_names() -> None:
+    assert isinstance(make_bot("random"), RandomBot)
+    assert isinstance(make_bot(" greedy ", seed=3), GreedyBot)
+    assert make_bot("greedy").name == "greedy"
+
+
+def test_make_bot_imports_classes_and_factories(plugin: types.ModuleType) -> None:
+    bot = make_bot("botplugin:Seeded", seed=12)
+    assert bot.name == "seeded" and bot.seed == 12  # type: ignore[attr-defined]
+    assert make_bot("botplugin:Seeded").seed == 0  # type: ignore[attr-defined]
+    assert make_bot("botplugin:always_blind").name == "blind"
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("oracle", "unknown bot spec; known: random, greedy"),
+        ("", "unknown bot spec"),
+        ("botplugin:", "not package.module:Class"),
+        (":Seeded", "not package.module:Class"),
+        ("no_such_module_here:Bot", "cannot import module 'no_such_module_here'"),
+        ("botplugin:Missing", "has no 'Missing'"),
+        ("botplugin:NOT_A_BOT", "not a class or a factory"),
+        ("botplugin:Broken", "cannot be built: ZeroDivisionError"),
+        ("botplugin:always_blind.name", "has no 'always_blind.name'"),
+    ],
+)
+def test_bad_specs_are_named(plugin: types.ModuleType, spec: str, message: str) -> None:
+    with pytest.raises(BotError, match=message) as info:
+        make_bot(spec)
+    assert info.value.bot == spec.strip()
+
+
+def test_a_spec_must_be_text() -> None:
+    with pytest.raises(BotError, match="not a string"):
+        make_bot(3)  # type: ignore[arg-type]
+
+
+def test_a_built_object_without_choose_is_refused(plugin: types.ModuleType) -> None:
+    plugin.Empty = types.SimpleNamespace  # type: ignore[attr-defined]
+    with pytest.raises(BotError, match="has no choose"):
+        make_bot("botplugin:Empty")

@@ -36,14 +36,17 @@ def test_every_error_class_lives_in_errors_py() -> None:
 
     assert cards.CardsError is errors.CardsError
     assert scoring.ScoringError is errors.ScoringError
+    from ttr_europe import events
+
+    assert events.EventError is errors.EventError
 
 
-def test_unknown_bot_is_a_setup_error() -> None:
+def test_unknown_bot_is_an_error_of_the_family() -> None:
     from ttr_europe.bots import make_bot
 
     try:
         make_bot("nope")
-    except errors.SetupError as exc:
+    except errors.TTRError as exc:
         assert "nope" in str(exc)
     else:
         raise AssertionError("an unknown bot name was accepted")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -80,30 +82,30 @@ class _IllegalBot:
 class _CrashingBot:
     name = "crash"
 
-    def choose(self, state: GameState) -> object:
+    def choose(self, view: object, legal: object, rng: object) -> object:
         raise RuntimeError("boom")
 
 
 class _SlowBot(RandomBot):
-    def choose(self, state: GameState) -> Action:
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         time.sleep(0.02)
-        return super().choose(state)
+        return super().choose(view, legal, rng)
 
 
 def test_check_bot_passes_a_sound_bot_and_names_each_bad_move() -> None:
-    assert check_bot(RandomBot(1), games=2) == []
+    assert check_bot(RandomBot(), games=2) == []
     (illegal,) = check_bot(_IllegalBot(), games=1, seed=5)
     assert illegal.kind == "illegal" and illegal.seed == 5 and illegal.move >= 0
     assert "Berlin-Wien" in str(illegal)
     faults = check_bot(_CrashingBot(), games=3)
     assert [f.kind for f in faults] == ["crash"] * 3
     assert "boom" in faults[0].detail
-    slow = check_bot(_SlowBot(0), games=1, max_seconds=0.01, max_actions=3)
+    slow = check_bot(_SlowBot(), games=1, max_seconds=0.01, max_actions=3)
     assert [f.kind for f in slow] == ["slow"] * 3
 
 
 def test_check_bot_against_opponents_reports_only_the_bot_under_test() -> None:
-    faults = check_bot(RandomBot(0), games=2, opponents=[_CrashingBot()])
+    faults = check_bot(RandomBot(), games=2, opponents=[_CrashingBot()])
     assert faults == []
 
 

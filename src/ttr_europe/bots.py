@@ -1,15 +1,20 @@
-"""Ready-made players: a uniform random bot and a simple ticket-driven greedy bot.
+"""Fair bots: a bot sees its seat's ``View`` and the legal actions, never the ``GameState``.
 
-A bot is anything with ``choose(state) -> Action``. These bots read only what their seat may
-know (public facts, their own hand and tickets), so they can be pitted against each other fairly.
+A bot is any object with a ``name`` and ``choose(view, legal, rng) -> Action``: ``view`` is what
+its seat may know (``views.observe``), ``legal`` the legal actions of that seat, ``rng`` a seeded
+``random.Random`` to draw any randomness from. ``decide(bot, state, rng)`` runs one decision and
+turns a bot that raises or answers an illegal action into a ``BotError`` naming both.
+``make_bot`` resolves ``random``, ``greedy``, ``mcts`` and ``package.module:Class`` specs.
 """
 
 from __future__ import annotations
 
 import heapq
+import importlib
+import inspect
 import random
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from .actions import (
     Action,
@@ -23,31 +28,124 @@ from .actions import (
     WithdrawTunnel,
 )
 from .board import Map
-from .cards import LOCOMOTIVE, Cards, payments
-from .errors import SetupError
-from .rules import is_legal, legal_actions
-from .state import NO_CARD, NO_OWNER, GameState, Phase
+from .cards import LOCOMOTIVE, Cards
+from .data import load_map
+from .errors import BotError, SetupError
+from .rules import legal_actions, why_illegal
+from .state import NO_OWNER, GameState, Phase
+from .views import View, observe
+
+__all__ = [
+    "BUILTIN_BOTS",
+    "Bot",
+    "GreedyBot",
+    "RandomBot",
+    "board_of",
+    "bot_name",
+    "decide",
+    "make_bot",
+    "play",
+    "seat_rng",
+]
 
 
+@runtime_checkable
 class Bot(Protocol):
+    """What a player program provides; it never receives hidden information."""
+
     name: str
 
-    def choose(self, state: GameState) -> Action: ...
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action: ...
+
+
+def bot_name(bot: object) -> str:
+    """The name a bot reports (its class name when it has none)."""
+    name = getattr(bot, "name", None)
+    return name if isinstance(name, str) else type(bot).__name__
+
+
+# Maps met by ``decide``, so that bots find a board that is not shipped from its id alone.
+_BOARDS: dict[str, Map] = {}
+
+
+def board_of(view: View) -> Map:
+    """The board of ``view``: the last one ``decide`` played on with that id, or a shipped map.
+
+    A view names its map by id only (it is sent to clients); the board is public knowledge.
+    """
+    board = _BOARDS.get(view.map)
+    return board if board is not None else load_map(view.map)
+
+
+def decide(bot: Bot, state: GameState, rng: random.Random) -> Action:
+    """One decision of the seat to act, made by ``bot`` from that seat's view.
+
+    Raises ``BotError`` (naming the bot, the seat and the action) when the bot raises or answers
+    an action that is not legal; ``state`` is untouched either way.
+    """
+    if state.phase is Phase.GAME_OVER:
+        raise BotError(bot_name(bot), None, None, "asked to move after the game ended")
+    seat = state.current
+    _BOARDS[state.map.id] = state.map
+    view = observe(state, seat)
+    legal = legal_actions(state)
+    try:
+        action = bot.choose(view, legal, rng)
+    except Exception as exc:
+        raise BotError(bot_name(bot), seat, None, f"raised {type(exc).__name__}: {exc}") from exc
+    reason = _illegal(state, action)
+    if reason is not None:
+        raise BotError(bot_name(bot), seat, action, f"illegal action {action!s} ({reason})")
+    return action
+
+
+def _illegal(state: GameState, action: object) -> str | None:
+    """Why ``action`` is not legal in ``state``, or None when it is."""
+    try:
+        error = why_illegal(state, action)
+    except Exception as exc:  # a malformed object the checks did not expect
+        return f"{type(exc).__name__}: {exc}"
+    return None if error is None else str(error)
+
+
+def seat_rng(seed: int, seat: int) -> random.Random:
+    """The generator a game driver hands to the bot of ``seat`` in the game of ``seed``."""
+    return random.Random(f"ttr_europe bot {seed} {seat}")
+
+
+def play(
+    state: GameState, bots: Sequence[Bot], *, seed: int = 0, max_steps: int = 100_000
+) -> list[GameState]:
+    """Play to the end, each seat moved by its bot; returns every state from ``state`` on.
+
+    Seat ``i`` draws its randomness from ``seat_rng(seed, i)``, so a game is fixed by the
+    state, the bots and ``seed``.
+    """
+    from .rules import apply
+
+    rngs = [seat_rng(seed, i) for i in range(len(bots))]
+    history = [state]
+    for _ in range(max_steps):
+        if state.phase is Phase.GAME_OVER:
+            break
+        state = apply(state, decide(bots[state.current], state, rngs[state.current]))
+        history.append(state)
+    return history
+
+
+# --------------------------------------------------------------------------- the bots
 
 
 class RandomBot:
     """Picks uniformly among the legal actions (the benchmark policy)."""
 
-    def __init__(self, seed: int = 0) -> None:
-        self.name = "random"
-        self._rng = random.Random(seed)
+    name = "random"
 
-    def choose(self, state: GameState) -> Action:
-        options = legal_actions(state)
-        return options[self._rng.randrange(len(options))]
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        return legal[rng.randrange(len(legal))]
 
 
-def _cheapest(options: Sequence[Cards], hand: Cards) -> Cards:
+def cheapest(options: Iterable[Cards], hand: Cards) -> Cards:
     """The payment with fewest locomotives, then in the colour held most."""
 
     def cost(payment: Cards) -> tuple[int, int]:
@@ -57,8 +155,8 @@ def _cheapest(options: Sequence[Cards], hand: Cards) -> Cards:
     return min(options, key=cost)
 
 
-def _shortest_path(
-    board: Map, owners: tuple[int, ...], seat: int, source: int, target: int
+def shortest_path(
+    board: Map, owners: Sequence[int], seat: int, source: int, target: int
 ) -> list[int] | None:
     """Routes of a cheapest path (own routes free, free routes by length, others' closed)."""
     best = {source: 0}
@@ -88,128 +186,205 @@ def _shortest_path(
     return None
 
 
+class _Seat:
+    """What GreedyBot reads off a view: the board, route owners by index, its own seat."""
+
+    def __init__(self, view: View) -> None:
+        me = view.me
+        if me is None or me.hand is None or me.tickets is None or me.offer is None:
+            raise SetupError("a bot needs the view of its own seat, not a spectator's")
+        self.view = view
+        self.board = board = board_of(view)
+        owners = [NO_OWNER] * len(board.routes)
+        for p in view.players:
+            for r in p.routes:
+                owners[board.route_index[r]] = p.seat
+        self.owners = owners
+        self.seat = me.seat
+        self.hand: Cards = me.hand
+        self.trains = me.trains
+        self.tickets = [board.ticket_index[t] for t in me.tickets]
+        self.offer = [board.ticket_index[t] for t in me.offer]
+
+
 class GreedyBot:
     """Connects its tickets along cheapest paths, drawing the colours those routes need.
 
     Keeps the starting tickets with the shortest connections, claims the longest useful route it
     can pay for, draws matching face-up cards, pays tunnels when it can, and claims long routes
-    for points once its tickets are done.
+    for points once its tickets are done. It reads only its view.
     """
 
-    def __init__(self, seed: int = 0) -> None:
-        self.name = "greedy"
-        self._rng = random.Random(seed)
+    name = "greedy"
 
-    def choose(self, state: GameState) -> Action:
-        phase = state.phase
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        seat = _Seat(view)
+        phase = view.phase
         if phase is Phase.INITIAL_TICKETS or phase is Phase.CHOOSE_TICKETS:
-            return self._keep(state)
+            return self._keep(seat, legal)
         if phase is Phase.TUNNEL:
-            pays = [a for a in legal_actions(state) if isinstance(a, PayTunnel)]
-            hand = state.player.hand
-            return PayTunnel(_cheapest([a.payment for a in pays], hand)) if pays else (
-                WithdrawTunnel())  # fmt: skip
+            pays = [a.payment for a in legal if isinstance(a, PayTunnel)]
+            return PayTunnel(cheapest(pays, seat.hand)) if pays else WithdrawTunnel()
         if phase is Phase.SECOND_DRAW:
-            return self._draw(state, second=True)
-        return self._turn(state)
+            return self._draw(seat, _Options(legal), rng, second=True)
+        return self._turn(seat, legal, rng)
 
-    def _wanted_routes(self, state: GameState) -> list[int]:
-        board, seat = state.map, state.current
-        wanted: list[int] = []
-        for t in state.player.tickets:
+    def _wanted_routes(self, seat: _Seat) -> list[int]:
+        board, wanted = seat.board, list[int]()
+        for t in seat.tickets:
             ticket = board.tickets[t]
-            path = _shortest_path(board, state.owners, seat, ticket.a, ticket.b)
+            path = shortest_path(board, seat.owners, seat.seat, ticket.a, ticket.b)
             if path:
-                wanted.extend(r for r in path if state.owners[r] == NO_OWNER)
+                wanted.extend(r for r in path if seat.owners[r] == NO_OWNER)
         return wanted
 
-    def _keep(self, state: GameState) -> Action:
-        options = list(legal_actions(state))
-        board = state.map
-        offer = state.player.offer
+    def _keep(self, seat: _Seat, legal: Sequence[Action]) -> Action:
+        board = seat.board
 
         def cost(t: int) -> float:
             ticket = board.tickets[t]
-            path = _shortest_path(board, state.owners, state.current, ticket.a, ticket.b)
+            path = shortest_path(board, seat.owners, seat.seat, ticket.a, ticket.b)
             length = sum(board.routes[r].length for r in path) if path else 99
             return length - ticket.points / 2
 
-        ranked = sorted(offer, key=cost)
-        smallest = min(len(a.tickets) for a in options if isinstance(a, KeepTickets))
-        keep = tuple(board.tickets[t].id for t in ranked[:smallest])
-        for a in options:
-            if isinstance(a, KeepTickets) and sorted(a.tickets) == sorted(keep):
-                return a
-        return options[0]
+        options = [a for a in legal if isinstance(a, KeepTickets)]
+        smallest = min(len(a.tickets) for a in options)
+        keep = KeepTickets(board.tickets[t].id for t in sorted(seat.offer, key=cost)[:smallest])
+        return keep if keep in options else options[0]
 
-    def _turn(self, state: GameState) -> Action:
-        player = state.player
-        wanted = self._wanted_routes(state)
-        claim = _longest_claim(state, wanted)
+    def _turn(self, seat: _Seat, legal: Sequence[Action], rng: random.Random) -> Action:
+        options = _Options(legal)
+        wanted = self._wanted_routes(seat)
+        claim = _longest_claim(seat, options.claims, wanted)
         if claim is not None:
             return claim
-        if not wanted and state.ticket_deck and player.trains >= 20:
+        if not wanted and options.tickets and seat.trains >= 20:
             return DrawTickets()
-        if not wanted or player.hand.total >= 12:  # nothing to build for, or hoarding: score
-            claim = _longest_claim(state, range(len(state.map.routes)))
+        if not wanted or seat.hand.total >= 12:  # nothing to build for, or hoarding: score
+            claim = _longest_claim(seat, options.claims, options.claims)
             if claim is not None:
                 return claim
-        draw = self._draw(state, second=False, wanted=wanted)
-        if is_legal(state, draw):
-            return draw
-        options = [a for a in legal_actions(state) if not isinstance(a, BuildStation)]
-        return self._rng.choice(options) if options else legal_actions(state)[0]
+        return self._draw(seat, options, rng, second=False, wanted=wanted)
 
-    def _draw(self, state: GameState, second: bool, wanted: list[int] | None = None) -> Action:
-        board, hand = state.map, state.player.hand
+    def _draw(
+        self,
+        seat: _Seat,
+        options: _Options,
+        rng: random.Random,
+        second: bool,
+        wanted: list[int] | None = None,
+    ) -> Action:
+        board, hand, row = seat.board, seat.hand, seat.view.row
         if wanted is None:
-            wanted = self._wanted_routes(state)
+            wanted = self._wanted_routes(seat)
         colours = {board.routes[r].colour for r in wanted}
         if None in colours:  # a gray route: the colour held most
             colours.add(max(range(8), key=lambda c: hand[c]))
-        for slot, card in enumerate(state.row):
-            if card != NO_CARD and card in colours:
+        for slot, card in enumerate(row):
+            if card in colours and slot in options.face_up:
                 return DrawFaceUp(slot)
-        if not second and LOCOMOTIVE in state.row and wanted:
-            return DrawFaceUp(state.row.index(LOCOMOTIVE))
-        if is_legal(state, DrawBlind()):
+        if not second and LOCOMOTIVE in row and wanted:
+            slot = row.index(LOCOMOTIVE)
+            if slot in options.face_up:
+                return DrawFaceUp(slot)
+        if options.blind:
             return DrawBlind()
-        options = list(legal_actions(state))
-        return self._rng.choice(options)
+        rest = options.others or options.all
+        return rest[rng.randrange(len(rest))]
 
 
-def _longest_claim(state: GameState, routes: Iterable[int]) -> ClaimRoute | None:
-    """The cheapest legal claim of the longest of ``routes`` that the hand can pay for."""
-    board, hand = state.map, state.player.hand
-    for r in sorted(set(routes), key=lambda r: (-board.routes[r].length, r)):
-        route = board.routes[r]
-        options = payments(route.colour, route.length, route.ferry, hand)
-        if options:
-            claim = ClaimRoute(route.id, _cheapest(options, hand))
-            if is_legal(state, claim):
-                return claim
-    return None
+class _Options:
+    """The legal actions sorted in one pass: draws, tickets, claims by route, the rest."""
+
+    def __init__(self, legal: Sequence[Action]) -> None:
+        self.all = legal
+        self.face_up: set[int] = set()
+        self.blind = self.tickets = False
+        self.claims: dict[str, list[Cards]] = {}
+        self.others: list[Action] = []  # anything but a station, for a last resort
+        for a in legal:
+            if isinstance(a, ClaimRoute):
+                self.claims.setdefault(a.route, []).append(a.payment)
+            elif isinstance(a, DrawFaceUp):
+                self.face_up.add(a.slot)
+            elif isinstance(a, DrawBlind):
+                self.blind = True
+            elif isinstance(a, DrawTickets):
+                self.tickets = True
+            if not isinstance(a, BuildStation):
+                self.others.append(a)
 
 
-BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
+def _longest_claim(
+    seat: _Seat, claims: dict[str, list[Cards]], routes: Iterable[int | str]
+) -> ClaimRoute | None:
+    """The cheapest legal claim of the longest of ``routes`` (indices or ids)."""
+    board = seat.board
+    best: tuple[int, int, str] | None = None
+    for r in set(routes):
+        route = board.routes[r] if isinstance(r, int) else board.route(r)
+        if route.id in claims:
+            key = (-route.length, route.index, route.id)
+            best = key if best is None or key < best else best
+    if best is None:
+        return None
+    return ClaimRoute(best[2], cheapest(claims[best[2]], seat.hand))
 
 
-def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by name ("random", "greedy")."""
+# --------------------------------------------------------------------------- specs
+
+
+BUILTIN_BOTS: dict[str, Any] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+}
+
+
+def make_bot(spec: str, seed: int | None = None) -> Bot:
+    """A bot from a spec: ``random``, ``greedy``, ``mcts`` or ``package.module:Class``.
+
+    ``Class`` may be any callable returning a bot (a class or a factory); it is called with
+    ``seed=seed`` when it accepts a ``seed`` keyword and ``seed`` is given, else with no
+    arguments. Raises ``BotError`` for a spec that names no bot.
+    """
+    if not isinstance(spec, str):
+        raise BotError(repr(spec), None, None, "unknown bot spec (not a string)")
+    text = spec.strip()
+    if text in BUILTIN_BOTS:
+        factory = BUILTIN_BOTS[text]
+    elif ":" in text:
+        factory = _import(text)
+    else:
+        raise BotError(
+            text, None, None, f"unknown bot spec; known: {', '.join(BUILTIN_BOTS)}, "
+            "or package.module:Class"
+        )  # fmt: skip
     try:
-        return BOTS[name](seed)
-    except KeyError:
-        raise SetupError(f"unknown bot {name!r}; known: {', '.join(BOTS)}") from None
+        accepts_seed = "seed" in inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        accepts_seed = False
+    try:
+        bot = factory(seed=seed) if seed is not None and accepts_seed else factory()
+    except Exception as exc:
+        raise BotError(text, None, None, f"cannot be built: {type(exc).__name__}: {exc}") from exc
+    if not callable(getattr(bot, "choose", None)):
+        raise BotError(text, None, None, f"built {bot!r}, which has no choose(view, legal, rng)")
+    return bot  # type: ignore[no-any-return]
 
 
-def play(state: GameState, bots: Sequence[Bot], max_steps: int = 100_000) -> list[GameState]:
-    """Play to the end, each seat moved by its bot; returns every state from ``state`` on."""
-    from .rules import apply
-
-    history = [state]
-    for _ in range(max_steps):
-        if state.phase is Phase.GAME_OVER:
-            break
-        state = apply(state, bots[state.current].choose(state))
-        history.append(state)
-    return history
+def _import(spec: str) -> Any:
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise BotError(spec, None, None, "unknown bot spec (not package.module:Class)")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise BotError(spec, None, None, f"cannot import module {module_name!r}: {exc}") from exc
+    target: Any = module
+    for part in attr.split("."):
+        if not hasattr(target, part):
+            raise BotError(spec, None, None, f"module {module_name!r} has no {attr!r}")
+        target = getattr(target, part)
+    if not callable(target):
+        raise BotError(spec, None, None, f"{attr!r} is not a class or a factory")
+    return target

@@ -79,3 +79,27 @@ class ScoreMismatchError(ScoringError):
         super().__init__(
             f"D35: seat {seat} has a running score of {recorded} but owns routes worth {recomputed}"
         )
+
+
+class BotError(TTRError, ValueError):
+    """A bot failed: it raised, answered an illegal action, or its spec names no bot.
+
+    ``bot`` is the bot's name (or the spec), ``seat`` the seat it moved for (None when no game
+    was under way) and ``action`` what it answered (None when it answered nothing).
+    """
+
+    def __init__(self, bot: str, seat: int | None, action: Any, reason: str) -> None:
+        self.bot = bot
+        self.seat = seat
+        self.action = action
+        self.reason = reason
+        where = f" (seat {seat})" if seat is not None else ""
+        super().__init__(f"bot {bot!r}{where}: {reason}")
+
+
+class EventError(TTRError, ValueError):
+    """``after`` is not the state that ``action`` leads to from ``before`` (events)."""
+
+
+class MatchError(TTRError, ValueError):
+    """A request the match cannot serve (nothing to undo, an unknown seat)."""

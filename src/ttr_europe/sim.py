@@ -61,8 +61,8 @@ def play_one(map_id: str, variant: str, seed: int, bots: tuple[str, ...]) -> Gam
     from .scoring import returns, score
 
     state = new_game(map_id, variant, len(bots), seed=seed, first_player=0)
-    players = [make_bot(name, seed * 16 + seat) for seat, name in enumerate(bots)]
-    history = play(state, players)
+    players = [make_bot(name) for name in bots]
+    history = play(state, players, seed=seed)
     board = score(history[-1])
     return GameResult(
         seed=seed,

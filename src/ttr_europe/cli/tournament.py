@@ -20,6 +20,7 @@ def configure_tournament(parser: argparse.ArgumentParser) -> None:
 
 
 def run_tournament(args: argparse.Namespace) -> int:
+    from ..errors import BotError
     from ..sim import tournament
 
     names = [n.strip() for n in args.bots.split(",") if n.strip()]
@@ -29,7 +30,7 @@ def run_tournament(args: argparse.Namespace) -> int:
             games=args.games, seed=args.seed, processes=args.processes,
         )  # fmt: skip
     except ValueError as exc:
-        if isinstance(exc, TTRError):
+        if isinstance(exc, TTRError) and not isinstance(exc, BotError):
             raise
         print(f"ttr-europe: error: {exc}", file=sys.stderr)
         return 2

@@ -6,7 +6,6 @@ script (``scripts/soak.py``) are built on these functions, so both check exactly
 
 from __future__ import annotations
 
-import inspect
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -26,6 +25,7 @@ from ..actions import (
     PayTunnel,
     WithdrawTunnel,
 )
+from ..bots import seat_rng
 from ..cards import KINDS, LOCOMOTIVE, Cards
 from ..data import available_maps, load_map
 from ..errors import IllegalActionError
@@ -170,17 +170,13 @@ class BotFault:
 
 
 def _chooser(bot: Any) -> Callable[[GameState, random.Random], Action]:
-    """Call ``bot.choose`` under either protocol: ``choose(view, legal, rng)`` or
-    ``choose(state)``."""
-    try:
-        arity = len(inspect.signature(bot.choose).parameters)
-    except (TypeError, ValueError):
-        arity = 3
-    if arity >= 3:
-        return lambda state, rng: bot.choose(
-            observe(state, state.current), legal_actions(state), rng
-        )
-    return lambda state, rng: bot.choose(state)
+    """Ask ``bot`` as a game driver does: ``choose(view, legal, rng)`` from the seat's view."""
+
+    def choose(state: GameState, rng: random.Random) -> Action:
+        action: Action = bot.choose(observe(state, state.current), legal_actions(state), rng)
+        return action
+
+    return choose
 
 
 def check_bot(
@@ -197,7 +193,11 @@ def check_bot(
 ) -> list[BotFault]:
     """Play ``games`` seeded games with ``bot`` in every seat (or seat 0 against
     ``opponents``), and report every move that is illegal, slower than ``max_seconds``, or
-    raises. An empty list means the bot passed. Game ``i`` uses seed ``seed + i``.
+    raises. An empty list means the bot passed. Game ``i`` uses seed ``seed + i``; each seat
+    draws from ``bots.seat_rng(seed + i, seat)``, as ``bots.play`` and tournaments do.
+
+    A bot is asked as the game drivers ask it: ``bot.choose(view, legal, rng)`` with its
+    seat's view (``observe``), the legal actions and its generator.
 
     After an illegal move or a crash the game stops (the bot would be stuck); a slow move is
     reported and the game goes on.
@@ -209,7 +209,7 @@ def check_bot(
         game_seed = seed + i
         setup = (("map", map), ("variant", variant), ("players", players))
         state = new_game(map, variant, players, seed=game_seed)
-        rng = random.Random(game_seed)
+        rngs = [seat_rng(game_seed, seat) for seat in range(players)]
         for move in range(max_actions):
             if is_terminal(state):
                 break
@@ -218,7 +218,7 @@ def check_bot(
             chooser = me if mine else others[(seat - 1) % len(others)]
             start = time.perf_counter()
             try:
-                action = chooser(state, rng)
+                action = chooser(state, rngs[seat])
             except Exception as exc:  # a crashing bot is what this reports
                 if mine:
                     faults.append(BotFault(game_seed, setup, move, "crash", repr(exc)))
