@@ -95,3 +95,31 @@ def test_shell_blocks_name_real_commands(page: Path) -> None:
                 continue
             bare = re.sub(r"^(\S*/)?(\.venv/bin/)?", "", command)
             assert bare.startswith(SHELL_STEPS), f"{_name(page)}: unchecked command {command!r}"
+
+
+class _Bindings(dict[str, object]):
+    """A namespace that remembers every type each name was bound to."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.kinds: dict[str, set[str]] = {}
+
+    def __setitem__(self, name: str, value: object) -> None:
+        self.kinds.setdefault(name, set()).add(type(value).__name__)
+        super().__setitem__(name, value)
+
+
+def test_the_readme_examples_give_each_name_one_kind_of_thing(
+    scratch: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A reader pastes the README's examples in order: one name never stands for two kinds of
+    thing (the map and the scoreboard were both called ``board``)."""
+    readme = REPO / "README.md"
+    names = _Bindings()
+    namespace: dict[str, object] = {"__name__": "readme"}
+    for block in _blocks(readme, "python"):
+        exec(compile(block, str(readme), "exec"), namespace, names)
+        namespace.update(names)
+    capsys.readouterr()
+    mixed = {name: kinds for name, kinds in names.kinds.items() if len(kinds) > 1}
+    assert mixed == {}

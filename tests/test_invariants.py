@@ -129,6 +129,14 @@ def test_a_view_shows_the_hidden_hand_of_no_other_seat() -> None:
     assert "$.players[1]" in _paths(check_invariants(bad))
 
 
+def test_a_view_naming_what_the_map_lacks_is_a_problem_not_a_crash() -> None:
+    view = observe(new_game(seed=2), 1)
+    players = list(view.players)
+    players[0] = attrs.evolve(players[0], routes=("Paris-Atlantis",), stations=("Atlantis",))
+    problems = check_invariants(attrs.evolve(view, players=tuple(players)))
+    assert _paths(problems) == ["$.players[0].stations", "$.players[0].routes"]
+
+
 def test_only_states_and_views_are_checked() -> None:
     with pytest.raises(TypeError, match="GameState or a View"):
         check_invariants("not a state")  # type: ignore[arg-type]

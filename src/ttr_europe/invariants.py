@@ -21,14 +21,14 @@ The checks come in three groups:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 import attrs
 
 from .board import Map
 from .cards import FULL_DECK, KIND_NAMES, KINDS, LOCOMOTIVE, Cards, payment_colour, pays
 from .state import NO_CARD, NO_OWNER, GameState, PendingTunnel, Phase, Rules, closed_masks
-from .views import View, rules_for, visible_cards
+from .views import View, cards_placed, rules_for, visible_cards
 
 __all__ = [
     "Problem",
@@ -73,22 +73,6 @@ def check_invariants(
 
 
 # --------------------------------------------------------------------------- cards
-
-
-def cards_placed(
-    hands: Iterable[Sequence[int]],
-    kinds: Iterable[int] = (),
-    *multisets: Sequence[int],
-) -> Cards:
-    """The cards of some hands, some single cards (``NO_CARD`` skipped) and other multisets."""
-    counts = [0] * KINDS
-    for k in kinds:
-        if k != NO_CARD:
-            counts[k] += 1
-    for cards in (*hands, *multisets):
-        for k in range(KINDS):
-            counts[k] += cards[k]
-    return Cards(counts)
 
 
 def card_total(state: GameState) -> Cards:
@@ -421,6 +405,9 @@ def view_problems(view: View, rules: Rules) -> list[Problem]:
     for path, value in (("$.current", view.current), ("$.first_player", view.first_player)):
         if not 0 <= value < n:
             return [Problem(path, f"{value} is out of range 0..{n - 1}")]
+    unknown = _unknown_ids(view, board)
+    if unknown:
+        return unknown
     stations = [tuple(board.city_index[c] for c in p.stations) for p in view.players]
     out += _station_problems(stations, board, v.stations)
     owners = [NO_OWNER] * len(board.routes)
@@ -459,6 +446,23 @@ def view_problems(view: View, rules: Rules) -> list[Problem]:
             rules, view.phase, tunnel, owners, view.current, view.players[view.current].trains
         )
     out += _view_total_problems(view, rules)
+    return out
+
+
+def _unknown_ids(view: View, board: Map) -> list[Problem]:
+    """Cities, routes and tickets a view names that the map does not have."""
+    out: list[Problem] = []
+    for seat, p in enumerate(view.players):
+        for field, ids, index in (
+            ("stations", p.stations, board.city_index),
+            ("routes", p.routes, board.route_index),
+            ("tickets", p.tickets or (), board.ticket_index),
+            ("offer", p.offer or (), board.ticket_index),
+        ):
+            out += [Problem(f"$.players[{seat}].{field}", f"unknown id {i!r}") for i in ids
+                    if i not in index]  # fmt: skip
+    if view.tunnel is not None and view.tunnel.route not in board.route_index:
+        out.append(Problem("$.tunnel.route", f"unknown route {view.tunnel.route!r}"))
     return out
 
 

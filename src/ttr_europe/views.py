@@ -18,7 +18,7 @@ being in their hand. A bot that wants such inferences keeps them itself.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from math import comb
 from typing import Any
 
@@ -311,20 +311,30 @@ def _sample(view: View, rules: Rules, gen: random.Random) -> GameState:
     )
 
 
-def visible_cards(view: View) -> Cards:
-    """The cards the observer sees: the row, the discard, a pending tunnel and its own hand."""
-    counts = list(view.discard)
-    for k in view.row:
+def cards_placed(
+    hands: Iterable[Sequence[int]],
+    kinds: Iterable[int] = (),
+    *multisets: Sequence[int],
+) -> Cards:
+    """The cards of some hands, some single cards (``NO_CARD`` skipped) and other multisets:
+    the one count of cards lying in several places (what a seat sees, a state's total)."""
+    counts = [0] * KINDS
+    for k in kinds:
         if k != NO_CARD:
             counts[k] += 1
-    me = view.me
-    shown: list[Sequence[int]] = [] if me is None or me.hand is None else [me.hand]
-    if view.tunnel is not None:
-        shown += [view.tunnel.laid, Cards.from_kinds(view.tunnel.revealed)]
-    for cards in shown:
+    for cards in (*hands, *multisets):
         for k in range(KINDS):
             counts[k] += cards[k]
     return _make(counts)
+
+
+def visible_cards(view: View) -> Cards:
+    """The cards the observer sees: the row, the discard, a pending tunnel and its own hand."""
+    me = view.me
+    own = () if me is None or me.hand is None else (me.hand,)
+    t = view.tunnel
+    return cards_placed(own, (*view.row, *(t.revealed if t else ())), view.discard,
+                        *((t.laid,) if t else ()))  # fmt: skip
 
 
 def unseen_cards(view: View) -> Cards:
