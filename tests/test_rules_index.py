@@ -2,26 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
+from repo_scripts import load_script
 
-def _load_script() -> ModuleType:
-    """scripts/rules_index.py, the thing under test."""
-    path = Path(__file__).resolve().parents[1] / "scripts" / "rules_index.py"
-    spec = importlib.util.spec_from_file_location("ttr_rules_index", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["ttr_rules_index"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-index = sys.modules.get("ttr_rules_index") or _load_script()
+index = load_script("rules_index")
 
 
 def test_the_rule_index_is_current_and_every_rule_has_a_test(

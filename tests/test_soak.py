@@ -5,26 +5,11 @@ The full run is ``python scripts/soak.py --games 2000``; this keeps CI to a few 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
+from repo_scripts import load_script
 
-def _load_script() -> ModuleType:
-    """The soak script itself, the one thing this file tests."""
-    path = Path(__file__).resolve().parents[1] / "scripts" / "soak.py"
-    spec = importlib.util.spec_from_file_location("ttr_soak", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["ttr_soak"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-soak = sys.modules.get("ttr_soak") or _load_script()
+soak = load_script("soak")
 
 
 def test_short_soak_passes(capsys: pytest.CaptureFixture[str]) -> None:

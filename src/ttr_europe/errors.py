@@ -81,6 +81,14 @@ class ScoreMismatchError(ScoringError):
         )
 
 
+class BadArgumentError(TTRError, TypeError):
+    """A public function got an argument of the wrong type; ``argument`` names it."""
+
+    def __init__(self, message: str, *, argument: str = "") -> None:
+        self.argument = argument
+        super().__init__(message)
+
+
 class BotError(TTRError, ValueError):
     """A bot failed: it raised, answered an illegal action, or its spec names no bot.
 
@@ -103,3 +111,23 @@ class EventError(TTRError, ValueError):
 
 class MatchError(TTRError, ValueError):
     """A request the match cannot serve (nothing to undo, an unknown seat)."""
+
+
+class RenderError(TTRError, ValueError):
+    """A picture asked of something it cannot draw (an unknown route or city in a highlight)."""
+
+
+class WebError(TTRError, ValueError):
+    """A message the protocol refuses; ``code`` is a short stable name for the browser."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        super().__init__(message)
+
+
+class SimulationError(TTRError, ValueError):
+    """Bad simulation input: an unknown bot, an output file that is not ours, a lost backend."""
+
+
+class UsageError(TTRError, ValueError):
+    """A command-line argument that cannot be used; ``main`` prints it and exits with 2."""
