@@ -89,7 +89,8 @@ def run_games(args: argparse.Namespace, *, forfeits_fail: bool) -> int:
     """Run `simulate` or `tournament`: summary on stdout, one error line on stderr.
 
     Exit 0 when every game finished; 1 when some failed (or, with ``forfeits_fail``, when a
-    bot forfeited), 2 for bad arguments, 130 when interrupted (the rows written stay).
+    bot forfeited), 2 when nothing could start (bad arguments, map or results file, a Ray
+    address that does not answer), 130 when interrupted (the rows written stay).
     """
     from ..errors import BotError
     from ..sim import resolve_bot, simulate
