@@ -74,6 +74,9 @@ def test_wheel_contains_the_data(wheel: Path) -> None:
         "ttr_europe/data/maps/usa.json",
         "ttr_europe/data/schema/map.schema.json",
         "ttr_europe/data/SOURCES.md",
+        "ttr_europe/web/static/index.html",
+        "ttr_europe/web/static/app.js",
+        "ttr_europe/web/static/style.css",
     ):
         assert needed in names
     # The repository's top-level data/ is a link to the package's; it must not ship twice.

@@ -1,40 +1,255 @@
-"""SVG pictures of boards and positions are well-formed and show what they claim to."""
+"""SVG pictures of boards, positions and views: well-formed, hookable, and readable in pixels."""
 
 from __future__ import annotations
 
+import io
+import math
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
 
-from ttr_europe import load_map
-from ttr_europe.render import SEAT_COLOURS, render_svg
-from ttr_europe.testing import scenario
+from ttr_europe import load_map, observe, score
+from ttr_europe.render import (
+    BACKGROUND,
+    CARD_COLOURS,
+    SEAT_COLOURS,
+    Highlight,
+    RenderError,
+    render_svg,
+    score_highlights,
+)
+from ttr_europe.testing import finished, scenario
 
 SVG = "{http://www.w3.org/2000/svg}"
+RGB = tuple[int, int, int]
+
+
+def _rgb(colour: str) -> RGB:
+    return (int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16))
+
+
+def _groups(root: ET.Element, cls: str) -> dict[str, ET.Element]:
+    """Groups whose class list holds ``cls``, by their id."""
+    return {
+        g.attrib["id"]: g
+        for g in root.iter(f"{SVG}g")
+        if cls in g.attrib.get("class", "").split() and "id" in g.attrib
+    }
+
+
+def _space_rects(group: ET.Element) -> list[ET.Element]:
+    return [
+        rect
+        for space in group.iter(f"{SVG}g")
+        if "space" in space.attrib.get("class", "").split()
+        for rect in space.findall(f"{SVG}rect")
+    ]
 
 
 @pytest.mark.parametrize("map_id", ["europe", "usa"])
-def test_board_picture_has_every_city_and_route(map_id: str) -> None:
+def test_every_route_is_its_spaces_and_every_city_a_hookable_group(map_id: str) -> None:
     board = load_map(map_id)
     root = ET.fromstring(render_svg(board))
-    assert root.tag == f"{SVG}svg"
-    circles = root.findall(f"{SVG}circle")
-    assert len(circles) == len(board.cities)
-    titled = [e for e in root.iter(f"{SVG}line") if e.find(f"{SVG}title") is not None]
-    assert len(titled) == len(board.routes)
+    routes = _groups(root, "route")
+    cities = _groups(root, "city")
+    assert len(routes) == len(board.routes)
+    assert len(cities) == len(board.cities)
+    for route in board.routes:
+        group = routes["route-" + route.id.replace(" ", "_")]
+        assert group.attrib["data-route"] == route.id
+        classes = group.attrib["class"].split()
+        assert ("tunnel" in classes) == route.tunnel
+        assert ("ferry" in classes) == bool(route.ferry)
+        assert route.colour_name in classes
+        assert "claimed" not in classes
+        assert len(_space_rects(group)) == route.length
+        locos = [c for c in group.iter(f"{SVG}circle") if c.attrib.get("fill") == "#111"]
+        assert len(locos) == route.ferry
+        fills = {r.attrib["fill"] for r in _space_rects(group)}
+        assert fills == {CARD_COLOURS[route.colour_name]}
+        dashed = {"stroke-dasharray" in r.attrib for r in _space_rects(group)}
+        assert dashed == {route.tunnel}
     width = float(root.attrib["width"])
     height = float(root.attrib["height"])
-    for c in circles:
-        assert 0 <= float(c.attrib["cx"]) <= width
-        assert 0 <= float(c.attrib["cy"]) <= height
+    for city in board.cities:
+        group = cities["city-" + city.id.replace(" ", "_")]
+        assert group.attrib["data-city"] == city.id
+        for circle in group.findall(f"{SVG}circle"):
+            assert 0 <= float(circle.attrib["cx"]) <= width
+            assert 0 <= float(circle.attrib["cy"]) <= height
 
 
-def test_state_picture_marks_owned_routes_and_stations() -> None:
-    state = scenario(owners={"Berlin-Wien": 1}, stations={0: ["Paris"]})
+def test_the_example_ids_a_ui_hooks() -> None:
+    svg = render_svg(load_map("europe"))
+    assert 'id="route-Dieppe-Paris" class="route pink"' in svg
+    assert 'id="route-Madrid-Pamplona-white" class="route white tunnel"' in svg
+    assert 'id="route-Dieppe-London-1" class="route gray ferry"' in svg
+    assert 'id="city-Paris" class="city big"' in svg
+
+
+def test_seat_colours_cannot_be_taken_for_card_colours() -> None:
+    cards = [_rgb(c) for c in CARD_COLOURS.values()] + [_rgb(BACKGROUND)]
+    seats = [_rgb(c) for c in SEAT_COLOURS]
+    for i, seat in enumerate(seats):
+        assert min(math.dist(seat, c) for c in cards) >= 80
+        assert all(math.dist(seat, other) >= 80 for other in seats[i + 1 :])
+
+
+def test_claimed_spaces_carry_the_owners_pieces_and_stations_their_seat() -> None:
+    state = scenario(owners={"Berlin-Wien": 1, "Bruxelles-Dieppe": 0}, stations={0: ["Paris"]})
     root = ET.fromstring(render_svg(state))
-    owner_lines = [e for e in root.iter(f"{SVG}line") if e.attrib.get("stroke-width") == "9"]
-    assert len(owner_lines) == 1
-    assert owner_lines[0].attrib["stroke"] == SEAT_COLOURS[1]
-    fills = [e.attrib["fill"] for e in root.findall(f"{SVG}rect")]
-    # background, one station in seat 0's colour, then one legend swatch per seat
-    assert fills == ["#f4efe1", SEAT_COLOURS[0], SEAT_COLOURS[0], SEAT_COLOURS[1]]
+    routes = _groups(root, "route")
+    for route_id, seat in (("Berlin-Wien", 1), ("Bruxelles-Dieppe", 0)):
+        group = routes[f"route-{route_id}"]
+        assert {"claimed", f"seat-{seat}", "green"} <= set(group.attrib["class"].split())
+        assert {r.attrib["fill"] for r in _space_rects(group)} == {SEAT_COLOURS[seat]}
+        assert f"claimed by seat {seat}" in group.findtext(f"{SVG}title", "")
+    claimed = [g for g in routes.values() if "claimed" in g.attrib["class"].split()]
+    assert len(claimed) == 2
+    paris = _groups(root, "city")["city-Paris"]
+    assert "station-seat-0" in paris.attrib["class"].split()
+    stations = [g for g in root.iter(f"{SVG}g") if "station" in g.attrib.get("class", "").split()]
+    assert [s.attrib["class"] for s in stations] == ["station seat-0"]
+
+
+def _centres(group: ET.Element) -> list[tuple[float, float, float, float]]:
+    """Centre, long side and angle of each space, read back from the SVG."""
+    out = []
+    for space in group.iter(f"{SVG}g"):
+        if "space" not in space.attrib.get("class", "").split():
+            continue
+        m = re.fullmatch(r"translate\(([-\d.]+) ([-\d.]+)\) rotate\(([-\d.]+)\)",
+                         space.attrib["transform"])  # fmt: skip
+        assert m is not None
+        width = float(space.find(f"{SVG}rect").attrib["width"])  # type: ignore[union-attr]
+        out.append((float(m[1]), float(m[2]), width, float(m[3])))
+    return out
+
+
+def _samples(group: ET.Element) -> list[list[tuple[int, int]]]:
+    """For every space, two pixels inside it a quarter of its length from the centre (off the
+    white dot), one on each side. A city's name may cover one of them."""
+    out = []
+    for cx, cy, width, angle in _centres(group):
+        ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+        out.append([
+            (round(cx + ux * sign * width / 4), round(cy + uy * sign * width / 4))
+            for sign in (-1, 1)
+        ])  # fmt: skip
+    return out
+
+
+def test_pixels_of_a_claimed_route_show_its_owners_colour() -> None:
+    cairosvg = pytest.importorskip("cairosvg")
+    image = pytest.importorskip("PIL.Image")
+    owners = {"Berlin-Wien": 2, "Bruxelles-Dieppe": 0, "Paris-Zurich": 1}
+    state = scenario(players=3, owners=owners)
+    svg = render_svg(state)
+    png = cairosvg.svg2png(bytestring=svg.encode())
+    pixels = image.open(io.BytesIO(png)).convert("RGB")
+    routes = _groups(ET.fromstring(svg), "route")
+
+    def near(point: tuple[int, int], colour: str) -> bool:
+        return math.dist(pixels.getpixel(point), _rgb(colour)) < 40
+
+    for route_id, seat in owners.items():
+        for space in _samples(routes[f"route-{route_id}"]):
+            assert any(near(p, SEAT_COLOURS[seat]) for p in space), route_id
+    # An unclaimed green route shows the card colour, and no seat colour anywhere.
+    for space in _samples(routes["route-Essen-Frankfurt"]):
+        assert any(near(p, CARD_COLOURS["green"]) for p in space)
+        assert not any(near(p, c) for p in space for c in SEAT_COLOURS)
+    # A white route stands out from the background: white inside.
+    for space in _samples(routes["route-Moskva-Petrograd"]):
+        assert any(pixels.getpixel(p) == (255, 255, 255) for p in space)
+    assert math.dist(_rgb(BACKGROUND), (255, 255, 255)) > 30
+
+
+def test_a_view_shows_the_seats_own_hand_row_and_tickets_only() -> None:
+    state = scenario(
+        hands={0: "2red+1loco", 1: "3blue"},
+        row="red blue loco green white",
+        tickets={0: ["Paris-Wien"], 1: ["Berlin-Roma"]},
+        owners={"Berlin-Wien": 1},
+    )
+    mine = render_svg(observe(state, 1))
+    root = ET.fromstring(mine)
+    sidebar = next(g for g in root.iter(f"{SVG}g") if g.attrib.get("class") == "sidebar")
+    assert sidebar.attrib["data-seat"] == "1"
+    hand = [g for g in sidebar.iter(f"{SVG}g") if "hand-card" in g.attrib.get("class", "")]
+    assert [(g.attrib["class"], g.findtext(f"{SVG}text")) for g in hand] == [
+        ("hand-card card-blue", "3")
+    ]
+    row = [g.attrib["class"] for g in sidebar.iter(f"{SVG}g") if "row-card" in g.attrib["class"]]
+    assert row == [f"row-card card-{k}" for k in ("red", "blue", "loco", "green", "white")]
+    tickets = [e.attrib["data-ticket"] for e in root.iter() if "data-ticket" in e.attrib]
+    assert tickets == ["Berlin-Roma"]
+    assert "Paris-Wien" not in mine and "2red" not in mine
+    spectator = ET.fromstring(render_svg(observe(state, None)))
+    assert not [g for g in spectator.iter(f"{SVG}g") if g.attrib.get("class") == "sidebar"]
+    assert "claimed" in _groups(spectator, "route")["route-Berlin-Wien"].attrib["class"]
+    no_side = ET.fromstring(render_svg(observe(state, 1), sidebar=False))
+    assert float(no_side.attrib["width"]) < float(root.attrib["width"])
+
+
+def test_a_ticket_joined_by_own_routes_is_ticked_in_the_view() -> None:
+    two = {"Frankfurt-Paris-white": 0, "Frankfurt-Munchen": 0}
+    for owners, ticked in ((two, False), ({**two, "Munchen-Wien": 0}, True)):
+        state = scenario(owners=owners, tickets={0: ["Paris-Wien"]})
+        root = ET.fromstring(render_svg(observe(state, 0)))
+        texts = [e for e in root.iter(f"{SVG}text") if "data-ticket" in e.attrib]
+        assert len(texts) == 1
+        assert ("done" in texts[0].attrib["class"].split()) == ticked
+        assert texts[0].text is not None and texts[0].text.startswith("✓") == ticked
+
+
+def test_highlights_outline_the_scored_ticket_paths_and_the_longest_path() -> None:
+    owners = {"Frankfurt-Paris-white": 0, "Frankfurt-Munchen": 0, "Munchen-Wien": 0}
+    state = finished(owners, tickets={0: ["Paris-Wien"]})
+    board = score(state)
+    marks = score_highlights(board, 0)
+    assert [m.label for m in marks] == ["longest path (8)", "ticket Paris-Wien (8)"]
+    assert set(marks[0].routes) == set(owners)
+    assert set(marks[1].routes) == set(owners)
+    assert marks[1].cities == ("Paris", "Wien")
+    root = ET.fromstring(render_svg(state, highlights=marks))
+    layers = [g for g in root.iter(f"{SVG}g") if g.attrib.get("class") == "highlight"]
+    assert [g.attrib["data-label"] for g in layers] == [m.label for m in marks]
+    assert [len(g.findall(f"{SVG}line")) for g in layers] == [3, 3]
+    assert [len(g.findall(f"{SVG}circle")) for g in layers] == [0, 2]
+    legend = "".join(root.find(f"{SVG}g[@class='legend']").itertext())  # type: ignore[union-attr]
+    assert "longest path (8)" in legend and "ticket Paris-Wien (8)" in legend
+
+
+def test_bad_requests_are_render_errors() -> None:
+    board = load_map("europe")
+    with pytest.raises(RenderError, match="no route 'Paris-Tokyo'"):
+        render_svg(board, highlights=[Highlight("x", ["Paris-Tokyo"])])
+    with pytest.raises(RenderError, match="no city 'Tokyo'"):
+        render_svg(board, highlights=[Highlight("x", (), "Tokyo")])
+    view = observe(scenario(), 0)
+    with pytest.raises(RenderError, match="map 'europe', not 'usa'"):
+        render_svg(view, map=load_map("usa"))
+    with pytest.raises(RenderError, match="cannot draw str"):
+        render_svg("europe")  # type: ignore[arg-type]
+    assert Highlight("one", "Dieppe-Paris").routes == ("Dieppe-Paris",)
+
+
+def test_names_are_escaped() -> None:
+    svg = render_svg(load_map("europe"), highlights=[Highlight("<b>&", ["Dieppe-Paris"])])
+    assert "&lt;b&gt;&amp;" in svg
+    ET.fromstring(svg)
+
+
+@pytest.mark.parametrize(("map_id", "keys"), [
+    ("europe", ["tunnel", "ferry: a locomotive per dot", "station", "big city"]),
+    ("usa", []),
+])  # fmt: skip
+def test_the_legend_explains_what_the_map_has(map_id: str, keys: list[str]) -> None:
+    root = ET.fromstring(render_svg(load_map(map_id)))
+    legend = root.find(f"{SVG}g[@class='legend']")
+    assert legend is not None
+    texts = [t.text for t in legend.iter(f"{SVG}text")]
+    assert texts == ["red", "orange", "yellow", "green", "blue", "pink", "white", "black", "gray",
+                     *keys]  # fmt: skip

@@ -1,113 +1,547 @@
-"""Pictures of the board: an SVG drawing of a map or of a game state.
+"""Pictures of the board: an SVG drawing of a map, of a game state or of one seat's view.
 
-Cities sit at their (approximate) geographic positions in an equirectangular projection; a
-route is a line in its colour (gray dashed), tunnels are drawn hatched, ferries with their
-locomotive count, and claimed routes and stations in their owner's colour. Pure text output, no
-dependency: open the file in any browser.
+Cities sit near their geographic positions (an equirectangular projection, then close cities
+nudged apart so short routes keep room for their spaces). A route
+is drawn as its train spaces, one rectangle each, in its card colour; tunnels have a dashed black
+border and ferries a black dot on each space that needs a locomotive. A claimed space carries
+its owner's piece: a seat colour chosen far from every card colour, with a white dot, so a green
+route owned by a seat never reads as an unclaimed green route. Every route and city is an SVG
+group with an ``id`` and classes a UI can hook (``route-Dieppe-Paris``, ``route tunnel claimed
+seat-1``, ``city-Paris``; ``data-route``/``data-city`` hold the exact ids, since an ``id`` may
+not contain spaces). A view adds the seat's hand, the face-up row and its tickets beside the map.
+Pure text output, no dependency: open the file in any browser.
 """
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Callable
+from collections.abc import Iterable, Sequence
 from html import escape
 
+import attrs
+
 from .board import Map
-from .state import NO_OWNER, GameState
+from .cards import EMPTY, KIND_NAMES, LOCOMOTIVE
+from .data import load_map
+from .errors import TTRError
+from .scoring import Scoreboard
+from .state import NO_CARD, NO_OWNER, GameState
+from .views import View
 
-ROUTE_COLOURS = {
+CARD_COLOURS = {
     "red": "#d62728", "orange": "#ff7f0e", "yellow": "#e6c200", "green": "#2ca02c",
-    "blue": "#1f77b4", "pink": "#e377c2", "white": "#dddddd", "black": "#222222",
-    "gray": "#9a9a9a",
+    "blue": "#1f77b4", "pink": "#e377c2", "white": "#ffffff", "black": "#222222",
+    "gray": "#9a9a9a", "loco": "#f2f2f2",
 }  # fmt: skip
-SEAT_COLOURS = ("#0050d0", "#d00000", "#008a00", "#a000c0", "#ff9000")
-WIDTH = 1000
+# Seat colours far (in RGB) from every card colour, from each other and from the background.
+SEAT_COLOURS = ("#00c8d7", "#6a1b9a", "#808000", "#795548", "#000075")
+HIGHLIGHT_COLOURS = ("#ffd000", "#ff4fa3", "#00e070", "#ff7a00", "#40a0ff")
+BACKGROUND = "#f4efe1"
+PIECE_MARK = "#ffffff"  # the dot on every claimed space and station
+
+MAP_WIDTH = 1100
 MARGIN = 40
-RIGHT_MARGIN = 100  # room for the labels of the easternmost cities
-LEGEND_LINE = 16
+RIGHT_MARGIN = 90  # room for the labels of the easternmost cities
+SIDEBAR = 300
+CITY_RADIUS = 6.0
+SPACE_THICKNESS = 8.0
+SPACE_GAP = 2.0
+LINE = 18  # legend and sidebar line height
+MIN_CITY_GAP = 85.0  # pixels between city centres the layout aims for
+RELAX_ROUNDS = 60
 
 
-def _projector(board: Map) -> tuple[float, Callable[[float, float], tuple[float, float]]]:
+class RenderError(TTRError, ValueError):
+    """A picture asked of something it cannot draw (an unknown route or city in a highlight)."""
+
+
+def _ids(items: Iterable[str] | str) -> tuple[str, ...]:
+    """Route or city ids; a lone string is one id, not a sequence of letters."""
+    return (items,) if isinstance(items, str) else tuple(items)
+
+
+@attrs.frozen
+class Highlight:
+    """Routes and cities to draw attention to: a ticket's path, the longest path."""
+
+    label: str
+    routes: tuple[str, ...] = attrs.field(default=(), converter=_ids)
+    cities: tuple[str, ...] = attrs.field(default=(), converter=_ids)
+    colour: str = HIGHLIGHT_COLOURS[0]
+
+
+def score_highlights(
+    board: Scoreboard, seat: int, *, map: Map | None = None
+) -> tuple[Highlight, ...]:
+    """The seat's ticket paths (completed tickets, with both ends) and its longest path."""
+    found = load_map(board.map) if map is None else map
+    player = board.players[seat]
+    path = player.longest_path
+    out = []
+    if path.routes:  # first, so the wider outline frames the ticket paths drawn over it
+        out.append(
+            Highlight(f"longest path ({path.length})", path.routes, (), HIGHLIGHT_COLOURS[0])
+        )
+    for result in player.tickets:
+        if result.completed:
+            ticket = found.ticket(result.ticket)
+            out.append(
+                Highlight(
+                    f"ticket {result.ticket} ({result.points})",
+                    result.routes,
+                    (found.cities[ticket.a].id, found.cities[ticket.b].id),
+                    HIGHLIGHT_COLOURS[1],
+                )
+            )
+    return tuple(out)
+
+
+@attrs.frozen
+class _Scene:
+    """What the picture shows, whatever it was drawn from."""
+
+    board: Map
+    owners: dict[int, int]  # route index -> seat
+    stations: dict[int, int]  # city index -> seat
+    seats: tuple[str, ...]  # one summary line per seat
+    pending: int | None  # the route of a tunnel being paid
+
+
+def _scene_of_state(state: GameState) -> _Scene:
+    board = state.map
+    owners = {r: s for r, s in enumerate(state.owners) if s != NO_OWNER}
+    stations = {c: seat for seat, p in enumerate(state.players) for c in p.stations}
+    seats = tuple(
+        f"seat {seat}: {p.score} points, {p.trains} trains, {p.hand.total} cards, "
+        f"{len(p.tickets)} tickets, {len(p.stations)} stations"
+        for seat, p in enumerate(state.players)
+    )
+    pending = None if state.tunnel is None else state.tunnel.route
+    return _Scene(board, owners, stations, seats, pending)
+
+
+def _scene_of_view(view: View, board: Map) -> _Scene:
+    owners = {board.route_index[r]: s for r, s in view.owners.items()}
+    stations = {board.city_index[c]: p.seat for p in view.players for c in p.stations}
+    seats = tuple(
+        f"seat {p.seat}: {p.score} points, {p.trains} trains, {p.hand_size} cards, "
+        f"{p.ticket_count} tickets, {len(p.stations)} stations"
+        for p in view.players
+    )
+    pending = None if view.tunnel is None else board.route_index[view.tunnel.route]
+    return _Scene(board, owners, stations, seats, pending)
+
+
+@functools.lru_cache(maxsize=8)
+def _layout(board: Map) -> tuple[float, tuple[tuple[float, float], ...]]:
+    """Map height and city positions: geographic, then nudged apart so no two cities crowd.
+
+    An equirectangular projection packs western Europe tight; a few rounds of pushing close
+    pairs apart (deterministic) keep every short route long enough to show its spaces.
+    """
     lats = [c.lat for c in board.cities]
     lons = [c.lon for c in board.cities]
     mid = math.cos(math.radians((min(lats) + max(lats)) / 2))
-    span_x = (max(lons) - min(lons)) * mid or 1.0
-    span_y = (max(lats) - min(lats)) or 1.0
-    scale = (WIDTH - MARGIN - RIGHT_MARGIN) / span_x
-    height = span_y * scale + 2 * MARGIN
+    pts = [[(lon - min(lons)) * mid, max(lats) - lat] for lat, lon in zip(lats, lons, strict=True)]
+    span_x = max(p[0] for p in pts) or 1.0
+    span_y = max(p[1] for p in pts) or 1.0
+    scale = (MAP_WIDTH - MARGIN - RIGHT_MARGIN) / max(span_x, span_y)
+    pts = [[x * scale, y * scale] for x, y in pts]
+    for _ in range(RELAX_ROUNDS):
+        for i in range(len(pts)):
+            for j in range(i + 1, len(pts)):
+                dx, dy = pts[j][0] - pts[i][0], pts[j][1] - pts[i][1]
+                dist = math.hypot(dx, dy)
+                if dist < MIN_CITY_GAP:
+                    push = (MIN_CITY_GAP - dist) / 4 / (dist or 1.0)
+                    ux, uy = (dx, dy) if dist else (1.0, 0.0)
+                    pts[i][0] -= ux * push
+                    pts[i][1] -= uy * push
+                    pts[j][0] += ux * push
+                    pts[j][1] += uy * push
+    low_x = min(p[0] for p in pts)
+    low_y = min(p[1] for p in pts)
+    fit = (MAP_WIDTH - MARGIN - RIGHT_MARGIN) / ((max(p[0] for p in pts) - low_x) or 1.0)
+    pos = [(MARGIN + (x - low_x) * fit, MARGIN + (y - low_y) * fit) for x, y in pts]
+    return max(y for _, y in pos) + MARGIN, tuple(pos)
 
-    def project(lat: float, lon: float) -> tuple[float, float]:
-        return (MARGIN + (lon - min(lons)) * mid * scale, MARGIN + (max(lats) - lat) * scale)
 
-    return height, project
+def _slug(text: str) -> str:
+    """An ``id``-safe form of a route or city id (ids may not contain white space)."""
+    return "_".join(text.split())
 
 
-def render_svg(target: Map | GameState, *, labels: bool = True) -> str:
-    """An SVG picture of a board, or of a game state with owners and stations."""
-    state = target if isinstance(target, GameState) else None
-    board = state.map if state is not None else target
-    assert isinstance(board, Map)
-    map_height, project = _projector(board)
-    height = map_height + (LEGEND_LINE * len(state.players) + 8 if state is not None else 0)
-    pos = [project(c.lat, c.lon) for c in board.cities]
+def _attr(text: str) -> str:
+    return escape(text, quote=True)
+
+
+def render_svg(
+    target: Map | GameState | View,
+    *,
+    map: Map | None = None,
+    highlights: Iterable[Highlight] = (),
+    labels: bool = True,
+    sidebar: bool = True,
+) -> str:
+    """An SVG picture of a board, a game state or a seat's view.
+
+    ``map`` is needed only for a view of a map that is not shipped. ``highlights`` outline routes
+    and ring cities (see ``score_highlights``). A view of a seat shows its hand, the face-up row
+    and its tickets in a sidebar unless ``sidebar`` is false.
+    """
+    if isinstance(target, GameState):
+        scene = _scene_of_state(target)
+    elif isinstance(target, View):
+        board = load_map(target.map) if map is None else map
+        if board.id != target.map:
+            raise RenderError(f"the view is of map {target.map!r}, not {board.id!r}")
+        scene = _scene_of_view(target, board)
+    elif isinstance(target, Map):
+        scene = _Scene(target, {}, {}, (), None)
+    else:
+        raise RenderError(f"cannot draw {type(target).__name__}: give a Map, GameState or View")
+    marks = tuple(highlights)
+    board = scene.board
+    for mark in marks:
+        for r in mark.routes:
+            if r not in board.route_index:
+                raise RenderError(f"highlight {mark.label!r}: no route {r!r} on {board.id}")
+        for c in mark.cities:
+            if c not in board.city_index:
+                raise RenderError(f"highlight {mark.label!r}: no city {c!r} on {board.id}")
+    view = target if isinstance(target, View) else None
+    side = view is not None and view.me is not None and sidebar
+    map_height, pos = _layout(board)
+    rows = _legend(scene, marks)
+    legend = [line for row in rows for line in row]
+    height = map_height + LINE * len(rows) + 16
+    width = MAP_WIDTH + (SIDEBAR if side else 0)
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height:.0f}" '
-        f'viewBox="0 0 {WIDTH} {height:.0f}" font-family="sans-serif">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height:.0f}" '
+        f'viewBox="0 0 {width} {height:.0f}" font-family="sans-serif" class="ttr-board" '
+        f'data-map="{_attr(board.id)}">',
         f"<title>{escape(board.name)}</title>",
-        '<rect width="100%" height="100%" fill="#f4efe1"/>',
+        f'<rect class="background" width="100%" height="100%" fill="{BACKGROUND}"/>',
     ]
+    out += _highlight_layer(board, pos, marks)
+    out += _routes(scene, pos)
+    out += _cities(scene, pos, labels, {c for m in marks for c in m.cities})
+    out += [f'<g class="legend" transform="translate({MARGIN} {map_height:.0f})">', *legend, "</g>"]
+    if side and view is not None:
+        out += _sidebar(view, board, MAP_WIDTH)
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _spaces(
+    a: tuple[float, float], b: tuple[float, float], length: int, offset: float
+) -> list[tuple[float, float, float, float]]:
+    """Centre x, centre y, long side and angle (degrees) of each train space from a to b."""
+    (x1, y1), (x2, y2) = a, b
+    dx, dy = x2 - x1, y2 - y1
+    dist = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / dist, dy / dist
+    ox, oy = -uy * offset, ux * offset
+    usable = max(dist - 2 * (CITY_RADIUS + 1), 1.0)
+    step = usable / length
+    long_side = max(step - SPACE_GAP, 1.0)
+    angle = math.degrees(math.atan2(dy, dx))
+    start = CITY_RADIUS + 1 + step / 2
+    return [
+        (x1 + ux * (start + i * step) + ox, y1 + uy * (start + i * step) + oy, long_side, angle)
+        for i in range(length)
+    ]
+
+
+def _offset(board: Map, index: int) -> float:
+    twin = board.routes[index].twin
+    if twin is None:
+        return 0.0
+    half = SPACE_THICKNESS / 2 + 1
+    return half if index < twin else -half
+
+
+def _routes(scene: _Scene, pos: Sequence[tuple[float, float]]) -> list[str]:
+    board = scene.board
+    out = ['<g class="routes">']
     for route in board.routes:
+        owner = scene.owners.get(route.index)
+        classes = ["route", route.colour_name]
+        if route.tunnel:
+            classes.append("tunnel")
+        if route.ferry:
+            classes.append("ferry")
+        if owner is not None:
+            classes += ["claimed", f"seat-{owner}"]
+        if route.index == scene.pending:
+            classes.append("pending")
+        kind = " tunnel" if route.tunnel else ""
+        kind += f" ferry ({route.ferry} locomotive{'s' * (route.ferry > 1)})" if route.ferry else ""
+        title = f"{route.id}: {route.length} {route.colour_name}{kind}, {route.points} points"
+        if owner is not None:
+            title += f", claimed by seat {owner}"
+        offset = _offset(board, route.index)
         (x1, y1), (x2, y2) = pos[route.a], pos[route.b]
-        offset = 0.0
-        if route.twin is not None:
-            offset = 3.5 if route.index < route.twin else -3.5
+        out.append(
+            f'<g id="route-{_attr(_slug(route.id))}" class="{" ".join(classes)}" '
+            f'data-route="{_attr(route.id)}" data-length="{route.length}" '
+            f'data-colour="{route.colour_name}"><title>{escape(title)}</title>'
+        )
+        # A wide transparent line under the spaces, so a narrow route is easy to click.
         dx, dy = x2 - x1, y2 - y1
         norm = math.hypot(dx, dy) or 1.0
         ox, oy = -dy / norm * offset, dx / norm * offset
-        colour = ROUTE_COLOURS[route.colour_name]
-        owner = state.owners[route.index] if state is not None else NO_OWNER
-        style = f'stroke="{colour}" stroke-width="4"'
-        if route.tunnel:
-            style += ' stroke-dasharray="6,3"'
-        if route.colour is None:
-            style += ' stroke-opacity="0.8"'
-        title = f"{route.id}: {route.length} {route.colour_name}" + (
-            " tunnel" if route.tunnel else "") + (
-            f" ferry x{route.ferry}" if route.ferry else "")  # fmt: skip
-        line = (f'<line x1="{x1 + ox:.1f}" y1="{y1 + oy:.1f}" x2="{x2 + ox:.1f}" '
-                f'y2="{y2 + oy:.1f}"')  # fmt: skip
-        if owner != NO_OWNER:  # the owner's colour as a wide band under the route's colour
-            ink = SEAT_COLOURS[owner % len(SEAT_COLOURS)]
-            out.append(f'{line} stroke="{ink}" stroke-width="9" stroke-opacity="0.85"/>')
-        out.append(f"{line} {style}><title>{escape(title)}</title></line>")
-        if route.ferry:
-            mx, my = (x1 + x2) / 2 + ox, (y1 + y2) / 2 + oy
-            out.append(f'<text x="{mx:.1f}" y="{my:.1f}" font-size="9" fill="#333" '
-                       f'text-anchor="middle">{route.ferry}L</text>')  # fmt: skip
-    station_owner: dict[int, int] = {}
-    if state is not None:
-        for seat, player in enumerate(state.players):
-            for c in player.stations:
-                station_owner[c] = seat
-    for city in board.cities:
+        out.append(
+            f'<line class="hit" x1="{x1 + ox:.1f}" y1="{y1 + oy:.1f}" x2="{x2 + ox:.1f}" '
+            f'y2="{y2 + oy:.1f}" stroke="#000" stroke-opacity="0" stroke-width="14"/>'
+        )
+        for i, (cx, cy, long_side, angle) in enumerate(
+            _spaces(pos[route.a], pos[route.b], route.length, offset)
+        ):
+            out.append(_space(route.colour_name, owner, route.tunnel, i < route.ferry,
+                              cx, cy, long_side, angle))  # fmt: skip
+        out.append("</g>")
+    out.append("</g>")
+    return out
+
+
+def _space(
+    colour: str,
+    owner: int | None,
+    tunnel: bool,
+    loco: bool,
+    cx: float,
+    cy: float,
+    long_side: float,
+    angle: float,
+) -> str:
+    """One train space: the card colour, or the owner's piece with its white dot."""
+    w, h = long_side, SPACE_THICKNESS
+    place = f'transform="translate({cx:.1f} {cy:.1f}) rotate({angle:.1f})"'
+    box = f'x="{-w / 2:.1f}" y="{-h / 2:.1f}" width="{w:.1f}" height="{h:.1f}" rx="1.5"'
+    if owner is not None:
+        ink = SEAT_COLOURS[owner % len(SEAT_COLOURS)]
+        return (
+            f'<g class="space piece" {place}><rect {box} fill="{ink}" stroke="#111" '
+            f'stroke-width="1"/><circle r="1.6" fill="{PIECE_MARK}"/></g>'
+        )
+    border = 'stroke="#000" stroke-width="1.6" stroke-dasharray="2.5,1.5"' if tunnel else (
+        'stroke="#333" stroke-width="0.8"')  # fmt: skip
+    inner = '<circle r="2.2" fill="#111"/>' if loco else ""
+    return (
+        f'<g class="space" {place}><rect {box} fill="{CARD_COLOURS[colour]}" {border}/>{inner}</g>'
+    )
+
+
+def _highlight_layer(
+    board: Map, pos: Sequence[tuple[float, float]], marks: Sequence[Highlight]
+) -> list[str]:
+    out = []
+    for n, mark in enumerate(marks):
+        out.append(f'<g class="highlight" data-highlight="{n}" data-label="{_attr(mark.label)}">')
+        for route_id in mark.routes:
+            route = board.route(route_id)
+            offset = _offset(board, route.index)
+            (x1, y1), (x2, y2) = pos[route.a], pos[route.b]
+            dx, dy = x2 - x1, y2 - y1
+            norm = math.hypot(dx, dy) or 1.0
+            ox, oy = -dy / norm * offset, dx / norm * offset
+            wide = 20 if n == 0 else 13
+            out.append(
+                f'<line x1="{x1 + ox:.1f}" y1="{y1 + oy:.1f}" x2="{x2 + ox:.1f}" '
+                f'y2="{y2 + oy:.1f}" stroke="{_attr(mark.colour)}" stroke-width="{wide}" '
+                f'stroke-opacity="0.6" stroke-linecap="round"/>'
+            )
+        for city_id in mark.cities:
+            x, y = pos[board.city_index[city_id]]
+            out.append(
+                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="11" fill="none" '
+                f'stroke="{_attr(mark.colour)}" stroke-width="4"/>'
+            )
+        out.append("</g>")
+    return out
+
+
+def _station(x: float, y: float, seat: int) -> str:
+    ink = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+    return (
+        f'<g class="station seat-{seat}" transform="translate({x:.1f} {y:.1f})">'
+        f'<path d="M-6 4 V-3 L0 -8 L6 -3 V4 Z" fill="{ink}" stroke="#111" stroke-width="1"/>'
+        f'<circle cy="-1" r="1.6" fill="{PIECE_MARK}"/></g>'
+    )
+
+
+def _cities(
+    scene: _Scene, pos: Sequence[tuple[float, float]], labels: bool, ringed: set[str]
+) -> list[str]:
+    out = ['<g class="cities">']
+    for city in scene.board.cities:
         x, y = pos[city.index]
-        fill = "#fff" if not city.big else "#ffe9a8"
-        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{fill}" stroke="#333"/>')
-        if city.index in station_owner:
-            ink = SEAT_COLOURS[station_owner[city.index] % len(SEAT_COLOURS)]
-            out.append(f'<rect x="{x - 4:.1f}" y="{y - 14:.1f}" width="8" height="8" '
-                       f'fill="{ink}" stroke="#000"/>')  # fmt: skip
+        classes = "city big" if city.big else "city"
+        seat = scene.stations.get(city.index)
+        if seat is not None:
+            classes += f" station-seat-{seat}"
+        if city.id in ringed:
+            classes += " highlighted"
+        title = city.name + (f", station of seat {seat}" if seat is not None else "")
+        out.append(
+            f'<g id="city-{_attr(_slug(city.id))}" class="{classes}" data-city="{_attr(city.id)}">'
+            f"<title>{escape(title)}</title>"
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{CITY_RADIUS + 4}" fill="#000" '
+            'fill-opacity="0" class="hit"/>'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{CITY_RADIUS}" '
+            f'fill="{"#ffe9a8" if city.big else "#ffffff"}" stroke="#333" stroke-width="1.5"/>'
+        )
+        if seat is not None:
+            out.append(_station(x, y - 12, seat))
         if labels:
-            out.append(f'<text x="{x + 7:.1f}" y="{y + 4:.1f}" font-size="11" '
-                       f'fill="#111">{escape(city.name)}</text>')  # fmt: skip
-    if state is not None:
-        for seat, player in enumerate(state.players):
-            colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-            y = map_height + LEGEND_LINE * (seat + 1) - 4
-            swatch = f'x="{MARGIN}" y="{y - 9:.0f}" width="18" height="9"'
-            out.append(f'<rect {swatch} fill="{colour}"/>')
-            out.append(f'<text x="{MARGIN + 24}" y="{y:.0f}" font-size="12" fill="#111">'
-                       f"seat {seat}: {player.score} route points, {player.trains} trains, "
-                       f"{len(player.stations)} stations</text>")  # fmt: skip
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+            at = f'x="{x + 8:.1f}" y="{y + 4:.1f}" font-size="11"'
+            name = escape(city.name)
+            out.append(  # a halo first, so the name stays readable over the routes
+                f'<text {at} fill="{BACKGROUND}" stroke="{BACKGROUND}" stroke-width="3" '
+                f'stroke-linejoin="round" class="halo">{name}</text><text {at} fill="#111">'
+                f"{name}</text>"
+            )
+        out.append("</g>")
+    out.append("</g>")
+    return out
+
+
+def _swatch(x: float, y: float, colour: str, label: str, extra: str = "") -> list[str]:
+    return [
+        f'<rect x="{x:.0f}" y="{y - 10:.0f}" width="22" height="{SPACE_THICKNESS:.0f}" rx="1.5" '
+        f'fill="{colour}" stroke="#333" stroke-width="0.8"{extra}/>',
+        f'<text x="{x + 27:.0f}" y="{y - 3:.0f}" font-size="11" fill="#111">{escape(label)}</text>',
+    ]
+
+
+def _legend(scene: _Scene, marks: Sequence[Highlight]) -> list[list[str]]:
+    """Legend rows, drawn below the map (y relative to its bottom)."""
+    rows: list[list[str]] = []
+    row: list[str] = []
+    for i, name in enumerate((*KIND_NAMES[:LOCOMOTIVE], "gray")):
+        row += _swatch(i * 80, LINE, CARD_COLOURS[name], name)
+    rows.append(row)
+    y = LINE * 2
+    board = scene.board
+    gray = CARD_COLOURS["gray"]
+    marks_of_map = (  # only what this map has
+        (any(r.tunnel for r in board.routes), 110, "tunnel", [
+            f'<rect x="0" y="{y - 10}" width="22" height="8" rx="1.5" fill="{gray}" '
+            'stroke="#000" stroke-width="1.6" stroke-dasharray="2.5,1.5"/>']),
+        (any(r.ferry for r in board.routes), 200, "ferry: a locomotive per dot", [
+            f'<rect x="0" y="{y - 10}" width="22" height="8" rx="1.5" fill="{gray}" '
+            'stroke="#333" stroke-width="0.8"/>', f'<circle cx="11" cy="{y - 6}" r="2.2" '
+            'fill="#111"/>']),
+        (board.has_stations, 100, "station", [
+            f'<g transform="translate(11 {y - 2})"><path d="M-6 4 V-3 L0 -8 L6 -3 V4 Z" '
+            'fill="#999" stroke="#111"/></g>']),
+        (any(c.big for c in board.cities), 100, "big city", [
+            f'<circle cx="11" cy="{y - 6}" r="{CITY_RADIUS}" fill="#ffe9a8" stroke="#333"/>']),
+    )  # fmt: skip
+    row, x = [], 0
+    for present, width, label, drawing in marks_of_map:
+        if present:
+            text = f'<text x="27" y="{y - 3}" font-size="11" fill="#111">{label}</text>'
+            row += [f'<g transform="translate({x} 0)">', *drawing, text, "</g>"]
+            x += width
+    if row:
+        rows.append(row)
+    for seat, text in enumerate(scene.seats):
+        y = LINE * (len(rows) + 1)
+        ink = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+        rows.append(
+            [
+                f'<g class="seat-key seat-{seat}">',
+                *_swatch(0, y, ink, text),
+                f'<circle cx="11" cy="{y - 6}" r="1.6" fill="{PIECE_MARK}"/>',
+                "</g>",
+            ]
+        )
+    for mark in marks:
+        y = LINE * (len(rows) + 1)
+        rows.append(
+            [
+                f'<line x1="0" y1="{y - 6}" x2="22" y2="{y - 6}" stroke="{_attr(mark.colour)}" '
+                'stroke-width="8" stroke-opacity="0.6"/>',
+                f'<text x="27" y="{y - 3}" font-size="11" fill="#111">{escape(mark.label)}</text>',
+            ]
+        )
+    return rows
+
+
+def _card(x: float, y: float, kind: int, text: str, cls: str) -> list[str]:
+    name = KIND_NAMES[kind]
+    fill = CARD_COLOURS[name]
+    out = [
+        f'<g class="{cls} card-{name}"><rect x="{x:.0f}" y="{y:.0f}" width="44" height="28" '
+        f'rx="4" fill="{fill}" stroke="#333"/>'
+    ]
+    if kind == LOCOMOTIVE:  # a locomotive shows every colour, as on the cards
+        for i, c in enumerate(KIND_NAMES[:LOCOMOTIVE]):
+            out.append(
+                f'<rect x="{x + 4 + i * 4.5:.1f}" y="{y + 4:.0f}" width="4.5" height="6" '
+                f'fill="{CARD_COLOURS[c]}"/>'
+            )
+    dark = name in ("black", "blue", "red", "green")
+    out.append(
+        f'<text x="{x + 22:.0f}" y="{y + 22:.0f}" font-size="11" text-anchor="middle" '
+        f'fill="{"#fff" if dark else "#111"}">{escape(text)}</text></g>'
+    )
+    return out
+
+
+def _connected(board: Map, routes: Iterable[str], a: int, b: int) -> bool:
+    """Whether the seat's own routes join two cities (stations are decided at the end)."""
+    parent = list(range(len(board.cities)))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for rid in routes:
+        r = board.route(rid)
+        parent[find(r.a)] = find(r.b)
+    return find(a) == find(b)
+
+
+def _sidebar(view: View, board: Map, left: int) -> list[str]:
+    me = view.me
+    assert me is not None
+    x = left + 10
+    ink = SEAT_COLOURS[me.seat % len(SEAT_COLOURS)]
+    out = [
+        f'<g class="sidebar" data-seat="{me.seat}">',
+        f'<rect x="{left}" y="0" width="{SIDEBAR}" height="100%" fill="#ebe4d0"/>',
+        f'<rect x="{x}" y="14" width="16" height="16" fill="{ink}" stroke="#111"/>',
+        f'<text x="{x + 22}" y="27" font-size="14" font-weight="bold">seat {me.seat}: '
+        f"{me.score} points, {me.trains} trains</text>",
+        f'<text x="{x}" y="56" font-size="12" font-weight="bold">Hand</text>',
+    ]
+    hand = me.hand if me.hand is not None else EMPTY
+    shown = [k for k in range(len(KIND_NAMES)) if hand[k]]
+    for i, kind in enumerate(shown):
+        out += _card(x + (i % 5) * 56, 64 + (i // 5) * 34, kind, f"{hand[kind]}", "hand-card")
+    y = 64 + 34 * ((len(shown) + 4) // 5 or 1) + 16
+    out.append(f'<text x="{x}" y="{y}" font-size="12" font-weight="bold">Face-up row</text>')
+    for slot, kind in enumerate(view.row):
+        if kind != NO_CARD:
+            out += _card(x + slot * 56, y + 8, kind, KIND_NAMES[kind], "row-card")
+    y += 60
+    out.append(f'<text x="{x}" y="{y}" font-size="12" font-weight="bold">Tickets</text>')
+    for group, ids in (("ticket", me.tickets or ()), ("offer", me.offer or ())):
+        for tid in ids:
+            y += LINE
+            t = board.ticket(tid)
+            done = group == "ticket" and _connected(board, me.routes, t.a, t.b)
+            mark = "✓ " if done else ("offered: " if group == "offer" else "")
+            out.append(
+                f'<text x="{x}" y="{y}" font-size="12" class="{group}{" done" * done}" '
+                f'data-ticket="{_attr(tid)}">{escape(mark)}{escape(board.cities[t.a].name)} – '
+                f"{escape(board.cities[t.b].name)} ({t.points})</text>"
+            )
+    out.append("</g>")
+    return out

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from .. import __version__
 from ..errors import TTRError
-from . import bench, info, play, replay, simulate, tournament
+from . import bench, info, play, replay, serve, simulate, tournament
 from .common import Command, open_map
 from .info import map_summary
 
@@ -24,6 +24,7 @@ COMMANDS: tuple[Command, ...] = (
     tournament.COMMAND,
     simulate.COMMAND,
     bench.COMMAND,
+    serve.COMMAND,
 )
 
 

@@ -1,12 +1,15 @@
-"""`ttr-europe play`: a game between bots, turn by turn."""
+"""`ttr-europe play`: a game between bots, or between persons at this keyboard and bots."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from collections.abc import Callable
 
 from .common import Command, open_map
+
+DEFAULT_SAVE = "ttr-europe-game.json"
 
 
 def configure_play(parser: argparse.ArgumentParser) -> None:
@@ -20,76 +23,166 @@ def configure_play(parser: argparse.ArgumentParser) -> None:
         help="comma-separated bots (random, greedy, mcts or package.module:Class), repeated "
         "over the seats (default greedy,random)",
     )
+    parser.add_argument(
+        "--human",
+        metavar="SEATS",
+        default="",
+        help="seats played at this keyboard, counted from 0 (e.g. 0, or 0,2 for hot-seat play)",
+    )
+    parser.add_argument(
+        "--resume",
+        metavar="FILE",
+        help="go on with a saved game record (its map, variant, players and seed)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the final scoreboard")
     parser.add_argument("--svg", metavar="FILE", help="also draw the final board as SVG")
     parser.add_argument(
-        "--record", metavar="FILE", help="also save the game record (JSON) for `replay`"
+        "--record",
+        metavar="FILE",
+        help="also save the game record (JSON) for `replay`; `quit` saves here too "
+        f"(default {DEFAULT_SAVE})",
     )
+
+
+def _seats(text: str, players: int) -> list[int]:
+    seats: list[int] = []
+    for item in text.split(","):
+        part = item.strip()
+        if not part:
+            continue
+        if not part.isdecimal() or len(part) > 3 or int(part) >= players:
+            raise ValueError(f"--human: seats are 0 to {players - 1}, not {part!r}")
+        seats.append(int(part))
+    return seats
+
+
+def _read_line(prompt: str) -> str | None:
+    """One line of standard input (None at its end), decoded leniently: bytes that are not
+    UTF-8 become U+FFFD instead of stopping the game. An overlong line is cut (the terminal
+    refuses it); piped input is echoed, with unprintable characters shown as ``?``."""
+    from ..terminal import MAX_LINE, printable
+
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    stream = getattr(sys.stdin, "buffer", None)
+    try:
+        if stream is None:
+            line = sys.stdin.readline(MAX_LINE + 1)
+            rest = line
+            while len(rest) > MAX_LINE and not rest.endswith("\n"):
+                rest = sys.stdin.readline(MAX_LINE + 1)  # drop the rest of an overlong line
+        else:
+            raw = chunk = stream.readline(MAX_LINE + 1)
+            while len(chunk) > MAX_LINE and not chunk.endswith(b"\n"):
+                chunk = stream.readline(MAX_LINE + 1)
+            line = raw.decode("utf-8", errors="replace")
+    except KeyboardInterrupt:
+        line = ""
+    if not line:
+        sys.stdout.write("\n")
+        return None
+    if not sys.stdin.isatty():
+        sys.stdout.write(printable(line.rstrip("\n")[:200]) + "\n")
+    return line
+
+
+def _saver(path: str) -> Callable[[object], str]:
+    def save(match: object) -> str:
+        from ..match import Match
+
+        assert isinstance(match, Match)
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(match.record().to_json(), f, indent=1)
+        return path
+
+    return save
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from ..bots import decide, make_bot, seat_rng
-    from ..errors import BotError
-    from ..rules import apply, new_game
-    from ..scoring import format_scoreboard, score
-    from ..state import Phase
+    from ..bots import make_bot
+    from ..match import PERSON, Match
+    from ..records import GameRecord
+    from ..scoring import format_scoreboard
+    from ..terminal import LEGEND, PlayLog, Terminal
 
     names = [n.strip() for n in args.bots.split(",") if n.strip()] or ["greedy"]
-    state = new_game(open_map(args.map), args.variant, args.players, seed=args.seed)
+    record = None
+    if args.resume:
+        with open(args.resume, encoding="utf-8") as f:
+            record = GameRecord.from_json(f.read(), source=args.resume)
+        players, seed = record.players, record.seed
+    else:
+        players, seed = args.players, args.seed
     try:
-        bots = [make_bot(names[i % len(names)]) for i in range(args.players)]
-    except BotError as exc:
+        humans = _seats(args.human, players) if players >= 1 else []
+        seats = [PERSON if i in humans else make_bot(names[i % len(names)])
+                 for i in range(players)]  # fmt: skip
+    except ValueError as exc:
         print(f"ttr-europe: error: {exc}", file=sys.stderr)
         return 2
-    print(
-        f"{state.map.name}, variant {state.rules.variant.name}, {args.players} players, "
-        f"seed {args.seed}: " + ", ".join(f"seat {i} {b.name}" for i, b in enumerate(bots))
-    )
-    rngs = [seat_rng(args.seed, i) for i in range(args.players)]
-    turn, moves, played = 0, [], []
-    while state.phase is not Phase.GAME_OVER:
-        seat, phase = state.current, state.phase
-        action = decide(bots[seat], state, rngs[seat])
-        moves.append(str(action))
-        played.append(action)
-        state = apply(state, action)
-        if state.current != seat or state.phase is Phase.GAME_OVER:  # the turn is over
-            label = "start" if phase is Phase.INITIAL_TICKETS else str(turn := turn + 1)
-            if not args.quiet:
-                print(f"{label:>5} seat {seat}: {'; '.join(moves)}")
-            moves = []
-    board = score(state)
-    print("\nFinal position:")
-    for seat, player in enumerate(state.players):
-        routes = [r.id for r in state.map.routes if state.owners[r.index] == seat]
+    if record is not None:
+        match = Match.from_record(record, seats)
+    else:
+        match = Match.new(open_map(args.map), args.variant, players, seed, seats)
+    state = match.state
+    if not args.quiet:
         print(
-            f"  seat {seat}: {player.trains} trains left, {len(routes)} routes, "
-            f"{len(player.stations)} stations, {player.hand.total} cards in hand"
+            f"{state.map.name}, variant {state.rules.variant.name}, {players} players, "
+            f"seed {seed}: " + ", ".join(f"seat {i} {s.name}" for i, s in enumerate(match.seats))
         )
-    print()
-    print(format_scoreboard(board))
-    winners = [p.seat for p in board.players if p.rank == 1]
-    print()
-    print(
-        ("Winner: " if len(winners) == 1 else "Shared win: ")
-        + ", ".join(f"seat {w} ({bots[w].name}, {board.players[w].total} points)" for w in winners)
-    )
+        print(LEGEND)
+    if humans:
+        terminal = Terminal(match, _read_line, print, _saver(args.record or DEFAULT_SAVE))
+        if not terminal.run():
+            return 0
+    else:
+        log = PlayLog(everything=True)
+        while not match.finished:
+            before = match.state
+            match.step()
+            line = log.add(before, match.actions[-1], match.state)
+            if line is not None and not args.quiet:
+                print(line)
+    state = match.state
+    board = match.scoreboard()
+    if args.quiet:
+        print(format_scoreboard(board))
+    else:
+        print("\nFinal position:")
+        for seat, player in enumerate(state.players):
+            routes = [r.id for r in state.map.routes if state.owners[r.index] == seat]
+            print(
+                f"  seat {seat}: {player.trains} trains left, {len(routes)} routes, "
+                f"{len(player.stations)} stations, {player.hand.total} cards in hand"
+            )
+        print()
+        print(format_scoreboard(board))
+        winners = [p.seat for p in board.players if p.rank == 1]
+        print()
+        print(
+            ("Winner: " if len(winners) == 1 else "Shared win: ")
+            + ", ".join(
+                f"seat {w} ({match.seats[w].name}, {board.players[w].total} points)"
+                for w in winners
+            )
+        )
     if args.record:
-        from ..records import record_of
-
-        record = record_of(played, state.map.id, args.variant, args.players, args.seed)
-        with open(args.record, "w", encoding="utf-8") as f:
-            json.dump(record.to_json(), f, indent=1)
-        print(f"\ngame record saved to {args.record}")
+        _saver(args.record)(match)
+        if not args.quiet:
+            print(f"\ngame record saved to {args.record}")
     if args.svg:
         from ..render import render_svg
 
         with open(args.svg, "w", encoding="utf-8") as f:
             f.write(render_svg(state))
-        print(f"\nboard drawn to {args.svg}")
+        if not args.quiet:
+            print(f"\nboard drawn to {args.svg}")
     return 0
 
 
 COMMAND = Command(
-    "play", "play a game between bots and print the final scores", configure_play, run_play
+    "play",
+    "play a game between bots, or against them with --human SEATS, and print the scores",
+    configure_play,
+    run_play,
 )

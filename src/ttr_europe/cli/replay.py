@@ -1,4 +1,4 @@
-"""`ttr-europe replay`: a saved game record, action by action."""
+"""`ttr-europe replay`: a saved game record, turn by turn, in the same log as `play`."""
 
 from __future__ import annotations
 
@@ -9,30 +9,58 @@ from .common import Command
 
 def configure_replay(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("record", help="a game record (JSON), as written by `play --record`")
-    parser.add_argument("--svg", metavar="FILE", help="also draw the final board as SVG")
+    parser.add_argument(
+        "--at",
+        metavar="N",
+        type=int,
+        help="stop at position N (after N moves; the first number of each line) and show it",
+    )
+    parser.add_argument(
+        "--svg", metavar="FILE", help="also draw the board as SVG (the final one, or position N)"
+    )
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from ..records import GameRecord, playthrough, replay
+    from ..actions import parse
+    from ..errors import SetupError
+    from ..records import GameRecord, replay
     from ..scoring import format_scoreboard, score
+    from ..terminal import LEGEND, describe_state, play_log
 
     with open(args.record, encoding="utf-8") as f:
         record = GameRecord.from_json(f.read(), source=args.record)
-    print(playthrough(record))
-    final = replay(record)[-1]
+    states = replay(record)
+    actions = [parse(text) for text in record.actions]
+    at = len(actions) if args.at is None else args.at
+    if not 0 <= at <= len(actions):
+        raise SetupError(f"--at: positions are 0 to {len(actions)}, not {at}")
+    options = " ".join(f"{k}={v}" for k, v in record.options)
+    first = "random" if record.first_player is None else record.first_player
+    print(
+        f"# map={record.map} variant={record.variant} players={record.players} "
+        f"seed={record.seed} first_player={first}" + (f" {options}" if options else "")
+    )
+    print(LEGEND)
+    for line in play_log(states[: at + 1], actions[:at]):
+        print(line)
+    position = states[at]
+    if args.at is not None:
+        print(f"\nPosition {at}:")
+        for line in describe_state(position):
+            print(line)
     print()
-    print(format_scoreboard(score(final)))
+    print(format_scoreboard(score(position)))
     if args.svg:
         from ..render import render_svg
 
         with open(args.svg, "w", encoding="utf-8") as f:
-            f.write(render_svg(final))
+            f.write(render_svg(position))
     return 0
 
 
 COMMAND = Command(
     "replay",
-    "replay a saved game record: every action, then the scoreboard",
+    "replay a saved game record: every turn with what it did, then the scoreboard",
     configure_replay,
     run_replay,
 )

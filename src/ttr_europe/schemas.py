@@ -1,0 +1,26 @@
+"""The JSON Schemas of the documents the library writes, shipped in ``data/schema/``.
+
+``state``, ``view``, ``action``, ``event``, ``scoreboard`` and ``record`` documents each have a
+schema (JSON Schema 2020-12) that a client in any language can validate against; the event
+schema refers to the scoreboard schema by its relative ``$ref`` (``scoreboard.schema.json``).
+The engine's own readers check more than the schemas can say (totals, legality, the phase).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .data import data_files
+from .errors import SetupError
+
+DOCUMENTS = ("state", "view", "action", "event", "scoreboard", "record")
+
+
+def document_schema(kind: str) -> dict[str, Any]:
+    """The schema of one kind of document (one of ``DOCUMENTS``)."""
+    if kind not in DOCUMENTS:
+        raise SetupError(f"no schema for {kind!r}; known: {', '.join(DOCUMENTS)}")
+    text = (data_files() / "schema" / f"{kind}.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema

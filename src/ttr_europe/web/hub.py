@@ -1,0 +1,335 @@
+"""The browser protocol: the matches a server hosts, who sits where, and what each message does.
+
+Free of any web framework, so every message can be tested without a network: ``Hub.receive``
+takes the text of one WebSocket message from one ``Client`` and returns the JSON documents to
+send and to whom (an accepted move updates every tab of the match, each with its own seat's
+view). The engine (``Match``) decides everything about the game; this module only checks the
+shape of messages, which seat a connection holds, and turns refusals into JSON errors. A refused
+message changes nothing.
+
+Messages from the browser (JSON objects with a ``"type"``):
+
+- ``{"type": "join", "match": id or null, "seat": n or null, "token": text or null}``: sit at a
+  person's seat (null: watch). The first tab at a seat gets a secret ``token``; a tab that comes
+  back with it (a reload, a closed tab reopened) gets its seat again, anyone else is refused.
+- ``{"type": "act", "action": "claim Dieppe-Paris with 2pink"}``: a move in the notation, or as
+  an action JSON document.
+- ``{"type": "options", "route": id}`` or ``{"type": "options", "city": id}``: the legal claims
+  of a route, or stations in a city, with their payments.
+- ``{"type": "new"}``: start another match with the same settings; ``{"type": "ping"}``.
+
+Answers: ``joined``, ``update`` (view, board SVG, new events, the moves of the seat to act,
+the scoreboard once over), ``options``, ``created``, ``pong`` and ``error`` (``code``,
+``message``, ``rule`` when a rule refused the move).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+
+from ..actions import (
+    Action,
+    BuildStation,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    PayTunnel,
+    WithdrawTunnel,
+)
+from ..errors import (
+    ActionParseError,
+    DataError,
+    GameOverError,
+    IllegalActionError,
+    NotYourTurnError,
+    TTRError,
+)
+from ..jsonio import action_from_json, cards_json, parse_json, scoreboard_to_json
+from ..match import Match
+from ..render import render_svg, score_highlights
+
+MAX_MESSAGE_CHARS = 16_384  # far above any legal message; the server's frame limit is larger
+MAX_MATCHES = 64
+JOIN_EVENTS = 200  # events replayed to a tab that joins late or comes back
+MESSAGE_TYPES = ("join", "act", "options", "new", "ping")
+
+Json = dict[str, Any]
+
+
+class WebError(TTRError, ValueError):
+    """A message the protocol refuses; ``code`` is a short stable name for the browser."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        super().__init__(message)
+
+
+@attrs.define(eq=False)
+class Client:
+    """One connection: the match and seat it joined, and the last event number it was sent."""
+
+    hosted: Hosted | None = None
+    seat: int | None = None
+    seen: int = 0
+
+
+@attrs.define(eq=False)
+class Hosted:
+    """A match on the server with its seat tokens and connected clients."""
+
+    id: str
+    match: Match
+    tokens: dict[int, str] = attrs.field(factory=dict)
+    clients: list[Client] = attrs.field(factory=list)
+
+
+Outgoing = list[tuple[Client, Json]]
+
+
+def error(code: str, message: str, rule: str | None = None, **extra: Any) -> Json:
+    return {"type": "error", "code": code, "message": message, "rule": rule, **extra}
+
+
+class Hub:
+    """The matches of one server. Not thread-safe: the server calls it from one event loop."""
+
+    def __init__(self, make_match: Callable[[], Match], *, max_matches: int = MAX_MATCHES):
+        self._make_match = make_match
+        self._max_matches = max_matches
+        self._next = 1
+        self.matches: dict[str, Hosted] = {}
+        self.latest = self.new_match()
+
+    def new_match(self) -> Hosted:
+        """A new match (bots move first if they are to act); the oldest idle one may go."""
+        if len(self.matches) >= self._max_matches:
+            idle = [h for h in self.matches.values() if not h.clients]
+            if not idle:
+                raise WebError("too_many_matches", "the server holds as many matches as it may")
+            del self.matches[idle[0].id]
+        match = self._make_match()
+        match.advance()
+        hosted = Hosted(str(self._next), match)
+        self._next += 1
+        self.matches[hosted.id] = hosted
+        self.latest = hosted
+        return hosted
+
+    def leave(self, client: Client) -> None:
+        """Forget a closed connection (its seat stays reserved for its token)."""
+        if client.hosted is not None and client in client.hosted.clients:
+            client.hosted.clients.remove(client)
+        client.hosted, client.seat = None, None
+
+    def receive(self, client: Client, text: str | bytes) -> Outgoing:
+        """Handle one message; every refusal is a JSON error to the sender alone."""
+        try:
+            message = _parse(text)
+            handler = getattr(self, f"_on_{message['type']}")
+            out: Outgoing = handler(client, message)
+            return out
+        except WebError as exc:
+            return [(client, error(exc.code, str(exc)))]
+        except GameOverError as exc:
+            return [(client, error("game_over", str(exc), exc.rule))]
+        except NotYourTurnError as exc:
+            return [(client, error("not_your_turn", str(exc), exc.rule))]
+        except IllegalActionError as exc:
+            return [(client, error("illegal", str(exc), exc.rule))]
+        except ActionParseError as exc:
+            candidates = list(exc.candidates)
+            return [(client, error("unreadable", str(exc), None, candidates=candidates))]
+        except TTRError as exc:
+            return [(client, error("bad_message", str(exc)))]
+
+    # ------------------------------------------------------------------ messages
+
+    def _on_ping(self, client: Client, message: Json) -> Outgoing:
+        _fields(message, ())
+        return [(client, {"type": "pong"})]
+
+    def _on_new(self, client: Client, message: Json) -> Outgoing:
+        _fields(message, ())
+        return [(client, {"type": "created", "match": self.new_match().id})]
+
+    def _on_join(self, client: Client, message: Json) -> Outgoing:
+        _fields(message, ("match", "seat", "token"))
+        match_id = _optional(message, "match", str)
+        seat = _optional(message, "seat", int)
+        token = _optional(message, "token", str)
+        hosted = self.latest if match_id is None else self.matches.get(match_id)
+        if hosted is None:
+            raise WebError("unknown_match", f"no match {match_id!r} on this server")
+        seats = hosted.match.seats
+        if seat is not None:
+            if not 0 <= seat < len(seats):
+                raise WebError("no_seat", f"no seat {seat} in a {len(seats)}-player game")
+            if not seats[seat].is_person:
+                raise WebError("bot_seat", f"seat {seat} is played by a bot")
+            held = hosted.tokens.get(seat)
+            if held is None:
+                hosted.tokens[seat] = token = secrets.token_urlsafe(16)
+            elif token is None or not secrets.compare_digest(held, token):
+                raise WebError("seat_taken", f"seat {seat} is taken by another tab")
+        self.leave(client)
+        client.hosted, client.seat, client.seen = hosted, seat, 0
+        hosted.clients.append(client)
+        joined = {"type": "joined", "match": hosted.id, "seat": seat, "token": token}
+        return [(client, joined), (client, self._update(client))]
+
+    def _on_act(self, client: Client, message: Json) -> Outgoing:
+        _fields(message, ("action", "seat"))
+        hosted, seat = _seated(client)
+        claimed = _optional(message, "seat", int)
+        if claimed is not None and claimed != seat:
+            raise WebError("not_your_seat", f"this tab holds seat {seat}, not seat {claimed}")
+        action = message.get("action")
+        match = hosted.match
+        if isinstance(action, dict):
+            action = action_from_json(action, map=match.state.map, source="action")
+        elif not isinstance(action, str):
+            raise WebError("bad_message", '"action" is the text or JSON document of an action')
+        match.play(seat, action)
+        return [(c, self._update(c)) for c in hosted.clients]
+
+    def _on_options(self, client: Client, message: Json) -> Outgoing:
+        _fields(message, ("route", "city"))
+        hosted, seat = _seated(client)
+        route = _optional(message, "route", str)
+        city = _optional(message, "city", str)
+        board = hosted.match.state.map
+        if (route is None) == (city is None):
+            raise WebError("bad_message", 'ask the options of one "route" or one "city"')
+        if route is not None and route not in board.route_index:
+            raise WebError("bad_message", f"no route {route!r} on {board.id}")
+        if city is not None and city not in board.city_index:
+            raise WebError("bad_message", f"no city {city!r} on {board.id}")
+        found = [
+            {"action": str(a), "payment": cards_json(a.payment)}
+            for a in hosted.match.legal(seat)
+            if (isinstance(a, ClaimRoute) and a.route == route)
+            or (isinstance(a, BuildStation) and a.city == city)
+        ]
+        answer = {"type": "options", "route": route, "city": city, "actions": found}
+        return [(client, answer)]
+
+    # ------------------------------------------------------------------ updates
+
+    def _update(self, client: Client) -> Json:
+        """Everything a tab shows, as its seat may know it, with the events it has not seen."""
+        hosted = client.hosted
+        assert hosted is not None
+        match, seat = hosted.match, client.seat
+        view = match.view(seat)
+        events = match.events_since(client.seen, seat)[-JOIN_EVENTS:]
+        client.seen = match.seq
+        doc: Json = {
+            "type": "update",
+            "match": hosted.id,
+            "seat": seat,
+            "seq": match.seq,
+            "current": match.current,
+            "finished": match.finished,
+            "seats": [
+                {
+                    "seat": i,
+                    "name": s.name,
+                    "person": s.is_person,
+                    "taken": i in hosted.tokens,
+                    "online": sum(c.seat == i for c in hosted.clients),
+                }
+                for i, s in enumerate(match.seats)
+            ],
+            "view": view.to_json(),
+            "board": render_svg(view, sidebar=False),
+            "events": [{"seq": n, "event": e.to_json()} for n, e in events],
+            "moves": moves(match.legal(seat)) if match.current == seat else None,
+        }
+        if match.finished:
+            board = match.scoreboard()
+            doc["scoreboard"] = scoreboard_to_json(board)
+            doc["highlights"] = [
+                [
+                    {"label": h.label, "routes": list(h.routes), "cities": list(h.cities)}
+                    for h in score_highlights(board, i, map=match.state.map)
+                ]
+                for i in range(len(match.seats))
+            ]
+        return doc
+
+
+def moves(actions: Sequence[Action]) -> Json:
+    """The legal moves of the seat to act, summarised for buttons: face-up slots, the blind
+    draw, tickets, how many payments each route and city allows, ticket choices, tunnel
+    payments. A claim or station is then asked for with an ``options`` message."""
+    claims: Counter[str] = Counter()
+    stations: Counter[str] = Counter()
+    out: Json = {"draw": [], "blind": False, "tickets": False, "withdraw": False, "pass": False,
+                 "keep": [], "pay": []}  # fmt: skip
+    for action in actions:
+        if isinstance(action, ClaimRoute):
+            claims[action.route] += 1
+        elif isinstance(action, BuildStation):
+            stations[action.city] += 1
+        elif isinstance(action, DrawFaceUp):
+            out["draw"].append(action.slot)
+        elif isinstance(action, KeepTickets):
+            out["keep"].append({"action": str(action), "tickets": list(action.tickets)})
+        elif isinstance(action, PayTunnel):
+            out["pay"].append({"action": str(action), "payment": cards_json(action.payment)})
+        else:
+            key = {DrawBlind: "blind", DrawTickets: "tickets", WithdrawTunnel: "withdraw",
+                   Pass: "pass"}[type(action)]  # fmt: skip
+            out[key] = True
+    out["claims"] = dict(claims)
+    out["stations"] = dict(stations)
+    return out
+
+
+def _parse(text: str | bytes) -> Json:
+    if not isinstance(text, str):
+        raise WebError("bad_message", "send text frames holding JSON objects")
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise WebError(
+            "too_large", f"a message holds at most {MAX_MESSAGE_CHARS} characters, not {len(text)}"
+        )
+    try:
+        message = parse_json(text, "message", MAX_MESSAGE_CHARS)
+    except DataError as exc:
+        raise WebError("not_json", exc.reason) from None
+    if not isinstance(message, dict):
+        raise WebError("bad_message", 'a message is a JSON object with a "type"')
+    kind = message.get("type")
+    if kind not in MESSAGE_TYPES:
+        raise WebError("bad_message", f'"type" is one of {", ".join(MESSAGE_TYPES)}, not {kind!r}')
+    return message
+
+
+def _fields(message: Json, allowed: tuple[str, ...]) -> None:
+    extra = sorted(set(message) - {"type", *allowed})
+    if extra:
+        raise WebError("bad_message", f"unknown field {extra[0]!r} in a {message['type']!r}")
+
+
+def _optional(message: Json, name: str, kind: type) -> Any:
+    value = message.get(name)
+    # bool is an int to Python, never a seat to us
+    if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+        raise WebError("bad_message", f'"{name}" must be {kind.__name__} or null, not {value!r}')
+    return value
+
+
+def _seated(client: Client) -> tuple[Hosted, int]:
+    if client.hosted is None:
+        raise WebError("not_joined", "join a match first")
+    if client.seat is None:
+        raise WebError("spectator", "a spectator cannot move; join a seat")
+    return client.hosted, client.seat

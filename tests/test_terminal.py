@@ -1,0 +1,294 @@
+"""Terminal play driven through standard input, hostile input, and the play log of play and
+replay (the same turn lines, with events)."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from ttr_europe import Cards, ClaimRoute, legal_actions
+from ttr_europe.cli import main
+from ttr_europe.match import Match
+from ttr_europe.records import GameRecord, final_state, replay
+from ttr_europe.render import render_svg
+from ttr_europe.scoring import format_scoreboard, score
+from ttr_europe.terminal import LEGEND, MENU_CLAIMS, Terminal, menu, show_view, this_turn
+from ttr_europe.testing import scenario
+
+
+def script(seed: int, lines: int = 6000) -> str:
+    """Menu numbers, mostly small, with commands and nonsense mixed in."""
+    rng = random.Random(seed)
+    extra = ["help", "view", "", "draw 9", "claim Nowhere-Else", "keep", "0", "12345678901234"]
+    out = ["help", "0", "claim Nowhere-Else", "view"]
+    for _ in range(lines):
+        out.append(rng.choice(extra) if rng.random() < 0.05 else str(rng.randint(1, 9)))
+    return "\n".join(out) + "\n"
+
+
+def run_main(args: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    monkeypatch.setattr(sys, "stdout", out)
+    code = main(args)
+    return code, out.getvalue()
+
+
+def test_a_whole_game_against_a_bot_typed_on_standard_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record_file = tmp_path / "game.json"
+    code, out = run_main(
+        ["play", "--human", "0", "--players", "2", "--seed", "11", "--bots", "greedy",
+         "--record", str(record_file)],
+        script(1), monkeypatch,
+    )  # fmt: skip
+    assert code == 0
+    record = GameRecord.from_json(record_file.read_text())
+    final = final_state(record)
+    assert final.phase.name == "GAME_OVER"
+    assert format_scoreboard(score(final)) in out
+    assert "== seat 0 (person): your turn ==" in out
+    assert "Face-up  1:" in out and "Tickets  " in out and "seat 1 (greedy): trains" in out
+    assert "Moves (words in any case" in out  # help was shown
+    assert "No choice 0" in out and "no route 'Nowhere-Else'" in out
+    assert "Winner: " in out or "Shared win: " in out
+
+
+def test_hot_seat_two_persons_and_a_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    record_file = tmp_path / "game.json"
+    code, out = run_main(
+        ["play", "--human", "0,2", "--players", "3", "--seed", "3", "--record", str(record_file)],
+        script(2, 12000), monkeypatch,
+    )  # fmt: skip
+    assert code == 0
+    assert final_state(GameRecord.from_json(record_file.read_text())).phase.name == "GAME_OVER"
+    assert "== seat 2 (person)" in out and "== seat 0 (person)" in out
+
+
+def test_quit_saves_the_record_and_resume_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    saved = tmp_path / "saved.json"
+    args = ["play", "--human", "1", "--players", "2", "--seed", "5", "--record", str(saved)]
+    code, out = run_main(args, "1\n1\n2\nquit\n", monkeypatch)
+    assert code == 0 and f"Game saved to {saved}" in out
+    first = GameRecord.from_json(saved.read_text())
+    assert len(first.actions) >= 3
+    code, out = run_main([*args, "--resume", str(saved)], "undo\nquit\n", monkeypatch)
+    assert code == 0 and "Recent turns:" in out and "Undone: back to seat 1's choice." in out
+    after_undo = GameRecord.from_json(saved.read_text())
+    assert after_undo.actions == first.actions[: len(after_undo.actions)]
+    assert len(after_undo.actions) < len(first.actions)
+
+
+def test_end_of_input_is_like_quit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    saved = tmp_path / "eof.json"
+    code, out = run_main(["play", "--human", "0", "--record", str(saved)], "", monkeypatch)
+    assert code == 0 and saved.exists() and "Game saved to" in out
+
+
+HOSTILE = [
+    "",
+    "   ",
+    "x" * 100_000,
+    "\x00\x01\x1b[2J",
+    "-1",
+    "0",
+    "99999999999999999999999999",
+    "1e5",
+    "claim",
+    "draw",
+    "keep 1 1 1 1",
+    "keep 9",
+    "station Atlantis",
+    "pay 1loco",
+    "withdraw",
+    "pass",
+    "undo",
+    "DROP TABLE",
+    "claim Paris-Paris with 1000000red",
+    "\u202eevil",
+    "keep Cadiz-Stockholm, Cadiz-Stockholm",
+]
+
+
+def test_hostile_lines_get_a_message_and_change_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    saved = tmp_path / "hostile.json"
+    text = "\n".join(HOSTILE) + "\nquit\n"
+    code, out = run_main(
+        ["play", "--human", "0", "--players", "2", "--seed", "8", "--record", str(saved)],
+        text, monkeypatch,
+    )  # fmt: skip
+    assert code == 0
+    record = GameRecord.from_json(saved.read_text())
+    start = Match.new("europe", "base", 2, 8, seats=["person", "random"])  # as --bots says
+    start.advance()
+    assert record.actions == tuple(str(a) for a in start.actions)  # only the bot has moved
+    assert "too long" in out and "nothing to undo" in out
+    prompts = out.count("> ")
+    assert prompts == len([h for h in HOSTILE]) + 1
+
+
+def test_bytes_that_are_not_utf8_do_not_stop_the_game(tmp_path: Path) -> None:
+    saved = tmp_path / "bytes.json"
+    result = subprocess.run(
+        [sys.executable, "-m", "ttr_europe", "play", "--human", "0", "--players", "2",
+         "--record", str(saved)],
+        input=b"\xff\xfe\x80 draw\nkeep \xc3\x28\n1\nquit\n",
+        check=False,
+        capture_output=True,
+        timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert b"Traceback" not in result.stderr
+    out = result.stdout.decode("utf-8")
+    assert "unknown verb" in out and "Game saved to" in out
+    assert len(json.loads(saved.read_text())["actions"]) >= 1
+
+
+def test_ambiguous_claim_lists_the_candidates() -> None:
+    state = scenario(hands={0: "2red+2blue+1loco"}, row="red blue green yellow pink")
+    match = Match(state, ["person", "random"], seed=1)
+    lines = iter(["claim Rostov-Sochi", "quit"])
+    written: list[str] = []
+    terminal = Terminal(match, lambda prompt: next(lines), written.append, lambda m: "nowhere")
+    assert terminal.run() is False
+    text = "\n".join(written)
+    assert "fits" in text
+    assert "    claim Rostov-Sochi with 2red" in written
+    assert "    claim Rostov-Sochi with 1blue+1loco" in written
+    assert match.actions == ()
+
+
+def test_menu_offers_one_payment_per_route_with_fewest_locomotives() -> None:
+    state = scenario(hands={0: "2red+2loco"}, row="red blue green yellow pink")
+    choices = menu(state)
+    claims = [a for a in choices if isinstance(a, ClaimRoute)]
+    assert 0 < len(claims) <= MENU_CLAIMS
+    assert len({a.route for a in claims}) == len(claims)
+    legal = [a for a in legal_actions(state) if isinstance(a, ClaimRoute)]
+    for claim in claims:
+        fewest = min(a.payment.locomotives for a in legal if a.route == claim.route)
+        assert claim.payment.locomotives == fewest
+    assert ClaimRoute("Rostov-Sochi", Cards.of(red=2)) in menu(
+        scenario(hands={0: "2red"}, row="red blue green yellow pink")
+    )
+    assert not any(hasattr(a, "city") for a in choices)
+
+
+# --------------------------------------------------------------------------- play and replay
+
+
+def test_bots_only_play_log_shows_events_and_replay_prints_the_same_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record_file = tmp_path / "game.json"
+    assert main(["play", "--players", "3", "--seed", "7", "--record", str(record_file)]) == 0
+    played = capsys.readouterr().out.splitlines()
+    assert played[1] == LEGEND
+    log = played[2 : played.index("Final position:") - 1]
+    assert any("(took " in line for line in log) and any("(drew " in line for line in log)
+    assert any("tunnel shows" in line for line in log)
+    assert main(["replay", str(record_file)]) == 0
+    replayed = capsys.readouterr().out.splitlines()
+    assert replayed[1] == LEGEND
+    assert replayed[2 : 2 + len(log)] == log
+    # the first number of each line is the position after it
+    record = GameRecord.from_json(record_file.read_text())
+    assert int(log[-1].split()[0]) == len(record.actions)
+
+
+def test_quiet_play_prints_only_the_scoreboard(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record_file = tmp_path / "game.json"
+    assert main(["play", "--quiet", "--seed", "3", "--record", str(record_file)]) == 0
+    out = capsys.readouterr().out
+    final = final_state(GameRecord.from_json(record_file.read_text()))
+    assert out == format_scoreboard(score(final)) + "\n"
+
+
+def test_replay_at_a_position_draws_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record_file = tmp_path / "game.json"
+    assert main(["play", "--quiet", "--players", "2", "--record", str(record_file)]) == 0
+    capsys.readouterr()
+    svg = tmp_path / "at.svg"
+    assert main(["replay", str(record_file), "--at", "25", "--svg", str(svg)]) == 0
+    out = capsys.readouterr().out
+    states = replay(GameRecord.from_json(record_file.read_text()))
+    assert svg.read_text() == render_svg(states[25])
+    assert ET.parse(svg).getroot().tag.endswith("svg")
+    assert "Position 25:" in out and "Provisional scores" in out
+    log = [line for line in out.splitlines() if line[:4].strip().isdecimal()]
+    assert int(log[-1].split()[0]) <= 25
+    assert main(["replay", str(record_file), "--at", "100000"]) == 1
+    assert "--at: positions are 0 to" in capsys.readouterr().err
+
+
+def test_bad_human_seats_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--human", "3", "--players", "3"]) == 2
+    assert "--human: seats are 0 to 2" in capsys.readouterr().err
+    assert main(["play", "--human", "x"]) == 2
+
+
+def test_resume_refuses_a_bad_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    record = GameRecord("europe", "base", 2, 1, 0, actions=("blind",))
+    bad.write_text(json.dumps(record.to_json()))
+    assert main(["play", "--human", "0", "--resume", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "$.actions[0]" in err and "R9" in err
+    bad.write_text("{not json")
+    assert main(["play", "--human", "0", "--resume", str(bad)]) == 1
+    assert str(bad) in capsys.readouterr().err
+
+
+def test_the_view_marks_connected_tickets_and_hides_other_hands() -> None:
+    state = scenario(
+        hands={0: "2red+1loco", 1: "5black"},
+        row="red blue green yellow pink",
+        tickets={0: ["Zurich-Brindisi", "Brest-Petrograd"], 1: ["Paris-Wien"]},
+        owners={"Venezia-Zurich": 0, "Roma-Venezia": 0, "Brindisi-Roma": 0},
+    )
+    match = Match(state, ["person", "greedy"])
+    text = "\n".join(show_view(match, 0))
+    assert "done Zurich-Brindisi (6) | open Brest-Petrograd (20)" in text
+    assert "Hand (3)  2 red, 1 loco" in text
+    assert "Face-up  1:red  2:blue  3:green  4:yellow  5:pink" in text
+    assert "black" not in text and "Paris-Wien" not in text  # the other seat's secrets
+    assert "seat 1 (greedy): trains 45, route points 0, cards 5, tickets 1" in text
+
+
+def test_a_pending_tunnel_is_shown_with_its_choices() -> None:
+    state = scenario(hands={0: "4red+1loco"}, row="white blue green yellow pink",
+                     pile="red blue green white")  # fmt: skip
+    match = Match(state, ["person", "random"])
+    match.play(0, "claim Erzurum-Sochi with 3red")
+    text = "\n".join(show_view(match, 0))
+    assert (
+        "Tunnel Erzurum-Sochi: laid 3red, revealed red blue green: pay 1 more red or loco" in text
+    )
+    assert [str(a) for a in menu(match.state)] == ["pay 1red", "pay 1loco", "withdraw"]
+
+
+def test_the_moves_made_so_far_in_a_turn_are_shown() -> None:
+    state = scenario(row="red blue green yellow pink", pile="black white orange")
+    match = Match(state, ["person", "random"])
+    match.play(0, "blind")
+    assert this_turn(match, 0) == ["blind (drew black)"]
+    lines = iter(["quit"])
+    written: list[str] = []
+    Terminal(match, lambda prompt: next(lines), written.append, lambda m: "nowhere").run()
+    assert "This turn: blind (drew black)" in written
+    match.play(0, "draw 1")
+    assert this_turn(match, 0) == []  # the turn is over

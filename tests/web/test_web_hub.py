@@ -1,0 +1,199 @@
+"""The browser protocol without a network: seats, tokens, updates and refusals."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from ttr_europe import observe, score
+from ttr_europe.actions import ClaimRoute
+from ttr_europe.match import Match
+from ttr_europe.rules import legal_actions
+from ttr_europe.testing import finished, scenario
+from ttr_europe.web.hub import Client, Hub, moves
+
+
+def _send(hub: Hub, client: Client, doc: Any) -> list[tuple[Client, dict[str, Any]]]:
+    return hub.receive(client, doc if isinstance(doc, str) else json.dumps(doc))
+
+
+def _only(out: list[tuple[Client, dict[str, Any]]], client: Client) -> dict[str, Any]:
+    assert [c for c, _ in out] == [client]
+    return out[0][1]
+
+
+def two_people() -> Match:
+    return Match.new("europe", "base", 3, 11, ["person", "person", "greedy"])
+
+
+def test_a_tab_joins_a_seat_and_sees_only_that_seats_secrets() -> None:
+    hub = Hub(two_people)
+    a, b = Client(), Client()
+    out = _send(hub, a, {"type": "join", "seat": 0})
+    joined, update = (doc for _, doc in out)
+    assert joined["seat"] == 0 and joined["match"] == "1" and len(joined["token"]) > 10
+    match = hub.latest.match
+    assert update["view"] == observe(match.state, 0).to_json()
+    assert update["view"]["players"][1]["hand"] is None
+    assert update["moves"]["keep"]  # seat 0 chooses its first tickets
+    assert "<svg" in update["board"] and 'class="sidebar"' not in update["board"]
+    update_b = _send(hub, b, {"type": "join", "seat": 1})[1][1]
+    assert update_b["moves"] is None and update_b["view"]["players"][0]["offer"] is None
+    assert update_b["seats"][0] == {
+        "seat": 0, "name": "person", "person": True, "taken": True, "online": 1
+    }  # fmt: skip
+
+
+def test_a_move_updates_every_tab_with_its_own_events() -> None:
+    hub = Hub(two_people)
+    a, b, watcher = Client(), Client(), Client()
+    _send(hub, a, {"type": "join", "seat": 0})
+    _send(hub, b, {"type": "join", "seat": 1})
+    _send(hub, watcher, {"type": "join"})
+    offer = observe(hub.latest.match.state, 0).players[0].offer
+    assert offer is not None
+    out = _send(hub, a, {"type": "act", "action": "keep " + ", ".join(offer)})
+    assert [c for c, _ in out] == [a, b, watcher]
+    by = {id(c): doc for c, doc in out}
+    kept_a = [e["event"] for e in by[id(a)]["events"] if e["event"]["type"] == "tickets_kept"]
+    kept_b = [e["event"] for e in by[id(b)]["events"] if e["event"]["type"] == "tickets_kept"]
+    assert kept_a[-1]["kept"] == sorted(offer) or set(kept_a[-1]["kept"]) == set(offer)
+    assert kept_b[-1]["kept"] is None and kept_b[-1]["kept_count"] == len(offer)
+    assert by[id(b)]["moves"]["keep"]  # now seat 1 chooses
+    assert by[id(a)]["moves"] is None
+    # Each tab is sent only the events it has not seen.
+    again = _send(hub, b, {"type": "act", "action": by[id(b)]["moves"]["keep"][0]["action"]})
+    first_seq = {id(c): doc["events"][0]["seq"] for c, doc in again}
+    assert first_seq[id(a)] == by[id(a)]["seq"] + 1
+
+
+def test_options_list_the_payments_the_engine_allows() -> None:
+    state = scenario(hands={0: "3red+2loco"}, players=2)
+    hub = Hub(lambda: Match(state, ["person", "greedy"]))
+    a = Client()
+    _send(hub, a, {"type": "join", "seat": 0})
+    answer = _only(_send(hub, a, {"type": "options", "route": "Bruxelles-Paris-red"}), a)
+    expected = {
+        str(x) for x in legal_actions(state)
+        if isinstance(x, ClaimRoute) and x.route == "Bruxelles-Paris-red"
+    }  # fmt: skip
+    assert {o["action"] for o in answer["actions"]} == expected
+    assert len(expected) == 3  # 2 red, 1 red and 1 locomotive, 2 locomotives
+    answer = _only(_send(hub, a, {"type": "options", "route": "Petrograd-Stockholm"}), a)
+    assert answer["actions"] == []  # eight spaces: five cards cannot pay
+    answer = _only(_send(hub, a, {"type": "options", "city": "Paris"}), a)
+    assert [o["action"] for o in answer["actions"]] == [
+        "station Paris with 1red", "station Paris with 1loco"
+    ]  # fmt: skip
+
+
+def test_moves_summarise_the_legal_actions() -> None:
+    state = scenario(hands={0: "2blue"}, row="red blue loco green white")
+    summary = moves(legal_actions(state))
+    assert summary["draw"] == [0, 1, 2, 3, 4]
+    assert summary["blind"] and summary["tickets"] and not summary["pass"]
+    claims: dict[str, int] = {}
+    for action in legal_actions(state):
+        if isinstance(action, ClaimRoute):
+            claims[action.route] = claims.get(action.route, 0) + 1
+    assert summary["claims"] == claims
+    assert summary["stations"] == {c.id: 1 for c in state.map.cities}  # one blue card each
+
+
+REFUSED = [
+    ("not json", "not_json"),
+    ("[1, 2]", "bad_message"),
+    ('{"type": 5}', "bad_message"),
+    ('{"type": "dance"}', "bad_message"),
+    ('{"type": "act", "action": 42}', "bad_message"),
+    ('{"type": "act", "action": "blind", "extra": 1}', "bad_message"),
+    ('{"type": "act", "action": "claim Atlantis-Paris with 2red"}', "unreadable"),
+    ('{"type": "act", "action": "blind"}', "unreadable"),  # tickets come first (R9)
+    ('{"type": "act", "action": {"type": "draw_blind"}}', "bad_message"),
+    ('{"type": "act", "seat": 1, "action": "blind"}', "not_your_seat"),
+    ('{"type": "act", "seat": true, "action": "blind"}', "bad_message"),
+    ('{"type": "join", "seat": "0"}', "bad_message"),
+    ('{"type": "join", "seat": 2}', "bot_seat"),
+    ('{"type": "join", "seat": 7}', "no_seat"),
+    ('{"type": "join", "match": "99"}', "unknown_match"),
+    ('{"type": "options", "route": "Atlantis"}', "bad_message"),
+    ('{"type": "options"}', "bad_message"),
+    ("[" * 8000 + "]" * 8000, "not_json"),
+    ('{"type": "ping", "x": "' + "a" * 20_000 + '"}', "too_large"),
+]
+
+
+@pytest.mark.parametrize(("text", "code"), REFUSED)
+def test_a_refused_message_is_a_json_error_and_changes_nothing(text: str, code: str) -> None:
+    hub = Hub(two_people)
+    a = Client()
+    _send(hub, a, {"type": "join", "seat": 0})
+    match = hub.latest.match
+    before = (match.state, match.seq, dict(hub.latest.tokens), len(hub.matches))
+    answer = _only(hub.receive(a, text), a)
+    assert answer["type"] == "error" and answer["code"] == code, answer
+    assert isinstance(answer["message"], str) and answer["message"]
+    assert (match.state, match.seq, dict(hub.latest.tokens), len(hub.matches)) == before
+    assert (a.hosted, a.seat) == (hub.latest, 0)
+    assert _only(_send(hub, a, {"type": "ping"}), a) == {"type": "pong"}
+
+
+def test_binary_frames_and_unjoined_or_watching_tabs_are_refused() -> None:
+    hub = Hub(two_people)
+    stranger, watcher = Client(), Client()
+    assert _only(hub.receive(stranger, b"\x00\x01"), stranger)["code"] == "bad_message"
+    act = {"type": "act", "action": "blind"}
+    assert _only(_send(hub, stranger, act), stranger)["code"] == "not_joined"
+    _send(hub, watcher, {"type": "join", "seat": None})
+    assert _only(_send(hub, watcher, act), watcher)["code"] == "spectator"
+
+
+def test_a_seat_belongs_to_its_token() -> None:
+    hub = Hub(two_people)
+    a, thief, again = Client(), Client(), Client()
+    token = _send(hub, a, {"type": "join", "seat": 0})[0][1]["token"]
+    refused = _only(_send(hub, thief, {"type": "join", "seat": 0}), thief)
+    assert refused["code"] == "seat_taken"
+    wrong = {"type": "join", "seat": 0, "token": "guess"}
+    assert _only(_send(hub, thief, wrong), thief)["code"] == "seat_taken"
+    assert thief.hosted is None
+    hub.leave(a)  # the tab closed
+    out = _send(hub, again, {"type": "join", "seat": 0, "token": token})
+    assert out[0][1] == {"type": "joined", "match": "1", "seat": 0, "token": token}
+    assert out[1][1]["moves"]["keep"]  # back at its seat, mid-choice
+
+
+def test_wrong_turn_and_after_the_game() -> None:
+    hub = Hub(two_people)
+    a, b = Client(), Client()
+    _send(hub, a, {"type": "join", "seat": 0})
+    _send(hub, b, {"type": "join", "seat": 1})
+    answer = _only(_send(hub, b, {"type": "act", "action": "tickets"}), b)
+    assert (answer["code"], answer["rule"]) == ("not_your_turn", "R12")
+    over = finished({"Berlin-Wien": 0}, players=2)
+    hub = Hub(lambda: Match(over, ["person", "greedy"]))
+    _send(hub, a, {"type": "join", "seat": 0})
+    update = _send(hub, a, {"type": "join", "seat": 0, "token": hub.latest.tokens[0]})[1][1]
+    assert update["finished"] and update["moves"] is None
+    assert update["scoreboard"]["players"][0]["total"] == score(over).players[0].total
+    assert update["highlights"][0][0]["routes"] == ["Berlin-Wien"]
+    answer = _only(_send(hub, a, {"type": "act", "action": "blind"}), a)
+    assert answer["code"] == "game_over" and answer["rule"] == "R47"
+
+
+def test_new_matches_are_bounded_by_dropping_idle_ones() -> None:
+    hub = Hub(two_people, max_matches=2)
+    a = Client()
+    _send(hub, a, {"type": "join", "seat": 0})
+    assert _only(_send(hub, a, {"type": "new"}), a) == {"type": "created", "match": "2"}
+    assert list(hub.matches) == ["1", "2"]
+    idle = Client()
+    assert _only(_send(hub, idle, {"type": "new"}), idle)["match"] == "3"
+    assert list(hub.matches) == ["1", "3"]  # "2" had no tab
+    b = Client()
+    _send(hub, b, {"type": "join", "match": "3"})
+    assert _only(_send(hub, idle, {"type": "new"}), idle)["code"] == "too_many_matches"

@@ -1,0 +1,125 @@
+"""Hostile messages over a real WebSocket to the real server: a JSON error each, the game
+unchanged, and the server still serving the other tabs."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from webserver import serving
+
+from ttr_europe.match import Match
+from ttr_europe.testing import finished
+
+client = pytest.importorskip("websockets.sync.client")
+exceptions = pytest.importorskip("websockets.exceptions")
+
+
+def two_people() -> Match:
+    return Match.new("europe", "base", 3, 5, ["person", "person", "greedy"])
+
+
+def _ask(ws: Any, doc: Any) -> dict[str, Any]:
+    ws.send(doc if isinstance(doc, str | bytes) else json.dumps(doc))
+    answer: dict[str, Any] = json.loads(ws.recv(timeout=10))
+    return answer
+
+
+def _join(ws: Any, **fields: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    ws.send(json.dumps({"type": "join", **fields}))
+    joined = json.loads(ws.recv(timeout=10))
+    update = json.loads(ws.recv(timeout=10))
+    return joined, update
+
+
+HOSTILE: list[tuple[str | bytes | dict[str, Any], str]] = [
+    ("{not json", "not_json"),
+    (b"\xff\x00binary", "bad_message"),
+    ("x" * 200_000, "too_large"),
+    ("[" * 10_000, "not_json"),
+    ('"just a string"', "bad_message"),
+    ({"type": "act", "action": ["blind"]}, "bad_message"),
+    (
+        {"type": "act", "action": {"format": "ttr_europe/action", "version": 1, "type": "x"}},
+        "bad_message",
+    ),
+    ({"type": "act", "action": "keep Atlantis-Paris"}, "unreadable"),
+    ({"type": "act", "seat": 1, "action": "tickets"}, "not_your_seat"),
+    ({"type": "join", "seat": 1}, "seat_taken"),
+    ({"type": "join", "seat": -1}, "no_seat"),
+    ({"type": "options", "route": 3}, "bad_message"),
+]
+
+
+def test_hostile_messages_get_json_errors_and_change_nothing() -> None:
+    with serving(two_people) as server:
+        hosted = server.hub.latest
+        with client.connect(server.ws) as a, client.connect(server.ws) as b:
+            joined_a, update = _join(a, seat=0)
+            _join(b, seat=1)
+            match = hosted.match
+            before = (match.state, match.seq, dict(hosted.tokens))
+            for message, code in HOSTILE:
+                answer = _ask(a, message)
+                assert answer["type"] == "error" and answer["code"] == code, (message, answer)
+                assert (match.state, match.seq, dict(hosted.tokens)) == before
+                assert _ask(b, {"type": "ping"}) == {"type": "pong"}  # the other tab is served
+            # seat 1 is not to act: refused with the rule, even as its own seat.
+            answer = _ask(b, {"type": "act", "action": "tickets"})
+            assert (answer["code"], answer["rule"]) == ("not_your_turn", "R12")
+            # a frame above the server's limit closes that connection only
+            with client.connect(server.ws) as c:
+                c.send("y" * (2 << 20))
+                with pytest.raises(exceptions.ConnectionClosed) as closed:
+                    c.recv(timeout=10)
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+            assert (match.state, match.seq) == before[:2]
+            # the game goes on: seat 0 keeps its tickets, and both tabs hear of it
+            offer = update["view"]["players"][0]["offer"]
+            answer = _ask(a, {"type": "act", "action": "keep " + ", ".join(offer)})
+            assert answer["type"] == "update" and answer["seq"] > before[1]
+            seen_by_b = json.loads(b.recv(timeout=10))
+            assert seen_by_b["type"] == "update" and seen_by_b["moves"]["keep"]
+            assert joined_a["token"] not in json.dumps(seen_by_b)
+
+
+def test_moves_after_the_game_are_refused() -> None:
+    over = finished({"Berlin-Wien": 1}, players=2)
+    with (
+        serving(lambda: Match(over, ["person", "greedy"])) as server,
+        client.connect(server.ws) as a,
+    ):
+        _, update = _join(a, seat=0)
+        assert update["finished"] and update["scoreboard"]["winners"] == [1]
+        for action in ("blind", "tickets", "pass"):
+            answer = _ask(a, {"type": "act", "action": action})
+            assert (answer["code"], answer["rule"]) == ("game_over", "R47")
+        assert server.hub.latest.match.state is over
+
+
+def test_the_page_and_its_files_are_served(tmp_path: Any) -> None:
+    import urllib.request
+
+    with serving(two_people) as server:
+        page = urllib.request.urlopen(server.url, timeout=10).read().decode()
+        assert '<script src="/static/app.js">' in page
+        for name in ("app.js", "style.css"):
+            with urllib.request.urlopen(server.url + "static/" + name, timeout=10) as r:
+                assert r.status == 200 and len(r.read()) > 1000
+        assert "http" not in page.replace(server.url, "")  # nothing loaded from elsewhere
+
+
+def test_a_fault_of_the_server_is_a_json_error_and_it_carries_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with serving(two_people) as server, client.connect(server.ws) as a:
+        _join(a, seat=0)
+
+        def broken(*args: Any) -> Any:
+            raise RuntimeError("a bug")
+
+        monkeypatch.setattr(server.hub, "_on_options", broken)
+        answer = _ask(a, {"type": "options", "city": "Paris"})
+        assert answer["code"] == "internal" and "bug" not in answer["message"]
+        assert _ask(a, {"type": "ping"}) == {"type": "pong"}

@@ -1,0 +1,72 @@
+"""The real server on a loopback port for one test, and where the system's Chromium is.
+
+The browser is the system's Chromium driven by Playwright (``TTR_CHROMIUM`` names it when it is
+not ``chromium`` or ``chromium-browser`` on the path); Playwright never downloads one.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import pytest
+
+pytest.importorskip("starlette")
+uvicorn = pytest.importorskip("uvicorn")
+
+from ttr_europe.match import Match  # noqa: E402
+from ttr_europe.web.app import WS_MAX_BYTES, create_app  # noqa: E402
+from ttr_europe.web.hub import Hub  # noqa: E402
+
+
+class Running:
+    """A server started by a test: its address and the hub holding its matches."""
+
+    def __init__(self, host: str, hub: Hub) -> None:
+        self.host = host
+        self.hub = hub
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}/"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://{self.host}/ws"
+
+
+@contextmanager
+def serving(make_match: Callable[[], Match]) -> Iterator[Running]:
+    """Uvicorn serving the app on 127.0.0.1 and a free port, in a thread, for one test."""
+    app = create_app(make_match)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=0, ws_max_size=WS_MAX_BYTES, log_level="warning",
+        lifespan="off",
+    )  # fmt: skip
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield Running(f"127.0.0.1:{port}", app.state.hub)
+    finally:
+        server.should_exit = True
+        thread.join(20)
+        assert not thread.is_alive(), "the server did not stop"
+
+
+def chromium_path() -> str:
+    """The system Chromium; a missing one fails the test (CI installs it) rather than skip."""
+    named = os.environ.get("TTR_CHROMIUM")
+    found = named or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not found or not os.path.exists(found):
+        pytest.fail("no Chromium: apt-get install chromium, or set TTR_CHROMIUM to its path")
+    return found
