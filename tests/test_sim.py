@@ -232,6 +232,8 @@ def test_bad_lineups_are_refused_before_any_game() -> None:
         simulate([Raises(), Raises()], games=1, backend="serial")
     with pytest.raises(SimulationError, match="unknown backend"):
         simulate(["greedy"], players=2, games=1, backend="cloud")
+    with pytest.raises(SimulationError, match="3 bots for 2 seats"):
+        simulate(["greedy", "random", "greedy"], players=2, games=1, backend="serial")
     with pytest.raises(SimulationError, match="at least one bot"):
         simulate([], players=2, games=1)
 

@@ -175,6 +175,9 @@ def plan(
     if type(games) is not int or games < 0:
         raise SimulationError(f"the number of games is a whole number >= 0, not {games!r}")
     seats = len(bots) if players is None else players
+    if len(bots) > seats:
+        raise SimulationError(f"{len(bots)} bots for {seats} seats: the last ones would never "
+                              "play; give at most one bot per seat")  # fmt: skip
     board = load_map(map) if isinstance(map, str) else map
     opts = tuple(sorted((options or {}).items()))
     new_game(board, variant, seats, seed, 0, **dict(opts))  # refuses bad rules now
