@@ -15,7 +15,7 @@ from ttr_europe import apply, new_game
 from ttr_europe.actions import Action, ClaimRoute, DrawBlind, KeepTickets
 from ttr_europe.bots import Bot, GreedyBot, RandomBot, decide, make_bot, play, seat_rng
 from ttr_europe.cards import Cards
-from ttr_europe.errors import BotError, TTRError
+from ttr_europe.errors import BotError, SetupError, TTRError
 from ttr_europe.rules import legal_actions
 from ttr_europe.scoring import score
 from ttr_europe.state import GameState, Phase
@@ -143,6 +143,29 @@ def test_a_nameless_bot_answering_nonsense_is_named_by_its_class() -> None:
     state = new_game("europe", players=2, seed=1)
     with pytest.raises(BotError, match=r"bot 'Nonsense'.*not an action"):
         decide(Nonsense(), state, random.Random(0))  # type: ignore[arg-type]
+
+
+class Unprintable:
+    def __str__(self) -> str:
+        raise RuntimeError("no")
+
+
+class AnswersUnprintable:
+    name = "odd"
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> object:
+        return Unprintable()
+
+
+def test_an_unprintable_answer_is_still_reported() -> None:
+    state = new_game("europe", players=2, seed=1)
+    with pytest.raises(BotError, match=r"bot 'odd' \(seat 0\): illegal action <unprintable"):
+        decide(AnswersUnprintable(), state, random.Random(0))  # type: ignore[arg-type]
+
+
+def test_play_needs_one_bot_per_seat() -> None:
+    with pytest.raises(SetupError, match="1 bots for 2 seats"):
+        play(new_game("europe", players=2, seed=1), [GreedyBot()])
 
 
 def test_no_decision_after_the_end() -> None:

@@ -9,11 +9,12 @@ turns a bot that raises or answers an illegal action into a ``BotError`` naming 
 
 from __future__ import annotations
 
+import functools
 import heapq
 import importlib
 import inspect
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from .actions import (
@@ -92,11 +93,21 @@ def decide(bot: Bot, state: GameState, rng: random.Random) -> Action:
     try:
         action = bot.choose(view, legal, rng)
     except Exception as exc:
-        raise BotError(bot_name(bot), seat, None, f"raised {type(exc).__name__}: {exc}") from exc
+        raise BotError(
+            bot_name(bot), seat, None, f"raised {type(exc).__name__}: {_text(exc)}"
+        ) from exc
     reason = _illegal(state, action)
     if reason is not None:
-        raise BotError(bot_name(bot), seat, action, f"illegal action {action!s} ({reason})")
+        raise BotError(bot_name(bot), seat, action, f"illegal action {_text(action)} ({reason})")
     return action
+
+
+def _text(thing: object) -> str:
+    """``str(thing)``, or its type when even that fails (a bot may answer anything)."""
+    try:
+        return str(thing)
+    except Exception:
+        return f"<unprintable {type(thing).__name__}>"
 
 
 def _illegal(state: GameState, action: object) -> str | None:
@@ -104,7 +115,7 @@ def _illegal(state: GameState, action: object) -> str | None:
     try:
         error = why_illegal(state, action)
     except Exception as exc:  # a malformed object the checks did not expect
-        return f"{type(exc).__name__}: {exc}"
+        return f"{type(exc).__name__}: {_text(exc)}"
     return None if error is None else str(error)
 
 
@@ -123,6 +134,8 @@ def play(
     """
     from .rules import apply
 
+    if len(bots) != state.rules.players:
+        raise SetupError(f"{len(bots)} bots for {state.rules.players} seats")
     rngs = [seat_rng(seed, i) for i in range(len(bots))]
     history = [state]
     for _ in range(max_steps):
@@ -155,34 +168,50 @@ def cheapest(options: Iterable[Cards], hand: Cards) -> Cards:
     return min(options, key=cost)
 
 
+@functools.cache
+def _links(board: Map) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """Per city: (route, city at the other end, length) of every route touching it."""
+    return tuple(
+        tuple(
+            (r, board.routes[r].b if board.routes[r].a == city else board.routes[r].a,
+             board.routes[r].length)
+            for r in board.routes_at[city]
+        )
+        for city in range(len(board.cities))
+    )  # fmt: skip
+
+
 def shortest_path(
     board: Map, owners: Sequence[int], seat: int, source: int, target: int
 ) -> list[int] | None:
     """Routes of a cheapest path (own routes free, free routes by length, others' closed)."""
+    links = _links(board)
     best = {source: 0}
     back: dict[int, tuple[int, int]] = {}
     queue = [(0, source)]
+    pop, push = heapq.heappop, heapq.heappush
     while queue:
-        dist, city = heapq.heappop(queue)
+        dist, city = pop(queue)
         if city == target:
             path: list[int] = []
             while city != source:
                 r, city = back[city]
                 path.append(r)
             return path
-        if dist > best.get(city, 1 << 30):
+        if dist > best[city]:
             continue
-        for r in board.routes_at[city]:
+        for r, other, length in links[city]:
             owner = owners[r]
-            if owner not in (NO_OWNER, seat):
+            if owner == seat:
+                step = dist
+            elif owner == NO_OWNER:
+                step = dist + length
+            else:
                 continue
-            track = board.routes[r]
-            other = track.b if track.a == city else track.a
-            step = dist + (0 if owner == seat else track.length)
             if step < best.get(other, 1 << 30):
                 best[other] = step
                 back[other] = (r, city)
-                heapq.heappush(queue, (step, other))
+                push(queue, (step, other))
     return None
 
 
@@ -334,9 +363,16 @@ def _longest_claim(
 # --------------------------------------------------------------------------- specs
 
 
-BUILTIN_BOTS: dict[str, Any] = {
+def _mcts() -> Bot:
+    from .mcts import MctsBot  # the search module is loaded only when asked for
+
+    return MctsBot()
+
+
+BUILTIN_BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "mcts": _mcts,
 }
 
 
@@ -350,6 +386,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     if not isinstance(spec, str):
         raise BotError(repr(spec), None, None, "unknown bot spec (not a string)")
     text = spec.strip()
+    factory: Any
     if text in BUILTIN_BOTS:
         factory = BUILTIN_BOTS[text]
     elif ":" in text:

@@ -1,0 +1,141 @@
+"""MctsBot against GreedyBot in seeded two-player Europe games: win rate and time per move.
+
+Games come in pairs: game ``2k`` and ``2k + 1`` share the seed ``seed + k`` with the seats
+swapped, so the deal favours neither bot. The search's time is processor time
+(``time.process_time``) of each of its decisions, so a busy machine does not distort it.
+
+    nice python benchmarks/mcts_vs_greedy.py --games 200 --seconds 0.45 --processes 2
+
+prints one line per game, then the win rate with its 95 % Wilson interval, mean scores, and
+the median, 95th percentile and maximum processor time per move of the search bot.
+``--minutes M`` stops after M minutes of wall-clock time and reports the games played so far.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import statistics
+import sys
+import time
+from typing import Any
+
+from ttr_europe import new_game
+from ttr_europe.bots import Bot, GreedyBot, decide, seat_rng
+from ttr_europe.mcts import MctsBot
+from ttr_europe.rules import apply
+from ttr_europe.scoring import score
+from ttr_europe.state import Phase
+
+
+def play_game(
+    game: int, seed: int, iterations: int | None, seconds: float | None
+) -> dict[str, Any]:
+    """One game: the search bot sits in seat ``game % 2``."""
+    search = MctsBot(iterations=iterations, seconds=seconds)
+    seat = game % 2
+    bots: list[Bot] = [search, GreedyBot()] if seat == 0 else [GreedyBot(), search]
+    game_seed = seed + game // 2
+    state = new_game("europe", "base", 2, seed=game_seed)
+    rngs = [seat_rng(game_seed, i) for i in range(2)]
+    times: list[float] = []
+    playouts: list[int] = []
+    while state.phase is not Phase.GAME_OVER:
+        mover = state.current
+        start = time.process_time()
+        action = decide(bots[mover], state, rngs[mover])
+        if mover == seat:
+            times.append(time.process_time() - start)
+            playouts.append(search.last_playouts)
+        state = apply(state, action)
+    board = score(state)
+    totals = [p.total for p in board.players]
+    won = 1.0 / len(board.winners) if seat in board.winners else 0.0
+    return {"game": game, "seed": game_seed, "seat": seat, "totals": totals, "won": won,
+            "times": times, "playouts": playouts}  # fmt: skip
+
+
+def _job(args: tuple[int, int, int | None, float | None]) -> dict[str, Any]:
+    return play_game(*args)
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games (even: pairs of seats)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first pair of games")
+    parser.add_argument("--seconds", type=float, default=0.45, help="processor time per move")
+    parser.add_argument("--iterations", type=int, help="playouts per move (instead of time)")
+    parser.add_argument("--processes", type=int, default=1, help="worker processes")
+    parser.add_argument("--json", metavar="FILE", help="also write every game as JSON")
+    parser.add_argument(
+        "--minutes", type=float, help="stop after this wall-clock time and report the games done"
+    )
+    args = parser.parse_args(argv)
+    seconds = None if args.iterations else args.seconds
+    jobs = [(g, args.seed, args.iterations, seconds) for g in range(args.games)]
+    results: list[dict[str, Any]] = []
+    stop = None if args.minutes is None else time.monotonic() + 60 * args.minutes
+    with multiprocessing.Pool(max(1, args.processes)) as pool:
+        games = pool.imap(_job, jobs)
+        for _ in jobs:
+            try:
+                wait = None if stop is None else max(0.0, stop - time.monotonic())
+                r = games.next(timeout=wait)
+            except multiprocessing.TimeoutError:
+                print(f"time is up after {len(results)} games", flush=True)
+                pool.terminate()
+                break
+            results.append(r)
+            t = sorted(r["times"])
+            print(
+                f"game {r['game']:>3} seed {r['seed']:>4} seat {r['seat']}: "
+                f"mcts {r['totals'][r['seat']]:>3} greedy {r['totals'][1 - r['seat']]:>3} "
+                f"{'win ' if r['won'] == 1 else 'tie ' if r['won'] else 'loss'} "
+                f"median move {statistics.median(t):.3f} s, max {t[-1]:.3f} s",
+                flush=True,
+            )
+    n = len(results)
+    if not n:
+        return 1
+    wins = sum(r["won"] for r in results)
+    low, high = wilson(wins, n)
+    times = sorted(t for r in results for t in r["times"])
+    searched = sorted(t for r in results for t, p in zip(r["times"], r["playouts"], strict=True)
+                      if p)  # fmt: skip
+    playouts = [p for r in results for p in r["playouts"] if p]
+    mine = statistics.mean(r["totals"][r["seat"]] for r in results)
+    theirs = statistics.mean(r["totals"][1 - r["seat"]] for r in results)
+    budget = f"{args.iterations} playouts" if args.iterations else f"{seconds} s"
+    print(f"\nMctsBot ({budget} per move) vs GreedyBot, {n} games of europe/base, 2 players")
+    print(f"win rate {wins / n:.1%} ({wins:g}/{n}), 95 % interval {low:.1%} - {high:.1%}")
+    print(f"mean score: mcts {mine:.1f}, greedy {theirs:.1f}")
+    print(
+        f"processor time per move: median {statistics.median(times):.3f} s, "
+        f"p95 {times[int(0.95 * (len(times) - 1))]:.3f} s, max {times[-1]:.3f} s "
+        f"({len(times)} moves)"
+    )
+    if searched:
+        print(
+            f"searched moves: {len(searched)}, median {statistics.median(searched):.3f} s, "
+            f"median playouts {statistics.median(playouts):g}"
+        )
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(results, f)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
