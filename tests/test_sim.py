@@ -299,3 +299,9 @@ def test_batches_keep_eight_tasks_per_worker_up_to_a_cap() -> None:
     assert auto_batch("serial", 10_000, 1) == 1
     assert [auto_batch("process", g, 2) for g in (1, 16, 48, 10_000)] == [1, 1, 3, 4]
     assert [auto_batch("ray", g, 4) for g in (10, 320, 1_000_000)] == [1, 10, 32]
+
+
+def test_speeds_read_well_for_fast_and_slow_bots() -> None:
+    from ttr_europe.sim import speed
+
+    assert [speed(250.0), speed(0.25), speed(0.0)] == ["250.0 games/s", "4.0 s/game", "0.0 games/s"]

@@ -84,6 +84,8 @@ class ProgressBar:
         self.done = 0
 
     def __call__(self, done: int, asked: int) -> None:
+        from ..sim import speed
+
         self.done = done
         if self.first is None:
             self.first = done  # rows already in the file do not count towards the speed
@@ -96,7 +98,7 @@ class ProgressBar:
         width = 30
         filled = width * done // asked if asked else width
         self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{asked} games "
-                          f"{rate:.1f} games/s ETA {eta}   ")  # fmt: skip
+                          f"{speed(rate)} ETA {eta}   ")  # fmt: skip
         self.stream.flush()
 
     def close(self) -> None:

@@ -123,7 +123,7 @@ class Simulation:
             f"{len(self.forfeits)} forfeited, {len(self.failures)} failed, "
             f"{self.retried} retried",
             f"{self.backend} backend, {self.workers} worker{'s' * (self.workers != 1)}, "
-            f"{self.played} played in {self.elapsed:.1f} s ({self.games_per_second:.1f} games/s)",
+            f"{self.played} played in {self.elapsed:.1f} s ({speed(self.games_per_second)})",
             "",
             _table("bot", self.bot_lines(), elo=True),
             "",
@@ -136,6 +136,13 @@ class Simulation:
         for seed, error in self.failures[:5]:
             lines.append(f"failed game {seed}: {error}")
         return "\n".join(lines)
+
+
+def speed(games_per_second: float) -> str:
+    """A rate people can read at both ends: games/s, or seconds per game for slow bots."""
+    if 0 < games_per_second < 1:
+        return f"{1 / games_per_second:.1f} s/game"
+    return f"{games_per_second:.1f} games/s"
 
 
 def _table(title: str, rows: Sequence[Line], *, elo: bool) -> str:
@@ -342,6 +349,7 @@ __all__ = [
     "resolve_bot",
     "seat_lines",
     "simulate",
+    "speed",
     "tournament",
     "wilson",
 ]
