@@ -72,6 +72,16 @@ def configure_games(parser: argparse.ArgumentParser) -> None:
     add("--processes", type=positive_int, dest="workers", help=argparse.SUPPRESS)  # old name
 
 
+def duration(seconds: float) -> str:
+    """``42s``, ``3m05s``, ``2h07m``: a time left that reads at a glance."""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole}s"
+    if whole < 3600:
+        return f"{whole // 60}m{whole % 60:02d}s"
+    return f"{whole // 3600}h{whole % 3600 // 60:02d}m"
+
+
 class ProgressBar:
     """Games done, games/s and time left, redrawn in place on a terminal (else silent)."""
 
@@ -94,7 +104,7 @@ class ProgressBar:
             return
         self.last_draw = now
         rate = (done - self.first) / (now - self.start) if now > self.start else 0.0
-        eta = f"{(asked - done) / rate:.0f} s" if rate > 0 else "?"
+        eta = duration((asked - done) / rate) if rate > 0 else "?"
         width = 30
         filled = width * done // asked if asked else width
         self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{asked} games "
