@@ -112,7 +112,7 @@ class ProgressBar:
         self.stream.flush()
 
     def close(self) -> None:
-        if self.active:
+        if self.active and self.last_draw:
             self.stream.write("\r\033[K")
             self.stream.flush()
 
