@@ -32,7 +32,7 @@ from .games import (
     resolve_bot,
 )
 from .stats import Line, bot_lines, elo, mean_length, seat_lines, wilson
-from .store import Header, Store, open_store, read_rows
+from .store import Header, Store, game_record, open_store, read_rows
 
 Progress = Callable[[int, int], None]  # (games finished, games asked for)
 
@@ -341,6 +341,7 @@ __all__ = [
     "auto_batch",
     "bot_lines",
     "elo",
+    "game_record",
     "make_backend",
     "plan",
     "play_batch",
