@@ -99,8 +99,10 @@ class SerialBackend(Backend):
 class ProcessBackend(Backend):
     """A pool of worker processes on this machine (standard library only).
 
-    When a worker dies the pool is broken for every task in flight; a new pool takes over and
-    those tasks are submitted again.
+    When a worker dies the pool is broken for every task in flight, and which task killed it
+    is unknown. A new pool takes over and those tasks run again *one at a time* (suspects):
+    a task that kills a worker when it runs alone counts an attempt and fails after
+    ``max_retries`` of them, while the tasks that only shared its pool go through untouched.
     """
 
     name = "process"
@@ -111,16 +113,24 @@ class ProcessBackend(Backend):
 
     def run(self, batches: Sequence[Batch]) -> Iterator[Done | Failed]:
         pending = deque(enumerate(batches))
+        suspects: deque[tuple[int, Batch]] = deque()
         inflight: dict[Future[list[GameResult]], tuple[int, Batch]] = {}
         try:
-            while pending or inflight:
+            while pending or suspects or inflight:
                 if self._pool is None:
                     self._pool = ProcessPoolExecutor(
                         self.workers, initializer=_follow_parent, initargs=(os.getpid(),)
                     )
-                while pending and len(inflight) < 2 * self.workers:
-                    key, batch = pending.popleft()
-                    inflight[self._pool.submit(play_batch, batch)] = (key, batch)
+                if suspects:  # after a death: one task alone until the suspects are cleared
+                    if not inflight:
+                        key, batch = suspects.popleft()
+                        inflight[self._pool.submit(play_batch, batch)] = (key, batch)
+                    alone = True
+                else:
+                    while pending and len(inflight) < 2 * self.workers:
+                        key, batch = pending.popleft()
+                        inflight[self._pool.submit(play_batch, batch)] = (key, batch)
+                    alone = False
                 done, _ = wait(inflight, return_when=FIRST_COMPLETED)
                 lost: list[tuple[int, Batch]] = []
                 for future in done:
@@ -131,15 +141,20 @@ class ProcessBackend(Backend):
                         lost.append((key, batch))
                     except Exception as exc:  # an engine error: report the batch, go on
                         yield Failed(batch, _describe(exc))
-                if lost:  # every task in flight went down with the pool: submit them again
-                    lost += inflight.values()
-                    inflight.clear()
-                    self._discard_pool()
-                    for key, batch in reversed(lost):
-                        if self._again(key, batch):
-                            pending.appendleft((key, batch))
-                        else:
-                            yield Failed(batch, f"worker died {self._attempts[key]} times")
+                if not lost:
+                    continue
+                lost += inflight.values()  # every task in flight went down with the pool
+                inflight.clear()
+                self._discard_pool()
+                if alone:  # it killed its worker on its own
+                    key, batch = lost[0]
+                    if self._again(key, batch):
+                        suspects.appendleft((key, batch))
+                    else:
+                        yield Failed(batch, f"worker died {self._attempts[key]} times")
+                else:
+                    self.retried += sum(len(batch) for _, batch in lost)
+                    suspects.extend(lost)
         finally:
             self.close()
 
