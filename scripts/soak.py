@@ -7,11 +7,17 @@ follow from it), so a failure is reproduced with ``--seed N --games 1``. After e
 script checks the invariants below, that ``legal_actions`` agrees with ``is_legal``/``apply``,
 and that an unlisted action raises and leaves the state as it was; at the end of each game it
 replays the game from its seed and checks that the same state comes out. Exits 1 on any failure.
+
+With ``--documents`` every state also travels through JSON (state, action, every seat's view
+and the spectator's, the scoreboard) and must read back equal; each view must hide what its
+seat cannot see and be the view of a world sampled from it; the finished game's record must
+read back and replay to the final state.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -28,22 +34,30 @@ from ttr_europe import (
     DrawBlind,
     DrawFaceUp,
     DrawTickets,
+    GameRecord,
     GameState,
     IllegalActionError,
     KeepTickets,
     Pass,
     PayTunnel,
     Phase,
+    TTRError,
     WithdrawTunnel,
     apply,
     current_player,
+    determinize,
+    dumps,
     is_legal,
     is_terminal,
     legal_actions,
     load_map,
+    loads,
     new_game,
+    observe,
+    score,
 )
 from ttr_europe.cards import FULL_DECK, LOCOMOTIVE, Cards
+from ttr_europe.records import final_state, record_of
 from ttr_europe.state import NO_CARD, NO_OWNER, closed_masks
 from ttr_europe.testing import card_total
 
@@ -234,10 +248,66 @@ def choose(rng: random.Random, state: GameState, policy: str) -> Action:
     return la[rng.randrange(len(la))]
 
 
+# --------------------------------------------------------------------------- documents
+
+
+def _reads_back(obj: Any) -> bool:
+    """Whether ``obj`` written as JSON reads back equal (a refusal counts as not)."""
+    try:
+        return bool(loads(dumps(obj)) == obj)
+    except TTRError:
+        return False
+
+
+def document_violations(state: GameState, action: Action | None, rng: random.Random) -> list[str]:
+    """Where a state, its views, the action that led to it or its scoreboard do not survive
+    JSON, or a view shows what its seat cannot see (R52, D20)."""
+    out: list[str] = []
+    if not _reads_back(state):
+        out.append("the state does not read back equal")
+    if action is not None and not _reads_back(action):
+        out.append(f"the action {action} does not read back equal")
+    for seat in (None, *range(state.rules.players)):
+        view = observe(state, seat)
+        for other in view.players:
+            secret = other.seat != seat
+            if secret and (other.hand is not None or other.offer is not None):
+                out.append(f"the view of seat {seat} shows seat {other.seat}'s cards or offer")
+            if secret and other.tickets is not None and not is_terminal(state):
+                out.append(f"the view of seat {seat} shows seat {other.seat}'s tickets")
+        if not _reads_back(view):
+            out.append(f"the view of seat {seat} does not read back equal")
+        elif seat is not None:
+            world = determinize(view, seat, rng.randrange(2**32))
+            if observe(world, seat) != view:
+                out.append(f"a world sampled from seat {seat}'s view looks different to it")
+    if (rng.random() < 0.05 or is_terminal(state)) and not _reads_back(score(state)):
+        out.append("the scoreboard does not read back equal")
+    return out
+
+
+def record_violations(game: Game, actions: list[Action], final: GameState) -> list[str]:
+    """The game's record must read back from JSON and replay to the final state."""
+    record = record_of(actions, game.map, game.variant, game.players, game.seed, **game.options)
+    back = GameRecord.from_json(json.dumps(record.to_json()))
+    if back != record:
+        return ["the game record does not read back equal"]
+    if final_state(back) != final:
+        return ["the game record replays to another state"]
+    return []
+
+
 def play(
-    game: Game, *, check: bool = True, stats: Counter[str] | None = None
+    game: Game,
+    *,
+    check: bool = True,
+    stats: Counter[str] | None = None,
+    documents: bool = False,
 ) -> tuple[GameState, list[Action], list[str]]:
-    """Play one game to the end; return the final state, the actions and any failures."""
+    """Play one game to the end; return the final state, the actions and any failures.
+
+    ``documents`` adds the JSON and view checks after every action (``document_violations``).
+    """
     rng = random.Random(game.seed ^ 0x5EED)
     state = game.start()
     actions: list[Action] = []
@@ -262,6 +332,8 @@ def play(
             if repr(state) != before:
                 failures.append(f"{action} changed its input state")
             failures += [f"after {action}: {f}" for f in invariant_violations(after)]
+        if documents:
+            failures += [f"after {action}: {f}" for f in document_violations(after, action, rng)]
         if stats is not None:
             _count(stats, state, action, after)
         actions.append(action)
@@ -272,6 +344,8 @@ def play(
             replayed = apply(replayed, action)
         if replayed != state:
             failures.append("D19: replaying the seed and actions gives another state")
+    if documents and not failures:
+        failures += record_violations(game, actions, state)
     return state, actions, failures
 
 
@@ -319,6 +393,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=0, help="time budget, 0 = none")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
+    parser.add_argument(
+        "--documents", action="store_true", help="also round-trip documents and check views"
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
     stats: Counter[str] = Counter()
@@ -329,7 +406,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             break
         game = Game.from_seed(seed)
         try:
-            _, moves, failures = play(game, stats=stats)
+            _, moves, failures = play(game, stats=stats, documents=args.documents)
         except Exception as exc:  # any crash is a failure to report with its seed
             moves, failures = [], [f"crash: {type(exc).__name__}: {exc}"]
         played += 1

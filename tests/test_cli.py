@@ -42,13 +42,13 @@ def test_play_rejects_unknown_bots_and_bad_player_counts(
 ) -> None:
     assert main(["play", "--bots", "oracle"]) == 2
     assert "unknown bot" in capsys.readouterr().err
-    assert main(["play", "--players", "6"]) == 1
+    assert main(["play", "--players", "6"]) == 2
     assert "R1" in capsys.readouterr().err
 
 
 def test_play_reports_an_unwritable_svg(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     target = tmp_path / "no such folder" / "final.svg"
-    assert main(["play", "--players", "2", "--quiet", "--svg", str(target)]) == 1
+    assert main(["play", "--players", "2", "--quiet", "--svg", str(target)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("ttr-europe: error:") and "no such folder" in err
 
@@ -77,5 +77,5 @@ def test_play_record_replays_to_the_same_scoreboard(
 def test_replay_reports_a_bad_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "ttr_europe/record"}')
-    assert main(["replay", str(bad)]) == 1
+    assert main(["replay", str(bad)]) == 2
     assert f"{bad}: $" in capsys.readouterr().err

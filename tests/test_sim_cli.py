@@ -78,7 +78,7 @@ def test_tournament_takes_a_map_file(tmp_path: Path, capsys: pytest.CaptureFixtu
     board.write_bytes((data_files() / "maps" / "usa.json").read_bytes())
     assert main(["tournament", "--games", "2", "--map", str(board), "--backend", "serial"]) == 0
     assert capsys.readouterr().out.startswith("2 games of usa/base")
-    assert main(["tournament", "--games", "2", "--map", str(tmp_path / "none.json")]) == 1
+    assert main(["tournament", "--games", "2", "--map", str(tmp_path / "none.json")]) == 2
     assert "none.json: $: cannot read the file" in one_line_error(capsys)
 
 
@@ -102,9 +102,9 @@ def test_a_bot_spec_from_a_module(capsys: pytest.CaptureFixture[str]) -> None:
         (["--bots", "oracle", "--players", "2"], 2, "bot 'oracle': unknown bot spec"),
         (["--bots", "nowhere.bots:Bot"], 2, "cannot import module 'nowhere.bots'"),
         (["--bots", " , "], 2, "--bots names no bot"),
-        (["--map", "atlantis"], 1, "no such map 'atlantis'"),
-        (["--variant", "nope"], 1, "has no variant 'nope'"),
-        (["--players", "9"], 1, "R1: 2 to 5 players, not 9"),
+        (["--map", "atlantis"], 2, "no such map 'atlantis'"),
+        (["--variant", "nope"], 2, "has no variant 'nope'"),
+        (["--players", "9"], 2, "R1: 2 to 5 players, not 9"),
         (["--resume"], 2, "--resume needs --out"),
         (["--address", "x:1", "--backend", "process"], 2, "--address is for the ray backend"),
     ],
@@ -130,14 +130,14 @@ def test_bad_results_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert main(base) == 0
     capsys.readouterr()
     kept = out.read_bytes()
-    assert main(base) == 1
+    assert main(base) == 2
     assert "already exists; pass --resume" in one_line_error(capsys)
     out.write_bytes(kept + b"[1, 2]\n")
-    assert main([*base, "--resume"]) == 1
+    assert main([*base, "--resume"]) == 2
     assert "line 4 is corrupt" in one_line_error(capsys)
     notes = tmp_path / "notes.txt"
     notes.write_text("shopping list\n")
-    assert main([*base[:-1], str(notes), "--resume"]) == 1
+    assert main([*base[:-1], str(notes), "--resume"]) == 2
     assert "not a results file of ttr_europe" in one_line_error(capsys)
     assert notes.read_text() == "shopping list\n"
 

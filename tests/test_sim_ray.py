@@ -64,7 +64,7 @@ def test_an_address_that_does_not_answer_is_one_clear_error(
     with pytest.raises(SimulationError, match=r"Ray address 127\.0\.0\.1:9 does not answer"):
         simulate(BOTS, games=1, backend="ray", address="127.0.0.1:9")
     out = tmp_path / "rows.jsonl"
-    assert main(["simulate", "--address", "127.0.0.1:9", "--games", "2", "--out", str(out)]) == 1
+    assert main(["simulate", "--address", "127.0.0.1:9", "--games", "2", "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "does not answer" in err and "Traceback" not in err
     assert out.read_bytes() == b""  # nothing played, nothing written

@@ -134,6 +134,8 @@ class Cards(tuple[int, ...]):
     @classmethod
     def parse(cls, text: str) -> Cards:
         """Inverse of ``str``: ``"2red+1loco"``; a bare kind means one card (``"pink+loco"``)."""
+        if not isinstance(text, str):
+            raise CardsError(f"cards are read from text, not {type(text).__name__}")
         text = text.strip().lower()
         if text in ("none", ""):
             return EMPTY

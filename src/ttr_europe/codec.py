@@ -45,6 +45,7 @@ from .board import Map
 from .cards import KINDS, Cards, payments
 from .data import load_map
 from .errors import MalformedActionError
+from .guards import check_map, not_a_state
 from .rules import TUNNEL_REVEAL, legal_actions
 from .state import GameState
 
@@ -78,8 +79,9 @@ class ActionCodec:
     )  # fmt: skip
 
     def __init__(self, map: Map | str = "europe", variant: str = "base") -> None:
+        check_map(map, "ActionCodec")
         board = load_map(map) if isinstance(map, str) else map
-        if variant not in board.variants:
+        if type(variant) is not str or variant not in board.variants:
             raise MalformedActionError("codec", f"map {board.id!r} has no variant {variant!r}")
         v = board.variants[variant]
         self.map = board
@@ -127,7 +129,12 @@ class ActionCodec:
     # ----------------------------------------------------------------------- encode
 
     def encode(self, action: Action, state: GameState | None = None) -> int:
-        """The code of ``action``; ``state`` is needed for ``KeepTickets`` only."""
+        """The code of ``action``; ``state`` is needed for ``KeepTickets`` only.
+
+        A payment must be a ``Cards``, as ``apply`` requires: an equal tuple or a list is refused.
+        """
+        if state is not None and type(state) is not GameState:
+            raise not_a_state(state, "ActionCodec.encode")
         v = self.variant
         if isinstance(action, DrawFaceUp):
             if type(action.slot) is not int or not 0 <= action.slot < v.face_up:
@@ -137,19 +144,22 @@ class ActionCodec:
         if simple is not None:
             return v.face_up + simple
         if isinstance(action, ClaimRoute):
-            r = self.map.route_index.get(action.route) if isinstance(action.route, str) else None
-            code = self._claim_codes[r].get(action.payment) if r is not None else None
+            r = self.map.route_index.get(action.route) if type(action.route) is str else None
+            pay = action.payment if type(action.payment) is Cards else None
+            code = self._claim_codes[r].get(pay) if r is not None and pay is not None else None
             if code is None:
                 raise MalformedActionError("codec", "no such claim on this map", action)
             return self._claim_start + code
         if isinstance(action, BuildStation):
-            c = self.map.city_index.get(action.city) if isinstance(action.city, str) else None
-            j = self._station_index.get(action.payment)
+            c = self.map.city_index.get(action.city) if type(action.city) is str else None
+            pay = action.payment if type(action.payment) is Cards else None
+            j = self._station_index.get(pay) if pay is not None else None
             if c is None or j is None:
                 raise MalformedActionError("codec", "no such station on this map", action)
             return self._station + c * len(self._stations) + j
         if isinstance(action, PayTunnel):
-            j = self._pay_index.get(action.payment)
+            pay = action.payment if type(action.payment) is Cards else None
+            j = self._pay_index.get(pay) if pay is not None else None
             if j is None:
                 raise MalformedActionError("codec", "no such tunnel payment", action)
             return self._pay_start + j
@@ -176,6 +186,8 @@ class ActionCodec:
 
     def decode(self, code: int, state: GameState | None = None) -> Action:
         """The action of ``code``; ``state`` is needed for keep codes only."""
+        if state is not None and type(state) is not GameState:
+            raise not_a_state(state, "ActionCodec.decode")
         if type(code) is not int or not 0 <= code < self.size:
             raise MalformedActionError("codec", f"no action code {code!r} (size {self.size})")
         face_up = self.variant.face_up
@@ -205,10 +217,14 @@ class ActionCodec:
 
     def legal_codes(self, state: GameState) -> list[int]:
         """The codes of the legal actions of ``state``, in ``legal_actions`` order."""
+        if type(state) is not GameState:
+            raise not_a_state(state, "ActionCodec.legal_codes")
         return [self.encode(a, state) for a in legal_actions(state)]
 
     def mask(self, state: GameState) -> list[bool]:
         """``mask[code]`` is True exactly when the action of ``code`` is legal in ``state``."""
+        if type(state) is not GameState:
+            raise not_a_state(state, "ActionCodec.mask")
         out = [False] * self.size
         for code in self.legal_codes(state):
             out[code] = True
@@ -227,4 +243,6 @@ def codec_for(map: Map, variant: str) -> ActionCodec:
 
 def legal_action_mask(state: GameState) -> list[bool]:
     """The legal-action mask of ``state`` under its map's and variant's codec."""
+    if type(state) is not GameState:
+        raise not_a_state(state, "legal_action_mask")
     return codec_for(state.rules.map, state.rules.variant.id).mask(state)

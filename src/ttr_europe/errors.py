@@ -57,6 +57,14 @@ class MalformedActionError(IllegalActionError):
     """An action that names nothing real: unknown route or city, bad slot, wrong types."""
 
 
+class BadArgumentError(TTRError, TypeError):
+    """A public function got an argument of the wrong type; ``argument`` names it."""
+
+    def __init__(self, message: str, *, argument: str = "") -> None:
+        self.argument = argument
+        super().__init__(message)
+
+
 class BotError(TTRError, ValueError):
     """A bot failed: it raised, answered an illegal action, or its spec names no bot.
 

@@ -19,6 +19,7 @@ import re
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Union
 
 import attrs
@@ -35,7 +36,7 @@ from .actions import (
 from .board import Map
 from .cards import FULL_DECK, KIND_NAMES, KINDS, LOCOMOTIVE, Cards, _make, payment_colour, pays
 from .data import load_map
-from .errors import DataError
+from .errors import BadArgumentError, DataError
 from .state import NO_CARD, NO_OWNER, GameState, PendingTunnel, Phase, PlayerState, Rules
 from .state import closed_masks as _closed_masks
 from .views import PlayerView, TunnelView, View, rules_options, unseen_cards
@@ -81,7 +82,9 @@ def _no_constant(name: str) -> Any:
 
 
 def dumps(obj: GameState | View | Action | Scoreboard, *, indent: int | None = None) -> str:
-    """``to_json(obj)`` as text."""
+    """``to_json(obj)`` as text; ``indent`` is None (one line) or 0 to 16 spaces."""
+    if indent is not None and (type(indent) is not int or not 0 <= indent <= 16):
+        raise BadArgumentError(f"indent is None or 0..16, not {indent!r:.40}", argument="indent")
     return json.dumps(to_json(obj), ensure_ascii=False, indent=indent)
 
 
@@ -104,7 +107,7 @@ def to_json(obj: GameState | View | Action | Scoreboard) -> JsonDoc:
         return scoreboard_to_json(obj)
     if isinstance(obj, ACTION_TYPES):
         return action_to_json(obj)
-    raise TypeError(f"no JSON form for {type(obj).__name__}")
+    raise BadArgumentError(f"no JSON form for {type(obj).__name__}", argument="obj")
 
 
 def from_json(
@@ -370,6 +373,8 @@ class _Reader:
     def make_rules(
         self, d: dict[str, Any], path: str, board: Map | None, players: Any, players_path: str
     ) -> Rules:
+        if board is not None and type(board) is not Map:
+            raise BadArgumentError(f"map must be a Map or None, not {type(board).__name__}")
         map_id = self.str_(d["map"], f"{path}.map")
         if board is None:
             try:
@@ -950,7 +955,66 @@ def scoreboard_from_json(
     names = tuple(f.name for f in attrs.fields(Scoreboard))
     d = r.header(doc, SCOREBOARD_FORMAT, names)
     board: Scoreboard = _typed(r, {k: d[k] for k in names}, Scoreboard, "$")
+    _check_scoreboard(r, board)
     return board
+
+
+_CRITERIA = ("completed_tickets", "fewest_stations", "bonus_card", "longest_path")
+
+
+def _check_scoreboard(r: _Reader, board: Scoreboard) -> None:
+    """Refuse a scoreboard whose parts disagree: every sum, count, rank and explanation is
+    recomputed from the per-seat figures, as ``scoring.score`` computes them."""
+    n = len(board.players)
+    if not 1 <= n <= 5:
+        raise r.fail("$.players", f"{n} seats; a game has 1 to 5")
+    crit = board.criteria
+    if crit[:1] != ("total",) or not set(crit[1:]) <= set(_CRITERIA) or len(set(crit)) < len(crit):
+        raise r.fail("$.criteria", "criteria are 'total' then distinct tie-breaks")
+    keys = []
+    for seat, p in enumerate(board.players):
+        path = f"$.players[{seat}]"
+        if p.seat != seat:
+            raise r.fail(f"{path}.seat", f"expected seat {seat}, got {p.seat}")
+        if p.ticket_points != sum(t.points for t in p.tickets):
+            raise r.fail(f"{path}.ticket_points", "not the sum of the tickets' points")
+        if p.completed != sum(t.completed for t in p.tickets):
+            raise r.fail(f"{path}.completed", "not the number of completed tickets")
+        for i, t in enumerate(p.tickets):
+            if t.completed != bool(t.routes) or (t.points > 0) != t.completed:
+                raise r.fail(f"{path}.tickets[{i}]", "completion, points and routes disagree")
+        if min(p.route_points, p.station_points, p.bonus) < 0:
+            raise r.fail(path, "route, station and bonus points are never negative")
+        lp = p.longest_path
+        if (lp.length > 0) != bool(lp.routes) or len(lp.cities) != len(lp.routes) + bool(lp.routes):
+            raise r.fail(f"{path}.longest_path", "length, routes and cities disagree")
+        if p.total != p.route_points + p.ticket_points + p.station_points + p.bonus:
+            raise r.fail(f"{path}.total", "not routes + tickets + stations + bonus")
+        expected = {
+            "total": p.total,
+            "completed_tickets": p.completed,
+            "fewest_stations": len(p.stations),
+            "bonus_card": int(p.bonus > 0),
+            "longest_path": p.longest_path.length,
+        }
+        if p.criteria_values != tuple(expected[c] for c in crit):
+            raise r.fail(f"{path}.criteria_values", "do not match the seat's figures")
+        keys.append(tuple(-expected[c] if c == "fewest_stations" else expected[c] for c in crit))
+    ranks = [1 + sum(other > key for other in keys) for key in keys]
+    for seat, p in enumerate(board.players):
+        if p.rank != ranks[seat]:
+            raise r.fail(f"$.players[{seat}].rank", f"the figures give rank {ranks[seat]}")
+    ranking = tuple(sorted(range(n), key=lambda s: (ranks[s], s)))
+    if board.ranking != ranking:
+        raise r.fail("$.ranking", f"the figures give the ranking {list(ranking)}")
+    if board.winners != tuple(s for s in ranking if ranks[s] == 1):
+        raise r.fail("$.winners", "not the seats of rank 1")
+    decided = tuple(
+        next((c for c, x, y in zip(crit, keys[a], keys[b], strict=True) if x != y), None)
+        for a, b in pairwise(ranking)
+    )
+    if board.decided_by != decided:
+        raise r.fail("$.decided_by", "does not say what separates each seat from the next")
 
 
 def _typed(r: _Reader, value: Any, hint: Any, path: str) -> Any:

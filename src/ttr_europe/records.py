@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import re
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import attrs
@@ -22,8 +22,9 @@ from .actions import Action, parse
 from .board import Map
 from .cards import KIND_NAMES
 from .data import load_map
-from .errors import DataError, IllegalActionError
-from .jsonio import VERSION, _Reader, parse_json
+from .errors import BadArgumentError, DataError, IllegalActionError
+from .guards import check_map, check_state, expect
+from .jsonio import MAX_TEXT, VERSION, _Reader, parse_json
 from .rules import apply, is_terminal, legal_actions, new_game
 from .state import NO_CARD, GameState
 from .views import OptionValue
@@ -34,12 +35,24 @@ _SEED_LIMIT = 1 << 64
 
 
 def _options(items: Any) -> tuple[tuple[str, OptionValue], ...]:
-    pairs = items.items() if isinstance(items, dict) else items
-    return tuple(sorted((str(k), v) for k, v in pairs))
+    pairs = items.items() if isinstance(items, Mapping) else items
+    if not isinstance(pairs, Iterable) or isinstance(pairs, str | bytes):
+        raise BadArgumentError("a record's options are a mapping or (name, value) pairs",
+                               argument="options")  # fmt: skip
+    pairs = tuple(pairs)
+    if not all(isinstance(p, tuple) and len(p) == 2 and type(p[0]) is str for p in pairs):
+        raise BadArgumentError("a record's options are (name, value) pairs named by strings",
+                               argument="options")  # fmt: skip
+    return tuple(sorted(pairs, key=lambda p: p[0]))
 
 
 def _texts(items: Iterable[str]) -> tuple[str, ...]:
-    return tuple(items)
+    if not isinstance(items, Iterable) or isinstance(items, str | bytes):
+        raise BadArgumentError("a record's actions are a sequence of texts", argument="actions")
+    texts = tuple(items)
+    if len(texts) > MAX_ACTIONS:
+        raise BadArgumentError(f"a record holds at most {MAX_ACTIONS} actions", argument="actions")
+    return texts
 
 
 @attrs.frozen
@@ -122,6 +135,8 @@ def record_of(
     **options: OptionValue,
 ) -> GameRecord:
     """A record of ``actions`` played from ``new_game(map, variant, players, seed, ...)``."""
+    if not isinstance(actions, Iterable) or isinstance(actions, str | bytes):
+        raise BadArgumentError("record_of: actions are a sequence", argument="actions")
     texts = tuple(str(a) for a in actions)
     return GameRecord(map, variant, players, seed, first_player, options, texts)
 
@@ -132,6 +147,7 @@ def iter_replay(record: GameRecord, *, map: Map | None = None) -> Iterator[GameS
     An action that cannot be read or is illegal raises ``DataError`` naming its index
     (``$.actions[12]``) and the rule that refuses it.
     """
+    check_record(record, "replay", map)
     state = record.start(map)
     yield state
     for i, text in enumerate(record.actions):
@@ -147,6 +163,12 @@ def iter_replay(record: GameRecord, *, map: Map | None = None) -> Iterator[GameS
                 f"action {i} ({text!r}) is illegal: {exc}", source="<record>", path=path
             ) from exc
         yield state
+
+
+def check_record(record: object, function: str, map: object = None) -> None:
+    """``record`` must be a ``GameRecord`` and ``map`` a ``Map``, a map name or None."""
+    expect(record, GameRecord, function, "record")
+    check_map(map, function, optional=True)
 
 
 def replay(record: GameRecord, *, map: Map | None = None) -> list[GameState]:
@@ -176,6 +198,8 @@ def random_game(
     The pick is ``legal[rng.randrange(len(legal))]`` with ``random.Random(policy_seed)``, so
     a record is reproduced exactly from its arguments.
     """
+    if type(policy_seed) is not int or type(max_actions) is not int:
+        raise BadArgumentError("random_game: policy_seed and max_actions must be ints")
     record = GameRecord(map, variant, players, seed, first_player, options)
     state = record.start()
     rng = random.Random(policy_seed)
@@ -199,6 +223,7 @@ def summary(state: GameState) -> str:
     """One line with what a reader of a playthrough wants to follow: phase, seat to act,
     row, pile, discard and ticket deck sizes, then per seat hand size, tickets, trains, route
     points and stations left."""
+    check_state(state, "summary")
     v = state.rules.variant
     parts = [
         f"{state.phase.name}@{state.current}",
@@ -228,6 +253,7 @@ def summary(state: GameState) -> str:
 def playthrough(record: GameRecord, *, map: Map | None = None) -> str:
     """The game as text: a header naming the record, then ``index action => summary``, then
     the totals and ranks (final, or provisional when the record stops early)."""
+    check_record(record, "playthrough", map)
     options = " ".join(f"{k}={v}" for k, v in record.options)
     first = "random" if record.first_player is None else record.first_player
     lines = [
@@ -255,6 +281,10 @@ def _strs(values: Iterable[int]) -> list[str]:
 
 def read_playthrough(text: str, source: str = "<playthrough>") -> GameRecord:
     """The record a playthrough was written from (its header and actions)."""
+    if not isinstance(text, str):
+        raise DataError(f"a playthrough is text, not {type(text).__name__}", source=source)
+    if len(text) > MAX_TEXT:
+        raise DataError(f"a playthrough is at most {MAX_TEXT} characters", source=source)
     lines = text.splitlines()
     if not lines or not lines[0].startswith("# "):
         raise DataError("a playthrough starts with a '# map=...' header", source=source)

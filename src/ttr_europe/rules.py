@@ -45,6 +45,7 @@ from .errors import (
     NotYourTurnError,
     SetupError,
 )
+from .guards import check_setup, not_a_state
 from .rng import below, seed_state, shuffled
 from .state import (
     NO_CARD,
@@ -82,6 +83,7 @@ def new_game(
     ``options`` are the switches of ``Rules`` (rules.md Part D options). The first player is
     drawn with the seeded generator unless given (D18).
     """
+    check_setup(map, variant, players, seed)
     board = load_map(map) if isinstance(map, str) else map
     if variant not in board.variants:
         raise SetupError(f"map {board.id!r} has no variant {variant!r}; "
@@ -155,10 +157,14 @@ def _check_options(rules: Rules) -> None:
 
 def current_player(state: GameState) -> int | None:
     """The seat to act, or None when the game is over."""
+    if type(state) is not GameState:
+        raise not_a_state(state, "current_player")
     return None if state.phase is Phase.GAME_OVER else state.current
 
 
 def is_terminal(state: GameState) -> bool:
+    if type(state) is not GameState:
+        raise not_a_state(state, "is_terminal")
     return state.phase is Phase.GAME_OVER
 
 
@@ -286,6 +292,8 @@ def _well_formed(action: object) -> bool:
 
 def legal_actions(state: GameState) -> LegalActions:
     """Every legal action of the player to act, payments included (D24)."""
+    if type(state) is not GameState:
+        raise not_a_state(state, "legal_actions")
     phase = state.phase
     if phase is Phase.TURN:
         return _turn_actions(state)
@@ -413,6 +421,8 @@ def _keep_limits(state: GameState) -> tuple[int, int | None]:
 
 def is_legal(state: GameState, action: object) -> bool:
     """Whether ``apply(state, action)`` would succeed (checks the one action, lists nothing)."""
+    if type(state) is not GameState:
+        raise not_a_state(state, "is_legal")
     try:
         _check(state, action)
     except IllegalActionError:
@@ -422,6 +432,8 @@ def is_legal(state: GameState, action: object) -> bool:
 
 def why_illegal(state: GameState, action: object) -> IllegalActionError | None:
     """The error ``apply`` would raise for ``action``, or None if it is legal."""
+    if type(state) is not GameState:
+        raise not_a_state(state, "why_illegal")
     try:
         _check(state, action)
     except IllegalActionError as exc:
@@ -613,6 +625,8 @@ def apply(state: GameState, action: Action, *, player: int | None = None) -> Gam
 
     ``player``, when given, must be the seat to act (else ``NotYourTurnError``).
     """
+    if type(state) is not GameState:
+        raise not_a_state(state, "apply")
     if player is not None and player != state.current and state.phase is not Phase.GAME_OVER:
         raise NotYourTurnError("R12", f"it is seat {state.current}'s turn, not {player}'s", action)
     _check(state, action)

@@ -20,6 +20,7 @@ import attrs
 
 from .board import Map
 from .errors import TTRError
+from .guards import check_score, check_seat, check_state, expect
 from .paths import Trail, connecting_path, longest_trail
 from .state import NO_OWNER, GameState, Phase
 
@@ -186,11 +187,13 @@ def score(state: GameState, stations: StationChoices | None = None) -> Scoreboar
     still chosen by D10, given the fixed ones. Raises ``ScoreMismatchError`` when a running
     score disagrees with the routes owned (D35).
     """
+    check_score(state, stations)
     return _score(state, _check_choices(state, stations or {}), detail=True)
 
 
 def outcome(state: GameState) -> Outcome:
     """Winners and ranks only (no ticket paths are traced), for bots."""
+    check_state(state, "outcome")
     board = _score(state, {}, detail=False)
     return Outcome(
         final=board.final,
@@ -208,6 +211,7 @@ def returns(state: GameState) -> tuple[float, ...]:
     returns always sum to 1. Before the end of the game the same is computed on the
     provisional scores, which a search may use as a rough heuristic.
     """
+    check_state(state, "returns")
     result = outcome(state)
     share = 1.0 / len(result.winners)
     return tuple(share if seat in result.winners else 0.0 for seat in range(len(result.ranks)))
@@ -215,6 +219,8 @@ def returns(state: GameState) -> tuple[float, ...]:
 
 def longest_path(state: GameState, seat: int) -> LongestPath:
     """The longest continuous path of ``seat``'s own routes (R48, R44)."""
+    check_state(state, "longest_path")
+    check_seat(seat, "longest_path")
     if not 0 <= seat < len(state.players):
         raise ScoringError(f"no seat {seat} in a {len(state.players)}-player game")
     board = state.map
@@ -568,6 +574,7 @@ def _player(
 
 def format_scoreboard(board: Scoreboard) -> str:
     """A text table of the scores, then each seat's breakdown and what decided the ranking."""
+    expect(board, Scoreboard, "format_scoreboard", "board")
     title = "Final scores" if board.final else "Provisional scores"
     lines = [
         f"{title} ({board.map}, {board.variant}); bonus: {board.bonus_name}",

@@ -27,6 +27,7 @@ from .board import Map
 from .cards import FULL_DECK, KINDS, Cards, _make
 from .data import load_map
 from .errors import DataError, SetupError
+from .guards import check_determinize, not_a_state
 from .state import (
     NO_CARD,
     NO_OWNER,
@@ -120,6 +121,8 @@ def observe(state: GameState, player: int | None) -> View:
 
     Kept tickets of every seat become public once the game is over (R47.2).
     """
+    if type(state) is not GameState:
+        raise not_a_state(state, "observe")
     n = state.rules.players
     if player is not None and (type(player) is not int or not 0 <= player < n):
         raise SetupError(f"no seat {player!r} in a {n}-player game")
@@ -198,6 +201,7 @@ def determinize(
     every size and the long/regular split the variant's deal permits; the generator gets a
     fresh state. ``map`` is needed only for a view of a map that is not shipped.
     """
+    check_determinize(source, player, rng, map)
     if isinstance(source, View):
         if source.observer != player:
             raise SetupError(f"the view is seat {source.observer!r}'s, not seat {player!r}'s")

@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Callable
 
-from .common import Command, open_map
+from .common import Command, open_map, read_text
 
 DEFAULT_SAVE = "ttr-europe-game.json"
 
@@ -108,8 +108,7 @@ def run_play(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.bots.split(",") if n.strip()] or ["greedy"]
     record = None
     if args.resume:
-        with open(args.resume, encoding="utf-8") as f:
-            record = GameRecord.from_json(f.read(), source=args.resume)
+        record = GameRecord.from_json(read_text(args.resume), source=args.resume)
         players, seed = record.players, record.seed
     else:
         players, seed = args.players, args.seed

@@ -12,27 +12,7 @@ import sys
 import time
 from typing import TextIO
 
-from .common import Command, open_map
-
-
-def _whole(text: str, minimum: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < minimum:
-        raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
-    return value
-
-
-def positive_int(text: str) -> int:
-    """An argparse type: a whole number >= 1."""
-    return _whole(text, 1)
-
-
-def natural_int(text: str) -> int:
-    """An argparse type: a whole number >= 0."""
-    return _whole(text, 0)
+from .common import Command, int_between, open_map, positive_int, seed_int
 
 
 def configure_games(parser: argparse.ArgumentParser) -> None:
@@ -50,7 +30,7 @@ def configure_games(parser: argparse.ArgumentParser) -> None:
     add("--players", type=positive_int, help="seats (default: one per bot)")
     add("--map", default="europe", help="a shipped map or the path of a map .json file")
     add("--variant", default="base", help="a variant of the map (default base)")
-    add("--seed", type=int, default=0, help="seed of the first game; game g has seed + g")
+    add("--seed", type=seed_int, default=0, help="seed of the first game; game g has seed + g")
     add(
         "--backend",
         choices=BACKENDS,
@@ -61,7 +41,7 @@ def configure_games(parser: argparse.ArgumentParser) -> None:
     add("--batch", type=positive_int, help="games per task (default: chosen per backend)")
     add(
         "--retries",
-        type=natural_int,
+        type=int_between(0),
         default=3,
         help="times a game is tried again after its worker died (default 3)",
     )
@@ -121,7 +101,8 @@ def run_games(args: argparse.Namespace, *, forfeits_fail: bool) -> int:
     """Run `simulate` or `tournament`: summary on stdout, one error line on stderr.
 
     Exit 0 when every game finished; 1 when some failed (or, with ``forfeits_fail``, when a
-    bot forfeited), 2 for bad arguments, 130 when interrupted (the rows written stay).
+    bot forfeited), 2 when nothing could start (bad arguments, map or results file, a Ray
+    address that does not answer), 130 when interrupted (the rows written stay).
     """
     from ..errors import BotError
     from ..sim import resolve_bot, simulate
