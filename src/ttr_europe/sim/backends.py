@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from .games import GameResult, GameSpec, SimulationError, _describe, play_batch
+from .games import GameResult, GameSpec, SimulationError, describe_error, play_batch
 
 BACKENDS = ("serial", "process", "ray")
 Batch = tuple[GameSpec, ...]
@@ -91,7 +91,7 @@ class SerialBackend(Backend):
             try:
                 results = play_batch(batch)
             except Exception as exc:  # an engine error: report the batch, go on
-                yield Failed(batch, _describe(exc))
+                yield Failed(batch, describe_error(exc))
             else:
                 yield Done(tuple(results))
 
@@ -140,7 +140,7 @@ class ProcessBackend(Backend):
                     except BrokenProcessPool:
                         lost.append((key, batch))
                     except Exception as exc:  # an engine error: report the batch, go on
-                        yield Failed(batch, _describe(exc))
+                        yield Failed(batch, describe_error(exc))
                 if not lost:
                     continue
                 lost += inflight.values()  # every task in flight went down with the pool
@@ -211,7 +211,7 @@ class RayBackend(Backend):
                     )
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 raise SimulationError(f"cannot reach Ray at {address or 'a local instance'}: "
-                                      f"{_describe(exc)}") from None  # fmt: skip
+                                      f"{describe_error(exc)}") from None  # fmt: skip
             self._owned = True
         cpus = int(self._ray.cluster_resources().get("CPU", 1))
         super().__init__(workers or max(1, cpus), max_retries)
@@ -234,13 +234,13 @@ class RayBackend(Backend):
                     try:
                         yield Done(tuple(ray.get(ref)))
                     except RayTaskError as exc:  # the game code raised: no retry helps
-                        yield Failed(batch, _describe(exc.cause or exc))
+                        yield Failed(batch, describe_error(exc.cause or exc))
                     except RayError as exc:  # a worker or node died
                         if self._again(key, batch):
                             pending.appendleft((key, batch))
                         else:
                             yield Failed(batch, f"worker died {self._attempts[key]} times: "
-                                                f"{_describe(exc)}")  # fmt: skip
+                                                f"{describe_error(exc)}")  # fmt: skip
         finally:
             for ref in inflight:
                 ray.cancel(ref, force=True)
