@@ -51,7 +51,7 @@ def test_rows_are_written_as_games_end(tmp_path: Path) -> None:
 
 def test_resume_plays_only_the_missing_games(tmp_path: Path) -> None:
     out = tmp_path / "rows.jsonl"
-    simulate(BOTS, games=3, out=str(out), **SETTINGS)
+    simulate(BOTS, games=3, out=out, **SETTINGS)  # a path object will do
     played: list[int] = []
     run = simulate(BOTS, games=7, out=str(out), resume=True,
                    progress=lambda done, asked: played.append(done), **SETTINGS)  # fmt: skip

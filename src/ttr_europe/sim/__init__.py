@@ -9,6 +9,7 @@ workers or the batch size (only ``duration`` differs). See docs/simulation.md.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -234,7 +235,7 @@ def simulate(
     workers: int | None = None,
     address: str | None = None,
     batch: int | None = None,
-    out: str | None = None,
+    out: str | os.PathLike[str] | None = None,
     resume: bool = False,
     record: bool = False,
     max_retries: int = 3,
