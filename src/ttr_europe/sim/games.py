@@ -203,6 +203,7 @@ def play_batch(specs: Sequence[GameSpec]) -> list[GameResult]:
     return [play_game(spec) for spec in specs]
 
 
-def _describe(exc: BaseException) -> str:
+def describe_error(exc: BaseException) -> str:
+    """``Type: first line of the message``: an error in one line, for rows and summaries."""
     text = str(exc).splitlines()[0] if str(exc) else ""
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

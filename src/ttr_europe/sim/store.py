@@ -14,12 +14,15 @@ import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from ..jsontext import parse_json
 from .games import GameResult, SimulationError
+
+if TYPE_CHECKING:
+    from ..records import GameRecord
 
 try:
     import fcntl
@@ -144,6 +147,17 @@ def read_rows(path: str | os.PathLike[str]) -> tuple[dict[str, Any], list[GameRe
         raise SimulationError(f"{file}: not a results file of ttr_europe (no header line)")
     doc = _header_doc(file, lines[0])
     return doc, list(_read_rows(file, lines[1:]).values())
+
+
+def game_record(header: dict[str, Any], row: GameResult) -> GameRecord:
+    """The game record of a row written with ``record`` (for ``records.replay`` or
+    ``ttr-europe replay``); ``header`` is the document ``read_rows`` returns with it."""
+    from ..records import GameRecord
+
+    if row.record is None:
+        raise SimulationError(f"the row of seed {row.seed} has no actions (run with --record)")
+    return GameRecord(header["map"], header["variant"], len(row.bots), row.seed, 0,
+                      header["options"], row.record)  # fmt: skip
 
 
 def _lock(fd: int, file: Path) -> None:
