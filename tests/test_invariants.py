@@ -8,6 +8,7 @@ from hypothesis import given, settings
 
 from ttr_europe import GameState, Phase, PlayerState, new_game, observe
 from ttr_europe.cards import Cards
+from ttr_europe.errors import BadArgumentError
 from ttr_europe.invariants import Problem, card_total, check_invariants
 from ttr_europe.state import NO_CARD, PendingTunnel
 from ttr_europe.testing import scenario
@@ -138,6 +139,6 @@ def test_a_view_naming_what_the_map_lacks_is_a_problem_not_a_crash() -> None:
 
 
 def test_only_states_and_views_are_checked() -> None:
-    with pytest.raises(TypeError, match="GameState or a View"):
+    with pytest.raises(BadArgumentError, match="GameState or a View"):
         check_invariants("not a state")  # type: ignore[arg-type]
     assert NO_CARD == -1

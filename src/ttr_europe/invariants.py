@@ -27,6 +27,7 @@ import attrs
 
 from .board import Map
 from .cards import FULL_DECK, KIND_NAMES, KINDS, LOCOMOTIVE, Cards, payment_colour, pays
+from .errors import BadArgumentError
 from .state import NO_CARD, NO_OWNER, GameState, PendingTunnel, Phase, Rules, closed_masks
 from .views import View, cards_placed, rules_for, visible_cards
 
@@ -68,7 +69,10 @@ def check_invariants(
     if isinstance(position, View):
         return view_problems(position, rules_for(position, map))
     if not isinstance(position, GameState):
-        raise TypeError(f"expected a GameState or a View, got {type(position).__name__}")
+        raise BadArgumentError(
+            f"check_invariants takes a GameState or a View, not {type(position).__name__}",
+            argument="position",
+        )
     return state_problems(position, complete=complete, reachable=reachable)
 
 
