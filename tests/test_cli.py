@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
+import ttr_europe
 from ttr_europe.cli import main
 
 
@@ -79,3 +81,20 @@ def test_replay_reports_a_bad_record(capsys: pytest.CaptureFixture[str], tmp_pat
     bad.write_text('{"format": "ttr_europe/record"}')
     assert main(["replay", str(bad)]) == 2
     assert f"{bad}: $" in capsys.readouterr().err
+
+
+def test_a_game_on_a_map_file_replays_from_its_record_alone(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The record carries the map document: it replays after the map file is gone."""
+    doc = json.loads((Path(ttr_europe.__file__).parent / "data" / "maps" / "usa.json").read_text())
+    doc["id"] = "my_usa"
+    map_file = tmp_path / "my_usa.json"
+    map_file.write_text(json.dumps(doc))
+    record = tmp_path / "game.json"
+    assert main(["play", "--map", str(map_file), "--players", "2", "--seed", "3", "--quiet",
+                 "--record", str(record)]) == 0  # fmt: skip
+    capsys.readouterr()
+    map_file.unlink()
+    assert main(["replay", str(record)]) == 0, capsys.readouterr().err
+    assert capsys.readouterr().out.startswith("# map=my_usa variant=base players=2 seed=3")

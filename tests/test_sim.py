@@ -197,10 +197,22 @@ def test_a_game_that_kills_every_worker_fails_after_its_retries(tmp_path: Path) 
     out = tmp_path / "rows.jsonl"
     run = simulate([AlwaysDies(), "random"], games=2, backend="process", workers=2,
                    max_retries=1, out=str(out))  # fmt: skip
-    assert run.results == () and run.retried == 2
+    assert run.results == () and run.retried == 4  # both together, then each alone once more
     assert run.failures == ((0, "worker died 2 times"), (1, "worker died 2 times"))
-    assert "2 failed, 2 retried" in str(run) and "failed game 0: worker died 2 times" in str(run)
+    assert "2 failed, 4 retried" in str(run) and "failed game 0: worker died 2 times" in str(run)
     assert out.read_bytes() == b""  # failed games are not written: a resume plays them
+
+
+def test_a_game_that_kills_its_worker_fails_alone() -> None:
+    poison = GameSpec("usa", "base", 0, (AlwaysDies(), "random"))
+    good = [GameSpec("usa", "base", seed, ("random", "random")) for seed in range(1, 7)]
+    with ProcessBackend(workers=2, max_retries=2) as backend:
+        outcomes = list(backend.run([(good[0],), (poison,), *((g,) for g in good[1:])]))
+    failed = [o for o in outcomes if isinstance(o, Failed)]
+    assert failed == [Failed((poison,), "worker died 3 times")]
+    rows = sorted(r.seed for o in outcomes if isinstance(o, Done) for r in o.results)
+    assert rows == [1, 2, 3, 4, 5, 6]  # the games that shared its pool went through, once each
+    assert backend.retried >= 3  # itself twice alone, and whatever shared its first pool
 
 
 @pytest.mark.parametrize("backend", [SerialBackend(), ProcessBackend(workers=1)])
@@ -232,6 +244,8 @@ def test_bad_lineups_are_refused_before_any_game() -> None:
         simulate([Raises(), Raises()], games=1, backend="serial")
     with pytest.raises(SimulationError, match="unknown backend"):
         simulate(["greedy"], players=2, games=1, backend="cloud")
+    with pytest.raises(SimulationError, match="3 bots for 2 seats"):
+        simulate(["greedy", "random", "greedy"], players=2, games=1, backend="serial")
     with pytest.raises(SimulationError, match="at least one bot"):
         simulate([], players=2, games=1)
 
@@ -297,3 +311,9 @@ def test_batches_keep_eight_tasks_per_worker_up_to_a_cap() -> None:
     assert auto_batch("serial", 10_000, 1) == 1
     assert [auto_batch("process", g, 2) for g in (1, 16, 48, 10_000)] == [1, 1, 3, 4]
     assert [auto_batch("ray", g, 4) for g in (10, 320, 1_000_000)] == [1, 10, 32]
+
+
+def test_speeds_read_well_for_fast_and_slow_bots() -> None:
+    from ttr_europe.sim import speed
+
+    assert [speed(250.0), speed(0.25), speed(0.0)] == ["250.0 games/s", "4.0 s/game", "0.0 games/s"]

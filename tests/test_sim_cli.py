@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from ttr_europe.cli import main
-from ttr_europe.cli.simulate import ProgressBar
+from ttr_europe.cli.simulate import ProgressBar, duration
 from ttr_europe.data import data_files
 
 TESTS = str(Path(__file__).resolve().parent)  # test_sim's bots, by package.module:Class spec
@@ -217,3 +217,7 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path: Path) -> None:
     assert f"interrupted after {done} of 300 games" in err
     assert main([*argv, "--resume"]) == 0
     assert sorted(r["seed"] for r in rows(out)) == list(range(300))  # type: ignore[type-var]
+
+
+def test_times_left_read_at_a_glance() -> None:
+    assert [duration(s) for s in (0.4, 42, 185, 7620)] == ["0s", "42s", "3m05s", "2h07m"]

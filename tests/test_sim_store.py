@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ttr_europe.sim import SimulationError, read_rows, simulate
+from ttr_europe.sim import SimulationError, game_record, read_rows, simulate
 from ttr_europe.sim.store import Header, open_store
 
 BOTS = ["greedy", "random"]
@@ -51,7 +51,7 @@ def test_rows_are_written_as_games_end(tmp_path: Path) -> None:
 
 def test_resume_plays_only_the_missing_games(tmp_path: Path) -> None:
     out = tmp_path / "rows.jsonl"
-    simulate(BOTS, games=3, out=str(out), **SETTINGS)
+    simulate(BOTS, games=3, out=out, **SETTINGS)  # a path object will do
     played: list[int] = []
     run = simulate(BOTS, games=7, out=str(out), resume=True,
                    progress=lambda done, asked: played.append(done), **SETTINGS)  # fmt: skip
@@ -207,3 +207,20 @@ def test_any_interruption_resumes_to_the_same_rows(
     assert (run.resumed, run.played) == (kept, 5 - kept)
     assert run.replayed_torn == bool(torn)
     assert seeds(out) == [100, 101, 102, 103, 104]
+
+
+def test_rows_with_actions_give_game_records_that_replay(tmp_path: Path) -> None:
+    from ttr_europe.records import GameRecord, final_state
+    from ttr_europe.scoring import score
+
+    out = tmp_path / "rows.jsonl"
+    simulate(BOTS, games=2, out=str(out), record=True, **SETTINGS)
+    header, rows = read_rows(out)
+    for row in rows:
+        record = game_record(header, row)
+        assert GameRecord.from_json(record.to_json()) == record  # what `replay` reads
+        final = score(final_state(record))
+        assert tuple(p.total for p in final.players) == row.scores
+    bare = simulate(BOTS, games=1, **SETTINGS).results[0]
+    with pytest.raises(SimulationError, match="has no actions"):
+        game_record(header, bare)

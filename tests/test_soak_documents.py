@@ -7,9 +7,11 @@ import random
 import attrs
 import pytest
 
-from strategies import soak
+from repo_scripts import load_script
 from ttr_europe import new_game, observe
 from ttr_europe.views import View
+
+soak = load_script("soak")
 
 
 def test_document_mode_passes_on_real_games(capsys: pytest.CaptureFixture[str]) -> None:

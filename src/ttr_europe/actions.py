@@ -11,8 +11,8 @@ from collections.abc import Iterable
 
 import attrs
 
-from .cards import Cards, CardsError
-from .errors import ActionParseError
+from .cards import Cards
+from .errors import ActionParseError, CardsError
 
 
 def _as_tuple(items: Iterable[str] | str) -> tuple[str, ...]:

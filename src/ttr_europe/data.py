@@ -12,7 +12,7 @@ from __future__ import annotations
 import copyreg
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -25,6 +25,8 @@ from .board import Bonus, City, Map, Route, Ticket, Variant
 from .cards import DECK_SIZE, LOCOMOTIVES_IN_DECK, kind_from_name
 from .errors import DataError
 from .guards import check_path
+from .jsontext import parse_json
+from .unionfind import components
 
 SCHEMA_FILE = "schema/map.schema.json"
 MAX_TEXT = 4_000_000  # characters of a map document; the shipped maps are under 40,000
@@ -297,7 +299,7 @@ def data_files() -> Traversable:
 
 def map_schema() -> dict[str, Any]:
     """The JSON Schema of map documents, as shipped in ``data/schema``."""
-    return cast(dict[str, Any], json.loads(_schema_text()))
+    return cast(dict[str, Any], parse_json(_schema_text(), "map.schema.json"))
 
 
 @cache
@@ -374,25 +376,11 @@ def load_map_file(path: str | PathLike[str]) -> Map:
 def parse_map(text: str, source: str = "<map>") -> Map:
     """Parse and check one map document."""
 
-    def no_constant(name: str) -> None:
-        raise DataError(f"not valid JSON: {name} is not a number JSON allows", source=source)
-
     if not isinstance(text, str | bytes | bytearray):
         raise DataError(f"a map document is JSON text, not {type(text).__name__}", source=source)
     if len(text) > MAX_TEXT:
         raise DataError(f"a map document is at most {MAX_TEXT} characters", source=source)
-    try:
-        doc = json.loads(text, object_pairs_hook=_object_hook, parse_constant=no_constant)
-    except json.JSONDecodeError as exc:
-        raise DataError(
-            f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", source=source
-        ) from None
-    except RecursionError:
-        raise DataError("not valid JSON: nested too deeply", source=source) from None
-    except DataError:
-        raise
-    except ValueError as exc:  # e.g. an integer too long to convert, undecodable bytes
-        raise DataError(f"not valid JSON: {exc}", source=source) from None
+    doc = parse_json(text, source, MAX_TEXT, pairs_hook=_object_hook)
     return build_map(doc, source)
 
 
@@ -520,7 +508,7 @@ class _Builder:
         return twin
 
     def tickets(self, routes: list[Route]) -> list[Ticket]:
-        component = _components(len(self.city_index), ((r.a, r.b) for r in routes))
+        component = components(len(self.city_index), ((r.a, r.b) for r in routes))
         out: list[Ticket] = []
         ids: set[str] = set()
         for i, t in enumerate(self.doc["tickets"]):
@@ -654,18 +642,3 @@ _VARIANT_INTS = (
     "trains", "stations", "station_points", "hand", "face_up", "reset_locomotives", "deal_long",
     "deal_regular", "keep_initial", "draw_tickets", "keep_drawn", "double_routes_min_players",
 )  # fmt: skip
-
-
-def _components(n: int, edges: Iterable[tuple[int, int]]) -> list[int]:
-    """Connected-component label of each of ``n`` nodes (union-find)."""
-    parent = list(range(n))
-
-    def root(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for a, b in edges:
-        parent[root(a)] = root(b)
-    return [root(x) for x in range(n)]

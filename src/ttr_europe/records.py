@@ -1,7 +1,9 @@
 """Game records: a game is its rules, its seed and its actions (rules.md D19).
 
 A ``GameRecord`` holds the map, variant, player count, seed, first player, options and the
-actions in their readable text form; ``replay`` rebuilds every state from it. A record is a
+actions in their readable text form; ``replay`` rebuilds every state from it. A game on a map
+that is not shipped carries the whole map document (``map_data``), so that the record replays
+anywhere, even where the map file is gone or has changed since. A record is a
 JSON document (``"format": "ttr_europe/record"``) and can also be written as a playthrough:
 one line per action with a short summary of the state after it. The playthroughs of a few
 seeded random games are kept under ``tests/golden/`` so that any change of behaviour shows
@@ -10,6 +12,7 @@ as a diff.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections import deque
@@ -21,7 +24,7 @@ import attrs
 from .actions import Action, parse
 from .board import Map
 from .cards import KIND_NAMES
-from .data import load_map
+from .data import build_map, load_map, parse_map
 from .errors import BadArgumentError, DataError, IllegalActionError
 from .guards import check_map, check_state, expect
 from .jsonio import MAX_TEXT, VERSION, _Reader, parse_json
@@ -55,6 +58,13 @@ def _texts(items: Iterable[str]) -> tuple[str, ...]:
     return texts
 
 
+def _compact(text: str | None) -> str | None:
+    """JSON text in one canonical spelling, so that equal documents give equal records."""
+    if text is None:
+        return None
+    return json.dumps(parse_json(text, "<map_data>"), ensure_ascii=False, separators=(",", ":"))
+
+
 @attrs.frozen
 class GameRecord:
     """Everything that fixes a game: ``new_game`` arguments and the actions taken, as text."""
@@ -66,10 +76,22 @@ class GameRecord:
     first_player: int | None = None
     options: tuple[tuple[str, OptionValue], ...] = attrs.field(default=(), converter=_options)
     actions: tuple[str, ...] = attrs.field(default=(), converter=_texts)
+    map_data: str | None = attrs.field(default=None, kw_only=True, repr=False, converter=_compact)
+    """The map document as JSON text, for a map that is not shipped (None for shipped maps)."""
+
+    def board(self) -> Map:
+        """The record's map: the embedded document, or the shipped map of that id."""
+        if self.map_data is None:
+            return load_map(self.map)
+        board = parse_map(self.map_data, source=f"<record of map {self.map}>")
+        if board.id != self.map:
+            raise DataError(f"the embedded map is {board.id!r}, not {self.map!r}",
+                            source="<record>", path="$.map_data.id")  # fmt: skip
+        return board
 
     def start(self, map: Map | None = None) -> GameState:
         """The dealt position before the first action."""
-        board = load_map(self.map) if map is None else map
+        board = self.board() if map is None else map
         return new_game(
             board, self.variant, self.players, self.seed, self.first_player, **dict(self.options)
         )
@@ -89,6 +111,7 @@ class GameRecord:
             "first_player": self.first_player,
             "options": dict(self.options),
             "actions": list(self.actions),
+            **({} if self.map_data is None else {"map_data": parse_json(self.map_data)}),
         }
 
     @classmethod
@@ -101,7 +124,12 @@ class GameRecord:
             doc = parse_json(doc, source)
         r = _Reader(source)
         fields = ("map", "variant", "players", "seed", "first_player", "options", "actions")
-        d = r.header(doc, RECORD_FORMAT, fields)
+        d = r.header(doc, RECORD_FORMAT, fields, ("map_data",))
+        map_data = None
+        if "map_data" in d:
+            map_data = json.dumps(d["map_data"], ensure_ascii=False)
+            if map is None:
+                map = build_map(d["map_data"], f"{source}: $.map_data")
         rules = r.make_rules(d, "$", map, d["players"], "$.players")
         first = d["first_player"]
         if first is not None:
@@ -122,6 +150,7 @@ class GameRecord:
             first,
             r.options(d["options"], "$.options"),
             texts,
+            map_data=map_data,
         )
 
 
@@ -132,13 +161,16 @@ def record_of(
     players: int = 2,
     seed: int = 0,
     first_player: int | None = None,
+    *,
+    map_data: str | None = None,
     **options: OptionValue,
 ) -> GameRecord:
-    """A record of ``actions`` played from ``new_game(map, variant, players, seed, ...)``."""
+    """A record of ``actions`` played from ``new_game(map, variant, players, seed, ...)``;
+    ``map_data`` is the map's JSON text when it is not a shipped map."""
     if not isinstance(actions, Iterable) or isinstance(actions, str | bytes):
         raise BadArgumentError("record_of: actions are a sequence", argument="actions")
     texts = tuple(str(a) for a in actions)
-    return GameRecord(map, variant, players, seed, first_player, options, texts)
+    return GameRecord(map, variant, players, seed, first_player, options, texts, map_data=map_data)
 
 
 def iter_replay(record: GameRecord, *, map: Map | None = None) -> Iterator[GameState]:

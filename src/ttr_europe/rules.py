@@ -694,7 +694,7 @@ def _successor(
     closed: tuple[int, ...],
     ticket_deck: tuple[int, ...],
     box: tuple[int, ...],
-    tunnel: PendingTunnel | None,
+    tunnel: PendingTunnel[int] | None,
     final_turns: int,
     passes: int,
 ) -> GameState:

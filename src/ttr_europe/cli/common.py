@@ -9,7 +9,8 @@ import attrs
 
 from ..board import Map
 from ..data import load_map, load_map_file
-from ..errors import DataError, TTRError
+from ..errors import DataError
+from ..errors import UsageError as UsageError  # noqa: PLC0414 (re-exported from its old home)
 from ..guards import check_path
 from ..jsonio import MAX_TEXT
 
@@ -22,10 +23,6 @@ class Command:
     help: str
     configure: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
-
-
-class UsageError(TTRError, ValueError):
-    """A command-line argument that cannot be used; ``main`` prints it and exits with 2."""
 
 
 MAX_COUNT = 10**9  # games, rounds, samples: large enough for any run, small enough to be an int

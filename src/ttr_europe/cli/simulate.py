@@ -52,6 +52,16 @@ def configure_games(parser: argparse.ArgumentParser) -> None:
     add("--processes", type=positive_int, dest="workers", help=argparse.SUPPRESS)  # old name
 
 
+def duration(seconds: float) -> str:
+    """``42s``, ``3m05s``, ``2h07m``: a time left that reads at a glance."""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole}s"
+    if whole < 3600:
+        return f"{whole // 60}m{whole % 60:02d}s"
+    return f"{whole // 3600}h{whole % 3600 // 60:02d}m"
+
+
 class ProgressBar:
     """Games done, games/s and time left, redrawn in place on a terminal (else silent)."""
 
@@ -64,6 +74,8 @@ class ProgressBar:
         self.done = 0
 
     def __call__(self, done: int, asked: int) -> None:
+        from ..sim import speed
+
         self.done = done
         if self.first is None:
             self.first = done  # rows already in the file do not count towards the speed
@@ -72,15 +84,15 @@ class ProgressBar:
             return
         self.last_draw = now
         rate = (done - self.first) / (now - self.start) if now > self.start else 0.0
-        eta = f"{(asked - done) / rate:.0f} s" if rate > 0 else "?"
+        eta = duration((asked - done) / rate) if rate > 0 else "?"
         width = 30
         filled = width * done // asked if asked else width
         self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{asked} games "
-                          f"{rate:.1f} games/s ETA {eta}   ")  # fmt: skip
+                          f"{speed(rate)} ETA {eta}   ")  # fmt: skip
         self.stream.flush()
 
     def close(self) -> None:
-        if self.active:
+        if self.active and self.last_draw:
             self.stream.write("\r\033[K")
             self.stream.flush()
 

@@ -9,6 +9,7 @@ workers or the batch size (only ``duration`` differs). See docs/simulation.md.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -32,7 +33,7 @@ from .games import (
     resolve_bot,
 )
 from .stats import Line, bot_lines, elo, mean_length, seat_lines, wilson
-from .store import Header, Store, open_store, read_rows
+from .store import Header, Store, game_record, open_store, read_rows
 
 Progress = Callable[[int, int], None]  # (games finished, games asked for)
 
@@ -123,7 +124,7 @@ class Simulation:
             f"{len(self.forfeits)} forfeited, {len(self.failures)} failed, "
             f"{self.retried} retried",
             f"{self.backend} backend, {self.workers} worker{'s' * (self.workers != 1)}, "
-            f"{self.played} played in {self.elapsed:.1f} s ({self.games_per_second:.1f} games/s)",
+            f"{self.played} played in {self.elapsed:.1f} s ({speed(self.games_per_second)})",
             "",
             _table("bot", self.bot_lines(), elo=True),
             "",
@@ -136,6 +137,13 @@ class Simulation:
         for seed, error in self.failures[:5]:
             lines.append(f"failed game {seed}: {error}")
         return "\n".join(lines)
+
+
+def speed(games_per_second: float) -> str:
+    """A rate people can read at both ends: games/s, or seconds per game for slow bots."""
+    if 0 < games_per_second < 1:
+        return f"{1 / games_per_second:.1f} s/game"
+    return f"{games_per_second:.1f} games/s"
 
 
 def _table(title: str, rows: Sequence[Line], *, elo: bool) -> str:
@@ -175,6 +183,9 @@ def plan(
     if type(games) is not int or games < 0:
         raise SimulationError(f"the number of games is a whole number >= 0, not {games!r}")
     seats = len(bots) if players is None else players
+    if len(bots) > seats:
+        raise SimulationError(f"{len(bots)} bots for {seats} seats: the last ones would never "
+                              "play; give at most one bot per seat")  # fmt: skip
     board = load_map(map) if isinstance(map, str) else map
     opts = tuple(sorted((options or {}).items()))
     new_game(board, variant, seats, seed, 0, **dict(opts))  # refuses bad rules now
@@ -224,7 +235,7 @@ def simulate(
     workers: int | None = None,
     address: str | None = None,
     batch: int | None = None,
-    out: str | None = None,
+    out: str | os.PathLike[str] | None = None,
     resume: bool = False,
     record: bool = False,
     max_retries: int = 3,
@@ -331,6 +342,7 @@ __all__ = [
     "auto_batch",
     "bot_lines",
     "elo",
+    "game_record",
     "make_backend",
     "plan",
     "play_batch",
@@ -339,6 +351,7 @@ __all__ = [
     "resolve_bot",
     "seat_lines",
     "simulate",
+    "speed",
     "tournament",
     "wilson",
 ]

@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from .games import GameResult, GameSpec, SimulationError, _describe, play_batch
+from .games import GameResult, GameSpec, SimulationError, describe_error, play_batch
 
 BACKENDS = ("serial", "process", "ray")
 Batch = tuple[GameSpec, ...]
@@ -91,7 +91,7 @@ class SerialBackend(Backend):
             try:
                 results = play_batch(batch)
             except Exception as exc:  # an engine error: report the batch, go on
-                yield Failed(batch, _describe(exc))
+                yield Failed(batch, describe_error(exc))
             else:
                 yield Done(tuple(results))
 
@@ -99,8 +99,10 @@ class SerialBackend(Backend):
 class ProcessBackend(Backend):
     """A pool of worker processes on this machine (standard library only).
 
-    When a worker dies the pool is broken for every task in flight; a new pool takes over and
-    those tasks are submitted again.
+    When a worker dies the pool is broken for every task in flight, and which task killed it
+    is unknown. A new pool takes over and those tasks run again *one at a time* (suspects):
+    a task that kills a worker when it runs alone counts an attempt and fails after
+    ``max_retries`` of them, while the tasks that only shared its pool go through untouched.
     """
 
     name = "process"
@@ -111,16 +113,24 @@ class ProcessBackend(Backend):
 
     def run(self, batches: Sequence[Batch]) -> Iterator[Done | Failed]:
         pending = deque(enumerate(batches))
+        suspects: deque[tuple[int, Batch]] = deque()
         inflight: dict[Future[list[GameResult]], tuple[int, Batch]] = {}
         try:
-            while pending or inflight:
+            while pending or suspects or inflight:
                 if self._pool is None:
                     self._pool = ProcessPoolExecutor(
                         self.workers, initializer=_follow_parent, initargs=(os.getpid(),)
                     )
-                while pending and len(inflight) < 2 * self.workers:
-                    key, batch = pending.popleft()
-                    inflight[self._pool.submit(play_batch, batch)] = (key, batch)
+                if suspects:  # after a death: one task alone until the suspects are cleared
+                    if not inflight:
+                        key, batch = suspects.popleft()
+                        inflight[self._pool.submit(play_batch, batch)] = (key, batch)
+                    alone = True
+                else:
+                    while pending and len(inflight) < 2 * self.workers:
+                        key, batch = pending.popleft()
+                        inflight[self._pool.submit(play_batch, batch)] = (key, batch)
+                    alone = False
                 done, _ = wait(inflight, return_when=FIRST_COMPLETED)
                 lost: list[tuple[int, Batch]] = []
                 for future in done:
@@ -130,16 +140,21 @@ class ProcessBackend(Backend):
                     except BrokenProcessPool:
                         lost.append((key, batch))
                     except Exception as exc:  # an engine error: report the batch, go on
-                        yield Failed(batch, _describe(exc))
-                if lost:  # every task in flight went down with the pool: submit them again
-                    lost += inflight.values()
-                    inflight.clear()
-                    self._discard_pool()
-                    for key, batch in reversed(lost):
-                        if self._again(key, batch):
-                            pending.appendleft((key, batch))
-                        else:
-                            yield Failed(batch, f"worker died {self._attempts[key]} times")
+                        yield Failed(batch, describe_error(exc))
+                if not lost:
+                    continue
+                lost += inflight.values()  # every task in flight went down with the pool
+                inflight.clear()
+                self._discard_pool()
+                if alone:  # it killed its worker on its own
+                    key, batch = lost[0]
+                    if self._again(key, batch):
+                        suspects.appendleft((key, batch))
+                    else:
+                        yield Failed(batch, f"worker died {self._attempts[key]} times")
+                else:
+                    self.retried += sum(len(batch) for _, batch in lost)
+                    suspects.extend(lost)
         finally:
             self.close()
 
@@ -196,7 +211,7 @@ class RayBackend(Backend):
                     )
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 raise SimulationError(f"cannot reach Ray at {address or 'a local instance'}: "
-                                      f"{_describe(exc)}") from None  # fmt: skip
+                                      f"{describe_error(exc)}") from None  # fmt: skip
             self._owned = True
         cpus = int(self._ray.cluster_resources().get("CPU", 1))
         super().__init__(workers or max(1, cpus), max_retries)
@@ -219,13 +234,13 @@ class RayBackend(Backend):
                     try:
                         yield Done(tuple(ray.get(ref)))
                     except RayTaskError as exc:  # the game code raised: no retry helps
-                        yield Failed(batch, _describe(exc.cause or exc))
+                        yield Failed(batch, describe_error(exc.cause or exc))
                     except RayError as exc:  # a worker or node died
                         if self._again(key, batch):
                             pending.appendleft((key, batch))
                         else:
                             yield Failed(batch, f"worker died {self._attempts[key]} times: "
-                                                f"{_describe(exc)}")  # fmt: skip
+                                                f"{describe_error(exc)}")  # fmt: skip
         finally:
             for ref in inflight:
                 ray.cancel(ref, force=True)

@@ -18,16 +18,13 @@ from .. import bots
 from ..board import Map
 from ..bots import Bot
 from ..data import load_map
-from ..errors import BotError, TTRError
+from ..errors import BotError
+from ..errors import SimulationError as SimulationError  # noqa: PLC0414 (re-exported from its old home)
 from ..rules import apply, new_game
 from ..state import Phase
 from ..views import OptionValue
 
 MAX_ACTIONS = 100_000  # far above any real game; a bot that loops forever forfeits
-
-
-class SimulationError(TTRError, ValueError):
-    """Bad simulation input: an unknown bot, an output file that is not ours, a lost backend."""
 
 
 BotLike = str | Bot  # a spec ("greedy", "package.module:Class") or a bot object
@@ -206,6 +203,7 @@ def play_batch(specs: Sequence[GameSpec]) -> list[GameResult]:
     return [play_game(spec) for spec in specs]
 
 
-def _describe(exc: BaseException) -> str:
+def describe_error(exc: BaseException) -> str:
+    """``Type: first line of the message``: an error in one line, for rows and summaries."""
     text = str(exc).splitlines()[0] if str(exc) else ""
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

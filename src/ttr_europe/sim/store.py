@@ -14,11 +14,15 @@ import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from ..jsontext import parse_json
 from .games import GameResult, SimulationError
+
+if TYPE_CHECKING:
+    from ..records import GameRecord
 
 try:
     import fcntl
@@ -145,6 +149,17 @@ def read_rows(path: str | os.PathLike[str]) -> tuple[dict[str, Any], list[GameRe
     return doc, list(_read_rows(file, lines[1:]).values())
 
 
+def game_record(header: dict[str, Any], row: GameResult) -> GameRecord:
+    """The game record of a row written with ``record`` (for ``records.replay`` or
+    ``ttr-europe replay``); ``header`` is the document ``read_rows`` returns with it."""
+    from ..records import GameRecord
+
+    if row.record is None:
+        raise SimulationError(f"the row of seed {row.seed} has no actions (run with --record)")
+    return GameRecord(header["map"], header["variant"], len(row.bots), row.seed, 0,
+                      header["options"], row.record)  # fmt: skip
+
+
 def _lock(fd: int, file: Path) -> None:
     if fcntl is None:  # pragma: no cover
         return
@@ -166,7 +181,7 @@ def _read_all(fd: int) -> bytes:
 
 def _header_doc(file: Path, line: bytes) -> dict[str, Any]:
     try:
-        doc = json.loads(line)
+        doc = parse_json(line, str(file))
     except ValueError:
         doc = None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
@@ -190,7 +205,7 @@ def _read_rows(file: Path, lines: Iterable[bytes]) -> dict[int, GameResult]:
     rows: dict[int, GameResult] = {}
     for number, line in enumerate(lines, start=2):
         try:
-            result = GameResult.from_json(json.loads(line))
+            result = GameResult.from_json(parse_json(line, str(file)))
         except (ValueError, TypeError, KeyError) as exc:
             raise SimulationError(f"{file}: line {number} is corrupt ({_reason(exc)})") from None
         if result.seed in rows:
