@@ -10,10 +10,11 @@ from hypothesis import strategies as st
 
 from strategies import played
 from ttr_europe import apply, is_legal, new_game
-from ttr_europe.bots import GreedyBot, decide, make_bot, play
-from ttr_europe.cards import KINDS, Cards, payments
+from ttr_europe.bots import GreedyBot, cheapest, decide, make_bot, play
+from ttr_europe.cards import KINDS, Cards
 from ttr_europe.errors import SetupError
-from ttr_europe.mcts import MctsBot, Playout, _can_pay, search_moves
+from ttr_europe.mcts import MctsBot, Playout, _can_pay, cheapest_payment, search_moves
+from ttr_europe.payments import payments
 from ttr_europe.scoring import score
 from ttr_europe.state import Phase
 from ttr_europe.views import determinize, observe
@@ -54,6 +55,21 @@ def test_can_pay_agrees_with_payments(
 ) -> None:
     hand = Cards(counts)
     assert _can_pay(colour, length, ferry, hand) == bool(payments(colour, length, ferry, hand))
+
+
+@given(
+    st.lists(st.integers(0, 5), min_size=KINDS, max_size=KINDS),
+    st.sampled_from([None, *range(9)]),
+    st.integers(1, 8),
+    st.integers(0, 3),
+)
+def test_cheapest_payment_agrees_with_the_payments(
+    counts: list[int], colour: int | None, length: int, ferry: int
+) -> None:
+    hand = Cards(counts)
+    options = payments(colour, length, ferry, hand)
+    expected = cheapest(options, hand) if options else None
+    assert cheapest_payment(colour, length, ferry, hand) == expected
 
 
 def test_a_smoke_game_against_greedy() -> None:

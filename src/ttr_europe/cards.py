@@ -11,9 +11,8 @@ import operator
 import re
 from collections.abc import Iterable, Mapping
 from enum import IntEnum
-from typing import Any
 
-from .errors import TTRError
+from .errors import CardsError as CardsError  # noqa: PLC0414 (re-exported from its old home)
 
 
 class Color(IntEnum):
@@ -53,10 +52,6 @@ def kind_from_name(name: str) -> int:
         return KIND_NAMES.index(key)
     except ValueError:
         raise CardsError(f"unknown card kind {name!r}") from None
-
-
-class CardsError(TTRError, ValueError):
-    """A malformed card multiset (negative count, unknown kind, bad text)."""
 
 
 class Cards(tuple[int, ...]):
@@ -134,6 +129,8 @@ class Cards(tuple[int, ...]):
     @classmethod
     def parse(cls, text: str) -> Cards:
         """Inverse of ``str``: ``"2red+1loco"``; a bare kind means one card (``"pink+loco"``)."""
+        if not isinstance(text, str):
+            raise CardsError(f"cards are read from text, not {type(text).__name__}")
         text = text.strip().lower()
         if text in ("none", ""):
             return EMPTY
@@ -160,15 +157,3 @@ def single(kind: int, n: int = 1) -> Cards:
     values = [0] * KINDS
     values[kind] = n
     return _make(values)
-
-
-_MOVED = frozenset({"payments", "count_payments", "payment_colour", "pays"})
-
-
-def __getattr__(name: str) -> Any:
-    """The payment functions moved to ``ttr_europe.payments``; old imports keep working."""
-    if name in _MOVED:
-        from . import payments
-
-        return getattr(payments, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

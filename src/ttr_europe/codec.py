@@ -15,7 +15,7 @@ block                 codes
 ``keep``              ``2 ** M`` subsets of the offer by place: bit ``i`` keeps place ``i``
                       (``M`` is the variant's largest offer)
 ``claim``             per route in map order, each payment the route admits, in the order of
-                      ``cards.payments`` (by colour, then locomotives; all locomotives last)
+                      ``payments.payments`` (by colour, then locomotives; all locomotives last)
 ``station``           per city in map order, each one-colour payment of 1 .. stations cards
 ``pay``               each one-colour payment of 1 .. 3 cards (a tunnel's extra cost)
 ====================  ====================================================================
@@ -45,6 +45,7 @@ from .board import Map
 from .cards import KINDS, LOCOMOTIVE, Cards
 from .data import load_map
 from .errors import MalformedActionError
+from .guards import check_map, not_a_state
 from .payments import payments
 from .rules import TUNNEL_REVEAL, KeepChoices, legal_actions
 from .state import GameState
@@ -81,8 +82,9 @@ class ActionCodec:
     )  # fmt: skip
 
     def __init__(self, map: Map | str = "europe", variant: str = "base") -> None:
+        check_map(map, "ActionCodec")
         board = load_map(map) if isinstance(map, str) else map
-        if variant not in board.variants:
+        if type(variant) is not str or variant not in board.variants:
             raise MalformedActionError("codec", f"map {board.id!r} has no variant {variant!r}")
         v = board.variants[variant]
         self.map = board
@@ -145,7 +147,12 @@ class ActionCodec:
     # ----------------------------------------------------------------------- encode
 
     def encode(self, action: Action, state: GameState | None = None) -> int:
-        """The code of ``action``; ``state`` is needed for ``KeepTickets`` only."""
+        """The code of ``action``; ``state`` is needed for ``KeepTickets`` only.
+
+        A payment must be a ``Cards``, as ``apply`` requires: an equal tuple or a list is refused.
+        """
+        if state is not None and type(state) is not GameState:
+            raise not_a_state(state, "ActionCodec.encode")
         v = self.variant
         if isinstance(action, DrawFaceUp):
             if type(action.slot) is not int or not 0 <= action.slot < v.face_up:
@@ -155,19 +162,22 @@ class ActionCodec:
         if simple is not None:
             return v.face_up + simple
         if isinstance(action, ClaimRoute):
-            r = self.map.route_index.get(action.route) if isinstance(action.route, str) else None
-            code = self._claim_codes[r].get(action.payment) if r is not None else None
+            r = self.map.route_index.get(action.route) if type(action.route) is str else None
+            pay = action.payment if type(action.payment) is Cards else None
+            code = self._claim_codes[r].get(pay) if r is not None and pay is not None else None
             if code is None:
                 raise MalformedActionError("codec", "no such claim on this map", action)
             return self._claim_start + code
         if isinstance(action, BuildStation):
-            c = self.map.city_index.get(action.city) if isinstance(action.city, str) else None
-            j = self._station_index.get(action.payment)
+            c = self.map.city_index.get(action.city) if type(action.city) is str else None
+            pay = action.payment if type(action.payment) is Cards else None
+            j = self._station_index.get(pay) if pay is not None else None
             if c is None or j is None:
                 raise MalformedActionError("codec", "no such station on this map", action)
             return self._station + c * len(self._stations) + j
         if isinstance(action, PayTunnel):
-            j = self._pay_index.get(action.payment)
+            pay = action.payment if type(action.payment) is Cards else None
+            j = self._pay_index.get(pay) if pay is not None else None
             if j is None:
                 raise MalformedActionError("codec", "no such tunnel payment", action)
             return self._pay_start + j
@@ -194,6 +204,8 @@ class ActionCodec:
 
     def decode(self, code: int, state: GameState | None = None) -> Action:
         """The action of ``code``; ``state`` is needed for keep codes only."""
+        if state is not None and type(state) is not GameState:
+            raise not_a_state(state, "ActionCodec.decode")
         if type(code) is not int or not 0 <= code < self.size:
             raise MalformedActionError("codec", f"no action code {code!r} (size {self.size})")
         face_up = self.variant.face_up
@@ -223,10 +235,14 @@ class ActionCodec:
 
     def legal_codes(self, state: GameState) -> list[int]:
         """The codes of the legal actions of ``state``, in ``legal_actions`` order."""
+        if type(state) is not GameState:
+            raise not_a_state(state, "ActionCodec.legal_codes")
         return [self.encode(a, state) for a in legal_actions(state)]
 
     def mask(self, state: GameState) -> list[bool]:
         """``mask[code]`` is True exactly when the action of ``code`` is legal in ``state``."""
+        if type(state) is not GameState:
+            raise not_a_state(state, "ActionCodec.mask")
         return [b == 1 for b in self.mask_bytes(state)]
 
     def mask_bytes(self, state: GameState) -> bytearray:
@@ -237,6 +253,8 @@ class ActionCodec:
         payments by colour and then locomotives, so the payments a hand can make are one run
         per colour (plus the all-locomotive code).
         """
+        if type(state) is not GameState:
+            raise not_a_state(state, "ActionCodec.mask_bytes")
         out = bytearray(self.size)
         legal = legal_actions(state)
         head = legal.head
@@ -340,6 +358,8 @@ def codec_for(map: Map, variant: str) -> ActionCodec:
 
 def legal_action_mask(state: GameState) -> list[bool]:
     """The legal-action mask of ``state`` under its map's and variant's codec."""
+    if type(state) is not GameState:
+        raise not_a_state(state, "legal_action_mask")
     return codec_for(state.rules.map, state.rules.variant.id).mask(state)
 
 

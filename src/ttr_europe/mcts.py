@@ -32,9 +32,9 @@ from .actions import (
     PayTunnel,
     WithdrawTunnel,
 )
-from .board import Map
-from .bots import board_of, cheapest, shortest_path
-from .cards import LOCOMOTIVE, Cards, payments
+from .board import Map, Route
+from .bots import board_of, shortest_path
+from .cards import COLORS, KINDS, LOCOMOTIVE, Cards
 from .errors import SetupError
 from .rules import apply, is_legal, legal_actions
 from .scoring import outcome
@@ -103,8 +103,8 @@ class Playout:
             tunnel = state.tunnel
             assert tunnel is not None
             hand = state.players[state.current].hand
-            pays = payments(tunnel.colour, tunnel.extra, 0, hand)
-            return PayTunnel(cheapest(pays, hand)) if pays else WithdrawTunnel()
+            pay = cheapest_payment(tunnel.colour, tunnel.extra, 0, hand)
+            return WithdrawTunnel() if pay is None else PayTunnel(pay)
         return self.keep(state)
 
     def keep(self, state: GameState) -> KeepTickets:
@@ -141,8 +141,7 @@ class Playout:
                 best = route
         if best is None:
             return None
-        pays = payments(best.colour, best.length, best.ferry, hand)
-        return ClaimRoute(best.id, cheapest(pays, hand))
+        return _claim_of(best, hand)
 
     def _longest_claim(self, state: GameState) -> ClaimRoute | None:
         player = state.players[state.current]
@@ -151,8 +150,7 @@ class Playout:
             if route.length > trains or closed >> route.index & 1:
                 continue
             if _can_pay(route.colour, route.length, route.ferry, hand):
-                pays = payments(route.colour, route.length, route.ferry, hand)
-                return ClaimRoute(route.id, cheapest(pays, hand))
+                return _claim_of(route, hand)
         return None
 
     def _turn(self, state: GameState) -> Action:
@@ -205,6 +203,42 @@ class Playout:
         return state
 
 
+def cheapest_payment(colour: int | None, length: int, ferry: int, hand: Cards) -> Cards | None:
+    """``bots.cheapest(payments(...))`` (fewest locomotives, then the colour held most), or
+    None when the hand cannot pay; built directly, so playouts do not fill the cache of
+    ``payments`` (a big cache makes every full garbage collection slow)."""
+    locos = hand[LOCOMOTIVE]
+    best_colour, best_locos, best_held = -1, length, 0
+    for c in COLORS if colour is None else (() if colour == LOCOMOTIVE else (colour,)):
+        held = hand[c]
+        if not held:
+            continue
+        need = length - held
+        if need < ferry:
+            need = ferry
+        if (
+            need <= locos
+            and need < length
+            and (need < best_locos or (need == best_locos and held > best_held))
+        ):
+            best_colour, best_locos, best_held = c, need, held
+    values = [0] * KINDS
+    if best_colour >= 0:
+        values[best_colour] = length - best_locos
+        values[LOCOMOTIVE] = best_locos
+    elif locos >= length:
+        values[LOCOMOTIVE] = length
+    else:
+        return None
+    return Cards(values)
+
+
+def _claim_of(route: Route, hand: Cards) -> ClaimRoute:
+    pay = cheapest_payment(route.colour, route.length, route.ferry, hand)
+    assert pay is not None
+    return ClaimRoute(route.id, pay)
+
+
 def _can_pay(colour: int | None, length: int, ferry: int, hand: Cards) -> bool:
     """Whether ``payments(colour, length, ferry, hand)`` is not empty, without building it."""
     locos = hand[LOCOMOTIVE]
@@ -244,9 +278,8 @@ def search_moves(state: GameState, playout: Playout) -> list[Action]:
         tunnel = state.tunnel
         assert tunnel is not None
         hand = state.players[state.current].hand
-        pays = payments(tunnel.colour, tunnel.extra, 0, hand)
-        moves = [PayTunnel(cheapest(pays, hand))] if pays else []
-        return [*moves, WithdrawTunnel()]
+        pay = cheapest_payment(tunnel.colour, tunnel.extra, 0, hand)
+        return [WithdrawTunnel()] if pay is None else [PayTunnel(pay), WithdrawTunnel()]
     return list(legal_actions(state))  # the ticket choices
 
 
@@ -275,8 +308,7 @@ def _claims(state: GameState, playout: Playout) -> list[Action]:
         if not left[on_path] or route.length > trains or closed >> route.index & 1:
             continue
         if _can_pay(route.colour, route.length, route.ferry, hand):
-            pays = payments(route.colour, route.length, route.ferry, hand)
-            out.append(ClaimRoute(route.id, cheapest(pays, hand)))
+            out.append(_claim_of(route, hand))
             left[on_path] -= 1
     return out
 

@@ -121,7 +121,7 @@ def pays_tunnel_extra(payment: tuple[int, ...], colour: int, extra: int) -> tupl
 
 # --------------------------------------------------------------------------- per-kind counts
 
-_KIND_COUNTS: dict[tuple[Map, Cards], tuple[KindCount, ...]] = {}
+_KIND_COUNTS: dict[Map, dict[Cards, tuple[KindCount, ...]]] = {}
 _KIND_COUNTS_LIMIT = 200_000
 
 
@@ -133,12 +133,14 @@ def kind_counts(board: Map, hand: Cards) -> tuple[KindCount, ...]:
     change the routes of a kind, not its payments). Cached per hand: random play meets the
     same hands again and again.
     """
-    key = (board, hand)
-    found = _KIND_COUNTS.get(key)
+    cache = _KIND_COUNTS.get(board)
+    if cache is None:
+        cache = _KIND_COUNTS[board] = {}
+    found = cache.get(hand)
     if found is None:
-        if len(_KIND_COUNTS) >= _KIND_COUNTS_LIMIT:
-            _KIND_COUNTS.clear()
-        found = _KIND_COUNTS[key] = _count_kinds(board, hand)
+        if len(cache) >= _KIND_COUNTS_LIMIT:
+            cache.clear()
+        found = cache[hand] = _count_kinds(board, hand)
     return found
 
 

@@ -35,6 +35,7 @@ from .errors import (
     NotYourTurnError,
     SetupError,
 )
+from .guards import check_setup, not_a_state
 from .payments import (
     count_payments,
     kind_counts,
@@ -88,6 +89,7 @@ def new_game(
     ``options`` are the switches of ``Rules`` (rules.md Part D options). The first player is
     drawn with the seeded generator unless given (D18).
     """
+    check_setup(map, variant, players, seed)
     board = load_map(map) if isinstance(map, str) else map
     if variant not in board.variants:
         raise SetupError(f"map {board.id!r} has no variant {variant!r}; "
@@ -157,10 +159,14 @@ def _check_options(rules: Rules) -> None:
 
 def current_player(state: GameState) -> int | None:
     """The seat to act, or None when the game is over."""
+    if type(state) is not GameState:
+        raise not_a_state(state, "current_player")
     return None if state.phase is _GAME_OVER else state.current
 
 
 def is_terminal(state: GameState) -> bool:
+    if type(state) is not GameState:
+        raise not_a_state(state, "is_terminal")
     return state.phase is _GAME_OVER
 
 
@@ -299,17 +305,15 @@ class LegalActions(Sequence[Action]):
 
 def legal_actions(state: GameState) -> LegalActions:
     """Every legal action of the player to act, payments included (D24)."""
+    if type(state) is not GameState:
+        raise not_a_state(state, "legal_actions")
     phase = state.phase
     if phase is _TURN:
         return _turn_actions(state)
     if phase is _SECOND_DRAW:
-        head: list[Action] = [_FACE_UP[s] for s, c in enumerate(state.row)
-                              if c != NO_CARD and c != LOCOMOTIVE]  # fmt: skip
-        if _can_draw_blind(state):
-            head.append(_DRAW_BLIND)
-        if state.rules.second_card_optional:
-            head.append(_PASS)
-        return LegalActions(tuple(head), state)
+        key = (state.row, _can_draw_blind(state), state.rules.second_card_optional)
+        found = _SECOND_HEADS.get(key)
+        return LegalActions(_second_head(*key) if found is None else found, state)
     if phase is _TUNNEL:
         pays_extra = (PayTunnel(p) for p in _tunnel_payments(state))
         return LegalActions((*pays_extra, _WITHDRAW), state)
@@ -318,34 +322,47 @@ def legal_actions(state: GameState) -> LegalActions:
     return LegalActions((), state)
 
 
-_HEADS: dict[tuple[int, bool, bool], tuple[Action, ...]] = {}
+# The draw actions of a turn start and of a second draw depend on the row and two flags only;
+# rows repeat, so they are built once (the caches are bounded: a row holds few card kinds).
+_TURN_HEADS: dict[tuple[tuple[int, ...], bool, bool], tuple[Action, ...]] = {}
+_SECOND_HEADS: dict[tuple[tuple[int, ...], bool, bool], tuple[Action, ...]] = {}
+_HEADS_LIMIT = 100_000
 
 
 def _turn_head(row: tuple[int, ...], blind: bool, tickets: bool) -> tuple[Action, ...]:
-    """The draws of a turn start: face-up slots with a card, blind, tickets (cached when full)."""
-    full = NO_CARD not in row
-    if full:
-        found = _HEADS.get((len(row), blind, tickets))
-        if found is not None:
-            return found
+    """The draws of a turn start: face-up slots with a card, blind, tickets."""
     head: list[Action] = [_FACE_UP[s] for s in range(len(row)) if row[s] != NO_CARD]
     if blind:
         head.append(_DRAW_BLIND)
     if tickets:
         head.append(_DRAW_TICKETS)
-    out = tuple(head)
-    if full:
-        _HEADS[len(row), blind, tickets] = out
+    if len(_TURN_HEADS) >= _HEADS_LIMIT:
+        _TURN_HEADS.clear()
+    out = _TURN_HEADS[row, blind, tickets] = tuple(head)
+    return out
+
+
+def _second_head(row: tuple[int, ...], blind: bool, optional: bool) -> tuple[Action, ...]:
+    """The second draw: face-up slots with a card but a locomotive (R15b), blind, pass (D5)."""
+    head: list[Action] = [_FACE_UP[s] for s, c in enumerate(row)
+                          if c != NO_CARD and c != LOCOMOTIVE]  # fmt: skip
+    if blind:
+        head.append(_DRAW_BLIND)
+    if optional:
+        head.append(_PASS)
+    if len(_SECOND_HEADS) >= _HEADS_LIMIT:
+        _SECOND_HEADS.clear()
+    out = _SECOND_HEADS[row, blind, optional] = tuple(head)
     return out
 
 
 def _turn_actions(state: GameState) -> LegalActions:
     """The start of a turn: draws, tickets, then claims and stations counted per route kind."""
-    head = _turn_head(
-        state.row,
-        state.pile_top < len(state.pile) or state.discard.total > 0,
-        bool(state.ticket_deck),
-    )
+    key = (state.row, state.pile_top < len(state.pile) or state.discard.total > 0,
+           bool(state.ticket_deck))  # fmt: skip
+    head = _TURN_HEADS.get(key)
+    if head is None:
+        head = _turn_head(*key)
     board = state.rules.map
     seat = state.current
     player = state.players[seat]
@@ -447,6 +464,8 @@ def _keep_limits(state: GameState) -> tuple[int, int | None]:
 
 def is_legal(state: GameState, action: object) -> bool:
     """Whether ``apply(state, action)`` would succeed (checks the one action, lists nothing)."""
+    if type(state) is not GameState:
+        raise not_a_state(state, "is_legal")
     try:
         _check(state, action)
     except IllegalActionError:
@@ -456,6 +475,8 @@ def is_legal(state: GameState, action: object) -> bool:
 
 def why_illegal(state: GameState, action: object) -> IllegalActionError | None:
     """The error ``apply`` would raise for ``action``, or None if it is legal."""
+    if type(state) is not GameState:
+        raise not_a_state(state, "why_illegal")
     try:
         _check(state, action)
     except IllegalActionError as exc:
@@ -640,6 +661,8 @@ def apply(state: GameState, action: Action, *, player: int | None = None) -> Gam
 
     ``player``, when given, must be the seat to act (else ``NotYourTurnError``).
     """
+    if type(state) is not GameState:
+        raise not_a_state(state, "apply")
     if player is not None and player != state.current and state.phase is not _GAME_OVER:
         raise NotYourTurnError("R12", f"it is seat {state.current}'s turn, not {player}'s", action)
     step = _STEPS.get(type(action))
@@ -671,7 +694,7 @@ def _successor(
     closed: tuple[int, ...],
     ticket_deck: tuple[int, ...],
     box: tuple[int, ...],
-    tunnel: PendingTunnel | None,
+    tunnel: PendingTunnel[int] | None,
     final_turns: int,
     passes: int,
 ) -> GameState:

@@ -19,9 +19,11 @@ from itertools import pairwise, product
 import attrs
 
 from .board import Map
-from .errors import TTRError
+from .errors import ScoreMismatchError, ScoringError
+from .guards import check_score, check_seat, check_state, expect
 from .paths import Network, Trail, components, connecting_paths
 from .state import NO_OWNER, GameState, Phase
+from .unionfind import UnionFind
 
 __all__ = [
     "Choice",
@@ -44,26 +46,6 @@ __all__ = [
 
 StationChoices = Mapping[int, Mapping[str, str | None]]
 """An explicit station choice: seat -> {station city id: borrowed route id, or None}."""
-
-
-class ScoringError(TTRError, ValueError):
-    """A station choice that the rules do not allow, or a state that cannot be scored."""
-
-
-class ScoreMismatchError(ScoringError):
-    """The running score of a seat differs from the points of the routes it owns (D35).
-
-    The engine adds route points as routes are claimed, so this only happens with a state that
-    was built or edited by hand; the scorer refuses to guess which of the two numbers is right.
-    """
-
-    def __init__(self, seat: int, recorded: int, recomputed: int) -> None:
-        self.seat = seat
-        self.recorded = recorded
-        self.recomputed = recomputed
-        super().__init__(
-            f"D35: seat {seat} has a running score of {recorded} but owns routes worth {recomputed}"
-        )
 
 
 @attrs.frozen
@@ -186,11 +168,13 @@ def score(state: GameState, stations: StationChoices | None = None) -> Scoreboar
     still chosen by D10, given the fixed ones. Raises ``ScoreMismatchError`` when a running
     score disagrees with the routes owned (D35).
     """
+    check_score(state, stations)
     return _score(state, _check_choices(state, stations or {}), detail=True)
 
 
 def outcome(state: GameState) -> Outcome:
     """Winners and ranks only (no ticket paths are traced), for bots."""
+    check_state(state, "outcome")
     board = _score(state, {}, detail=False)
     return Outcome(
         final=board.final,
@@ -208,6 +192,7 @@ def returns(state: GameState) -> tuple[float, ...]:
     returns always sum to 1. Before the end of the game the same is computed on the
     provisional scores, which a search may use as a rough heuristic.
     """
+    check_state(state, "returns")
     result = outcome(state)
     share = 1.0 / len(result.winners)
     return tuple(share if seat in result.winners else 0.0 for seat in range(len(result.ranks)))
@@ -215,6 +200,8 @@ def returns(state: GameState) -> tuple[float, ...]:
 
 def longest_path(state: GameState, seat: int) -> LongestPath:
     """The longest continuous path of ``seat``'s own routes (R48, R44)."""
+    check_state(state, "longest_path")
+    check_seat(seat, "longest_path")
     if not 0 <= seat < len(state.players):
         raise ScoringError(f"no seat {seat} in a {len(state.players)}-player game")
     board = state.map
@@ -251,14 +238,11 @@ def choose_borrowed(
     an open ticket and that no other station can reach are dropped too (they cannot change any
     ticket). Only then are the remaining combinations tried, in increasing order.
     """
-    label = components(own) if networks is None else networks  # networks by lowest city
-    parent: dict[int, int] = {}  # forced stations join networks: a tiny union-find over names
+    label = components(own) if networks is None else networks  # each network by its lowest city
+    sets: UnionFind[int] = UnionFind()  # forced stations join networks
 
     def find(x: int) -> int:
-        root = label.get(x, x)
-        while root in parent:
-            root = parent[root]
-        return root
+        return sets.find(label.get(x, x))
 
     chosen: list[int | None] = [None] * len(stations)
     free: list[int] = []
@@ -270,9 +254,7 @@ def choose_borrowed(
         assert forced is not None
         route, other = forced
         chosen[i] = route
-        ra, rb = find(city), find(other)
-        if ra != rb:
-            parent[ra] = rb
+        sets.union(find(city), find(other))
 
     completed = [find(a) == find(b) for a, b, _ in tickets]
     open_tickets = [
@@ -298,13 +280,11 @@ def choose_borrowed(
 
     # Every candidate link at once bounds what any choice completes: a ticket it leaves open
     # is lost whatever the choice (the same points in every key), so only the others count.
-    every: dict[int, int] = {}
+    every: UnionFind[int] = UnionFind()
     for i in free:
         for _, a, b in links[i]:
-            ra, rb = _top(every, a), _top(every, b)
-            if ra != rb:
-                every[ra] = rb
-    open_tickets = [x for x in open_tickets if _top(every, x[0]) == _top(every, x[1])]
+            every.union(a, b)
+    open_tickets = [x for x in open_tickets if every.connected(x[0], x[1])]
     if not open_tickets:  # every choice ties: the lowest is borrowing nothing
         return tuple(chosen), tuple(completed)
 
@@ -314,16 +294,14 @@ def choose_borrowed(
     best_done: tuple[int, ...] = ()
     everything = (sum(p for _, _, p, _ in open_tickets), len(open_tickets))
     for combo in product(*options):
-        link: dict[int, int] = {}  # a tiny union-find over the components the links join
+        link: UnionFind[int] = UnionFind()  # over the components the links join
         for item in combo:
             if item is not None:
-                ra, rb = _top(link, item[1]), _top(link, item[2])
-                if ra != rb:
-                    link[ra] = rb
+                link.union(item[1], item[2])
         points = 0
         done: list[int] = []
         for a, b, p, t in open_tickets:
-            if _top(link, a) == _top(link, b):
+            if link.connected(a, b):
                 points += p
                 done.append(t)
             else:
@@ -338,12 +316,6 @@ def choose_borrowed(
     for t in best_done:
         completed[t] = True
     return tuple(chosen), tuple(completed)
-
-
-def _top(link: dict[int, int], x: int) -> int:
-    while x in link:
-        x = link[x]
-    return x
 
 
 def _prune(links: dict[int, list[tuple[int, int, int]]], terminals: set[int]) -> None:
@@ -590,6 +562,7 @@ def _player(
 
 def format_scoreboard(board: Scoreboard) -> str:
     """A text table of the scores, then each seat's breakdown and what decided the ranking."""
+    expect(board, Scoreboard, "format_scoreboard", "board")
     title = "Final scores" if board.final else "Provisional scores"
     lines = [
         f"{title} ({board.map}, {board.variant}); bonus: {board.bonus_name}",
