@@ -32,6 +32,9 @@ SHELL_STEPS = (
     "bash .ci/run",
     "mkdocs build",
     "python scripts/",
+    "python benchmarks/",  # benchmarks are measured by hand, never in CI (docs/performance.md)
+    "git clone",  # fetching a peer engine for the side-by-side benchmark
+    "git archive",
     "ray start",  # setting up a Ray cluster (docs/simulation.md)
     "ray job submit",
 )
