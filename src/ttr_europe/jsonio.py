@@ -518,8 +518,31 @@ def state_from_json(doc: Any, *, map: Map | None = None, source: str = "<state>"
         passes=r.int_(d["passes"], "$.passes", 0, n),
     )
     _check_cards(r, state)
+    _check_routes(r, state)
     _check_phase(r, state)
     return state
+
+
+def _check_routes(r: _Reader, state: GameState) -> None:
+    """Each seat's trains and running score agree with the routes it owns (R2, R24, D35)."""
+    for seat, p in enumerate(state.players):
+        owned = [i for i, owner in enumerate(state.owners) if owner == seat]
+        _check_owned(r, f"$.players[{seat}]", p.trains, p.score, owned, state.rules)
+
+
+def _check_owned(
+    r: _Reader, path: str, trains: int, score: int, owned: Sequence[int], rules: Rules
+) -> None:
+    """Trains left plus the spaces of the routes owned make the variant's trains (R2), and the
+    running score is the points of those routes (R24, D35)."""
+    routes = rules.map.routes
+    on_board = sum(routes[i].length for i in owned)
+    if trains + on_board != rules.variant.trains:
+        raise r.fail(f"{path}.trains", f"R2: {trains} trains left and {on_board} on the "
+                     f"board, not {rules.variant.trains}")  # fmt: skip
+    points = sum(routes[i].points for i in owned)
+    if score != points:
+        raise r.fail(f"{path}.score", f"D35: a running score of {score}, routes worth {points}")
 
 
 class _TicketCheck:
@@ -786,6 +809,7 @@ def view_from_json(doc: Any, *, map: Map | None = None, source: str = "<view>") 
             offer=_view_tickets(p["offer"], f"{path}.offer", tickets),
         )
         _check_seat(r, seat, path)
+        _check_owned(r, path, seat.trains, seat.score, routes, rules)
         seats.append(seat)
     owners = tuple(route_owner.get(ri, NO_OWNER) for ri in range(len(board.routes)))
     fault = _double_fault(rules, owners)
