@@ -381,3 +381,25 @@ def test_map_files_are_read_with_a_size_cap(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="at most"):
         load_map_file(huge)
     assert load_map("europe") is load_map("europe")
+
+
+# ------------------------------------------------------------------ found by the fuzz suite
+
+
+@pytest.mark.parametrize(("field", "change"), [("score", 1), ("trains", -1)])
+def test_a_state_whose_trains_or_score_disagree_with_its_routes_is_refused(
+    field: str, change: int
+) -> None:
+    """The thorough fuzz run found such a state read back, and ``score`` then raised D35."""
+    state = replay(random_game("europe", players=3, seed=4, max_actions=150))[-1]
+    seat = next(s for s in range(3) if state.players[s].score > 0)
+    doc = json.loads(dumps(state))
+    doc["players"][seat][field] += change
+    with pytest.raises(DataError) as info:
+        loads(json.dumps(doc))
+    assert info.value.path == f"$.players[{seat}].{field}"
+    view = json.loads(dumps(observe(state, seat)))
+    view["players"][seat][field] += change
+    with pytest.raises(DataError) as info:
+        loads(json.dumps(view))
+    assert info.value.path == f"$.players[{seat}].{field}"

@@ -8,14 +8,16 @@ document, and the rule it breaks when there is one.
 
 The checks come in three groups:
 
-- **structure**, always: sizes, ranges, stations (R40), double routes (R26), tickets held once
-  (R8), offers and end bookkeeping that fit the phase (R9, R37, R46, D30, D5), a pending tunnel
-  exactly in the ``TUNNEL`` phase that the engine could have made (R21, R28, R30, R31, D31);
+- **structure**, always: sizes, ranges, stations (R40), double routes (R26), trains and running
+  scores that follow from the routes owned (R2, R24; a position where they disagree could not
+  be scored, D35), tickets held once (R8), offers and end bookkeeping that fit the phase (R9,
+  R37, R46, D30, D5), a pending tunnel exactly in the ``TUNNEL`` phase that the engine could
+  have made (R21, R28, R30, R31, D31);
 - **conservation** (``complete=True``): the 110 cards (R3) and every ticket of the variant are
   somewhere; a hand-built position (``testing.scenario(pile=...)``) may hold fewer on purpose;
-- **bookkeeping** (``reachable=True``): trains and route points match the routes owned (R2,
-  R24), and no face-up slot is empty while cards are left (D3). Play keeps them; the readers do
-  not ask for them, so that a position edited by hand can still be loaded and examined.
+- **bookkeeping** (``reachable=True``): no face-up slot is empty while cards are left (D3).
+  Play keeps it; the readers do not ask for it, so that a position edited by hand can still be
+  loaded and examined.
 """
 
 from __future__ import annotations
@@ -149,6 +151,8 @@ def state_problems(
     for seat, p in enumerate(state.players):
         if not 0 <= p.trains <= v.trains:
             out.append(Problem(f"$.players[{seat}].trains", f"R22: {p.trains} trains"))
+        owned = [r for r, owner in enumerate(state.owners) if owner == seat]
+        out += _owned_problems(f"$.players[{seat}]", p.trains, p.score, owned, rules)
     if state.tunnel is not None or state.phase is Phase.TUNNEL:
         out += _tunnel_problems(
             rules,
@@ -253,29 +257,26 @@ def _ticket_problems(state: GameState) -> list[Problem]:
     return out
 
 
-def _bookkeeping_problems(state: GameState) -> list[Problem]:
-    """Trains and route points follow from the routes owned (R2, R24); D3's full row."""
-    board, v = state.rules.map, state.rules.variant
+def _owned_problems(
+    path: str, trains: int, score: int, owned: Sequence[int], rules: Rules
+) -> list[Problem]:
+    """A seat's trains left and running score follow from the routes it owns (R2, R24): the
+    parts of a position that must agree, or scoring would refuse it later (D35)."""
+    routes, want = rules.map.routes, rules.variant.trains
     out: list[Problem] = []
-    for seat, p in enumerate(state.players):
-        mine = [r for r in board.routes if state.owners[r.index] == seat]
-        if p.trains + sum(r.length for r in mine) != v.trains:
-            out.append(
-                Problem(
-                    f"$.players[{seat}].trains",
-                    f"R2: {p.trains} trains left plus the routes owned is not {v.trains}",
-                )
-            )
-        if p.score != sum(r.points for r in mine):
-            out.append(
-                Problem(
-                    f"$.players[{seat}].score",
-                    f"R24: {p.score} is not the points of the routes owned",
-                )
-            )
-    if NO_CARD in state.row and (state.pile_size or state.discard.total):
-        out.append(Problem("$.row", "D3: an empty face-up slot while cards are left"))
+    if trains + sum(routes[r].length for r in owned) != want:
+        out.append(Problem(f"{path}.trains", f"R2: {trains} trains left plus the routes owned "
+                           f"is not {want}"))  # fmt: skip
+    if score != sum(routes[r].points for r in owned):
+        out.append(Problem(f"{path}.score", f"R24: {score} is not the points of the routes owned"))
     return out
+
+
+def _bookkeeping_problems(state: GameState) -> list[Problem]:
+    """D3's full row: play keeps it, a position edited by hand need not."""
+    if NO_CARD in state.row and (state.pile_size or state.discard.total):
+        return [Problem("$.row", "D3: an empty face-up slot while cards are left")]
+    return []
 
 
 # --------------------------------------------------------------------------- phase and tunnel
@@ -425,6 +426,8 @@ def view_problems(view: View, rules: Rules) -> list[Problem]:
             if owners[ri] != NO_OWNER:
                 out.append(Problem(f"{path}.routes", f"route {route_id} has two owners"))
             owners[ri] = seat
+        owned = [board.route_index[route_id] for route_id in p.routes]
+        out += _owned_problems(path, p.trains, p.score, owned, rules)
         out += _seat_problems(view, seat, path)
     fault = double_fault(rules, owners)
     if fault is not None:

@@ -298,8 +298,9 @@ def mutated(draw: st.DrawFn, doc: Any, max_faults: int = 3) -> Any:
             for _ in range(depth):
                 nested = [nested]
             parent[key] = nested
-        elif how == "long":
-            parent[key] = [copy.deepcopy(value)] * draw(st.sampled_from([100, 5000, 50_000]))
+        elif how == "long":  # of a small value: the document stays within a few MB
+            item = value if size_of(value) <= 20 else draw(JSON_JUNK)
+            parent[key] = [item] * draw(st.sampled_from([100, 5000, 50_000]))
         else:
             parent[key] = draw(JSON_JUNK)
     return doc
