@@ -37,7 +37,14 @@ from ttr_europe import (
 from ttr_europe.actions import MAX_TEXT, parse
 from ttr_europe.cli import main
 from ttr_europe.codec import legal_action_mask
-from ttr_europe.data import MAX_OFFER, data_files, load_map_file, parse_map, reset_success_chance
+from ttr_europe.data import (
+    MAX_OFFER,
+    build_map,
+    data_files,
+    load_map_file,
+    parse_map,
+    reset_success_chance,
+)
 from ttr_europe.errors import (
     ActionParseError,
     BadArgumentError,
@@ -403,3 +410,17 @@ def test_a_state_whose_trains_or_score_disagree_with_its_routes_is_refused(
     with pytest.raises(DataError) as info:
         loads(json.dumps(view))
     assert info.value.path == f"$.players[{seat}].{field}"
+
+
+def test_a_map_built_in_memory_with_shared_parts_is_refused_in_bounded_time() -> None:
+    """The map fuzzing ran out of memory: a document built in memory may share one list many
+    times over (``[row] * 50_000``), and the validator's message rendered the whole value."""
+    doc = json.loads((data_files() / "maps" / "usa.json").read_text("utf-8"))
+    row = [1] * 50_000
+    doc["routes"][0]["length"] = [row] * 50_000  # 2.5 billion numbers, were it written out
+    start = time.perf_counter()
+    with pytest.raises(DataError) as info:
+        build_map(doc, source="shared.json")
+    assert time.perf_counter() - start < 5.0  # it took memory without bound before
+    assert info.value.path == "$.routes[0].length"
+    assert len(str(info.value)) < 300

@@ -283,13 +283,54 @@ class SchemaValidator:
                 raise DataError("required field missing", source=source, path=_child(path, key))
 
 
-def _short(value: Any) -> str:
-    """A JSON rendering of ``value`` short enough for an error message."""
+def _short(value: Any, limit: int = 40) -> str:
+    """A JSON rendering of ``value`` short enough for an error message.
+
+    It walks only as far as the message shows, so a huge value (or one whose parts are shared
+    many times over, as a document built in memory can be) costs no more than a small one.
+    """
+    parts: list[str] = []
+    room = limit + 1
+
+    def put(text: str) -> bool:
+        nonlocal room
+        parts.append(text[:room])
+        room -= len(text)
+        return room > 0
+
+    def walk(v: Any) -> bool:
+        if isinstance(v, dict):
+            items: Any = v.items()
+            opening, closing = "{", "}"
+        elif isinstance(v, list | tuple):
+            items = ((None, x) for x in v)
+            opening, closing = "[", "]"
+        else:
+            return put(_scalar(v, room))
+        if not put(opening):
+            return False
+        for i, (key, member) in enumerate(items):
+            if (i and not put(", ")) or (key is not None and not put(_scalar(key, room) + ": ")):
+                return False
+            if not walk(member):
+                return False
+        return put(closing)
+
+    walk(value)
+    text = "".join(parts)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _scalar(value: Any, room: int) -> str:
+    """One value that is not a container, as JSON where it can be, cut to ``room``."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return "a huge integer"
+    if isinstance(value, str):
+        value = value[:room]
     try:
-        text = json.dumps(value, ensure_ascii=False)
+        return json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+        return f"<{type(value).__name__}>"
 
 
 def data_files() -> Traversable:
