@@ -4,14 +4,21 @@
 
 Each game is fixed by its seed (the map, variant, player count, options and the random play all
 follow from it), so a failure is reproduced with ``--seed N --games 1``. After every action the
-script checks the invariants below, that ``legal_actions`` agrees with ``is_legal``/``apply``,
-and that an unlisted action raises and leaves the state as it was; at the end of each game it
+script checks the invariants (``ttr_europe.invariants``), that ``legal_actions`` agrees with
+``is_legal`` and ``apply``, and that an unlisted action raises and leaves the state as it was
+(``ttr_europe.testing.play``); at the end of each game it
 replays the game from its seed and checks that the same state comes out. Exits 1 on any failure.
+
+With ``--documents`` every state also travels through JSON (state, action, every seat's view
+and the spectator's, the scoreboard) and must read back equal; each view must hide what its
+seat cannot see and be the view of a world sampled from it; the finished game's record must
+read back and replay to the final state.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -23,35 +30,35 @@ import attrs
 
 from ttr_europe import (
     Action,
-    BuildStation,
-    ClaimRoute,
-    DrawBlind,
     DrawFaceUp,
-    DrawTickets,
+    GameRecord,
     GameState,
     IllegalActionError,
-    KeepTickets,
     Pass,
-    PayTunnel,
     Phase,
+    TTRError,
     WithdrawTunnel,
     apply,
-    current_player,
-    is_legal,
+    determinize,
+    dumps,
     is_terminal,
-    legal_actions,
-    load_map,
+    loads,
     new_game,
+    observe,
+    score,
 )
-from ttr_europe.cards import FULL_DECK, LOCOMOTIVE, Cards
-from ttr_europe.state import NO_CARD, NO_OWNER, closed_masks
-from ttr_europe.testing import card_total
+from ttr_europe.records import final_state, record_of
+from ttr_europe.state import NO_CARD
+from ttr_europe.testing.play import (
+    MAX_ACTIONS,
+    POLICIES,
+    choose,
+    configs,
+    legal_list_problems,
+    state_problems,
+)
 
-MAX_ACTIONS = 20_000  # a random game is a few hundred actions; more means it does not end
-CONFIGS: tuple[tuple[str, str], ...] = tuple(
-    (m, v) for m in ("europe", "usa") for v in load_map(m).variants
-)
-POLICIES = ("uniform", "hoard", "build")
+CONFIGS = configs()
 
 
 @attrs.frozen
@@ -86,158 +93,71 @@ class Game:
 # --------------------------------------------------------------------------- invariants
 
 
-def invariant_violations(state: GameState, *, tickets: bool = True) -> list[str]:
-    """Every broken invariant of ``state`` (empty when all hold).
+def invariant_violations(state: GameState) -> list[str]:
+    """Every broken invariant of ``state`` (``ttr_europe.invariants`` and the engine's own)."""
+    return state_problems(state)
 
-    ``tickets`` checks ticket conservation against the variant's pools, which holds for games
-    started with ``new_game`` but not for hand-built scenarios.
-    """
-    out: list[str] = []
-    rules = state.rules
-    board, v, n = rules.map, rules.variant, rules.players
-    if card_total(state) != FULL_DECK:
-        out.append(f"R3: cards {card_total(state)} != the 110 of the game")
-    if min(state.discard) < 0 or any(min(p.hand) < 0 for p in state.players):
-        out.append("negative card count")
-    if len(state.players) != n or len(state.closed) != n:
-        out.append("seat count")
-    cities: list[int] = []
-    for seat, p in enumerate(state.players):
-        mine = [r for r in board.routes if state.owners[r.index] == seat]
-        if p.trains + sum(r.length for r in mine) != v.trains:
-            out.append(f"R2: seat {seat} trains {p.trains} + on board != {v.trains}")
-        if p.trains < 0:
-            out.append(f"R22: seat {seat} has {p.trains} trains")
-        if p.score != sum(r.points for r in mine):
-            out.append(f"R24: seat {seat} score {p.score} != route points")
-        if len(p.stations) > v.stations:
-            out.append(f"R40: seat {seat} built {len(p.stations)} stations")
-        cities.extend(p.stations)
-    if len(set(cities)) != len(cities):
-        out.append("R40: two stations in one city")
-    if any(o != NO_OWNER and not 0 <= o < n for o in state.owners):
-        out.append("owner out of range")
-    for r in board.routes:  # R26a: never both tracks to one player; R26b: one track with 2-3
-        if r.twin is not None and state.owners[r.index] != NO_OWNER:
-            twin_owner = state.owners[r.twin]
-            if twin_owner == state.owners[r.index]:
-                out.append(f"R26a: both tracks of {r.id} to one seat")
-            if twin_owner != NO_OWNER and not rules.doubles_open_to_all:
-                out.append(f"R26b: both tracks of {r.id} claimed with {n} players")
-    if state.closed != closed_masks(rules, state.owners):
-        out.append("closed masks differ from the owners")
-    if tickets:
-        held = [t for p in state.players for t in (*p.tickets, *p.offer)]
-        if sorted(held + list(state.ticket_deck) + list(state.box)) != sorted(
-            v.long_pool + v.regular_pool
-        ):
-            out.append("tickets not conserved")
-    if len(state.row) != v.face_up:
-        out.append("row size")
-    if NO_CARD in state.row and (state.pile_size or state.discard.total):
-        out.append("D3: an empty face-up slot while cards are left")
-    if (state.phase is Phase.TUNNEL) != (state.tunnel is not None):
-        out.append("D31: a pending tunnel outside the TUNNEL phase")
-    offering = {Phase.CHOOSE_TICKETS, Phase.INITIAL_TICKETS}
-    if (state.phase in offering) != bool(state.player.offer):
-        out.append("R37: tickets on offer do not match the phase")
-    if state.phase is not Phase.INITIAL_TICKETS and any(
-        p.offer for s, p in enumerate(state.players) if s != state.current
-    ):
-        out.append("R37: an offer waits at another seat")
-    if not -1 <= state.final_turns <= n or not 0 <= state.passes <= n:
-        out.append("R46/D34: turn counters out of range")
-    if not 0 <= state.current < n:
-        out.append("current seat out of range")
-    if (current_player(state) is None) != is_terminal(state):
-        out.append("current_player and is_terminal disagree")
+
+# --------------------------------------------------------------------------- documents
+
+
+def _reads_back(obj: Any) -> bool:
+    """Whether ``obj`` written as JSON reads back equal (a refusal counts as not)."""
     try:
-        if hash(state) != hash(attrs.evolve(state)) or attrs.evolve(state) != state:
-            out.append("state not equal to itself rebuilt")
-    except TypeError as exc:
-        out.append(f"state not hashable: {exc}")
-    return out
+        return bool(loads(dumps(obj)) == obj)
+    except TTRError:
+        return False
 
 
-def legal_list_violations(state: GameState, rng: random.Random) -> list[str]:
-    """Where the lazy ``legal_actions`` disagrees with itself or with ``is_legal``."""
+def document_violations(state: GameState, action: Action | None, rng: random.Random) -> list[str]:
+    """Where a state, its views, the action that led to it or its scoreboard do not survive
+    JSON, or a view shows what its seat cannot see (R52, D20)."""
     out: list[str] = []
-    la = legal_actions(state)
-    listed = list(la)
-    if len(listed) != len(la):
-        out.append(f"len(legal_actions) {len(la)} != {len(listed)} listed")
-    if len(set(listed)) != len(listed):
-        out.append("legal_actions lists an action twice")
-    if listed:
-        for i in {0, len(listed) - 1, rng.randrange(len(listed))}:
-            if la[i] != listed[i] or la[i - len(listed)] != listed[i]:
-                out.append(f"legal_actions[{i}] differs from the listed action")
-        if not is_legal(state, listed[rng.randrange(len(listed))]):
-            out.append("a listed action is not is_legal")
-    if is_terminal(state) != (not listed):
-        out.append("no legal action although the game goes on (or one after it ended)")
-    if state.phase is Phase.TURN and Pass() in listed and listed != [Pass()]:
-        out.append("D1: pass listed beside other actions")
+    if not _reads_back(state):
+        out.append("the state does not read back equal")
+    if action is not None and not _reads_back(action):
+        out.append(f"the action {action} does not read back equal")
+    for seat in (None, *range(state.rules.players)):
+        view = observe(state, seat)
+        for other in view.players:
+            secret = other.seat != seat
+            if secret and (other.hand is not None or other.offer is not None):
+                out.append(f"the view of seat {seat} shows seat {other.seat}'s cards or offer")
+            if secret and other.tickets is not None and not is_terminal(state):
+                out.append(f"the view of seat {seat} shows seat {other.seat}'s tickets")
+        if not _reads_back(view):
+            out.append(f"the view of seat {seat} does not read back equal")
+        elif seat is not None:
+            world = determinize(view, seat, rng.randrange(2**32))
+            if observe(world, seat) != view:
+                out.append(f"a world sampled from seat {seat}'s view looks different to it")
+    if (rng.random() < 0.05 or is_terminal(state)) and not _reads_back(score(state)):
+        out.append("the scoreboard does not read back equal")
     return out
 
 
-# --------------------------------------------------------------------------- random play
-
-
-def random_payment(rng: random.Random, state: GameState) -> Cards:
-    """A payment near a legal one: one colour plus locomotives, sometimes with a stray card."""
-    hand = state.player.hand
-    counts = [0] * 9
-    colour = rng.randrange(8)
-    if rng.random() < 0.7 and hand.total:
-        colour = rng.choice([k for k in range(8) if hand[k]] or [colour])
-    counts[colour] = rng.randrange(0, 5)
-    counts[LOCOMOTIVE] = rng.randrange(0, 3) if rng.random() < 0.5 else 0
-    if rng.random() < 0.15:
-        counts[rng.randrange(9)] += 1
-    return Cards(counts)
-
-
-def random_candidate(rng: random.Random, state: GameState) -> Action:
-    """Any action at all, usually an illegal one: the kind of mistake a caller makes."""
-    board = state.rules.map
-    offer = [board.tickets[t].id for t in state.player.offer]
-    kind = rng.randrange(9)
-    if kind == 0:
-        return DrawFaceUp(rng.randrange(-1, len(state.row) + 1))
-    if kind == 1:
-        return DrawBlind()
-    if kind == 2:
-        return ClaimRoute(rng.choice(board.routes).id, random_payment(rng, state))
-    if kind == 3:
-        return BuildStation(rng.choice(board.cities).id, random_payment(rng, state))
-    if kind == 4:
-        return PayTunnel(random_payment(rng, state))
-    if kind == 5:
-        return KeepTickets(rng.sample(offer, rng.randrange(len(offer) + 1)))
-    if kind == 6:
-        return DrawTickets()
-    if kind == 7:
-        return WithdrawTunnel()
-    return Pass()
-
-
-def choose(rng: random.Random, state: GameState, policy: str) -> Action:
-    """A legal action: uniform, or biased to hoard cards (runs the piles dry) or to build."""
-    la = legal_actions(state)
-    if policy != "uniform" and state.phase is Phase.TURN and rng.random() < 0.9:
-        draws = [a for a in la if isinstance(a, DrawFaceUp | DrawBlind)]
-        builds = [a for a in la if isinstance(a, ClaimRoute | BuildStation)]
-        preferred = draws if policy == "hoard" else builds
-        if preferred:
-            return rng.choice(preferred)
-    return la[rng.randrange(len(la))]
+def record_violations(game: Game, actions: list[Action], final: GameState) -> list[str]:
+    """The game's record must read back from JSON and replay to the final state."""
+    record = record_of(actions, game.map, game.variant, game.players, game.seed, **game.options)
+    back = GameRecord.from_json(json.dumps(record.to_json()))
+    if back != record:
+        return ["the game record does not read back equal"]
+    if final_state(back) != final:
+        return ["the game record replays to another state"]
+    return []
 
 
 def play(
-    game: Game, *, check: bool = True, stats: Counter[str] | None = None
+    game: Game,
+    *,
+    check: bool = True,
+    stats: Counter[str] | None = None,
+    documents: bool = False,
 ) -> tuple[GameState, list[Action], list[str]]:
-    """Play one game to the end; return the final state, the actions and any failures."""
+    """Play one game to the end; return the final state, the actions and any failures.
+
+    ``documents`` adds the JSON and view checks after every action (``document_violations``).
+    """
     rng = random.Random(game.seed ^ 0x5EED)
     state = game.start()
     actions: list[Action] = []
@@ -249,8 +169,7 @@ def play(
             failures.append(f"no end after {MAX_ACTIONS} actions")
             break
         if check:
-            failures += legal_list_violations(state, rng)
-            failures += _illegal_is_refused(state, rng)
+            failures += legal_list_problems(state, rng)
         action = choose(rng, state, game.policy)
         before = repr(state)
         try:
@@ -262,6 +181,8 @@ def play(
             if repr(state) != before:
                 failures.append(f"{action} changed its input state")
             failures += [f"after {action}: {f}" for f in invariant_violations(after)]
+        if documents:
+            failures += [f"after {action}: {f}" for f in document_violations(after, action, rng)]
         if stats is not None:
             _count(stats, state, action, after)
         actions.append(action)
@@ -272,22 +193,9 @@ def play(
             replayed = apply(replayed, action)
         if replayed != state:
             failures.append("D19: replaying the seed and actions gives another state")
+    if documents and not failures:
+        failures += record_violations(game, actions, state)
     return state, actions, failures
-
-
-def _illegal_is_refused(state: GameState, rng: random.Random) -> list[str]:
-    candidate = random_candidate(rng, state)
-    listed = candidate in legal_actions(state)
-    if is_legal(state, candidate) != listed:
-        return [f"is_legal({candidate}) != ({candidate} in legal_actions)"]
-    if listed:
-        return []
-    before = repr(state)
-    try:
-        apply(state, candidate)
-    except IllegalActionError:
-        return [] if repr(state) == before else [f"refused {candidate} changed the state"]
-    return [f"unlisted {candidate} was applied"]
 
 
 def _count(stats: Counter[str], before: GameState, action: Action, after: GameState) -> None:
@@ -319,6 +227,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=0, help="time budget, 0 = none")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
+    parser.add_argument(
+        "--documents", action="store_true", help="also round-trip documents and check views"
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
     stats: Counter[str] = Counter()
@@ -329,7 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             break
         game = Game.from_seed(seed)
         try:
-            _, moves, failures = play(game, stats=stats)
+            _, moves, failures = play(game, stats=stats, documents=args.documents)
         except Exception as exc:  # any crash is a failure to report with its seed
             moves, failures = [], [f"crash: {type(exc).__name__}: {exc}"]
         played += 1

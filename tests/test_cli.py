@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
+import ttr_europe
 from ttr_europe.cli import main
 
 
@@ -42,13 +44,13 @@ def test_play_rejects_unknown_bots_and_bad_player_counts(
 ) -> None:
     assert main(["play", "--bots", "oracle"]) == 2
     assert "unknown bot" in capsys.readouterr().err
-    assert main(["play", "--players", "6"]) == 1
+    assert main(["play", "--players", "6"]) == 2
     assert "R1" in capsys.readouterr().err
 
 
 def test_play_reports_an_unwritable_svg(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     target = tmp_path / "no such folder" / "final.svg"
-    assert main(["play", "--players", "2", "--quiet", "--svg", str(target)]) == 1
+    assert main(["play", "--players", "2", "--quiet", "--svg", str(target)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("ttr-europe: error:") and "no such folder" in err
 
@@ -77,5 +79,22 @@ def test_play_record_replays_to_the_same_scoreboard(
 def test_replay_reports_a_bad_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "ttr_europe/record"}')
-    assert main(["replay", str(bad)]) == 1
+    assert main(["replay", str(bad)]) == 2
     assert f"{bad}: $" in capsys.readouterr().err
+
+
+def test_a_game_on_a_map_file_replays_from_its_record_alone(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The record carries the map document: it replays after the map file is gone."""
+    doc = json.loads((Path(ttr_europe.__file__).parent / "data" / "maps" / "usa.json").read_text())
+    doc["id"] = "my_usa"
+    map_file = tmp_path / "my_usa.json"
+    map_file.write_text(json.dumps(doc))
+    record = tmp_path / "game.json"
+    assert main(["play", "--map", str(map_file), "--players", "2", "--seed", "3", "--quiet",
+                 "--record", str(record)]) == 0  # fmt: skip
+    capsys.readouterr()
+    map_file.unlink()
+    assert main(["replay", str(record)]) == 0, capsys.readouterr().err
+    assert capsys.readouterr().out.startswith("# map=my_usa variant=base players=2 seed=3")

@@ -59,14 +59,14 @@ def test_info_of_a_map_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
 
 
 def test_info_reports_bad_data(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """Bad input is a message naming the place and exit status 1, not a traceback."""
+    """Bad input is a message naming the place and exit status 2, not a traceback."""
     code, out, err = run(capsys, "info", "atlantis")
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert "maps/atlantis.json" in err and "europe" in err
     broken = tmp_path / "broken.json"
     broken.write_text('{"format": "ttr_europe/map", "version": 2}', "utf-8")
     code, _, err = run(capsys, "info", str(broken))
-    assert code == 1
+    assert code == 2
     assert f"{broken}: $.version:" in err
 
 

@@ -1,18 +1,67 @@
-"""The documentation's examples run: interactive examples as doctests, Python blocks as code."""
+"""Every code block of the documentation (docs/**/*.md and README.md) is checked.
+
+- ``>>>`` sessions run as doctests;
+- other ```python blocks run, in page order, in one namespace per page (so a later block may
+  use what an earlier one made), inside a scratch directory (so pages may write files);
+- ```bash / ```console lines that call ``ttr-europe`` are parsed by the real argument parser
+  (subcommand and options must exist); the other shell lines must be one of the install and
+  build steps listed in ``SHELL_STEPS``, which CI runs itself (a fresh venv, pip, pytest,
+  mkdocs) — so no block goes unchecked.
+"""
 
 from __future__ import annotations
 
 import doctest
+import os
 import re
+import shlex
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-DOCS = sorted((Path(__file__).resolve().parent.parent / "docs").glob("*.md"))
+from ttr_europe.cli import build_parser
+
+REPO = Path(__file__).resolve().parent.parent
+PAGES = [*sorted((REPO / "docs").rglob("*.md")), REPO / "README.md"]
+FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```", re.DOTALL | re.MULTILINE)
+SHELL_STEPS = (
+    "python3 -m venv",
+    "pip install",
+    "python -m pytest",
+    "bash .ci/run",
+    "mkdocs build",
+    "python scripts/",
+    "python benchmarks/",  # benchmarks are measured by hand, never in CI (docs/performance.md)
+    "git clone",  # fetching a peer engine for the side-by-side benchmark
+    "git archive",
+    "ray start",  # setting up a Ray cluster (docs/simulation.md)
+    "ray job submit",
+)
 
 
-@pytest.mark.parametrize("page", DOCS, ids=lambda p: p.name)
-def test_interactive_examples(page: Path) -> None:
+def _name(page: Path) -> str:
+    return str(page.relative_to(REPO))
+
+
+def _blocks(page: Path, *languages: str) -> Iterator[str]:
+    for language, body in FENCE.findall(page.read_text("utf-8")):
+        if language in languages:
+            yield body
+
+
+@pytest.fixture
+def scratch(tmp_path: Path) -> Iterator[Path]:
+    here = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        yield tmp_path
+    finally:
+        os.chdir(here)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_name)
+def test_interactive_examples(page: Path, scratch: Path) -> None:
     text = re.sub(r"^```.*$", "", page.read_text("utf-8"), flags=re.MULTILINE)  # fences end output
     parser = doctest.DocTestParser()
     test = parser.get_doctest(text, {}, page.name, str(page), 0)
@@ -21,9 +70,67 @@ def test_interactive_examples(page: Path) -> None:
     assert runner.failures == 0, f"{runner.failures} failing example(s) in {page.name}"
 
 
-@pytest.mark.parametrize("page", DOCS, ids=lambda p: p.name)
-def test_python_blocks_compile(page: Path) -> None:
-    """Every ```python block (other than interactive sessions) is valid Python."""
-    for block in re.findall(r"```python\n(.*?)```", page.read_text("utf-8"), re.DOTALL):
+@pytest.mark.parametrize("page", PAGES, ids=_name)
+def test_python_blocks_run(page: Path, scratch: Path) -> None:
+    """Every ```python block that is not an interactive session runs without error."""
+    namespace: dict[str, object] = {"__name__": f"docs.{page.stem}"}
+    for block in _blocks(page, "python"):
         if not block.lstrip().startswith(">>>"):
-            compile(block, page.name, "exec")
+            exec(compile(block, str(page), "exec"), namespace)
+
+
+def _commands(block: str) -> Iterator[str]:
+    """The commands of a shell block: comments dropped, continued lines joined."""
+    text = re.sub(r"\\\n\s*", " ", block)
+    for line in text.splitlines():
+        code = line.split("  #", 1)[0].strip().removeprefix("$ ")
+        if code.startswith("#"):
+            continue
+        yield from (part.strip() for part in code.split("&&") if part.strip())
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_name)
+def test_shell_blocks_name_real_commands(page: Path) -> None:
+    parser = build_parser()
+    for block in _blocks(page, "bash", "console", "sh", "shell"):
+        for command in _commands(block):
+            words = shlex.split(command)
+            if "--" in words and "ttr-europe" in words:  # a command run by another (ray job)
+                words = words[words.index("--") + 1 :]
+            program = Path(words[0]).name if words else ""
+            if program == "ttr-europe":
+                try:
+                    parser.parse_args(words[1:])
+                except SystemExit as exc:
+                    raise AssertionError(f"{_name(page)}: {command!r} does not parse") from exc
+                continue
+            bare = re.sub(r"^(\S*/)?(\.venv/bin/)?", "", command)
+            assert bare.startswith(SHELL_STEPS), f"{_name(page)}: unchecked command {command!r}"
+
+
+class _Bindings(dict[str, object]):
+    """A namespace that remembers every type each name was bound to."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.kinds: dict[str, set[str]] = {}
+
+    def __setitem__(self, name: str, value: object) -> None:
+        self.kinds.setdefault(name, set()).add(type(value).__name__)
+        super().__setitem__(name, value)
+
+
+def test_the_readme_examples_give_each_name_one_kind_of_thing(
+    scratch: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A reader pastes the README's examples in order: one name never stands for two kinds of
+    thing (the map and the scoreboard were both called ``board``)."""
+    readme = REPO / "README.md"
+    names = _Bindings()
+    namespace: dict[str, object] = {"__name__": "readme"}
+    for block in _blocks(readme, "python"):
+        exec(compile(block, str(readme), "exec"), namespace, names)
+        namespace.update(names)
+    capsys.readouterr()
+    mixed = {name: kinds for name, kinds in names.kinds.items() if len(kinds) > 1}
+    assert mixed == {}

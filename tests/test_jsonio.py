@@ -399,3 +399,32 @@ def test_saved_mid_tunnel_finishes_the_same_in_a_new_process() -> None:
     assert there.phase is Phase.GAME_OVER
     assert there == here
     assert scoreboard_from_json(board_doc) == score(here)
+
+
+# --------------------------------------------------------------------------- the draw pile
+
+
+def test_a_saved_state_holds_only_the_cards_still_in_the_pile() -> None:
+    """Cards already drawn are not written; the pile is written top first."""
+    state = _play(seed=7, until=Phase.TUNNEL)
+    assert state.pile_top > 0  # cards were drawn from this very tuple
+    doc = state_to_json(state)
+    assert "pile_top" not in doc
+    assert len(doc["pile"]) == state.pile_size
+    assert doc["pile"][0] == ("red", "orange", "yellow", "green", "blue", "pink", "white",
+                              "black", "loco")[state.draw_pile[0]]  # fmt: skip
+    again = state_from_json(doc)
+    assert again == state and hash(again) == hash(state)
+    assert again.pile_top == 0 and again.draw_pile == state.draw_pile
+
+
+def test_documents_with_pile_top_are_still_read() -> None:
+    """Documents written by 0.1.0 hold the whole pile tuple and ``pile_top``."""
+    state = _play(seed=7, until=Phase.TUNNEL)
+    doc = state_to_json(state)
+    drawn = ["red"] * 3
+    doc["pile"] = drawn + doc["pile"]
+    doc["pile_top"] = len(drawn)
+    assert state_from_json(doc) == state
+    doc["pile_top"] = len(doc["pile"]) + 1
+    _refused(doc, "$.pile_top", "out of range")

@@ -67,6 +67,18 @@ def test_draw_by_slot_and_by_colour_r13() -> None:
     assert "no legal action" in str(_fails(state, "draw 6"))
 
 
+@pytest.mark.parametrize("verb", ["draw", "take"])
+def test_every_draw_form_of_the_grammar_reads_with_both_verbs(verb: str) -> None:
+    """docs/embedding.md: draw := ("draw" | "take") (SLOT | COLOUR | "blind" | "deck" |
+    "tickets"); each form means the same with either verb."""
+    state = scenario(hands={0: "2red"}, row="blue red loco red green")
+    assert parse_action(state, f"{verb} 1") == DrawFaceUp(0)
+    assert parse_action(state, f"{verb} green") == DrawFaceUp(4)
+    assert parse_action(state, f"{verb} blind") == DrawBlind()
+    assert parse_action(state, f"{verb} deck") == DrawBlind()
+    assert parse_action(state, f"{verb} tickets") == DrawTickets()
+
+
 def test_second_card_cannot_be_a_face_up_locomotive_r15b() -> None:
     state = scenario(hands={0: "2red"}, row="blue red loco red green", phase=Phase.SECOND_DRAW)
     error = _fails(state, "draw loco")

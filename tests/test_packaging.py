@@ -9,6 +9,7 @@ build backend.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import sysconfig
@@ -144,3 +145,43 @@ def test_readme_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
         exec(compile("\n".join(block), "README.md", "exec"), namespace)
     assert "Final scores" in capsys.readouterr().out
     assert namespace["mask"] == namespace["codec"].mask(namespace["state"])  # type: ignore[attr-defined]
+
+
+def test_the_version_is_written_once_and_the_wheel_carries_it(wheel: Path) -> None:
+    """pyproject.toml reads the version from ttr_europe/__init__.py; the wheel's metadata says
+    it, with the project links, the development status and the optional extras."""
+    import tomllib
+
+    import ttr_europe
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))
+    assert "version" not in project["project"] and project["project"]["dynamic"] == ["version"]
+    (metadata_name,) = [n for n in zipfile.ZipFile(wheel).namelist() if n.endswith("METADATA")]
+    metadata = zipfile.ZipFile(wheel).read(metadata_name).decode("utf-8")
+    assert f"\nVersion: {ttr_europe.__version__}\n" in metadata
+    for line in ("Project-URL: Homepage, ", "Project-URL: Changelog, ",
+                 "Classifier: Development Status :: ", "Provides-Extra: testing",
+                 "Provides-Extra: docs", "License-File: LICENSE"):  # fmt: skip
+        assert f"\n{line}" in metadata, line
+
+
+def test_the_build_backend_is_new_enough_for_license_files() -> None:
+    """hatchling reads ``license-files`` (PEP 639) from 1.26 on; older ones fail the build."""
+    import tomllib
+
+    build = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["build-system"]
+    (hatchling,) = [r for r in build["requires"] if r.startswith("hatchling")]
+    low = tuple(int(x) for x in hatchling.split(">=")[1].split("."))
+    assert low >= (1, 26)
+
+
+def test_the_changelog_has_the_release_and_an_unreleased_section() -> None:
+    import ttr_europe
+
+    text = (REPO / "CHANGELOG.md").read_text("utf-8")
+    headings = [line for line in text.splitlines() if line.startswith("## ")]
+    assert headings[0] == "## [Unreleased]"
+    released = [h for h in headings if h.startswith("## [0.")]
+    assert released and all(re.fullmatch(r"## \[\d+\.\d+\.\d+\] - \d{4}-\d{2}-\d{2}", h)
+                            for h in released)  # fmt: skip
+    assert any(h.startswith(f"## [{ttr_europe.__version__}]") for h in released)

@@ -1,6 +1,6 @@
 """Property tests over random legal play: invariants, legal-list agreement, purity, determinism.
 
-The invariants (scripts/soak.py ``invariant_violations``): the 110 cards (R3) wherever they are,
+The invariants (``ttr_europe.invariants``, as the soak script checks them): the 110 cards (R3),
 trains (R2) and stations (R40) conserved, running score equal to the route points (R24),
 tickets conserved, the double-route masks (R26) re-derivable, the state hashable and equal to
 itself rebuilt.
@@ -23,10 +23,10 @@ from hypothesis.stateful import (
 from strategies import (
     POLICIES,
     assert_invariants,
-    candidate_actions,
     choose,
     games,
-    legal_list_violations,
+    legal_list_problems,
+    near_miss_actions,
     play_to_end,
     played,
     replay,
@@ -40,9 +40,11 @@ from ttr_europe import (
     is_legal,
     is_terminal,
     legal_actions,
+    new_game,
     why_illegal,
 )
 from ttr_europe.testing import card_total
+from ttr_europe.testing.strategies import setups
 
 
 @given(played())
@@ -66,7 +68,7 @@ def test_legal_actions_sequence_is_consistent(
     assert len(set(listed)) == len(listed)
     assert [la[i] for i in range(len(la))] == listed
     assert list(la[::-1]) == listed[::-1]
-    assert not legal_list_violations(state, random.Random(0))
+    assert not legal_list_problems(state, random.Random(0))
 
 
 @given(played(), st.data())
@@ -99,7 +101,7 @@ def test_unlisted_actions_raise_and_change_nothing(
     la = legal_actions(state)
     before = repr(state)
     for _ in range(10):
-        action = data.draw(candidate_actions(state))
+        action = data.draw(near_miss_actions(state))
         listed = action in la
         assert is_legal(state, action) == listed, action
         if listed:
@@ -132,11 +134,8 @@ def test_same_seed_and_actions_give_equal_states_d19(
 
 @given(games(), st.integers(0, 2**32), st.sampled_from(POLICIES))
 @settings(max_examples=30)
-def test_every_game_ends_r46(
-    game: tuple[GameState, dict[str, object]], seed: int, policy: str
-) -> None:
+def test_every_game_ends_r46(state: GameState, seed: int, policy: str) -> None:
     """R46, D30: random legal play always reaches the end, well within the action bound."""
-    state, _ = game
     final, count = play_to_end(state, seed, policy)
     assert is_terminal(final), count
     assert final.phase is Phase.GAME_OVER
@@ -153,9 +152,9 @@ class GameMachine(RuleBasedStateMachine):
         self.setup: dict[str, object] = {}
         self.actions: list[Action] = []
 
-    @initialize(game=games())
-    def start(self, game: tuple[GameState, dict[str, object]]) -> None:
-        self.state, self.setup = game
+    @initialize(setup=setups())
+    def start(self, setup: dict[str, object]) -> None:
+        self.state, self.setup = new_game(**setup), setup  # type: ignore[arg-type]
         self.actions = []
 
     def _state(self) -> GameState:
@@ -193,7 +192,7 @@ class GameMachine(RuleBasedStateMachine):
     def try_random_action(self, data: st.DataObject) -> None:
         """A random (probably illegal) action raises and changes nothing; a legal one applies."""
         state = self._state()
-        action = data.draw(candidate_actions(state))
+        action = data.draw(near_miss_actions(state))
         before = repr(state)
         if action in legal_actions(state):
             assert is_legal(state, action)
@@ -223,7 +222,7 @@ class GameMachine(RuleBasedStateMachine):
     @invariant()
     def legal_list_is_consistent(self) -> None:
         if self.state is not None:
-            assert not legal_list_violations(self.state, random.Random(len(self.actions)))
+            assert not legal_list_problems(self.state, random.Random(len(self.actions)))
 
 
 GameMachine.TestCase.settings = settings(max_examples=40, stateful_step_count=30)

@@ -16,8 +16,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import ttr_europe
 from ttr_europe import Phase, apply, is_terminal, legal_actions, new_game
 from ttr_europe.actions import parse
+from ttr_europe.data import parse_map
 from ttr_europe.errors import DataError
 from ttr_europe.records import (
     GameRecord,
@@ -166,3 +168,25 @@ def test_hostile_records_raise_only_data_errors(data: st.DataObject) -> None:
         replay(record)
     except DataError as exc:
         assert exc.path.startswith("$")
+
+
+def test_a_record_carries_a_map_that_is_not_shipped() -> None:
+    """map_data travels through JSON; a record without it names a map no one can load."""
+    text = (Path(ttr_europe.__file__).parent / "data" / "maps" / "usa.json").read_text()
+    text = text.replace('"id": "usa"', '"id": "usa_copy"', 1)
+    board = parse_map(text)
+    game = random_game("usa", "base", 2, seed=4, policy_seed=4, max_actions=30)
+    record = record_of(game.actions, "usa_copy", "base", 2, 4, map_data=text)
+    doc = record.to_json()
+    assert doc["map_data"]["id"] == "usa_copy"
+    again = GameRecord.from_json(json.dumps(doc))
+    assert again == record
+    final = replay(again)[-1]
+    assert final.map.id == "usa_copy" and len(final.map.routes) == len(board.routes)
+    del doc["map_data"]
+    with pytest.raises(DataError) as info:
+        GameRecord.from_json(doc)
+    assert info.value.path == "$.map"
+    doc["map_data"] = {"id": "usa_copy"}
+    with pytest.raises(DataError, match=r"\$\.map_data"):
+        GameRecord.from_json(doc)

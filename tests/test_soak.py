@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from strategies import soak
+from repo_scripts import load_script
+
+soak = load_script("soak")
 
 
 def test_short_soak_passes(capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,11 +2,39 @@
 
 from __future__ import annotations
 
-import pytest
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
 
-from ttr_europe import DrawBlind, DrawFaceUp, SetupError, loads
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ttr_europe import (
+    Action,
+    Cards,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    GameState,
+    Phase,
+    SetupError,
+    View,
+    is_legal,
+    loads,
+)
+from ttr_europe.bots import RandomBot
 from ttr_europe.jsonio import dumps
-from ttr_europe.testing import card_total, refusal, scenario
+from ttr_europe.testing import card_total, check_bot, check_invariants, refusal, scenario
+from ttr_europe.testing.strategies import (
+    games,
+    legal_actions_in,
+    near_miss_actions,
+    states,
+    views,
+)
 
 
 def test_refusal_returns_the_error_and_rejects_accepted_actions() -> None:
@@ -37,3 +65,76 @@ def test_scenario_refuses_unknown_tickets() -> None:
         scenario(ticket_deck=["Nowhere-Else"])
     with pytest.raises(SetupError, match="Atlantis"):
         scenario(tickets={0: ["Atlantis-Paris"]})
+
+
+# --------------------------------------------------------------------------- public strategies
+
+
+class _IllegalBot:
+    """Always claims a route it cannot pay for."""
+
+    name = "illegal"
+
+    def choose(self, view: object, legal: object, rng: object) -> object:
+        return ClaimRoute("Berlin-Wien", Cards.parse("9red"))
+
+
+class _CrashingBot:
+    name = "crash"
+
+    def choose(self, view: object, legal: object, rng: object) -> object:
+        raise RuntimeError("boom")
+
+
+class _SlowBot(RandomBot):
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        time.sleep(0.02)
+        return super().choose(view, legal, rng)
+
+
+def test_check_bot_passes_a_sound_bot_and_names_each_bad_move() -> None:
+    assert check_bot(RandomBot(), games=2) == []
+    (illegal,) = check_bot(_IllegalBot(), games=1, seed=5)
+    assert illegal.kind == "illegal" and illegal.seed == 5 and illegal.move >= 0
+    assert "Berlin-Wien" in str(illegal)
+    faults = check_bot(_CrashingBot(), games=3)
+    assert [f.kind for f in faults] == ["crash"] * 3
+    assert "boom" in faults[0].detail
+    slow = check_bot(_SlowBot(), games=1, max_seconds=0.01, max_actions=3)
+    assert [f.kind for f in slow] == ["slow"] * 3
+
+
+def test_check_bot_against_opponents_reports_only_the_bot_under_test() -> None:
+    faults = check_bot(RandomBot(), games=2, opponents=[_CrashingBot()])
+    assert faults == []
+
+
+@settings(max_examples=10)
+@given(st.data())
+def test_phase_strategies_reach_the_phase_asked(data: st.DataObject) -> None:
+    for phase in (Phase.TUNNEL, Phase.CHOOSE_TICKETS, Phase.INITIAL_TICKETS, Phase.SECOND_DRAW):
+        state = data.draw(states(phase=phase))
+        assert state.phase is phase
+        assert check_invariants(state) == []
+        action = data.draw(legal_actions_in(state))
+        assert is_legal(state, action)
+        data.draw(near_miss_actions(state))  # any action may be drawn, legal or not
+
+
+@settings(max_examples=10)
+@given(games(players=3), views())
+def test_games_and_views_strategies(state: GameState, view: View) -> None:
+    assert state.rules.players == 3 and state.phase is Phase.INITIAL_TICKETS
+    assert view.observer is None or view.players[view.observer].hand is not None
+
+
+def test_testing_imports_without_hypothesis() -> None:
+    """The scenario builder works where hypothesis is not installed; strategies then fail."""
+    code = (
+        "import sys; sys.modules['hypothesis'] = None\n"
+        "import ttr_europe.testing as t\n"
+        "assert t.scenario(hands={0: '2red'}).players[0].hand.total == 2\n"
+        "try:\n    t.states\nexcept ImportError:\n    print('no hypothesis')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "no hypothesis"

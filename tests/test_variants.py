@@ -21,6 +21,7 @@ from ttr_europe import (
     load_map,
     new_game,
 )
+from ttr_europe.actions import ACTION_TYPES
 
 EUROPE = load_map("europe")
 BIG_CITIES = {"Angora", "Athina", "Berlin", "London", "Madrid", "Moskva", "Paris", "Roma", "Wien"}
@@ -174,3 +175,17 @@ def test_d2_d5_b4_option_values_of_the_wrong_type_or_sign_are_refused(
 ) -> None:
     with pytest.raises(SetupError):
         new_game("europe", "mega", 3, **option)  # type: ignore[arg-type]
+
+
+def test_d26_d27_warehouses_and_depots_are_not_offered() -> None:
+    """D26, D27: the Warehouses & Depots module is not implemented (docs/rules.md). Europe
+    Expanded is played without it: asking for it is a SetupError naming the option, and no
+    action of a game reaches outside the nine action types (no depot, no warehouse card)."""
+    for option in ("depots", "warehouses"):
+        with pytest.raises(SetupError, match=option):
+            new_game("europe", "expanded", 3, seed=1, **{option: True})
+    state = new_game("europe", "expanded", 3, seed=1)
+    final, _ = play_to_end(state, seed=1)
+    assert final.phase is Phase.GAME_OVER
+    seen = {type(a) for a in legal_actions(state)}
+    assert seen <= set(ACTION_TYPES)

@@ -20,11 +20,14 @@ from .codec import ActionCodec, legal_action_mask
 from .data import available_maps, load_map
 from .errors import (
     ActionParseError,
+    CardsError,
     DataError,
     GameOverError,
     IllegalActionError,
     MalformedActionError,
     NotYourTurnError,
+    ScoreMismatchError,
+    ScoringError,
     SetupError,
     TTRError,
 )
@@ -49,7 +52,6 @@ if TYPE_CHECKING:
         Outcome,
         PlayerScore,
         Scoreboard,
-        ScoringError,
         format_scoreboard,
         outcome,
         returns,
@@ -59,8 +61,7 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 _SCORING = frozenset(
-    ("Outcome", "PlayerScore", "Scoreboard", "ScoringError", "format_scoreboard", "outcome",
-     "returns", "score")
+    ("Outcome", "PlayerScore", "Scoreboard", "format_scoreboard", "outcome", "returns", "score")
 )  # fmt: skip
 
 
@@ -80,6 +81,7 @@ __all__ = [
     "ActionParseError",
     "BuildStation",
     "Cards",
+    "CardsError",
     "City",
     "ClaimRoute",
     "Color",
@@ -106,6 +108,7 @@ __all__ = [
     "PlayerView",
     "Route",
     "Rules",
+    "ScoreMismatchError",
     "Scoreboard",
     "ScoringError",
     "SetupError",

@@ -11,8 +11,8 @@ from collections.abc import Iterable
 
 import attrs
 
-from .cards import Cards, CardsError
-from .errors import ActionParseError
+from .cards import Cards
+from .errors import ActionParseError, CardsError
 
 
 def _as_tuple(items: Iterable[str] | str) -> tuple[str, ...]:
@@ -124,25 +124,60 @@ _FIXED: dict[str, Action] = {
 }  # fmt: skip
 
 
+MAX_TEXT = 4000  # characters; the longest action a shipped map allows is under 300
+
+
 def parse(text: str) -> Action:
-    """Read the context-free form written by ``str(action)``."""
+    """Read the context-free form written by ``str(action)``.
+
+    One pass over the words (no backtracking search), so the time is linear in the length of
+    the text, which is at most ``MAX_TEXT`` characters.
+    """
     if not isinstance(text, str):
-        raise ActionParseError(f"an action's text must be a string, not {text!r}")
-    words = text.strip()
-    low = words.lower()
-    if low in _FIXED:
-        return _FIXED[low]
+        raise ActionParseError(f"an action's text must be a string, not {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise ActionParseError(
+            f"an action's text is at most {MAX_TEXT} characters, not {len(text)}"
+        )
+    words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+    if not words:
+        raise ActionParseError("an empty text is not an action")
+    head = text[words[0][0] : words[0][1]].lower()
+    if len(words) == 1 and head in _FIXED:
+        return _FIXED[head]
     try:
-        if m := re.fullmatch(r"draw\s+(\d{1,4})", low):  # a bounded number int() always reads
-            return DrawFaceUp(int(m.group(1)) - 1)
-        if m := re.fullmatch(r"claim\s+(.+?)\s+with\s+(.+)", words, re.IGNORECASE):
-            return ClaimRoute(m.group(1), Cards.parse(m.group(2)))
-        if m := re.fullmatch(r"station\s+(.+?)\s+with\s+(.+)", words, re.IGNORECASE):
-            return BuildStation(m.group(1), Cards.parse(m.group(2)))
-        if m := re.fullmatch(r"pay\s+(.+)", words, re.IGNORECASE):
-            return PayTunnel(Cards.parse(m.group(1)))
-        if m := re.fullmatch(r"keep\s+(.+)", words, re.IGNORECASE):
-            return KeepTickets([t.strip() for t in str(m.group(1)).split(",")])
+        if head == "draw" and len(words) == 2:
+            slot = text[words[1][0] : words[1][1]]
+            if slot.isascii() and slot.isdigit() and len(slot) <= 4:  # int() always reads it
+                return DrawFaceUp(int(slot) - 1)
+        elif head in ("claim", "station"):
+            name, payment = _split_with(text, words)
+            if name is not None:
+                kind = ClaimRoute if head == "claim" else BuildStation
+                return kind(name, Cards.parse(payment))
+        elif head == "pay" and len(words) > 1:
+            return PayTunnel(Cards.parse(text[words[1][0] :]))
+        elif head == "keep" and len(words) > 1:
+            rest = text[words[1][0] : words[-1][1]]
+            return KeepTickets([t.strip() for t in rest.split(",")])
     except CardsError as exc:
-        raise ActionParseError(f"cannot read {text!r}: {exc}") from None
-    raise ActionParseError(f"cannot read {text!r} as an action")
+        raise ActionParseError(f"cannot read {_short(text)}: {exc}") from None
+    raise ActionParseError(f"cannot read {_short(text)} as an action")
+
+
+_WORD = re.compile(r"\S+")
+
+
+def _split_with(text: str, words: list[tuple[int, int]]) -> tuple[str | None, str]:
+    """``"claim <name> with <payment>"``: the name up to the first ``with`` word, the payment
+    after it (both non-empty), as written."""
+    for i in range(2, len(words) - 1):
+        start, end = words[i]
+        if text[start:end].lower() == "with":
+            return text[words[1][0] : words[i - 1][1]], text[words[i + 1][0] : words[-1][1]]
+    return None, ""
+
+
+def _short(text: str) -> str:
+    """``text`` quoted, cut short for an error message."""
+    return repr(text) if len(text) <= 60 else repr(text[:57] + "...")

@@ -1,4 +1,4 @@
-"""Train cards: the nine kinds, the ``Cards`` multiset, and the payments a hand can make.
+"""Train cards: the nine kinds and the ``Cards`` multiset (payments live in ``payments``).
 
 A card kind is a small int: the eight colours 0..7 and ``LOCOMOTIVE`` (8). ``Cards`` is an
 immutable count per kind. It is a ``tuple`` subclass rather than an attrs class because it is
@@ -11,9 +11,8 @@ import operator
 import re
 from collections.abc import Iterable, Mapping
 from enum import IntEnum
-from functools import lru_cache
 
-from .errors import TTRError
+from .errors import CardsError as CardsError  # noqa: PLC0414 (re-exported from its old home)
 
 
 class Color(IntEnum):
@@ -53,10 +52,6 @@ def kind_from_name(name: str) -> int:
         return KIND_NAMES.index(key)
     except ValueError:
         raise CardsError(f"unknown card kind {name!r}") from None
-
-
-class CardsError(TTRError, ValueError):
-    """A malformed card multiset (negative count, unknown kind, bad text)."""
 
 
 class Cards(tuple[int, ...]):
@@ -134,6 +129,8 @@ class Cards(tuple[int, ...]):
     @classmethod
     def parse(cls, text: str) -> Cards:
         """Inverse of ``str``: ``"2red+1loco"``; a bare kind means one card (``"pink+loco"``)."""
+        if not isinstance(text, str):
+            raise CardsError(f"cards are read from text, not {type(text).__name__}")
         text = text.strip().lower()
         if text in ("none", ""):
             return EMPTY
@@ -160,71 +157,3 @@ def single(kind: int, n: int = 1) -> Cards:
     values = [0] * KINDS
     values[kind] = n
     return _make(values)
-
-
-def _loco_range(held: int, locos: int, length: int, min_locos: int) -> range:
-    """Locomotive counts for paying ``length`` with at least one card of a colour held ``held``."""
-    return range(max(min_locos, length - held), min(length - 1, locos) + 1)
-
-
-@lru_cache(maxsize=65536)
-def payments(colour: int | None, length: int, min_locos: int, hand: Cards) -> tuple[Cards, ...]:
-    """Every exact payment of ``length`` cards that ``hand`` can make (rules R20, R21, R27, R41).
-
-    ``colour`` is the required colour, ``None`` for any single colour (gray routes, stations);
-    ``min_locos`` locomotives are compulsory (ferry symbols). Colours are never mixed. Order: by
-    colour, then by locomotives used; the all-locomotive payment comes last and appears once.
-    """
-    locos = hand[LOCOMOTIVE]
-    out: list[Cards] = []
-    for c in COLORS if colour is None else (() if colour == LOCOMOTIVE else (colour,)):
-        for m in _loco_range(hand[c], locos, length, min_locos):
-            values = [0] * KINDS
-            values[c] = length - m
-            values[LOCOMOTIVE] = m
-            out.append(_make(values))
-    if locos >= length:
-        out.append(single(LOCOMOTIVE, length))
-    return tuple(out)
-
-
-def count_payments(colour: int | None, length: int, min_locos: int, hand: tuple[int, ...]) -> int:
-    """``len(payments(...))`` without building them (the hot path of ``legal_actions``)."""
-    locos = hand[LOCOMOTIVE]
-    total = 1 if locos >= length else 0
-    top = min(length - 1, locos)
-    if colour == LOCOMOTIVE:
-        return total
-    if colour is not None:
-        low = max(min_locos, length - hand[colour])
-        return total + (top - low + 1 if top >= low else 0)
-    for c in COLORS:
-        low = max(min_locos, length - hand[c])
-        if top >= low:
-            total += top - low + 1
-    return total
-
-
-def payment_colour(payment: tuple[int, ...]) -> int | None:
-    """The one colour of a payment: ``LOCOMOTIVE`` if all locomotives, ``None`` if mixed."""
-    found = LOCOMOTIVE
-    for c in COLORS:
-        if payment[c]:
-            if found != LOCOMOTIVE:
-                return None
-            found = c
-    return found
-
-
-def pays(payment: tuple[int, ...], colour: int | None, length: int, min_locos: int) -> str | None:
-    """Why ``payment`` does not pay ``length`` cards of ``colour`` (``None`` if it does)."""
-    if sum(payment) != length:
-        return f"needs exactly {length} cards, got {sum(payment)}"
-    kind = payment_colour(payment)
-    if kind is None:
-        return "colours may not be mixed"
-    if colour is not None and kind not in (colour, LOCOMOTIVE):
-        return f"needs {KIND_NAMES[colour]} cards or locomotives"
-    if payment[LOCOMOTIVE] < min_locos:
-        return f"needs at least {min_locos} locomotive(s)"
-    return None

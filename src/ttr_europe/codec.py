@@ -15,7 +15,7 @@ block                 codes
 ``keep``              ``2 ** M`` subsets of the offer by place: bit ``i`` keeps place ``i``
                       (``M`` is the variant's largest offer)
 ``claim``             per route in map order, each payment the route admits, in the order of
-                      ``cards.payments`` (by colour, then locomotives; all locomotives last)
+                      ``payments.payments`` (by colour, then locomotives; all locomotives last)
 ``station``           per city in map order, each one-colour payment of 1 .. stations cards
 ``pay``               each one-colour payment of 1 .. 3 cards (a tunnel's extra cost)
 ====================  ====================================================================
@@ -27,7 +27,7 @@ Only keep codes depend on the position: they name places in the offer, so ``enco
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from .actions import (
     Action,
@@ -42,10 +42,12 @@ from .actions import (
     WithdrawTunnel,
 )
 from .board import Map
-from .cards import KINDS, Cards, payments
+from .cards import KINDS, LOCOMOTIVE, Cards
 from .data import load_map
 from .errors import MalformedActionError
-from .rules import TUNNEL_REVEAL, legal_actions
+from .guards import check_map, not_a_state
+from .payments import payments
+from .rules import TUNNEL_REVEAL, KeepChoices, legal_actions
 from .state import GameState
 
 _ANY = Cards((99,) * KINDS)  # a hand that can make every payment pattern
@@ -64,11 +66,13 @@ class ActionCodec:
         "_claim_start",
         "_claims",
         "_keep",
+        "_kind_bases",
         "_pay",
         "_pay_index",
         "_pay_start",
         "_station",
         "_station_index",
+        "_station_offset",
         "_stations",
         "blocks",
         "map",
@@ -78,8 +82,9 @@ class ActionCodec:
     )  # fmt: skip
 
     def __init__(self, map: Map | str = "europe", variant: str = "base") -> None:
+        check_map(map, "ActionCodec")
         board = load_map(map) if isinstance(map, str) else map
-        if variant not in board.variants:
+        if type(variant) is not str or variant not in board.variants:
             raise MalformedActionError("codec", f"map {board.id!r} has no variant {variant!r}")
         v = board.variants[variant]
         self.map = board
@@ -110,6 +115,13 @@ class ActionCodec:
                 self._claims.append((route.index, ClaimRoute(route.id, pay)))
             self._claim_codes.append(codes)
         sizes[6] = ("claim", len(self._claims))
+        # Where each route's codes start, and each station cost's codes within a city's block:
+        # the mask writes runs of codes from these, without encoding actions.
+        route_start = [min(codes.values()) for codes in self._claim_codes]
+
+        self._station_offset = [0]
+        for n in range(1, v.stations + 1):
+            self._station_offset.append(self._station_offset[-1] + 8 * n + 1)
         self.blocks: dict[str, range] = {}
         at = 0
         for name, n in sizes:
@@ -120,6 +132,14 @@ class ActionCodec:
         self._claim_start = self.blocks["claim"].start
         self._station = self.blocks["station"].start
         self._pay_start = self.blocks["pay"].start
+        self._kind_bases = {  # per route kind: each route's bit and first code
+            kind.mask: [
+                (1 << r, self._claim_start + route_start[r])
+                for r in range(len(board.routes))
+                if kind.mask >> r & 1
+            ]
+            for kind in board.route_kinds
+        }
 
     def __repr__(self) -> str:
         return f"<ActionCodec {self.map.id}/{self.variant.id}: {self.size} codes>"
@@ -127,7 +147,12 @@ class ActionCodec:
     # ----------------------------------------------------------------------- encode
 
     def encode(self, action: Action, state: GameState | None = None) -> int:
-        """The code of ``action``; ``state`` is needed for ``KeepTickets`` only."""
+        """The code of ``action``; ``state`` is needed for ``KeepTickets`` only.
+
+        A payment must be a ``Cards``, as ``apply`` requires: an equal tuple or a list is refused.
+        """
+        if state is not None and type(state) is not GameState:
+            raise not_a_state(state, "ActionCodec.encode")
         v = self.variant
         if isinstance(action, DrawFaceUp):
             if type(action.slot) is not int or not 0 <= action.slot < v.face_up:
@@ -137,19 +162,22 @@ class ActionCodec:
         if simple is not None:
             return v.face_up + simple
         if isinstance(action, ClaimRoute):
-            r = self.map.route_index.get(action.route) if isinstance(action.route, str) else None
-            code = self._claim_codes[r].get(action.payment) if r is not None else None
+            r = self.map.route_index.get(action.route) if type(action.route) is str else None
+            pay = action.payment if type(action.payment) is Cards else None
+            code = self._claim_codes[r].get(pay) if r is not None and pay is not None else None
             if code is None:
                 raise MalformedActionError("codec", "no such claim on this map", action)
             return self._claim_start + code
         if isinstance(action, BuildStation):
-            c = self.map.city_index.get(action.city) if isinstance(action.city, str) else None
-            j = self._station_index.get(action.payment)
+            c = self.map.city_index.get(action.city) if type(action.city) is str else None
+            pay = action.payment if type(action.payment) is Cards else None
+            j = self._station_index.get(pay) if pay is not None else None
             if c is None or j is None:
                 raise MalformedActionError("codec", "no such station on this map", action)
             return self._station + c * len(self._stations) + j
         if isinstance(action, PayTunnel):
-            j = self._pay_index.get(action.payment)
+            pay = action.payment if type(action.payment) is Cards else None
+            j = self._pay_index.get(pay) if pay is not None else None
             if j is None:
                 raise MalformedActionError("codec", "no such tunnel payment", action)
             return self._pay_start + j
@@ -176,6 +204,8 @@ class ActionCodec:
 
     def decode(self, code: int, state: GameState | None = None) -> Action:
         """The action of ``code``; ``state`` is needed for keep codes only."""
+        if state is not None and type(state) is not GameState:
+            raise not_a_state(state, "ActionCodec.decode")
         if type(code) is not int or not 0 <= code < self.size:
             raise MalformedActionError("codec", f"no action code {code!r} (size {self.size})")
         face_up = self.variant.face_up
@@ -205,14 +235,115 @@ class ActionCodec:
 
     def legal_codes(self, state: GameState) -> list[int]:
         """The codes of the legal actions of ``state``, in ``legal_actions`` order."""
+        if type(state) is not GameState:
+            raise not_a_state(state, "ActionCodec.legal_codes")
         return [self.encode(a, state) for a in legal_actions(state)]
 
     def mask(self, state: GameState) -> list[bool]:
         """``mask[code]`` is True exactly when the action of ``code`` is legal in ``state``."""
-        out = [False] * self.size
-        for code in self.legal_codes(state):
-            out[code] = True
+        if type(state) is not GameState:
+            raise not_a_state(state, "ActionCodec.mask")
+        return [b == 1 for b in self.mask_bytes(state)]
+
+    def mask_bytes(self, state: GameState) -> bytearray:
+        """One byte per code, 1 where the action is legal (for ``numpy.frombuffer``).
+
+        Claims and stations are written from the route-kind tables of ``legal_actions`` as runs
+        of consecutive codes, never by encoding each legal action: a route's codes list its
+        payments by colour and then locomotives, so the payments a hand can make are one run
+        per colour (plus the all-locomotive code).
+        """
+        if type(state) is not GameState:
+            raise not_a_state(state, "ActionCodec.mask_bytes")
+        out = bytearray(self.size)
+        legal = legal_actions(state)
+        head = legal.head
+        if isinstance(head, KeepChoices):
+            for places in head.places:
+                out[self._keep + sum(1 << i for i in places)] = 1
+        else:
+            simple = self.variant.face_up
+            for action in head:
+                if type(action) is DrawFaceUp:
+                    out[action.slot] = 1
+                elif type(action) in _SIMPLE:
+                    out[simple + _SIMPLE[type(action)]] = 1
+                else:
+                    out[self.encode(action, state)] = 1
+        kinds = legal.claim_kinds
+        cities = legal.station_cities
+        if not kinds and not cities:
+            return out
+        hand = state.players[state.current].hand
+        bases = self._kind_bases
+        for kind, open_routes in kinds:
+            pattern = _pattern(kind.colour, kind.length, kind.ferry, hand)
+            width = len(pattern)
+            for bit, base in bases[kind.mask]:
+                if open_routes & bit:
+                    out[base : base + width] = pattern
+        if cities:  # every city's block alike, then the cities with a station cleared
+            cost = len(state.players[state.current].stations) + 1
+            width = len(self._stations)
+            block = _station_block(
+                len(self.map.cities), width, self._station_offset[cost - 1],
+                _pattern(None, cost, 0, hand),
+            )  # fmt: skip
+            first = self._station
+            out[first : first + len(block)] = block
+            empty = bytes(width)
+            for player in state.players:
+                for c in player.stations:
+                    out[first + c * width : first + (c + 1) * width] = empty
         return out
+
+
+@lru_cache(maxsize=4096)
+def _station_block(cities: int, width: int, offset: int, pattern: bytes) -> bytes:
+    """The station codes of every city for one station cost: ``pattern`` at ``offset``."""
+    city = bytearray(width)
+    city[offset : offset + len(pattern)] = pattern
+    return bytes(city) * cities
+
+
+def _pattern(colour: int | None, length: int, ferry: int, hand: Cards) -> bytes:
+    """The legal bytes of a route's (or a station cost's) codes for ``hand``.
+
+    All payments (``payments`` with an unlimited hand) list, per colour, ``length - ferry``
+    codes for ``ferry .. length - 1`` locomotives, then one all-locomotive code. A hand pays
+    with ``max(ferry, length - held) .. min(length - 1, locomotives)`` of them per colour.
+    Cached: the pattern depends on few numbers.
+    """
+    locos = hand[LOCOMOTIVE]
+    top = length - 1 if locos >= length else locos
+    if colour is not None:
+        low = length - hand[colour]
+        return _pattern_of(1, length - ferry, ferry, (low if low > ferry else ferry,), top,
+                           locos >= length)  # fmt: skip
+    key = (length, ferry, hand)
+    found = _GRAY_PATTERNS.get(key)
+    if found is None:
+        if len(_GRAY_PATTERNS) > 100_000:
+            _GRAY_PATTERNS.clear()
+        lows = tuple(max(ferry, length - hand[c]) for c in range(8))
+        found = _GRAY_PATTERNS[key] = _pattern_of(8, length - ferry, ferry, lows, top,
+                                                  locos >= length)  # fmt: skip
+    return found
+
+
+_GRAY_PATTERNS: dict[tuple[int, int, Cards], bytes] = {}
+
+
+@lru_cache(maxsize=65536)
+def _pattern_of(
+    colours: int, block: int, ferry: int, lows: tuple[int, ...], top: int, all_locos: bool
+) -> bytes:
+    out = bytearray(colours * block + 1)
+    for i, low in enumerate(lows):
+        if low <= top:
+            out[i * block + low - ferry : i * block + top - ferry + 1] = b"\x01" * (top - low + 1)
+    out[-1] = 1 if all_locos else 0
+    return bytes(out)
 
 
 _SIMPLE: dict[type, int] = {DrawBlind: 0, DrawTickets: 1, Pass: 2, WithdrawTunnel: 3}
@@ -227,4 +358,11 @@ def codec_for(map: Map, variant: str) -> ActionCodec:
 
 def legal_action_mask(state: GameState) -> list[bool]:
     """The legal-action mask of ``state`` under its map's and variant's codec."""
+    if type(state) is not GameState:
+        raise not_a_state(state, "legal_action_mask")
     return codec_for(state.rules.map, state.rules.variant.id).mask(state)
+
+
+def legal_action_mask_bytes(state: GameState) -> bytearray:
+    """``legal_action_mask`` as one byte per code (1 = legal), for array libraries."""
+    return codec_for(state.rules.map, state.rules.variant.id).mask_bytes(state)

@@ -12,26 +12,34 @@ from __future__ import annotations
 import copyreg
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
+from math import comb
 from os import PathLike
 from pathlib import Path
 from typing import Any, cast
 
 from .board import Bonus, City, Map, Route, Ticket, Variant
-from .cards import DECK_SIZE, kind_from_name
+from .cards import DECK_SIZE, LOCOMOTIVES_IN_DECK, kind_from_name
 from .errors import DataError
+from .guards import check_path
+from .jsontext import parse_json
+from .unionfind import components
 
 SCHEMA_FILE = "schema/map.schema.json"
+MAX_TEXT = 4_000_000  # characters of a map document; the shipped maps are under 40,000
+MAX_OFFER = 10  # tickets dealt or drawn at once: keep choices and codec codes grow as 2**offer
+MIN_RESET_CHANCE = 1 / 1000  # the expected number of face-up resets in a row stays below 1000
+MAX_RUNNING_SCORE = 1000  # route points one player could reach; saved states allow up to this
 
 # The JSON Schema keywords the validator understands; the shipped schema may use no other.
 ASSERTION_KEYWORDS = frozenset(
     {
-        "$ref", "anyOf", "type", "const", "enum", "minimum", "maximum", "minLength", "pattern",
-        "items", "minItems", "uniqueItems", "required", "properties", "additionalProperties",
-        "propertyNames", "minProperties",
+        "$ref", "anyOf", "type", "const", "enum", "minimum", "maximum", "minLength", "maxLength",
+        "pattern", "items", "minItems", "maxItems", "uniqueItems", "required", "properties",
+        "additionalProperties", "propertyNames", "minProperties", "maxProperties",
     }
 )  # fmt: skip
 ANNOTATION_KEYWORDS = frozenset({"$schema", "$id", "$defs", "$comment", "title", "description"})
@@ -81,6 +89,19 @@ def _json_equal(x: Any, y: Any) -> bool:
     if isinstance(x, dict) and isinstance(y, dict):
         return x.keys() == y.keys() and all(_json_equal(x[k], y[k]) for k in x)
     return type(x) is type(y) and bool(x == y)
+
+
+def _json_key(value: Any) -> Any:
+    """A hashable key equal for values ``_json_equal`` calls equal (uniqueItems in linear time)."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return (type(value).__name__, value)
+    if isinstance(value, int | float):
+        return ("number", value)  # 1 and 1.0 are equal and hash alike
+    if isinstance(value, list):
+        return ("array", tuple(_json_key(v) for v in value))
+    if isinstance(value, dict):
+        return ("object", frozenset((k, _json_key(v)) for k, v in value.items()))
+    return ("other", id(value))
 
 
 def _is_type(value: Any, name: str) -> bool:
@@ -207,6 +228,8 @@ class SchemaValidator:
         if isinstance(value, str):
             if "minLength" in schema and len(value) < schema["minLength"]:
                 raise fail(f"text shorter than {schema['minLength']} characters")
+            if "maxLength" in schema and len(value) > schema["maxLength"]:
+                raise fail(f"text longer than {schema['maxLength']} characters")
             if "pattern" in schema and not re.search(schema["pattern"], value):
                 raise fail(f"{_short(value)} does not match the pattern {schema['pattern']}")
         if isinstance(value, list):
@@ -217,15 +240,20 @@ class SchemaValidator:
     def _check_array(self, schema: Any, value: list[Any], path: str, source: str) -> None:
         if "minItems" in schema and len(value) < schema["minItems"]:
             raise DataError(f"needs at least {schema['minItems']} items", source=source, path=path)
+        if "maxItems" in schema and len(value) > schema["maxItems"]:
+            raise DataError(f"at most {schema['maxItems']} items", source=source, path=path)
         if "items" in schema:
             for i, item in enumerate(value):
                 self._check(schema["items"], item, _child(path, i), source)
         if schema.get("uniqueItems"):
+            seen: set[Any] = set()
             for i, item in enumerate(value):
-                if any(_json_equal(item, earlier) for earlier in value[:i]):
+                key = _json_key(item)
+                if key in seen:
                     raise DataError(
                         f"{_short(item)} is repeated", source=source, path=_child(path, i)
                     )
+                seen.add(key)
 
     def _check_object(self, schema: Any, value: dict[str, Any], path: str, source: str) -> None:
         if isinstance(value, _DuplicateKeys):
@@ -234,6 +262,8 @@ class SchemaValidator:
             raise DataError(
                 f"needs at least {schema['minProperties']} entries", source=source, path=path
             )
+        if "maxProperties" in schema and len(value) > schema["maxProperties"]:
+            raise DataError(f"at most {schema['maxProperties']} entries", source=source, path=path)
         properties = schema.get("properties", {})
         for key, member in value.items():
             where = _child(path, key)
@@ -253,13 +283,54 @@ class SchemaValidator:
                 raise DataError("required field missing", source=source, path=_child(path, key))
 
 
-def _short(value: Any) -> str:
-    """A JSON rendering of ``value`` short enough for an error message."""
+def _short(value: Any, limit: int = 40) -> str:
+    """A JSON rendering of ``value`` short enough for an error message.
+
+    It walks only as far as the message shows, so a huge value (or one whose parts are shared
+    many times over, as a document built in memory can be) costs no more than a small one.
+    """
+    parts: list[str] = []
+    room = limit + 1
+
+    def put(text: str) -> bool:
+        nonlocal room
+        parts.append(text[:room])
+        room -= len(text)
+        return room > 0
+
+    def walk(v: Any) -> bool:
+        if isinstance(v, dict):
+            items: Any = v.items()
+            opening, closing = "{", "}"
+        elif isinstance(v, list | tuple):
+            items = ((None, x) for x in v)
+            opening, closing = "[", "]"
+        else:
+            return put(_scalar(v, room))
+        if not put(opening):
+            return False
+        for i, (key, member) in enumerate(items):
+            if (i and not put(", ")) or (key is not None and not put(_scalar(key, room) + ": ")):
+                return False
+            if not walk(member):
+                return False
+        return put(closing)
+
+    walk(value)
+    text = "".join(parts)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _scalar(value: Any, room: int) -> str:
+    """One value that is not a container, as JSON where it can be, cut to ``room``."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return "a huge integer"
+    if isinstance(value, str):
+        value = value[:room]
     try:
-        text = json.dumps(value, ensure_ascii=False)
+        return json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+        return f"<{type(value).__name__}>"
 
 
 def data_files() -> Traversable:
@@ -269,7 +340,7 @@ def data_files() -> Traversable:
 
 def map_schema() -> dict[str, Any]:
     """The JSON Schema of map documents, as shipped in ``data/schema``."""
-    return cast(dict[str, Any], json.loads(_schema_text()))
+    return cast(dict[str, Any], parse_json(_schema_text(), "map.schema.json"))
 
 
 @cache
@@ -328,10 +399,16 @@ copyreg.pickle(Map, _reduce_map)
 
 
 def load_map_file(path: str | PathLike[str]) -> Map:
-    """A map read from a JSON file anywhere (not cached: the file may change)."""
+    """A map read from a JSON file anywhere (not cached: the file may change).
+
+    The file must be UTF-8 text of at most ``MAX_TEXT`` characters.
+    """
+    check_path(path, "load_map_file")
     file = Path(path)
     try:
-        text = file.read_text("utf-8")
+        with file.open("rb") as f:
+            data = f.read(4 * MAX_TEXT + 1)  # a character is at most 4 bytes of UTF-8
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError(f"cannot read the file: {exc}", source=str(file)) from None
     return parse_map(text, source=str(file))
@@ -340,23 +417,11 @@ def load_map_file(path: str | PathLike[str]) -> Map:
 def parse_map(text: str, source: str = "<map>") -> Map:
     """Parse and check one map document."""
 
-    def no_constant(name: str) -> None:
-        raise DataError(f"not valid JSON: {name} is not a number JSON allows", source=source)
-
     if not isinstance(text, str | bytes | bytearray):
         raise DataError(f"a map document is JSON text, not {type(text).__name__}", source=source)
-    try:
-        doc = json.loads(text, object_pairs_hook=_object_hook, parse_constant=no_constant)
-    except json.JSONDecodeError as exc:
-        raise DataError(
-            f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", source=source
-        ) from None
-    except RecursionError:
-        raise DataError("not valid JSON: nested too deeply", source=source) from None
-    except DataError:
-        raise
-    except ValueError as exc:  # e.g. an integer too long to convert, undecodable bytes
-        raise DataError(f"not valid JSON: {exc}", source=source) from None
+    if len(text) > MAX_TEXT:
+        raise DataError(f"a map document is at most {MAX_TEXT} characters", source=source)
+    doc = parse_json(text, source, MAX_TEXT, pairs_hook=_object_hook)
     return build_map(doc, source)
 
 
@@ -426,6 +491,7 @@ class _Builder:
             if r["ferry_locomotives"] > r["length"]:
                 raise self.fail(path + ".ferry_locomotives", "more locomotive symbols than spaces")
         twin = self.doubles(raw, ends)
+        self.used_points = {int(r["length"]): points[int(r["length"])] for r in raw}
         return [
             Route(
                 r["id"],
@@ -483,7 +549,7 @@ class _Builder:
         return twin
 
     def tickets(self, routes: list[Route]) -> list[Ticket]:
-        component = _components(len(self.city_index), ((r.a, r.b) for r in routes))
+        component = components(len(self.city_index), ((r.a, r.b) for r in routes))
         out: list[Ticket] = []
         ids: set[str] = set()
         for i, t in enumerate(self.doc["tickets"]):
@@ -538,6 +604,8 @@ class _Builder:
         long_pool = self.pool(at("long_pool"), v["long_pool"], tickets, taken)
         regular_pool = self.pool(at("regular_pool"), v["regular_pool"], tickets, taken)
         ints = {k: int(v[k]) for k in _VARIANT_INTS}
+        if ints["deal_long"] + ints["deal_regular"] > MAX_OFFER:
+            raise self.fail(at("deal_regular"), f"a deal of more than {MAX_OFFER} tickets")
         if ints["deal_long"] * hi > len(long_pool):
             raise self.fail(
                 at("deal_long"), f"{hi} players need more than the {len(long_pool)} long tickets"
@@ -560,6 +628,21 @@ class _Builder:
             raise self.fail(at("keep_drawn"), "more tickets to keep than are drawn")
         if ints["reset_locomotives"] > ints["face_up"]:
             raise self.fail(at("reset_locomotives"), "more locomotives than face-up slots")
+        chance = reset_success_chance(ints["face_up"], ints["reset_locomotives"])
+        if chance < MIN_RESET_CHANCE:
+            raise self.fail(
+                at("reset_locomotives"),
+                f"a face-up reset could succeed as rarely as 1 time in {round(1 / chance)} "
+                f"(at least 1 in {round(1 / MIN_RESET_CHANCE)} needed: resets repeat until one "
+                "does, D2)",
+            )
+        score_bound = max(self.used_points[n] * ints["trains"] // n for n in self.used_points)
+        if score_bound > MAX_RUNNING_SCORE:
+            raise self.fail(
+                at("trains"),
+                f"{ints['trains']} trains could score {score_bound} route points, "
+                f"above {MAX_RUNNING_SCORE}",
+            )
         if ints["hand"] * hi + ints["face_up"] > DECK_SIZE:
             raise self.fail(at("hand"), f"{hi} hands and the face-up row exceed {DECK_SIZE} cards")
         for k, rule in enumerate(v["tiebreaks"]):
@@ -582,22 +665,21 @@ class _Builder:
         )  # fmt: skip
 
 
+def reset_success_chance(face_up: int, threshold: int) -> float:
+    """The least chance that a new face-up row shows fewer than ``threshold`` locomotives.
+
+    A reset can only help when enough non-locomotives are in play to fill all but
+    ``threshold - 1`` slots (otherwise the table stops resetting); the worst case is exactly
+    that many, with every locomotive of the deck in play too.
+    """
+    if threshold > LOCOMOTIVES_IN_DECK:
+        return 1.0  # the row can never hold enough locomotives to reset
+    others = face_up - threshold + 1
+    cards = LOCOMOTIVES_IN_DECK + others
+    return comb(LOCOMOTIVES_IN_DECK, threshold - 1) / comb(cards, face_up)
+
+
 _VARIANT_INTS = (
     "trains", "stations", "station_points", "hand", "face_up", "reset_locomotives", "deal_long",
     "deal_regular", "keep_initial", "draw_tickets", "keep_drawn", "double_routes_min_players",
 )  # fmt: skip
-
-
-def _components(n: int, edges: Iterable[tuple[int, int]]) -> list[int]:
-    """Connected-component label of each of ``n`` nodes (union-find)."""
-    parent = list(range(n))
-
-    def root(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for a, b in edges:
-        parent[root(a)] = root(b)
-    return [root(x) for x in range(n)]

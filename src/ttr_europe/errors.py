@@ -57,6 +57,38 @@ class MalformedActionError(IllegalActionError):
     """An action that names nothing real: unknown route or city, bad slot, wrong types."""
 
 
+class CardsError(TTRError, ValueError):
+    """A malformed card multiset (negative count, unknown kind, bad text)."""
+
+
+class ScoringError(TTRError, ValueError):
+    """A station choice that the rules do not allow, or a state that cannot be scored."""
+
+
+class ScoreMismatchError(ScoringError):
+    """The running score of a seat differs from the points of the routes it owns (D35).
+
+    The engine adds route points as routes are claimed, so this only happens with a state that
+    was built or edited by hand; the scorer refuses to guess which of the two numbers is right.
+    """
+
+    def __init__(self, seat: int, recorded: int, recomputed: int) -> None:
+        self.seat = seat
+        self.recorded = recorded
+        self.recomputed = recomputed
+        super().__init__(
+            f"D35: seat {seat} has a running score of {recorded} but owns routes worth {recomputed}"
+        )
+
+
+class BadArgumentError(TTRError, TypeError):
+    """A public function got an argument of the wrong type; ``argument`` names it."""
+
+    def __init__(self, message: str, *, argument: str = "") -> None:
+        self.argument = argument
+        super().__init__(message)
+
+
 class BotError(TTRError, ValueError):
     """A bot failed: it raised, answered an illegal action, or its spec names no bot.
 
@@ -71,3 +103,31 @@ class BotError(TTRError, ValueError):
         self.reason = reason
         where = f" (seat {seat})" if seat is not None else ""
         super().__init__(f"bot {bot!r}{where}: {reason}")
+
+
+class EventError(TTRError, ValueError):
+    """``after`` is not the state that ``action`` leads to from ``before`` (events)."""
+
+
+class MatchError(TTRError, ValueError):
+    """A request the match cannot serve (nothing to undo, an unknown seat)."""
+
+
+class RenderError(TTRError, ValueError):
+    """A picture asked of something it cannot draw (an unknown route or city in a highlight)."""
+
+
+class WebError(TTRError, ValueError):
+    """A message the protocol refuses; ``code`` is a short stable name for the browser."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        super().__init__(message)
+
+
+class SimulationError(TTRError, ValueError):
+    """Bad simulation input: an unknown bot, an output file that is not ours, a lost backend."""
+
+
+class UsageError(TTRError, ValueError):
+    """A command-line argument that cannot be used; ``main`` prints it and exits with 2."""

@@ -34,8 +34,10 @@ from .actions import (
     PayTunnel,
     WithdrawTunnel,
 )
-from .cards import KIND_NAMES, LOCOMOTIVE, Cards, payment_colour
-from .errors import TTRError
+from .cards import KIND_NAMES, LOCOMOTIVE, Cards
+from .errors import EventError as EventError  # noqa: PLC0414 (re-exported from its old home)
+from .jsontext import cards_json
+from .payments import payment_colour
 from .state import NO_CARD, GameState, Phase
 from .table import Table
 
@@ -45,13 +47,9 @@ if TYPE_CHECKING:
 EVENT_FORMAT = "ttr_europe/event"
 
 
-class EventError(TTRError, ValueError):
-    """``after`` is not the state that ``action`` leads to from ``before``."""
-
-
 def _plain(value: Any) -> Any:
     if isinstance(value, Cards):
-        return {KIND_NAMES[k]: n for k, n in enumerate(value) if n}
+        return cards_json(value)
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
     return value

@@ -19,6 +19,7 @@ import re
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Union
 
 import attrs
@@ -33,12 +34,22 @@ from .actions import (
     PayTunnel,
 )
 from .board import Map
-from .cards import FULL_DECK, KIND_NAMES, KINDS, LOCOMOTIVE, Cards, _make, payment_colour, pays
+from .cards import FULL_DECK, KIND_NAMES, KINDS, Cards, _make
 from .data import load_map
-from .errors import DataError
-from .state import NO_CARD, NO_OWNER, GameState, PendingTunnel, Phase, PlayerState, Rules
-from .state import closed_masks as _closed_masks
-from .views import PlayerView, TunnelView, View, rules_options, unseen_cards
+from .errors import BadArgumentError, DataError
+from .invariants import Problem, state_problems, tunnel_colour_extra, view_problems
+from .jsontext import MAX_TEXT, card_name, cards_json, parse_json
+from .state import (
+    NO_CARD,
+    NO_OWNER,
+    GameState,
+    PendingTunnel,
+    Phase,
+    PlayerState,
+    Rules,
+    closed_masks,
+)
+from .views import PlayerView, View, rules_options, view_to_json
 
 if TYPE_CHECKING:
     from .scoring import Scoreboard
@@ -48,7 +59,6 @@ ACTION_FORMAT = "ttr_europe/action"
 VIEW_FORMAT = "ttr_europe/view"
 SCOREBOARD_FORMAT = "ttr_europe/scoreboard"
 VERSION = 1
-MAX_TEXT = 4_000_000  # characters; a state is about 10 kB, a long game record about 30 kB
 _MAX_COUNT = 1000  # bound on any count or score, far above anything a game reaches
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -58,30 +68,10 @@ JsonDoc = dict[str, Any]
 # --------------------------------------------------------------------------- text
 
 
-def parse_json(text: str | bytes, source: str = "<json>", max_chars: int = MAX_TEXT) -> Any:
-    """Decode JSON text; any fault (syntax, truncation, size, nesting, NaN) is a ``DataError``."""
-    if not isinstance(text, str | bytes):
-        raise DataError(f"expected JSON text, got {type(text).__name__}", source=source)
-    if len(text) > max_chars:
-        raise DataError(f"document longer than {max_chars} characters", source=source)
-    try:
-        return json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as exc:
-        raise DataError(
-            f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", source=source
-        ) from None
-    except RecursionError:
-        raise DataError("the document is nested too deeply", source=source) from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise DataError(f"not valid JSON: {exc}", source=source) from None
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
 def dumps(obj: GameState | View | Action | Scoreboard, *, indent: int | None = None) -> str:
-    """``to_json(obj)`` as text."""
+    """``to_json(obj)`` as text; ``indent`` is None (one line) or 0 to 16 spaces."""
+    if indent is not None and (type(indent) is not int or not 0 <= indent <= 16):
+        raise BadArgumentError(f"indent is None or 0..16, not {indent!r:.40}", argument="indent")
     return json.dumps(to_json(obj), ensure_ascii=False, indent=indent)
 
 
@@ -104,7 +94,7 @@ def to_json(obj: GameState | View | Action | Scoreboard) -> JsonDoc:
         return scoreboard_to_json(obj)
     if isinstance(obj, ACTION_TYPES):
         return action_to_json(obj)
-    raise TypeError(f"no JSON form for {type(obj).__name__}")
+    raise BadArgumentError(f"no JSON form for {type(obj).__name__}", argument="obj")
 
 
 def from_json(
@@ -124,15 +114,6 @@ def from_json(
 
 
 # --------------------------------------------------------------------------- writing
-
-
-def cards_json(cards: Sequence[int]) -> dict[str, int]:
-    """A multiset of cards as ``{"red": 2, "loco": 1}`` (kinds with no card left out)."""
-    return {KIND_NAMES[k]: n for k, n in enumerate(cards) if n}
-
-
-def _card_name(kind: int) -> str | None:
-    return None if kind == NO_CARD else KIND_NAMES[kind]
 
 
 def _rules_json(rules: Rules) -> JsonDoc:
@@ -167,9 +148,8 @@ def state_to_json(state: GameState) -> JsonDoc:
             }
             for p in state.players
         ],
-        "pile": [KIND_NAMES[k] for k in state.pile],
-        "pile_top": state.pile_top,
-        "row": [_card_name(k) for k in state.row],
+        "pile": [KIND_NAMES[k] for k in state.draw_pile],
+        "row": [card_name(k) for k in state.row],
         "discard": cards_json(state.discard),
         "ticket_deck": [tickets[t].id for t in state.ticket_deck],
         "box": [tickets[t].id for t in state.box],
@@ -186,54 +166,6 @@ def state_to_json(state: GameState) -> JsonDoc:
         "rng": f"{state.rng:016x}",
         "final_turns": state.final_turns,
         "passes": state.passes,
-    }
-
-
-def view_to_json(view: View) -> JsonDoc:
-    """A view as JSON: hidden parts are ``null``."""
-    t = view.tunnel
-    return {
-        "format": VIEW_FORMAT,
-        "version": VERSION,
-        "map": view.map,
-        "variant": view.variant,
-        "options": dict(view.options),
-        "observer": view.observer,
-        "phase": view.phase.name,
-        "current": view.current,
-        "first_player": view.first_player,
-        "row": [_card_name(k) for k in view.row],
-        "discard": cards_json(view.discard),
-        "pile_size": view.pile_size,
-        "ticket_deck_size": view.ticket_deck_size,
-        "box_size": view.box_size,
-        "tunnel": None
-        if t is None
-        else {
-            "route": t.route,
-            "laid": cards_json(t.laid),
-            "revealed": [KIND_NAMES[k] for k in t.revealed],
-            "colour": KIND_NAMES[t.colour],
-            "extra": t.extra,
-        },
-        "final_turns": view.final_turns,
-        "passes": view.passes,
-        "players": [
-            {
-                "seat": p.seat,
-                "hand_size": p.hand_size,
-                "ticket_count": p.ticket_count,
-                "offer_count": p.offer_count,
-                "trains": p.trains,
-                "stations": list(p.stations),
-                "score": p.score,
-                "routes": list(p.routes),
-                "hand": None if p.hand is None else cards_json(p.hand),
-                "tickets": None if p.tickets is None else list(p.tickets),
-                "offer": None if p.offer is None else list(p.offer),
-            }
-            for p in view.players
-        ],
     }
 
 
@@ -370,6 +302,8 @@ class _Reader:
     def make_rules(
         self, d: dict[str, Any], path: str, board: Map | None, players: Any, players_path: str
     ) -> Rules:
+        if board is not None and type(board) is not Map:
+            raise BadArgumentError(f"map must be a Map or None, not {type(board).__name__}")
         map_id = self.str_(d["map"], f"{path}.map")
         if board is None:
             try:
@@ -442,7 +376,13 @@ _PLAYER_FIELDS = ("hand", "trains", "stations", "score", "tickets", "offer")
 
 
 def state_from_json(doc: Any, *, map: Map | None = None, source: str = "<state>") -> GameState:
-    """Check a state document and build the state (``map``: for a map that is not shipped)."""
+    """Check a state document and build the state (``map``: for a map that is not shipped).
+
+    The fields are read by type and id here; how they fit together (cards, tickets, stations,
+    phase, tunnel) is checked by ``invariants.state_problems``, the first problem raised as a
+    ``DataError`` at its JSON path. A ``pile_top`` (documents written before 0.2) cuts off the
+    cards already drawn from the ``pile`` written in full.
+    """
     if isinstance(doc, str | bytes):
         doc = parse_json(doc, source)
     r = _Reader(source)
@@ -451,99 +391,62 @@ def state_from_json(doc: Any, *, map: Map | None = None, source: str = "<state>"
     board, v, n = rules.map, rules.variant, rules.players
     phase = r.phase(d["phase"], "$.phase")
     current = r.int_(d["current"], "$.current", 0, n - 1)
-    first = r.int_(d["first_player"], "$.first_player", 0, n - 1)
-    tickets = _TicketCheck(r, rules)
+    n_tickets = len(board.tickets)
     raw_players = r.list_(d["players"], "$.players", n)
     if len(raw_players) != n:
         raise r.fail("$.players", f"expected {n} players, got {len(raw_players)}")
     players: list[PlayerState] = []
-    cities_taken: dict[int, str] = {}
     for i, raw in enumerate(raw_players):
         path = f"$.players[{i}]"
         p = r.obj(raw, path, _PLAYER_FIELDS)
-        stations = r.refs(p["stations"], f"{path}.stations", board.city_index, "city", v.stations)
-        for j, c in enumerate(stations):
-            if c in cities_taken:
-                raise r.fail(f"{path}.stations[{j}]", f"R40: a station is already in that city "
-                             f"({cities_taken[c]})")  # fmt: skip
-            cities_taken[c] = f"{path}.stations[{j}]"
         players.append(
             PlayerState(
                 r.cards(p["hand"], f"{path}.hand"),
                 r.int_(p["trains"], f"{path}.trains", 0, v.trains),
-                stations,
+                r.refs(p["stations"], f"{path}.stations", board.city_index, "city", v.stations),
                 r.int_(p["score"], f"{path}.score"),
-                tickets.read(p["tickets"], f"{path}.tickets"),
-                tickets.read(p["offer"], f"{path}.offer"),
+                r.refs(p["tickets"], f"{path}.tickets", board.ticket_index, "ticket", n_tickets),
+                r.refs(p["offer"], f"{path}.offer", board.ticket_index, "ticket", n_tickets),
             )
         )
     pile = r.kinds(d["pile"], "$.pile", FULL_DECK.total)
-    top = r.int_(d.get("pile_top", 0), "$.pile_top", 0, len(pile))
+    pile = pile[r.int_(d.get("pile_top", 0), "$.pile_top", 0, len(pile)) :]
     raw_row = r.list_(d["row"], "$.row", v.face_up)
     if len(raw_row) != v.face_up:
         raise r.fail("$.row", f"expected {v.face_up} face-up slots, got {len(raw_row)}")
-    row = tuple(r.slot(k, f"$.row[{i}]") for i, k in enumerate(raw_row))
-    discard = r.cards(d["discard"], "$.discard")
-    deck = tickets.read(d["ticket_deck"], "$.ticket_deck")
-    box = tickets.read(d["box"], "$.box")
-    tickets.check_complete()
     owners = _read_owners(r, d["owners"], rules)
-    closed = _closed_masks(rules, owners)
-    tunnel = _read_tunnel(r, d.get("tunnel"), rules, owners, closed, current, players, phase)
     rng_text = r.str_(d["rng"], "$.rng")
     if not re.fullmatch(r"[0-9a-f]{1,16}", rng_text):
         raise r.fail("$.rng", "expected 1 to 16 lowercase hexadecimal digits")
-    state = GameState(
+    state = GameState.create(
         rules=rules,
         phase=phase,
         current=current,
-        first_player=first,
+        first_player=r.int_(d["first_player"], "$.first_player", 0, n - 1),
         players=tuple(players),
         pile=pile,
-        pile_top=top,
-        row=row,
-        discard=discard,
-        ticket_deck=deck,
-        box=box,
+        pile_top=0,
+        row=tuple(r.slot(k, f"$.row[{i}]") for i, k in enumerate(raw_row)),
+        discard=r.cards(d["discard"], "$.discard"),
+        ticket_deck=r.refs(
+            d["ticket_deck"], "$.ticket_deck", board.ticket_index, "ticket", n_tickets
+        ),
+        box=r.refs(d["box"], "$.box", board.ticket_index, "ticket", n_tickets),
         owners=owners,
-        closed=closed,
-        tunnel=tunnel,
+        closed=closed_masks(rules, owners),
+        tunnel=_read_tunnel(r, d.get("tunnel"), rules),
         rng=int(rng_text, 16),
         final_turns=r.int_(d["final_turns"], "$.final_turns", -1, n),
         passes=r.int_(d["passes"], "$.passes", 0, n),
     )
-    _check_cards(r, state)
-    _check_phase(r, state)
+    _refuse(r, state_problems(state, reachable=False))
     return state
 
 
-class _TicketCheck:
-    """Tickets must come from the variant's pools, each exactly once over the whole state."""
-
-    def __init__(self, reader: _Reader, rules: Rules) -> None:
-        self.r = reader
-        self.board = rules.map
-        self.pool = frozenset((*rules.variant.long_pool, *rules.variant.regular_pool))
-        self.seen: dict[int, str] = {}
-
-    def read(self, value: Any, path: str) -> tuple[int, ...]:
-        board = self.board
-        out = self.r.refs(value, path, board.ticket_index, "ticket", len(board.tickets))
-        for i, t in enumerate(out):
-            where = f"{path}[{i}]"
-            if t not in self.pool:
-                raise self.r.fail(where, f"ticket {board.tickets[t].id!r} is not in this variant")
-            if t in self.seen:
-                raise self.r.fail(where, f"ticket {board.tickets[t].id!r} is also at "
-                                  f"{self.seen[t]}")  # fmt: skip
-            self.seen[t] = where
-        return out
-
-    def check_complete(self) -> None:
-        missing = sorted(self.pool - self.seen.keys())
-        if missing:
-            names = ", ".join(self.board.tickets[t].id for t in missing[:5])
-            raise self.r.fail("$", f"{len(missing)} ticket(s) of the variant are nowhere: {names}")
+def _refuse(r: _Reader, problems: Sequence[Problem]) -> None:
+    """Raise the first problem, if any, as a ``DataError`` at its path."""
+    if problems:
+        raise r.fail(problems[0].path, problems[0].message)
 
 
 def _read_owners(r: _Reader, value: Any, rules: Rules) -> tuple[int, ...]:
@@ -554,172 +457,18 @@ def _read_owners(r: _Reader, value: Any, rules: Rules) -> tuple[int, ...]:
         owners[board.route_index[route_id]] = r.int_(
             seat, _key_path("$.owners", route_id), 0, rules.players - 1
         )
-    fault = _double_fault(rules, owners)
-    if fault is not None:
-        raise r.fail(_key_path("$.owners", board.routes[fault[0]].id), fault[1])
     return tuple(owners)
 
 
-def _double_fault(rules: Rules, owners: Sequence[int]) -> tuple[int, str] | None:
-    """The second track of the first double route owned against R26, and why."""
-    for route in rules.map.routes:
-        twin = route.twin
-        if twin is None or twin < route.index:
-            continue
-        a, b = owners[route.index], owners[twin]
-        if a == NO_OWNER or b == NO_OWNER:
-            continue
-        if a == b:
-            return twin, "R26a: one seat owns both tracks of a double route"
-        if not rules.doubles_open_to_all:
-            return twin, (
-                f"R26b: with {rules.players} players only one track of a double route may be "
-                "claimed"
-            )
-    return None
-
-
-def _read_tunnel(
-    r: _Reader,
-    value: Any,
-    rules: Rules,
-    owners: tuple[int, ...],
-    closed: tuple[int, ...],
-    current: int,
-    players: list[PlayerState],
-    phase: Phase,
-) -> PendingTunnel | None:
-    """A pending tunnel, present exactly in the TUNNEL phase, that the engine could have made."""
+def _read_tunnel(r: _Reader, value: Any, rules: Rules) -> PendingTunnel[int] | None:
+    """A pending tunnel's route, laid and revealed cards; its colour and extra follow (D7, R30)."""
     if value is None:
-        if phase is Phase.TUNNEL:
-            raise r.fail("$.tunnel", "the TUNNEL phase needs a pending tunnel")
         return None
-    if phase is not Phase.TUNNEL:
-        raise r.fail(
-            "$.tunnel", f"a pending tunnel only exists in the TUNNEL phase, not {phase.name}"
-        )
     d = r.obj(value, "$.tunnel", ("route", "laid", "revealed"))
-    tunnel = _tunnel_fields(r, d, rules)
-    _check_claimable(r, tunnel.route, rules, owners, closed[current], current,
-                     players[current].trains)  # fmt: skip
-    return tunnel
-
-
-def _check_claimable(
-    r: _Reader,
-    ri: int,
-    rules: Rules,
-    owners: Sequence[int],
-    closed: int,
-    current: int,
-    trains: int,
-) -> None:
-    """The seat to act may claim the pending tunnel's route: free, open to it, trains enough."""
-    route = rules.map.routes[ri]
-    if owners[ri] != NO_OWNER or closed >> ri & 1:
-        raise r.fail("$.tunnel.route", f"seat {current} may not claim {route.id} (R23, R26)")
-    if trains < route.length:
-        raise r.fail("$.tunnel.route", f"R22: seat {current} has too few trains for {route.id}")
-
-
-def _tunnel_fields(r: _Reader, d: dict[str, Any], rules: Rules) -> PendingTunnel:
-    """A tunnel route, laid cards that pay for it (R21), up to 3 revealed cards asking for at
-    least one extra card (R28, R30, R31, D31); colour and extra are derived."""
-    board = rules.map
-    ri = r.ref(d["route"], "$.tunnel.route", board.route_index, "route")
-    route = board.routes[ri]
-    if not route.tunnel:
-        raise r.fail("$.tunnel.route", f"{route.id} is not a tunnel")
+    route = r.ref(d["route"], "$.tunnel.route", rules.map.route_index, "route")
     laid = r.cards(d["laid"], "$.tunnel.laid")
-    why = pays(laid, route.colour, route.length, route.ferry)
-    if why is not None:
-        raise r.fail("$.tunnel.laid", f"{route.id}: {why}")
     revealed = r.kinds(d["revealed"], "$.tunnel.revealed", 3)
-    colour = payment_colour(laid)
-    assert colour is not None  # pays() refused mixed colours
-    extra = sum(1 for c in revealed if c == LOCOMOTIVE or c == colour)
-    if extra == 0:
-        raise r.fail("$.tunnel.revealed", "no revealed card asks for an extra card (D31)")
-    return PendingTunnel(ri, laid, revealed, colour, extra)
-
-
-def _card_shortfall(counts: Sequence[int]) -> str:
-    parts = [
-        f"{counts[k]} {KIND_NAMES[k]} (not {FULL_DECK[k]})"
-        for k in range(KINDS)
-        if counts[k] != FULL_DECK[k]
-    ]
-    return ", ".join(parts)
-
-
-def _check_cards(r: _Reader, state: GameState) -> None:
-    """The 110 cards, each kind exactly (R3): hands, pile, row, discard and a pending tunnel."""
-    counts = list(state.discard)
-    for k in (*state.draw_pile, *state.row):
-        if k != NO_CARD:
-            counts[k] += 1
-    for p in state.players:
-        for k in range(KINDS):
-            counts[k] += p.hand[k]
-    if state.tunnel is not None:
-        for k in range(KINDS):
-            counts[k] += state.tunnel.laid[k]
-        for k in state.tunnel.revealed:
-            counts[k] += 1
-    if counts != list(FULL_DECK):
-        raise r.fail("$", f"R3: the cards do not make the game's 110: {_card_shortfall(counts)}")
-
-
-def _check_phase(r: _Reader, state: GameState) -> None:
-    """Fields that depend on the phase: offers, the end bookkeeping, a possible second card."""
-    can_blind = state.pile_size > 0 or state.discard.total > 0
-    offers = [len(p.offer) for p in state.players]
-    _check_phase_fields(r, state.rules, state.phase, state.current, state.first_player, offers,
-                        "offer", state.final_turns, state.passes, can_blind, state.row)  # fmt: skip
-
-
-def _check_phase_fields(
-    r: _Reader,
-    rules: Rules,
-    phase: Phase,
-    current: int,
-    first: int,
-    offers: Sequence[int],
-    offer_field: str,
-    final_turns: int,
-    passes: int,
-    can_blind: bool,
-    row: Sequence[int],
-) -> None:
-    """The phase checks shared by states and views; ``offers`` are offer sizes by seat."""
-    n = rules.players
-    v = rules.variant
-    initial = phase is Phase.INITIAL_TICKETS
-    most, rule = (v.deal_long + v.deal_regular, "R9") if initial else (v.draw_tickets, "R37")
-    for seat, size in enumerate(offers):
-        where = f"$.players[{seat}].{offer_field}"
-        if initial:
-            waiting = (seat - first) % n >= (current - first) % n
-        else:
-            waiting = phase is Phase.CHOOSE_TICKETS and seat == current
-        if waiting and not size:
-            raise r.fail(where, f"seat {seat} must have tickets on offer in the {phase.name} "
-                         "phase")  # fmt: skip
-        if size and not waiting:
-            raise r.fail(where, f"seat {seat} can have no tickets on offer in the {phase.name} "
-                         "phase")  # fmt: skip
-        if size > most:  # the keep choices would number 2 ** size
-            raise r.fail(where, f"{rule}: an offer holds at most {most} tickets, not {size}")
-    over = phase is Phase.GAME_OVER
-    if initial and final_turns != -1:
-        raise r.fail("$.final_turns", "the end cannot be triggered before the first turn")
-    if final_turns == 0 and not over:
-        raise r.fail("$.final_turns", "no final turn is left, so the game must be over (R46)")
-    if passes == n and not over:
-        raise r.fail("$.passes", "every seat passed in a row, so the game must be over (D30)")
-    second = phase is Phase.SECOND_DRAW
-    if second and not can_blind and all(k in (NO_CARD, LOCOMOTIVE) for k in row):
-        raise r.fail("$.phase", "no second card can be drawn (D5)")
+    return PendingTunnel(route, laid, revealed, *tunnel_colour_extra(laid, revealed))
 
 
 # --------------------------------------------------------------------------- views
@@ -737,7 +486,8 @@ _SEAT_FIELDS = (
 
 
 def view_from_json(doc: Any, *, map: Map | None = None, source: str = "<view>") -> View:
-    """Check a view document and build the ``View``."""
+    """Check a view document and build the ``View`` (how its fields fit together is checked by
+    ``invariants.view_problems``: views no game can show are refused as states are)."""
     if isinstance(doc, str | bytes):
         doc = parse_json(doc, source)
     r = _Reader(source)
@@ -747,47 +497,32 @@ def view_from_json(doc: Any, *, map: Map | None = None, source: str = "<view>") 
     board, v, n = rules.map, rules.variant, rules.players
     observer = None if d["observer"] is None else r.int_(d["observer"], "$.observer", 0, n - 1)
     n_tickets = len(board.tickets)
-    tickets = _TicketCheck(r, rules)
+    tickets = _ShownTickets(r, rules)
     seats: list[PlayerView] = []
-    route_owner: dict[int, int] = {}
-    cities: set[int] = set()
     for i, raw in enumerate(raw_players):
         path = f"$.players[{i}]"
         p = r.obj(raw, path, _SEAT_FIELDS)
         if p["seat"] != i:
             raise r.fail(f"{path}.seat", f"expected {i}")
         stations = r.refs(p["stations"], f"{path}.stations", board.city_index, "city", v.stations)
-        if cities & set(stations) or len(set(stations)) != len(stations):
-            raise r.fail(f"{path}.stations", "R40: two stations in one city")
-        cities.update(stations)
         routes = r.refs(
             p["routes"], f"{path}.routes", board.route_index, "route", len(board.routes)
         )
-        for ri in routes:
-            if ri in route_owner:
-                raise r.fail(f"{path}.routes", f"route {board.routes[ri].id} has two owners")
-            route_owner[ri] = i
-        seat = PlayerView(
-            seat=i,
-            hand_size=r.int_(p["hand_size"], f"{path}.hand_size", 0, FULL_DECK.total),
-            ticket_count=r.int_(p["ticket_count"], f"{path}.ticket_count", 0, n_tickets),
-            offer_count=r.int_(p["offer_count"], f"{path}.offer_count", 0, n_tickets),
-            trains=r.int_(p["trains"], f"{path}.trains", 0, v.trains),
-            stations=tuple(board.cities[c].id for c in stations),
-            score=r.int_(p["score"], f"{path}.score"),
-            routes=tuple(board.routes[ri].id for ri in sorted(routes)),
-            hand=None if p["hand"] is None else r.cards(p["hand"], f"{path}.hand"),
-            tickets=_view_tickets(p["tickets"], f"{path}.tickets", tickets),
-            offer=_view_tickets(p["offer"], f"{path}.offer", tickets),
+        seats.append(
+            PlayerView(
+                seat=i,
+                hand_size=r.int_(p["hand_size"], f"{path}.hand_size", 0, FULL_DECK.total),
+                ticket_count=r.int_(p["ticket_count"], f"{path}.ticket_count", 0, n_tickets),
+                offer_count=r.int_(p["offer_count"], f"{path}.offer_count", 0, n_tickets),
+                trains=r.int_(p["trains"], f"{path}.trains", 0, v.trains),
+                stations=tuple(board.cities[c].id for c in stations),
+                score=r.int_(p["score"], f"{path}.score"),
+                routes=tuple(board.routes[ri].id for ri in routes),
+                hand=None if p["hand"] is None else r.cards(p["hand"], f"{path}.hand"),
+                tickets=tickets.read(p["tickets"], f"{path}.tickets"),
+                offer=tickets.read(p["offer"], f"{path}.offer"),
+            )
         )
-        _check_seat(r, seat, path)
-        seats.append(seat)
-    owners = tuple(route_owner.get(ri, NO_OWNER) for ri in range(len(board.routes)))
-    fault = _double_fault(rules, owners)
-    if fault is not None:
-        raise r.fail("$.players", f"{fault[1]} ({board.routes[fault[0]].id})")
-    phase = r.phase(d["phase"], "$.phase")
-    current = r.int_(d["current"], "$.current", 0, n - 1)
     raw_row = r.list_(d["row"], "$.row", v.face_up)
     if len(raw_row) != v.face_up:
         raise r.fail("$.row", f"expected {v.face_up} face-up slots")
@@ -796,86 +531,60 @@ def view_from_json(doc: Any, *, map: Map | None = None, source: str = "<view>") 
         variant=v.id,
         options=rules_options(rules),
         observer=observer,
-        phase=phase,
-        current=current,
+        phase=r.phase(d["phase"], "$.phase"),
+        current=r.int_(d["current"], "$.current", 0, n - 1),
         first_player=r.int_(d["first_player"], "$.first_player", 0, n - 1),
         row=tuple(r.slot(k, f"$.row[{i}]") for i, k in enumerate(raw_row)),
         discard=r.cards(d["discard"], "$.discard"),
         pile_size=r.int_(d["pile_size"], "$.pile_size", 0, FULL_DECK.total),
         ticket_deck_size=r.int_(d["ticket_deck_size"], "$.ticket_deck_size", 0, n_tickets),
         box_size=r.int_(d["box_size"], "$.box_size", 0, n_tickets),
-        tunnel=_view_tunnel(r, d["tunnel"], rules, phase),
+        tunnel=_view_tunnel(r, d["tunnel"], rules),
         final_turns=r.int_(d["final_turns"], "$.final_turns", -1, n),
         passes=r.int_(d["passes"], "$.passes", 0, n),
         players=tuple(seats),
     )
-    over = phase is Phase.GAME_OVER
-    for i, seat in enumerate(seats):
-        path = f"$.players[{i}]"
-        if i != observer and (seat.hand is not None or seat.offer is not None):
-            raise r.fail(path, "only the observer's hand and offer can be shown")
-        if i == observer and (seat.hand is None or seat.offer is None):
-            raise r.fail(path, "the observer's hand and offer are shown")
-        if (seat.tickets is not None) != (i == observer or over):
-            raise r.fail(f"{path}.tickets", "tickets are shown to their holder, and to everyone "
-                         "once the game is over (R38, R47)")  # fmt: skip
-    can_blind = view.pile_size > 0 or view.discard.total > 0
-    offers = [p.offer_count for p in seats]
-    _check_phase_fields(r, rules, phase, current, view.first_player, offers, "offer_count",
-                        view.final_turns, view.passes, can_blind, view.row)  # fmt: skip
-    if view.tunnel is not None:
-        ri = board.route_index[view.tunnel.route]
-        closed = _closed_masks(rules, owners)[current]
-        _check_claimable(r, ri, rules, owners, closed, current, seats[current].trains)
-    _check_view_totals(r, view, rules)
+    _refuse(r, view_problems(view, rules))
     return view
 
 
-def _view_tickets(value: Any, path: str, check: _TicketCheck) -> tuple[str, ...] | None:
-    """Tickets shown in a view: of the variant's pools, each shown once (R8)."""
-    if value is None:
-        return None
-    return tuple(check.board.tickets[t].id for t in check.read(value, path))
+class _ShownTickets:
+    """Tickets a view shows: of the variant's pools, each shown once (R8)."""
+
+    def __init__(self, reader: _Reader, rules: Rules) -> None:
+        self.r = reader
+        self.board = rules.map
+        self.pool = frozenset((*rules.variant.long_pool, *rules.variant.regular_pool))
+        self.seen: dict[int, str] = {}
+
+    def read(self, value: Any, path: str) -> tuple[str, ...] | None:
+        if value is None:
+            return None
+        board = self.board
+        out = self.r.refs(value, path, board.ticket_index, "ticket", len(board.tickets))
+        for i, t in enumerate(out):
+            where = f"{path}[{i}]"
+            if t not in self.pool:
+                raise self.r.fail(where, f"ticket {board.tickets[t].id!r} is not in this variant")
+            if t in self.seen:
+                raise self.r.fail(where, f"ticket {board.tickets[t].id!r} is also at "
+                                  f"{self.seen[t]}")  # fmt: skip
+            self.seen[t] = where
+        return tuple(board.tickets[t].id for t in out)
 
 
-def _check_seat(r: _Reader, seat: PlayerView, path: str) -> None:
-    if seat.hand is not None and seat.hand.total != seat.hand_size:
-        raise r.fail(f"{path}.hand_size", "does not match the hand shown")
-    if seat.tickets is not None and len(seat.tickets) != seat.ticket_count:
-        raise r.fail(f"{path}.ticket_count", "does not match the tickets shown")
-    if seat.offer is not None and len(seat.offer) != seat.offer_count:
-        raise r.fail(f"{path}.offer_count", "does not match the offer shown")
-
-
-def _view_tunnel(r: _Reader, value: Any, rules: Rules, phase: Phase) -> TunnelView | None:
-    if (value is None) != (phase is not Phase.TUNNEL):
-        raise r.fail("$.tunnel", "a pending tunnel exists exactly in the TUNNEL phase")
+def _view_tunnel(r: _Reader, value: Any, rules: Rules) -> PendingTunnel[str] | None:
     if value is None:
         return None
     d = r.obj(value, "$.tunnel", ("route", "laid", "revealed", "colour", "extra"))
-    t = _tunnel_fields(r, d, rules)
-    if r.kind(d["colour"], "$.tunnel.colour") != t.colour:
-        raise r.fail("$.tunnel.colour", "is not the colour of the laid cards (D7)")
-    if r.int_(d["extra"], "$.tunnel.extra", 1, 3) != t.extra:
-        raise r.fail("$.tunnel.extra", f"the revealed cards ask for {t.extra} (R30, R31)")
-    return TunnelView(rules.map.routes[t.route].id, t.laid, t.revealed, t.colour, t.extra)
-
-
-def _check_view_totals(r: _Reader, view: View, rules: Rules) -> None:
-    """The hidden cards and tickets must exactly fill the hidden places."""
-    try:
-        unseen = unseen_cards(view)
-    except DataError:
-        raise r.fail("$", "R3: more cards are visible than the game has") from None
-    hidden = view.pile_size + sum(p.hand_size for p in view.players if p.hand is None)
-    if hidden != unseen.total:
-        raise r.fail("$", f"R3: {unseen.total} cards are unseen but {hidden} are hidden")
-    v = rules.variant
-    pool = len(v.long_pool) + len(v.regular_pool)
-    placed = view.ticket_deck_size + view.box_size
-    placed += sum(p.ticket_count + p.offer_count for p in view.players)
-    if placed != pool:
-        raise r.fail("$", f"the variant has {pool} tickets, the view places {placed}")
+    route = r.ref(d["route"], "$.tunnel.route", rules.map.route_index, "route")
+    return PendingTunnel(
+        rules.map.routes[route].id,
+        r.cards(d["laid"], "$.tunnel.laid"),
+        r.kinds(d["revealed"], "$.tunnel.revealed", 3),
+        r.kind(d["colour"], "$.tunnel.colour"),
+        r.int_(d["extra"], "$.tunnel.extra", 1, 3),
+    )
 
 
 # --------------------------------------------------------------------------- actions
@@ -950,7 +659,66 @@ def scoreboard_from_json(
     names = tuple(f.name for f in attrs.fields(Scoreboard))
     d = r.header(doc, SCOREBOARD_FORMAT, names)
     board: Scoreboard = _typed(r, {k: d[k] for k in names}, Scoreboard, "$")
+    _check_scoreboard(r, board)
     return board
+
+
+_CRITERIA = ("completed_tickets", "fewest_stations", "bonus_card", "longest_path")
+
+
+def _check_scoreboard(r: _Reader, board: Scoreboard) -> None:
+    """Refuse a scoreboard whose parts disagree: every sum, count, rank and explanation is
+    recomputed from the per-seat figures, as ``scoring.score`` computes them."""
+    n = len(board.players)
+    if not 1 <= n <= 5:
+        raise r.fail("$.players", f"{n} seats; a game has 1 to 5")
+    crit = board.criteria
+    if crit[:1] != ("total",) or not set(crit[1:]) <= set(_CRITERIA) or len(set(crit)) < len(crit):
+        raise r.fail("$.criteria", "criteria are 'total' then distinct tie-breaks")
+    keys = []
+    for seat, p in enumerate(board.players):
+        path = f"$.players[{seat}]"
+        if p.seat != seat:
+            raise r.fail(f"{path}.seat", f"expected seat {seat}, got {p.seat}")
+        if p.ticket_points != sum(t.points for t in p.tickets):
+            raise r.fail(f"{path}.ticket_points", "not the sum of the tickets' points")
+        if p.completed != sum(t.completed for t in p.tickets):
+            raise r.fail(f"{path}.completed", "not the number of completed tickets")
+        for i, t in enumerate(p.tickets):
+            if t.completed != bool(t.routes) or (t.points > 0) != t.completed:
+                raise r.fail(f"{path}.tickets[{i}]", "completion, points and routes disagree")
+        if min(p.route_points, p.station_points, p.bonus) < 0:
+            raise r.fail(path, "route, station and bonus points are never negative")
+        lp = p.longest_path
+        if (lp.length > 0) != bool(lp.routes) or len(lp.cities) != len(lp.routes) + bool(lp.routes):
+            raise r.fail(f"{path}.longest_path", "length, routes and cities disagree")
+        if p.total != p.route_points + p.ticket_points + p.station_points + p.bonus:
+            raise r.fail(f"{path}.total", "not routes + tickets + stations + bonus")
+        expected = {
+            "total": p.total,
+            "completed_tickets": p.completed,
+            "fewest_stations": len(p.stations),
+            "bonus_card": int(p.bonus > 0),
+            "longest_path": p.longest_path.length,
+        }
+        if p.criteria_values != tuple(expected[c] for c in crit):
+            raise r.fail(f"{path}.criteria_values", "do not match the seat's figures")
+        keys.append(tuple(-expected[c] if c == "fewest_stations" else expected[c] for c in crit))
+    ranks = [1 + sum(other > key for other in keys) for key in keys]
+    for seat, p in enumerate(board.players):
+        if p.rank != ranks[seat]:
+            raise r.fail(f"$.players[{seat}].rank", f"the figures give rank {ranks[seat]}")
+    ranking = tuple(sorted(range(n), key=lambda s: (ranks[s], s)))
+    if board.ranking != ranking:
+        raise r.fail("$.ranking", f"the figures give the ranking {list(ranking)}")
+    if board.winners != tuple(s for s in ranking if ranks[s] == 1):
+        raise r.fail("$.winners", "not the seats of rank 1")
+    decided = tuple(
+        next((c for c, x, y in zip(crit, keys[a], keys[b], strict=True) if x != y), None)
+        for a, b in pairwise(ranking)
+    )
+    if board.decided_by != decided:
+        raise r.fail("$.decided_by", "does not say what separates each seat from the next")
 
 
 def _typed(r: _Reader, value: Any, hint: Any, path: str) -> Any:
@@ -992,6 +760,7 @@ _READERS: dict[str, Callable[..., GameState | View | Action | Scoreboard]] = {
 
 __all__ = [
     "ACTION_FORMAT",
+    "MAX_TEXT",
     "SCOREBOARD_FORMAT",
     "STATE_FORMAT",
     "VERSION",

@@ -23,7 +23,8 @@ import attrs
 from .actions import Action
 from .board import Map
 from .bots import Bot, bot_name, decide, make_bot, seat_rng
-from .errors import GameOverError, NotYourTurnError, SetupError, TTRError
+from .errors import GameOverError, NotYourTurnError, SetupError
+from .errors import MatchError as MatchError  # noqa: PLC0414 (re-exported from its old home)
 from .events import EVENT_FORMAT, Event, TurnStarted, events_between, visible_to
 from .notation import parse_action
 from .records import GameRecord, record_of
@@ -37,10 +38,6 @@ if TYPE_CHECKING:
 PERSON = "person"
 _PERSON_NAMES = ("person", "human", "p", "h")
 MAX_BOT_MOVES = 100_000  # far above any game; stops a broken bot from looping for ever
-
-
-class MatchError(TTRError, ValueError):
-    """A request the match cannot serve (nothing to undo, an unknown seat)."""
 
 
 @attrs.frozen

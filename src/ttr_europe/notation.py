@@ -36,8 +36,9 @@ from .actions import (
     parse,
 )
 from .board import Map
-from .cards import KIND_NAMES, Cards, CardsError, kind_from_name, payment_colour
-from .errors import ActionParseError
+from .cards import KIND_NAMES, Cards, kind_from_name
+from .errors import ActionParseError, CardsError
+from .payments import payment_colour
 from .rules import is_legal, legal_actions, why_illegal
 from .state import GameState
 
@@ -180,9 +181,10 @@ def _parse_action(state: GameState, text: str, words: str) -> Action:
     verb, _, rest = low.partition(" ")
     rest_raw = words[len(verb) :].strip()
     handler = _VERBS.get(verb)
-    if verb == "draw" and rest in ("blind", "deck", "pile", "top"):
+    drawing = verb in ("draw", "take")
+    if drawing and rest in ("blind", "deck", "pile", "top"):
         handler, rest_raw = _blind, ""
-    elif verb == "draw" and rest in ("tickets", "ticket", "destinations"):
+    elif drawing and rest in ("tickets", "ticket", "destinations"):
         handler, rest_raw = _tickets, ""
     elif verb == "build":
         rest_raw = re.sub(r"^(?:a\s+)?station\s+", "", rest_raw, flags=re.IGNORECASE)

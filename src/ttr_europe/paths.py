@@ -2,9 +2,10 @@
 
 The functions here know nothing of maps or states. An edge is ``(route, a, b, trains)``: a route
 index, its two city indices and its length. Several edges may join the same two cities (the
-tracks of a double route), so the player graph is a multigraph; networkx builds it and splits it
-into components, and the searches themselves run on plain adjacency lists, which is several times
-faster than walking networkx views in the inner loop.
+tracks of a double route), so the player graph is a multigraph. ``player_graph`` gives it as a
+networkx ``MultiGraph`` for analysis (the tests check the components below against networkx's);
+the scorer itself runs on plain adjacency lists built once per seat (``Network``): building a
+networkx graph per seat cost more than the whole search it fed (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -56,27 +57,85 @@ def longest_trail(edges: Iterable[Edge]) -> Trail:
     Deterministic: the same routes always give the same trail. Components are taken by their
     lowest city and a later one replaces an earlier one only when strictly longer.
     """
-    ordered = sorted(edges)
-    graph = player_graph(ordered)
-    part: dict[int, int] = {}
-    components = sorted(nx.connected_components(graph), key=min)
-    for k, component in enumerate(components):
-        part.update(dict.fromkeys(component, k))
-    grouped: list[list[Edge]] = [[] for _ in components]
-    for edge in ordered:
-        grouped[part[edge[1]]].append(edge)
-    best = EMPTY_TRAIL
-    for group in grouped:
-        if sum(e[3] for e in group) > best.length:
-            found = _component_trail(group)
-            if found.length > best.length:
-                best = found
-    return best
+    return Network(edges).longest_trail()
 
 
-def _component_trail(group: Sequence[Edge]) -> Trail:
-    """The longest trail of one connected component."""
-    adjacency, degree = _adjacency(group)
+class Network:
+    """One player's routes as adjacency lists, with their connected components.
+
+    Built once per seat when scoring and shared by the ticket check (``label``), the ticket
+    paths (``path``) and the longest trail, so the routes are indexed a single time.
+    """
+
+    __slots__ = ("adjacency", "degree", "edges", "label")
+
+    def __init__(self, edges: Iterable[Edge]) -> None:
+        self.edges = sorted(edges)
+        self.adjacency, self.degree = _adjacency(self.edges)
+        self.label = _labels(self.adjacency)  # city -> lowest city of its component
+
+    def longest_trail(self) -> Trail:
+        """``longest_trail`` of these edges."""
+        label = self.label
+        grouped: dict[int, list[Edge]] = {}
+        weight: dict[int, int] = {}
+        for edge in self.edges:
+            k = label[edge[1]]
+            grouped.setdefault(k, []).append(edge)
+            weight[k] = weight.get(k, 0) + edge[3]
+        if len(grouped) == 1:  # one network: reuse its adjacency
+            return _component_trail(self.edges, self.adjacency, self.degree)
+        best = EMPTY_TRAIL
+        for k in sorted(grouped):
+            if weight[k] > best.length:
+                found = _component_trail(grouped[k])
+                if found.length > best.length:
+                    best = found
+        return best
+
+
+def components(pairs: Iterable[tuple[int, int]]) -> dict[int, int]:
+    """City -> the lowest city of its connected component, over the ``(a, b)`` links."""
+    adjacency: dict[int, list[int]] = {}
+    for a, b in pairs:
+        adjacency.setdefault(a, []).append(b)
+        adjacency.setdefault(b, []).append(a)
+    label: dict[int, int] = {}
+    for city in sorted(adjacency):
+        if city not in label:
+            label[city] = city
+            stack = [city]
+            while stack:
+                for other in adjacency[stack.pop()]:
+                    if other not in label:
+                        label[other] = city
+                        stack.append(other)
+    return label
+
+
+def _labels(adjacency: dict[int, list[_Arc]]) -> dict[int, int]:
+    """``components`` of adjacency lists already built."""
+    label: dict[int, int] = {}
+    for city in sorted(adjacency):
+        if city not in label:
+            label[city] = city
+            stack = [city]
+            while stack:
+                for arc in adjacency[stack.pop()]:
+                    if arc[1] not in label:
+                        label[arc[1]] = city
+                        stack.append(arc[1])
+    return label
+
+
+def _component_trail(
+    group: Sequence[Edge],
+    adjacency: dict[int, list[_Arc]] | None = None,
+    degree: dict[int, int] | None = None,
+) -> Trail:
+    """The longest trail of one connected component (its adjacency, if already built)."""
+    if adjacency is None or degree is None:
+        adjacency, degree = _adjacency(group)
     odd = sorted(c for c, d in degree.items() if d % 2)
     if len(odd) <= 2:
         return _euler(adjacency, odd[0] if odd else min(degree), len(group))
@@ -118,11 +177,8 @@ def _euler(adjacency: dict[int, list[_Arc]], start: int, count: int) -> Trail:
             stack.append((other, route, trains))
     out.reverse()
     assert used.bit_count() == count
-    return Trail(
-        sum(t for _, _, t in out),
-        tuple(r for _, r, _ in out[1:]),
-        tuple(c for c, _, _ in out),
-    )
+    cities, routes, lengths = zip(*out, strict=True)
+    return Trail(sum(lengths), routes[1:], cities)
 
 
 @attrs.frozen
@@ -333,7 +389,8 @@ def _chains(adjacency: dict[int, list[_Arc]], degree: dict[int, int]) -> list[_C
             length = trains
             at = first
             while degree[at] == 2:
-                _, at, more, step = next(x for x in adjacency[at] if x[3] not in taken)
+                arcs = adjacency[at]
+                _, at, more, step = arcs[0] if arcs[0][3] not in taken else arcs[-1]
                 taken.add(step)
                 routes.append(step)
                 cities.append(at)
@@ -350,12 +407,23 @@ def connecting_path(
     Breadth-first, routes in index order, so the path has the fewest routes and is always the
     same for the same edges. ``()`` when ``a == b``; ``None`` when they are not connected.
     """
-    if a == b:
-        return ()
+    return connecting_paths(edges, [(a, b)])[0]
+
+
+def connecting_paths(
+    edges: Iterable[tuple[int, int, int]], pairs: Sequence[tuple[int, int]]
+) -> list[tuple[int, ...] | None]:
+    """``connecting_path`` for each pair of cities, indexing the edges once."""
     adjacency: dict[int, list[tuple[int, int]]] = {}
     for r, x, y in sorted(edges):
         adjacency.setdefault(x, []).append((r, y))
         adjacency.setdefault(y, []).append((r, x))
+    return [_path(adjacency, a, b) for a, b in pairs]
+
+
+def _path(adjacency: dict[int, list[tuple[int, int]]], a: int, b: int) -> tuple[int, ...] | None:
+    if a == b:
+        return ()
     came: dict[int, tuple[int, int]] = {a: (-1, -1)}
     queue = deque([a])
     while queue:

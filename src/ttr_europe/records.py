@@ -1,7 +1,9 @@
 """Game records: a game is its rules, its seed and its actions (rules.md D19).
 
 A ``GameRecord`` holds the map, variant, player count, seed, first player, options and the
-actions in their readable text form; ``replay`` rebuilds every state from it. A record is a
+actions in their readable text form; ``replay`` rebuilds every state from it. A game on a map
+that is not shipped carries the whole map document (``map_data``), so that the record replays
+anywhere, even where the map file is gone or has changed since. A record is a
 JSON document (``"format": "ttr_europe/record"``) and can also be written as a playthrough:
 one line per action with a short summary of the state after it. The playthroughs of a few
 seeded random games are kept under ``tests/golden/`` so that any change of behaviour shows
@@ -10,10 +12,11 @@ as a diff.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import attrs
@@ -21,9 +24,10 @@ import attrs
 from .actions import Action, parse
 from .board import Map
 from .cards import KIND_NAMES
-from .data import load_map
-from .errors import DataError, IllegalActionError
-from .jsonio import VERSION, _Reader, parse_json
+from .data import build_map, load_map, parse_map
+from .errors import BadArgumentError, DataError, IllegalActionError
+from .guards import check_map, check_state, expect
+from .jsonio import MAX_TEXT, VERSION, _Reader, parse_json
 from .rules import apply, is_terminal, legal_actions, new_game
 from .state import NO_CARD, GameState
 from .views import OptionValue
@@ -34,12 +38,31 @@ _SEED_LIMIT = 1 << 64
 
 
 def _options(items: Any) -> tuple[tuple[str, OptionValue], ...]:
-    pairs = items.items() if isinstance(items, dict) else items
-    return tuple(sorted((str(k), v) for k, v in pairs))
+    pairs = items.items() if isinstance(items, Mapping) else items
+    if not isinstance(pairs, Iterable) or isinstance(pairs, str | bytes):
+        raise BadArgumentError("a record's options are a mapping or (name, value) pairs",
+                               argument="options")  # fmt: skip
+    pairs = tuple(pairs)
+    if not all(isinstance(p, tuple) and len(p) == 2 and type(p[0]) is str for p in pairs):
+        raise BadArgumentError("a record's options are (name, value) pairs named by strings",
+                               argument="options")  # fmt: skip
+    return tuple(sorted(pairs, key=lambda p: p[0]))
 
 
 def _texts(items: Iterable[str]) -> tuple[str, ...]:
-    return tuple(items)
+    if not isinstance(items, Iterable) or isinstance(items, str | bytes):
+        raise BadArgumentError("a record's actions are a sequence of texts", argument="actions")
+    texts = tuple(items)
+    if len(texts) > MAX_ACTIONS:
+        raise BadArgumentError(f"a record holds at most {MAX_ACTIONS} actions", argument="actions")
+    return texts
+
+
+def _compact(text: str | None) -> str | None:
+    """JSON text in one canonical spelling, so that equal documents give equal records."""
+    if text is None:
+        return None
+    return json.dumps(parse_json(text, "<map_data>"), ensure_ascii=False, separators=(",", ":"))
 
 
 @attrs.frozen
@@ -53,10 +76,22 @@ class GameRecord:
     first_player: int | None = None
     options: tuple[tuple[str, OptionValue], ...] = attrs.field(default=(), converter=_options)
     actions: tuple[str, ...] = attrs.field(default=(), converter=_texts)
+    map_data: str | None = attrs.field(default=None, kw_only=True, repr=False, converter=_compact)
+    """The map document as JSON text, for a map that is not shipped (None for shipped maps)."""
+
+    def board(self) -> Map:
+        """The record's map: the embedded document, or the shipped map of that id."""
+        if self.map_data is None:
+            return load_map(self.map)
+        board = parse_map(self.map_data, source=f"<record of map {self.map}>")
+        if board.id != self.map:
+            raise DataError(f"the embedded map is {board.id!r}, not {self.map!r}",
+                            source="<record>", path="$.map_data.id")  # fmt: skip
+        return board
 
     def start(self, map: Map | None = None) -> GameState:
         """The dealt position before the first action."""
-        board = load_map(self.map) if map is None else map
+        board = self.board() if map is None else map
         return new_game(
             board, self.variant, self.players, self.seed, self.first_player, **dict(self.options)
         )
@@ -76,6 +111,7 @@ class GameRecord:
             "first_player": self.first_player,
             "options": dict(self.options),
             "actions": list(self.actions),
+            **({} if self.map_data is None else {"map_data": parse_json(self.map_data)}),
         }
 
     @classmethod
@@ -88,7 +124,12 @@ class GameRecord:
             doc = parse_json(doc, source)
         r = _Reader(source)
         fields = ("map", "variant", "players", "seed", "first_player", "options", "actions")
-        d = r.header(doc, RECORD_FORMAT, fields)
+        d = r.header(doc, RECORD_FORMAT, fields, ("map_data",))
+        map_data = None
+        if "map_data" in d:
+            map_data = json.dumps(d["map_data"], ensure_ascii=False)
+            if map is None:
+                map = build_map(d["map_data"], f"{source}: $.map_data")
         rules = r.make_rules(d, "$", map, d["players"], "$.players")
         first = d["first_player"]
         if first is not None:
@@ -109,6 +150,7 @@ class GameRecord:
             first,
             r.options(d["options"], "$.options"),
             texts,
+            map_data=map_data,
         )
 
 
@@ -119,11 +161,16 @@ def record_of(
     players: int = 2,
     seed: int = 0,
     first_player: int | None = None,
+    *,
+    map_data: str | None = None,
     **options: OptionValue,
 ) -> GameRecord:
-    """A record of ``actions`` played from ``new_game(map, variant, players, seed, ...)``."""
+    """A record of ``actions`` played from ``new_game(map, variant, players, seed, ...)``;
+    ``map_data`` is the map's JSON text when it is not a shipped map."""
+    if not isinstance(actions, Iterable) or isinstance(actions, str | bytes):
+        raise BadArgumentError("record_of: actions are a sequence", argument="actions")
     texts = tuple(str(a) for a in actions)
-    return GameRecord(map, variant, players, seed, first_player, options, texts)
+    return GameRecord(map, variant, players, seed, first_player, options, texts, map_data=map_data)
 
 
 def iter_replay(record: GameRecord, *, map: Map | None = None) -> Iterator[GameState]:
@@ -132,6 +179,7 @@ def iter_replay(record: GameRecord, *, map: Map | None = None) -> Iterator[GameS
     An action that cannot be read or is illegal raises ``DataError`` naming its index
     (``$.actions[12]``) and the rule that refuses it.
     """
+    check_record(record, "replay", map)
     state = record.start(map)
     yield state
     for i, text in enumerate(record.actions):
@@ -147,6 +195,12 @@ def iter_replay(record: GameRecord, *, map: Map | None = None) -> Iterator[GameS
                 f"action {i} ({text!r}) is illegal: {exc}", source="<record>", path=path
             ) from exc
         yield state
+
+
+def check_record(record: object, function: str, map: object = None) -> None:
+    """``record`` must be a ``GameRecord`` and ``map`` a ``Map``, a map name or None."""
+    expect(record, GameRecord, function, "record")
+    check_map(map, function, optional=True)
 
 
 def replay(record: GameRecord, *, map: Map | None = None) -> list[GameState]:
@@ -176,6 +230,8 @@ def random_game(
     The pick is ``legal[rng.randrange(len(legal))]`` with ``random.Random(policy_seed)``, so
     a record is reproduced exactly from its arguments.
     """
+    if type(policy_seed) is not int or type(max_actions) is not int:
+        raise BadArgumentError("random_game: policy_seed and max_actions must be ints")
     record = GameRecord(map, variant, players, seed, first_player, options)
     state = record.start()
     rng = random.Random(policy_seed)
@@ -199,6 +255,7 @@ def summary(state: GameState) -> str:
     """One line with what a reader of a playthrough wants to follow: phase, seat to act,
     row, pile, discard and ticket deck sizes, then per seat hand size, tickets, trains, route
     points and stations left."""
+    check_state(state, "summary")
     v = state.rules.variant
     parts = [
         f"{state.phase.name}@{state.current}",
@@ -228,6 +285,7 @@ def summary(state: GameState) -> str:
 def playthrough(record: GameRecord, *, map: Map | None = None) -> str:
     """The game as text: a header naming the record, then ``index action => summary``, then
     the totals and ranks (final, or provisional when the record stops early)."""
+    check_record(record, "playthrough", map)
     options = " ".join(f"{k}={v}" for k, v in record.options)
     first = "random" if record.first_player is None else record.first_player
     lines = [
@@ -255,6 +313,10 @@ def _strs(values: Iterable[int]) -> list[str]:
 
 def read_playthrough(text: str, source: str = "<playthrough>") -> GameRecord:
     """The record a playthrough was written from (its header and actions)."""
+    if not isinstance(text, str):
+        raise DataError(f"a playthrough is text, not {type(text).__name__}", source=source)
+    if len(text) > MAX_TEXT:
+        raise DataError(f"a playthrough is at most {MAX_TEXT} characters", source=source)
     lines = text.splitlines()
     if not lines or not lines[0].startswith("# "):
         raise DataError("a playthrough starts with a '# map=...' header", source=source)

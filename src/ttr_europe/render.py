@@ -24,9 +24,10 @@ import attrs
 from .board import Map
 from .cards import EMPTY, KIND_NAMES, LOCOMOTIVE
 from .data import load_map
-from .errors import TTRError
+from .errors import RenderError as RenderError  # noqa: PLC0414 (re-exported from its old home)
 from .scoring import Scoreboard
 from .state import NO_CARD, NO_OWNER, GameState
+from .unionfind import UnionFind
 from .views import View
 
 CARD_COLOURS = {
@@ -50,10 +51,6 @@ SPACE_GAP = 2.0
 LINE = 18  # legend and sidebar line height
 MIN_CITY_GAP = 85.0  # pixels between city centres the layout aims for
 RELAX_ROUNDS = 60
-
-
-class RenderError(TTRError, ValueError):
-    """A picture asked of something it cannot draw (an unknown route or city in a highlight)."""
 
 
 def _ids(items: Iterable[str] | str) -> tuple[str, ...]:
@@ -494,18 +491,8 @@ def _card(x: float, y: float, kind: int, text: str, cls: str) -> list[str]:
 
 def _connected(board: Map, routes: Iterable[str], a: int, b: int) -> bool:
     """Whether the seat's own routes join two cities (stations are decided at the end)."""
-    parent = list(range(len(board.cities)))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for rid in routes:
-        r = board.route(rid)
-        parent[find(r.a)] = find(r.b)
-    return find(a) == find(b)
+    sets: UnionFind[int] = UnionFind((board.route(rid).a, board.route(rid).b) for rid in routes)
+    return sets.connected(a, b)
 
 
 def _sidebar(view: View, board: Map, left: int) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import operator
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
+from functools import cache
 from itertools import combinations
 from typing import Any, overload
 
@@ -25,18 +26,7 @@ from .actions import (
     WithdrawTunnel,
 )
 from .board import Map, RouteKind
-from .cards import (
-    DECK_SIZE,
-    EMPTY,
-    FULL_DECK,
-    KIND_NAMES,
-    LOCOMOTIVE,
-    Cards,
-    count_payments,
-    payment_colour,
-    payments,
-    pays,
-)
+from .cards import DECK_SIZE, EMPTY, FULL_DECK, LOCOMOTIVE, Cards
 from .data import load_map
 from .errors import (
     GameOverError,
@@ -44,6 +34,16 @@ from .errors import (
     MalformedActionError,
     NotYourTurnError,
     SetupError,
+)
+from .guards import check_setup, not_a_state
+from .payments import (
+    count_payments,
+    kind_counts,
+    payment_colour,
+    payments,
+    pays_cards,
+    pays_tunnel_extra,
+    tunnel_extra_payments,
 )
 from .rng import below, seed_state, shuffled
 from .state import (
@@ -57,6 +57,13 @@ from .state import (
 )
 from .table import Table
 
+# Phases as module constants: reading an enum member from its class costs ten times more.
+_CHOOSE_TICKETS = Phase.CHOOSE_TICKETS
+_GAME_OVER = Phase.GAME_OVER
+_INITIAL_TICKETS = Phase.INITIAL_TICKETS
+_SECOND_DRAW = Phase.SECOND_DRAW
+_TUNNEL = Phase.TUNNEL
+_TURN = Phase.TURN
 _DRAW_BLIND = DrawBlind()
 _DRAW_TICKETS = DrawTickets()
 _PASS = Pass()
@@ -82,6 +89,7 @@ def new_game(
     ``options`` are the switches of ``Rules`` (rules.md Part D options). The first player is
     drawn with the seeded generator unless given (D18).
     """
+    check_setup(map, variant, players, seed)
     board = load_map(map) if isinstance(map, str) else map
     if variant not in board.variants:
         raise SetupError(f"map {board.id!r} has no variant {variant!r}; "
@@ -114,9 +122,9 @@ def new_game(
     ]
     if first_player is None:
         first_player, rng = below(rng, players)
-    state = GameState(
+    return GameState.create(
         rules=rules,
-        phase=Phase.INITIAL_TICKETS,
+        phase=_INITIAL_TICKETS,
         current=first_player,
         first_player=first_player,
         players=tuple(
@@ -130,12 +138,8 @@ def new_game(
         box=longs[dl * players :],
         owners=(NO_OWNER,) * len(board.routes),
         closed=(0,) * players,
-        tunnel=None,
         rng=rng,
-        final_turns=-1,
-        passes=0,
     )
-    return state
 
 
 def _check_options(rules: Rules) -> None:
@@ -155,11 +159,15 @@ def _check_options(rules: Rules) -> None:
 
 def current_player(state: GameState) -> int | None:
     """The seat to act, or None when the game is over."""
-    return None if state.phase is Phase.GAME_OVER else state.current
+    if type(state) is not GameState:
+        raise not_a_state(state, "current_player")
+    return None if state.phase is _GAME_OVER else state.current
 
 
 def is_terminal(state: GameState) -> bool:
-    return state.phase is Phase.GAME_OVER
+    if type(state) is not GameState:
+        raise not_a_state(state, "is_terminal")
+    return state.phase is _GAME_OVER
 
 
 def _can_draw_blind(state: GameState) -> bool:
@@ -178,11 +186,17 @@ def _occupied_cities(state: GameState) -> set[int]:
 # --------------------------------------------------------------------------- legal actions
 
 
+_Kind = tuple[RouteKind, int, int, tuple[Cards, ...] | None]
+"""A route kind in a ``LegalActions``: the kind, its open routes, payments per route and the
+payments themselves when ``kind_counts`` has them."""
+
+
 class LegalActions(Sequence[Action]):
     """Every legal action of a state in a fixed order, built lazily.
 
     Claims and stations are counted without being built, so ``len`` and ``seq[i]`` (what
-    ``random.choice`` uses) cost little even when a big hand makes thousands of payments.
+    ``random.choice`` uses) cost little even when a big hand makes thousands of payments, and
+    ``action in seq`` asks ``is_legal`` instead of scanning.
     Order: face-up draws, blind draw, tickets, claims (by route colour with gray last, length,
     ferry symbols, then route index, then payment),
     stations (by city, then payment); or the choices of a pending phase.
@@ -192,18 +206,18 @@ class LegalActions(Sequence[Action]):
 
     def __init__(
         self,
-        head: tuple[Action, ...],
-        state: GameState | None = None,
-        kinds: list[tuple[RouteKind, int, int]] | None = None,
+        head: Sequence[Action],
+        state: GameState,
+        kinds: list[_Kind] | None = None,
         ends: list[int] | None = None,
         free_cities: int = 0,
         station_pays: int = 0,
     ) -> None:
         self._head = head
         self._state = state
-        self._kinds = kinds or []  # (kind, open routes mask, payments per route)
+        self._kinds = kinds or []
         self._ends = ends or []
-        self._claims = self._ends[-1] if self._ends else 0
+        self._claims = ends[-1] if ends else 0
         self._free = free_cities
         self._pays = station_pays
         self._len = len(head) + self._claims + free_cities * station_pays
@@ -224,21 +238,23 @@ class LegalActions(Sequence[Action]):
             index += self._len
         if not 0 <= index < self._len:
             raise IndexError("legal action index out of range")
-        head = len(self._head)
-        if index < head:
-            return self._head[index]
-        index -= head
+        head = self._head
+        if index < len(head):
+            return head[index]
+        index -= len(head)
         state = self._state
-        assert state is not None
         hand = state.players[state.current].hand
         if index < self._claims:
-            k = bisect_right(self._ends, index)
-            kind, mask, n = self._kinds[k]
-            nth, pay = divmod(index - (self._ends[k - 1] if k else 0), n)
+            ends = self._ends
+            k = bisect_right(ends, index)
+            kind, mask, n, options = self._kinds[k]
+            nth, pay = divmod(index - ends[k - 1] if k else index, n)
             for _ in range(nth):
                 mask &= mask - 1  # drop the lowest route
             route = state.rules.map.routes[(mask & -mask).bit_length() - 1]
-            return ClaimRoute(route.id, payments(kind.colour, kind.length, kind.ferry, hand)[pay])
+            if options is None:
+                options = payments(kind[0], kind[1], kind[2], hand)
+            return ClaimRoute(route.id, options[pay])
         nth, pay = divmod(index - self._claims, self._pays)
         city = _free_cities(state)[nth]
         cost = len(state.players[state.current].stations) + 1
@@ -246,12 +262,12 @@ class LegalActions(Sequence[Action]):
 
     def __iter__(self) -> Iterator[Action]:
         yield from self._head
-        state = self._state
-        if state is None:
+        if not self._kinds and not self._pays:
             return
+        state = self._state
         board = state.rules.map
         player = state.players[state.current]
-        for kind, mask, _ in self._kinds:
+        for kind, mask, _, _ in self._kinds:
             options = payments(kind.colour, kind.length, kind.ferry, player.hand)
             for r in _bits(mask):
                 route = board.routes[r].id
@@ -264,109 +280,112 @@ class LegalActions(Sequence[Action]):
                 for pay in options:
                     yield BuildStation(city, pay)
 
+    @property
+    def head(self) -> Sequence[Action]:
+        """The actions listed one by one: draws, tickets, pass, tunnel answers, ticket choices."""
+        return self._head
+
+    @property
+    def claim_kinds(self) -> list[tuple[RouteKind, int]]:
+        """Each route kind with a legal claim and the mask of its routes open to the player."""
+        return [(kind, mask) for kind, mask, _, _ in self._kinds]
+
+    @property
+    def station_cities(self) -> list[int]:
+        """The cities where a station is legal (empty when no station is)."""
+        return _free_cities(self._state) if self._pays else []
+
     def __contains__(self, action: object) -> bool:
-        if not _well_formed(action):
-            return False
-        return any(a == action for a in self)
+        """Whether ``action`` is legal: the cost of one ``is_legal`` check, not a scan."""
+        return is_legal(self._state, action)
 
     def __repr__(self) -> str:
         return f"<LegalActions: {self._len}>"
 
 
-def _well_formed(action: object) -> bool:
-    """Whether a slot is an int and a payment is ``Cards``, as ``apply`` requires.
-
-    Equality alone is not enough: ``DrawFaceUp(True) == DrawFaceUp(1)`` and a plain tuple
-    equals the ``Cards`` with the same counts, yet ``apply`` refuses both as malformed.
-    """
-    return (
-        type(getattr(action, "slot", 0)) is int and type(getattr(action, "payment", EMPTY)) is Cards
-    )
-
-
 def legal_actions(state: GameState) -> LegalActions:
     """Every legal action of the player to act, payments included (D24)."""
+    if type(state) is not GameState:
+        raise not_a_state(state, "legal_actions")
     phase = state.phase
-    if phase is Phase.TURN:
+    if phase is _TURN:
         return _turn_actions(state)
-    if phase is Phase.SECOND_DRAW:
-        head: list[Action] = [_FACE_UP[s] for s, c in enumerate(state.row)
-                              if c != NO_CARD and c != LOCOMOTIVE]  # fmt: skip
-        if _can_draw_blind(state):
-            head.append(_DRAW_BLIND)
-        if state.rules.second_card_optional:
-            head.append(_PASS)
-        return LegalActions(tuple(head))
-    if phase is Phase.TUNNEL:
-        return LegalActions((*(PayTunnel(p) for p in _tunnel_payments(state)), _WITHDRAW))
-    if phase is Phase.INITIAL_TICKETS or phase is Phase.CHOOSE_TICKETS:
-        return LegalActions(tuple(KeepTickets(keep) for keep in _keep_choices(state)))
-    return LegalActions(())
+    if phase is _SECOND_DRAW:
+        key = (state.row, _can_draw_blind(state), state.rules.second_card_optional)
+        found = _SECOND_HEADS.get(key)
+        return LegalActions(_second_head(*key) if found is None else found, state)
+    if phase is _TUNNEL:
+        pays_extra = (PayTunnel(p) for p in _tunnel_payments(state))
+        return LegalActions((*pays_extra, _WITHDRAW), state)
+    if phase is _INITIAL_TICKETS or phase is _CHOOSE_TICKETS:
+        return LegalActions(_keep_choices(state), state)
+    return LegalActions((), state)
+
+
+# The draw actions of a turn start and of a second draw depend on the row and two flags only;
+# rows repeat, so they are built once (the caches are bounded: a row holds few card kinds).
+_TURN_HEADS: dict[tuple[tuple[int, ...], bool, bool], tuple[Action, ...]] = {}
+_SECOND_HEADS: dict[tuple[tuple[int, ...], bool, bool], tuple[Action, ...]] = {}
+_HEADS_LIMIT = 100_000
+
+
+def _turn_head(row: tuple[int, ...], blind: bool, tickets: bool) -> tuple[Action, ...]:
+    """The draws of a turn start: face-up slots with a card, blind, tickets."""
+    head: list[Action] = [_FACE_UP[s] for s in range(len(row)) if row[s] != NO_CARD]
+    if blind:
+        head.append(_DRAW_BLIND)
+    if tickets:
+        head.append(_DRAW_TICKETS)
+    if len(_TURN_HEADS) >= _HEADS_LIMIT:
+        _TURN_HEADS.clear()
+    out = _TURN_HEADS[row, blind, tickets] = tuple(head)
+    return out
+
+
+def _second_head(row: tuple[int, ...], blind: bool, optional: bool) -> tuple[Action, ...]:
+    """The second draw: face-up slots with a card but a locomotive (R15b), blind, pass (D5)."""
+    head: list[Action] = [_FACE_UP[s] for s, c in enumerate(row)
+                          if c != NO_CARD and c != LOCOMOTIVE]  # fmt: skip
+    if blind:
+        head.append(_DRAW_BLIND)
+    if optional:
+        head.append(_PASS)
+    if len(_SECOND_HEADS) >= _HEADS_LIMIT:
+        _SECOND_HEADS.clear()
+    out = _SECOND_HEADS[row, blind, optional] = tuple(head)
+    return out
 
 
 def _turn_actions(state: GameState) -> LegalActions:
     """The start of a turn: draws, tickets, then claims and stations counted per route kind."""
-    row = state.row
-    if NO_CARD in row:
-        head: list[Action] = [_FACE_UP[s] for s in range(len(row)) if row[s] != NO_CARD]
-    else:
-        head = list(_FACE_UP[: len(row)])
-    if state.pile_top < len(state.pile) or state.discard.total:
-        head.append(_DRAW_BLIND)
-    if state.ticket_deck:
-        head.append(_DRAW_TICKETS)
+    key = (state.row, state.pile_top < len(state.pile) or state.discard.total > 0,
+           bool(state.ticket_deck))  # fmt: skip
+    head = _TURN_HEADS.get(key)
+    if head is None:
+        head = _turn_head(*key)
     board = state.rules.map
     seat = state.current
     player = state.players[seat]
-    hand = player.hand
     trains = player.trains
-    locos = hand[LOCOMOTIVE]
     avail = ~state.closed[seat]
-    kinds: list[tuple[RouteKind, int, int]] = []
+    kinds: list[_Kind] = []
     ends: list[int] = []
     total = 0
-    held_desc = sorted(hand[:LOCOMOTIVE], reverse=True)
-    for group, held in zip(board.kind_groups, (*hand[:LOCOMOTIVE], held_desc[0]), strict=True):
-        reach = held + locos  # no payment for a longer route in this group (R21)
-        if reach > trains:
-            reach = trains  # R22
-        for kind in group:  # R21, R22, R27: the same count as cards.count_payments
-            colour, length, ferry, mask = kind
-            if length > reach:
-                break  # kinds are sorted by length
-            mask &= avail
-            if not mask:
-                continue
-            if locos >= length:
-                n, top = 1, length - 1
-            else:
-                n, top = 0, locos
-            if colour is not None:
-                low = length - held
-                if low < ferry:  # an if, not max(): this loop is the hot path
-                    low = ferry
-                if top >= low:
-                    n += top - low + 1
-            else:
-                for count in held_desc:  # most held first: stop at the first that cannot pay
-                    low = length - count
-                    if low < ferry:
-                        low = ferry
-                    if top < low:
-                        break
-                    n += top - low + 1
-            if n:
-                total += n * mask.bit_count()
-                kinds.append((kind, mask, n))
-                ends.append(total)
+    for kind, n, pays_ in kind_counts(board, player.hand):  # R21, R27: payments per kind
+        mask = kind[3] & avail
+        if mask and kind[1] <= trains:  # R22
+            total += n * mask.bit_count()
+            kinds.append((kind, mask, n, pays_))
+            ends.append(total)
     free = station_pays = 0
-    if len(player.stations) < state.rules.variant.stations:  # R40, R41
+    built = len(player.stations)
+    if built < state.rules.variant.stations:  # R40, R41
         free = len(board.cities) - sum([len(p.stations) for p in state.players])
         if free:
-            station_pays = count_payments(None, len(player.stations) + 1, 0, hand)
+            station_pays = count_payments(None, built + 1, 0, player.hand)
     if not head and not kinds and not station_pays:
-        return LegalActions((_PASS,))
-    return LegalActions(tuple(head), state, kinds, ends, free if station_pays else 0, station_pays)
+        return LegalActions((_PASS,), state)
+    return LegalActions(head, state, kinds, ends, free if station_pays else 0, station_pays)
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -386,24 +405,56 @@ def _free_cities(state: GameState) -> list[int]:
 def _tunnel_payments(state: GameState) -> tuple[Cards, ...]:
     tunnel = state.tunnel
     assert tunnel is not None
-    return payments(tunnel.colour, tunnel.extra, 0, state.players[state.current].hand)
+    return tunnel_extra_payments(tunnel.colour, tunnel.extra, state.players[state.current].hand)
 
 
-def _keep_choices(state: GameState) -> Iterator[tuple[str, ...]]:
+class KeepChoices(Sequence[Action]):
+    """The ``KeepTickets`` choices of an offer, built only when asked for (like claims).
+
+    ``places[i]`` lists the places in the offer that choice ``i`` keeps.
+    """
+
+    __slots__ = ("_ids", "places")
+
+    def __init__(self, ids: tuple[str, ...], places: tuple[tuple[int, ...], ...]) -> None:
+        self._ids = ids
+        self.places = places
+
+    def __len__(self) -> int:
+        return len(self.places)
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        ids = self._ids
+        return KeepTickets([ids[i] for i in self.places[index]])
+
+
+@cache
+def _combos(n: int, low: int) -> tuple[tuple[int, ...], ...]:
+    """Places in an offer of ``n`` to keep, at least ``low`` of them: by size, then places."""
+    return tuple(c for size in range(low, n + 1) for c in combinations(range(n), size))
+
+
+def _keep_choices(state: GameState) -> KeepChoices:
     offer = state.players[state.current].offer
     tickets = state.rules.map.tickets
     low, long_limit = _keep_limits(state)
-    for size in range(low, len(offer) + 1):
-        for combo in combinations(offer, size):
-            if long_limit is None or sum(tickets[t].long for t in combo) <= long_limit:
-                yield tuple(tickets[t].id for t in combo)
+    combos = _combos(len(offer), low)
+    if long_limit is not None:  # B4
+        combos = tuple(c for c in combos if sum(tickets[offer[i]].long for i in c) <= long_limit)
+    return KeepChoices(tuple(tickets[t].id for t in offer), combos)
 
 
 def _keep_limits(state: GameState) -> tuple[int, int | None]:
     """Minimum kept and the limit on long tickets kept, for the pending choice (R9, R37, B4)."""
     v = state.rules.variant
     n = len(state.players[state.current].offer)
-    if state.phase is Phase.INITIAL_TICKETS:
+    if state.phase is _INITIAL_TICKETS:
         return min(v.keep_initial, n), state.rules.long_kept_limit
     return min(v.keep_drawn, n), None
 
@@ -413,6 +464,8 @@ def _keep_limits(state: GameState) -> tuple[int, int | None]:
 
 def is_legal(state: GameState, action: object) -> bool:
     """Whether ``apply(state, action)`` would succeed (checks the one action, lists nothing)."""
+    if type(state) is not GameState:
+        raise not_a_state(state, "is_legal")
     try:
         _check(state, action)
     except IllegalActionError:
@@ -422,6 +475,8 @@ def is_legal(state: GameState, action: object) -> bool:
 
 def why_illegal(state: GameState, action: object) -> IllegalActionError | None:
     """The error ``apply`` would raise for ``action``, or None if it is legal."""
+    if type(state) is not GameState:
+        raise not_a_state(state, "why_illegal")
     try:
         _check(state, action)
     except IllegalActionError as exc:
@@ -433,20 +488,20 @@ def _check(state: GameState, action: object) -> None:
     checker = _CHECKS.get(type(action))
     if checker is None:
         raise MalformedActionError("input", f"not an action: {action!r}")
-    if state.phase is Phase.GAME_OVER:
+    if state.phase is _GAME_OVER:
         raise GameOverError("R46", "the game is over", action)
     checker(state, action)
 
 
 def _phase_error(state: GameState, action: object) -> IllegalActionError:
     phase = state.phase
-    if phase is Phase.SECOND_DRAW:
+    if phase is _SECOND_DRAW:
         return IllegalActionError("R13", "the second train card must be drawn now", action)
-    if phase is Phase.TUNNEL:
+    if phase is _TUNNEL:
         return IllegalActionError("R28", "pay the tunnel's extra cards or withdraw", action)
-    if phase is Phase.CHOOSE_TICKETS:
+    if phase is _CHOOSE_TICKETS:
         return IllegalActionError("R37", "choose which drawn tickets to keep", action)
-    if phase is Phase.INITIAL_TICKETS:
+    if phase is _INITIAL_TICKETS:
         return IllegalActionError("R9", "choose the starting tickets first", action)
     return IllegalActionError("R12", "not possible at the start of a turn", action)
 
@@ -458,7 +513,7 @@ def _cards(value: object, action: object) -> Cards:
 
 
 def _check_face_up(state: GameState, action: DrawFaceUp) -> None:
-    if state.phase is not Phase.TURN and state.phase is not Phase.SECOND_DRAW:
+    if state.phase is not _TURN and state.phase is not _SECOND_DRAW:
         raise _phase_error(state, action)
     slot = action.slot
     if type(slot) is not int or not 0 <= slot < len(state.row):
@@ -466,19 +521,19 @@ def _check_face_up(state: GameState, action: DrawFaceUp) -> None:
     card = state.row[slot]
     if card == NO_CARD:
         raise IllegalActionError("D3", "that face-up slot is empty", action)
-    if card == LOCOMOTIVE and state.phase is Phase.SECOND_DRAW:
+    if card == LOCOMOTIVE and state.phase is _SECOND_DRAW:
         raise IllegalActionError("R15b", "a face-up locomotive cannot be the second card", action)
 
 
 def _check_blind(state: GameState, action: DrawBlind) -> None:
-    if state.phase is not Phase.TURN and state.phase is not Phase.SECOND_DRAW:
+    if state.phase is not _TURN and state.phase is not _SECOND_DRAW:
         raise _phase_error(state, action)
     if not _can_draw_blind(state):
         raise IllegalActionError("R19", "the draw pile and the discard pile are empty", action)
 
 
 def _check_claim(state: GameState, action: ClaimRoute) -> None:
-    if state.phase is not Phase.TURN:
+    if state.phase is not _TURN:
         raise _phase_error(state, action)
     board = state.rules.map
     r = board.route_index.get(action.route) if isinstance(action.route, str) else None
@@ -499,7 +554,7 @@ def _check_claim(state: GameState, action: ClaimRoute) -> None:
     if player.trains < route.length:
         raise IllegalActionError("R22", f"{route.length} trains needed, {player.trains} left",
                                  action)  # fmt: skip
-    why = pays(payment, route.colour, route.length, route.ferry)
+    why = pays_cards(payment, route.colour, route.length, route.ferry)
     if why is not None:
         rule = "R27" if route.ferry and payment[LOCOMOTIVE] < route.ferry else "R21"
         raise IllegalActionError(rule, f"{route.id}: {why}", action)
@@ -509,25 +564,18 @@ def _check_claim(state: GameState, action: ClaimRoute) -> None:
 
 def _check_pay_tunnel(state: GameState, action: PayTunnel) -> None:
     tunnel = state.tunnel
-    if state.phase is not Phase.TUNNEL or tunnel is None:
+    if state.phase is not _TUNNEL or tunnel is None:
         raise _phase_error(state, action)
     payment = _cards(action.payment, action)
-    if payment.total != tunnel.extra:
-        raise IllegalActionError("R28", f"the extra cost is exactly {tunnel.extra} card(s)",
-                                 action)  # fmt: skip
-    colour = payment_colour(payment)
-    if tunnel.locomotives_only and colour != LOCOMOTIVE:
-        raise IllegalActionError("R30", "a tunnel paid with locomotives only takes locomotives "
-                                 "as extra cards", action)  # fmt: skip
-    if colour is None or colour not in (tunnel.colour, LOCOMOTIVE):
-        raise IllegalActionError("R29", f"extra cards must be {KIND_NAMES[tunnel.colour]} or "
-                                 "locomotives", action)  # fmt: skip
+    why = pays_tunnel_extra(payment, tunnel.colour, tunnel.extra)
+    if why is not None:
+        raise IllegalActionError(why[0], why[1], action)
     if not state.players[state.current].hand.covers(payment):
         raise IllegalActionError("R28", "you do not hold those cards", action)
 
 
 def _check_withdraw(state: GameState, action: WithdrawTunnel) -> None:
-    if state.phase is not Phase.TUNNEL:
+    if state.phase is not _TUNNEL:
         raise _phase_error(state, action)
 
 
@@ -535,7 +583,7 @@ def _check_station(state: GameState, action: BuildStation) -> None:
     variant = state.rules.variant
     if not variant.stations:
         raise IllegalActionError("R12", "this game has no stations", action)
-    if state.phase is not Phase.TURN:
+    if state.phase is not _TURN:
         raise _phase_error(state, action)
     board = state.rules.map
     c = board.city_index.get(action.city) if isinstance(action.city, str) else None
@@ -548,7 +596,7 @@ def _check_station(state: GameState, action: BuildStation) -> None:
         raise IllegalActionError("R40", f"all {variant.stations} stations are built", action)
     if c in _occupied_cities(state):
         raise IllegalActionError("R40", "that city already has a station", action)
-    why = pays(payment, None, built + 1, 0)
+    why = pays_cards(payment, None, built + 1, 0)
     if why is not None:
         raise IllegalActionError("R41", f"station {built + 1}: {why}", action)
     if not player.hand.covers(payment):
@@ -556,14 +604,14 @@ def _check_station(state: GameState, action: BuildStation) -> None:
 
 
 def _check_draw_tickets(state: GameState, action: DrawTickets) -> None:
-    if state.phase is not Phase.TURN:
+    if state.phase is not _TURN:
         raise _phase_error(state, action)
     if not state.ticket_deck:
         raise IllegalActionError("D11", "the ticket deck is empty", action)
 
 
 def _check_keep(state: GameState, action: KeepTickets) -> None:
-    if state.phase is not Phase.INITIAL_TICKETS and state.phase is not Phase.CHOOSE_TICKETS:
+    if state.phase is not _INITIAL_TICKETS and state.phase is not _CHOOSE_TICKETS:
         raise _phase_error(state, action)
     board = state.rules.map
     offer = state.players[state.current].offer
@@ -576,7 +624,7 @@ def _check_keep(state: GameState, action: KeepTickets) -> None:
             raise MalformedActionError("input", f"ticket {tid!r} listed twice", action)
         kept.append(t)
     low, long_limit = _keep_limits(state)
-    rule = "R9" if state.phase is Phase.INITIAL_TICKETS else "R37"
+    rule = "R9" if state.phase is _INITIAL_TICKETS else "R37"
     if len(kept) < low:
         raise IllegalActionError(rule, f"keep at least {low} ticket(s)", action)
     if long_limit is not None and sum(board.tickets[t].long for t in kept) > long_limit:
@@ -584,9 +632,9 @@ def _check_keep(state: GameState, action: KeepTickets) -> None:
 
 
 def _check_pass(state: GameState, action: Pass) -> None:
-    if state.phase is Phase.SECOND_DRAW and state.rules.second_card_optional:
+    if state.phase is _SECOND_DRAW and state.rules.second_card_optional:
         return
-    if state.phase is not Phase.TURN:
+    if state.phase is not _TURN:
         raise _phase_error(state, action)
     if _turn_actions(state)[0] != _PASS:
         raise IllegalActionError("D1", "passing is allowed only when nothing else is", action)
@@ -613,37 +661,90 @@ def apply(state: GameState, action: Action, *, player: int | None = None) -> Gam
 
     ``player``, when given, must be the seat to act (else ``NotYourTurnError``).
     """
-    if player is not None and player != state.current and state.phase is not Phase.GAME_OVER:
+    if type(state) is not GameState:
+        raise not_a_state(state, "apply")
+    if player is not None and player != state.current and state.phase is not _GAME_OVER:
         raise NotYourTurnError("R12", f"it is seat {state.current}'s turn, not {player}'s", action)
-    _check(state, action)
-    new: GameState = _APPLY[type(action)](state, action)
+    step = _STEPS.get(type(action))
+    if step is None or state.phase is _GAME_OVER:
+        _check(state, action)  # raises the error is_legal and why_illegal report
+        raise AssertionError("unreachable")  # pragma: no cover
+    step[0](state, action)
+    new: GameState = step[1](state, action)
     return new
 
 
 def _table(state: GameState) -> Table:
-    v = state.rules.variant
+    rules = state.rules
     return Table(state.pile, state.pile_top, state.row, state.discard, state.rng,
-                 v.reset_locomotives, state.rules.reset_cap)  # fmt: skip
+                 rules.variant.reset_locomotives, rules.reset_cap)  # fmt: skip
 
 
-def _with_player(state: GameState, seat: int, new: PlayerState) -> tuple[PlayerState, ...]:
+CardTable = tuple[tuple[int, ...], int, tuple[int, ...], Cards, int]
+"""pile, pile_top, row, discard, rng: the card table after a move that needed no ``Table``."""
+
+
+def _successor(
+    state: GameState,
+    phase: Phase,
+    current: int,
+    players: tuple[PlayerState, ...],
+    table: Table | CardTable | None,
+    owners: tuple[int, ...],
+    closed: tuple[int, ...],
+    ticket_deck: tuple[int, ...],
+    box: tuple[int, ...],
+    tunnel: PendingTunnel[int] | None,
+    final_turns: int,
+    passes: int,
+) -> GameState:
+    """The one place the reducer builds a state: the card table comes from ``table`` when
+    cards moved, else it is the previous state's; rules and the first player never change.
+    Positional on purpose: this runs once per action (docs/performance.md).
+    """
+    if table is None:
+        return GameState(state.rules, phase, current, state.first_player, players, state.pile,
+                         state.pile_top, state.row, state.discard, ticket_deck, box, owners,
+                         closed, tunnel, state.rng, final_turns, passes)  # fmt: skip
+    if type(table) is tuple:
+        pile, top, row, discard, rng = table
+        return GameState(state.rules, phase, current, state.first_player, players, pile, top, row,
+                         discard, ticket_deck, box, owners, closed, tunnel, rng, final_turns,
+                         passes)  # fmt: skip
+    assert isinstance(table, Table)
+    return GameState(
+        state.rules, phase, current, state.first_player, players, table.pile, table.top,
+        table.frozen_row(), table.frozen_discard(),
+        ticket_deck, box, owners, closed, tunnel, table.rng, final_turns, passes,
+    )  # fmt: skip
+
+
+def _with_player(state: GameState, new: PlayerState) -> tuple[PlayerState, ...]:
+    """The seats with the current one replaced."""
     players = list(state.players)
-    players[seat] = new
+    players[state.current] = new
     return tuple(players)
+
+
+def _with_hand(state: GameState, hand: Cards) -> tuple[PlayerState, ...]:
+    p = state.players[state.current]
+    return _with_player(state, PlayerState(hand, p.trains, p.stations, p.score, p.tickets, p.offer))
 
 
 def _end_turn(
     state: GameState,
-    table: Table | None,
+    table: Table | CardTable | None,
     players: tuple[PlayerState, ...],
-    *,
-    owners: tuple[int, ...] | None = None,
-    closed: tuple[int, ...] | None = None,
-    ticket_deck: tuple[int, ...] | None = None,
-    passed: bool = False,
+    owners: tuple[int, ...],
+    closed: tuple[int, ...],
+    ticket_deck: tuple[int, ...],
+    passed: bool,
 ) -> GameState:
-    """Close the turn: refill empty slots (D33), end bookkeeping (R46, D25, D30, D34)."""
-    if table is not None and NO_CARD in table.row:
+    """Close the turn: refill empty slots (D33), end bookkeeping (R46, D25, D30, D34).
+
+    Positional only, like ``_successor``: every turn ends here.
+    """
+    if type(table) is Table and NO_CARD in table.row:
         table.refill()
     n = state.rules.players
     final = state.final_turns
@@ -653,58 +754,66 @@ def _end_turn(
         final = n
     passes = state.passes + 1 if passed else 0
     over = final == 0 or passes >= n
-    if table is None:
-        pile, top, row, discard, rng = (state.pile, state.pile_top, state.row, state.discard,
-                                        state.rng)  # fmt: skip
-    else:
-        pile, top, row, discard, rng = (table.pile, table.top, table.frozen_row(),
-                                        table.frozen_discard(), table.rng)  # fmt: skip
-    return GameState(
-        state.rules,
-        Phase.GAME_OVER if over else Phase.TURN,
+    return _successor(
+        state,
+        _GAME_OVER if over else _TURN,
         state.current if over else (state.current + 1) % n,
-        state.first_player,
         players,
-        pile,
-        top,
-        row,
-        discard,
-        state.ticket_deck if ticket_deck is None else ticket_deck,
+        table,
+        owners,
+        closed,
+        ticket_deck,
         state.box,
-        state.owners if owners is None else owners,
-        state.closed if closed is None else closed,
         None,
-        rng,
         final,
         passes,
     )
 
 
-def _after_card(state: GameState, table: Table, hand: Cards, took_loco: bool) -> GameState:
+def _after_card(
+    state: GameState, table: Table | CardTable, hand: Cards, took_loco: bool
+) -> GameState:
     p = state.players[state.current]
-    players = _with_player(state, state.current, PlayerState(
-        hand, p.trains, p.stations, p.score, p.tickets, p.offer))  # fmt: skip
-    if (
-        state.phase is Phase.TURN
-        and not took_loco
-        and _second_card_exists(table.cards_left(), table.row)
-    ):
-        return GameState(
-            state.rules, Phase.SECOND_DRAW, state.current, state.first_player, players,
-            table.pile, table.top, table.frozen_row(), table.frozen_discard(), state.ticket_deck,
-            state.box, state.owners, state.closed, None, table.rng, state.final_turns, 0,
-        )  # fmt: skip
-    return _end_turn(state, table, players)
+    players = list(state.players)
+    players[state.current] = PlayerState(hand, p.trains, p.stations, p.score, p.tickets, p.offer)
+    if type(table) is tuple:
+        left = table[1] < len(table[0]) or table[3].total > 0
+        row: tuple[int, ...] | list[int] = table[2]
+    else:
+        assert isinstance(table, Table)
+        left, row = table.cards_left(), table.row
+    if state.phase is _TURN and not took_loco and _second_card_exists(left, row):
+        return _successor(state, _SECOND_DRAW, state.current, tuple(players), table,
+                          state.owners, state.closed, state.ticket_deck, state.box, None,
+                          state.final_turns, 0)  # fmt: skip
+    return _end_turn(state, table, tuple(players), state.owners, state.closed, state.ticket_deck,
+                     False)  # fmt: skip
 
 
 def _apply_face_up(state: GameState, action: DrawFaceUp) -> GameState:
+    slot = action.slot
+    row = state.row
+    top = state.pile_top
+    pile = state.pile
+    if top < len(pile) and NO_CARD not in row:  # the common case, without a Table
+        new_row = (*row[:slot], pile[top], *row[slot + 1 :])
+        if new_row.count(LOCOMOTIVE) < state.rules.variant.reset_locomotives:  # no reset (R17)
+            card = row[slot]
+            hand = state.players[state.current].hand.add_kind(card)
+            cards = (pile, top + 1, new_row, state.discard, state.rng)
+            return _after_card(state, cards, hand, card == LOCOMOTIVE and state.phase is _TURN)
     table = _table(state)
     card = table.take(action.slot)
     hand = state.players[state.current].hand.add_kind(card)
-    return _after_card(state, table, hand, card == LOCOMOTIVE and state.phase is Phase.TURN)
+    return _after_card(state, table, hand, card == LOCOMOTIVE and state.phase is _TURN)
 
 
 def _apply_blind(state: GameState, action: DrawBlind) -> GameState:
+    top = state.pile_top
+    if top < len(state.pile):  # the common case, without a Table
+        hand = state.players[state.current].hand.add_kind(state.pile[top])
+        return _after_card(state, (state.pile, top + 1, state.row, state.discard, state.rng),
+                           hand, False)  # fmt: skip
     table = _table(state)
     card = table.draw()
     return _after_card(state, table, state.players[state.current].hand.add_kind(card), False)
@@ -713,26 +822,29 @@ def _apply_blind(state: GameState, action: DrawBlind) -> GameState:
 def _claimed(state: GameState, r: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Owners and closed masks after the current seat claims route ``r`` (R24, R26)."""
     seat = state.current
-    owners = list(state.owners)
-    owners[r] = seat
+    owners = state.owners
     bit = 1 << r
-    twin = state.rules.map.twin_mask[r]
-    if state.rules.doubles_open_to_all:
-        closed = tuple(m | bit | (twin if p == seat else 0) for p, m in enumerate(state.closed))
+    rules = state.rules
+    twin = rules.map.twin_mask[r]
+    if rules.players >= rules.variant.double_routes_min_players:  # doubles_open_to_all
+        closed = [m | bit for m in state.closed]
+        closed[seat] |= twin
     else:
-        closed = tuple(m | bit | twin for m in state.closed)
-    return tuple(owners), closed
+        closed = [m | bit | twin for m in state.closed]
+    new_owners = list(owners)
+    new_owners[r] = seat
+    return tuple(new_owners), tuple(closed)
 
 
-def _finish_claim(state: GameState, table: Table, hand: Cards, r: int) -> GameState:
+def _finish_claim(state: GameState, table: Table | CardTable, hand: Cards, r: int) -> GameState:
     route = state.rules.map.routes[r]
     p = state.players[state.current]
     moved = PlayerState(
         hand, p.trains - route.length, p.stations, p.score + route.points, p.tickets, p.offer
     )
-    players = _with_player(state, state.current, moved)
     owners, closed = _claimed(state, r)
-    return _end_turn(state, table, players, owners=owners, closed=closed)
+    players = _with_player(state, moved)
+    return _end_turn(state, table, players, owners, closed, state.ticket_deck, False)
 
 
 def _apply_claim(state: GameState, action: ClaimRoute) -> GameState:
@@ -740,8 +852,12 @@ def _apply_claim(state: GameState, action: ClaimRoute) -> GameState:
     r = board.route_index[action.route]
     route = board.routes[r]
     hand = state.players[state.current].hand.minus(action.payment)
+    if not route.tunnel and NO_CARD not in state.row:  # no card moves but the payment's
+        discard = state.discard.plus(action.payment)
+        return _finish_claim(state, (state.pile, state.pile_top, state.row, discard, state.rng),
+                             hand, r)  # fmt: skip
     table = _table(state)
-    if not route.tunnel:
+    if not route.tunnel:  # the empty slots are refilled at the end of the turn (D33)
         table.throw(action.payment)
         return _finish_claim(state, table, hand, r)
     revealed: list[int] = []
@@ -753,20 +869,14 @@ def _apply_claim(state: GameState, action: ClaimRoute) -> GameState:
     colour = payment_colour(action.payment)
     assert colour is not None
     extra = sum(1 for c in revealed if c == LOCOMOTIVE or c == colour)  # R30, R31
-    if extra == 0:  # D31: claimed at once, no TUNNEL phase
+    if extra == 0:  # D31: claimed at once, no _TUNNEL phase
         table.throw(action.payment)
         table.throw_kinds(revealed)
         return _finish_claim(state, table, hand, r)
-    p = state.players[state.current]
-    players = _with_player(state, state.current, PlayerState(
-        hand, p.trains, p.stations, p.score, p.tickets, p.offer))  # fmt: skip
-    return GameState(
-        state.rules, Phase.TUNNEL, state.current, state.first_player, players, table.pile,
-        table.top, table.frozen_row(), table.frozen_discard(), state.ticket_deck, state.box,
-        state.owners, state.closed,
-        PendingTunnel(r, action.payment, tuple(revealed), colour, extra),
-        table.rng, state.final_turns, 0,
-    )  # fmt: skip
+    pending = PendingTunnel(r, action.payment, tuple(revealed), colour, extra)
+    return _successor(state, _TUNNEL, state.current, _with_hand(state, hand), table,
+                      state.owners, state.closed, state.ticket_deck, state.box, pending,
+                      state.final_turns, 0)  # fmt: skip
 
 
 def _apply_pay_tunnel(state: GameState, action: PayTunnel) -> GameState:
@@ -785,10 +895,9 @@ def _apply_withdraw(state: GameState, action: WithdrawTunnel) -> GameState:
     assert tunnel is not None
     table = _table(state)
     table.throw_kinds(tunnel.revealed)  # R28.5, R35
-    p = state.players[state.current]
-    players = _with_player(state, state.current, PlayerState(
-        p.hand.plus(tunnel.laid), p.trains, p.stations, p.score, p.tickets, p.offer))  # fmt: skip
-    return _end_turn(state, table, players)
+    hand = state.players[state.current].hand.plus(tunnel.laid)
+    players = _with_hand(state, hand)
+    return _end_turn(state, table, players, state.owners, state.closed, state.ticket_deck, False)
 
 
 def _apply_station(state: GameState, action: BuildStation) -> GameState:
@@ -799,21 +908,18 @@ def _apply_station(state: GameState, action: BuildStation) -> GameState:
     built = PlayerState(
         p.hand.minus(action.payment), p.trains, (*p.stations, c), p.score, p.tickets, p.offer
     )
-    players = _with_player(state, state.current, built)
-    return _end_turn(state, table, players)
+    players = _with_player(state, built)
+    return _end_turn(state, table, players, state.owners, state.closed, state.ticket_deck, False)
 
 
 def _apply_draw_tickets(state: GameState, action: DrawTickets) -> GameState:
     k = state.rules.variant.draw_tickets
     deck = state.ticket_deck
     p = state.players[state.current]
-    players = _with_player(state, state.current, PlayerState(
+    players = _with_player(state, PlayerState(
         p.hand, p.trains, p.stations, p.score, p.tickets, deck[:k]))  # fmt: skip
-    return GameState(
-        state.rules, Phase.CHOOSE_TICKETS, state.current, state.first_player, players, state.pile,
-        state.pile_top, state.row, state.discard, deck[k:], state.box, state.owners, state.closed,
-        None, state.rng, state.final_turns, 0,
-    )  # fmt: skip
+    return _successor(state, _CHOOSE_TICKETS, state.current, players, None, state.owners,
+                      state.closed, deck[k:], state.box, None, state.final_turns, 0)  # fmt: skip
 
 
 def _apply_keep(state: GameState, action: KeepTickets) -> GameState:
@@ -822,24 +928,24 @@ def _apply_keep(state: GameState, action: KeepTickets) -> GameState:
     p = state.players[state.current]
     kept = tuple(t for t in p.offer if t in chosen)
     rejected = tuple(t for t in p.offer if t not in chosen)  # D12: in the order drawn
-    players = _with_player(state, state.current, PlayerState(
+    players = _with_player(state, PlayerState(
         p.hand, p.trains, p.stations, p.score, p.tickets + kept, ()))  # fmt: skip
-    if state.phase is Phase.CHOOSE_TICKETS:
-        return _end_turn(state, None, players, ticket_deck=state.ticket_deck + rejected)
+    if state.phase is _CHOOSE_TICKETS:
+        deck = state.ticket_deck + rejected
+        return _end_turn(state, None, players, state.owners, state.closed, deck, False)
     to_box = state.rules.variant.initial_rejects == "box"  # R9
     nxt = (state.current + 1) % state.rules.players
     done = nxt == state.first_player  # D13, D36: seat order from the first player
-    return GameState(
-        state.rules, Phase.TURN if done else Phase.INITIAL_TICKETS, nxt, state.first_player,
-        players, state.pile, state.pile_top, state.row, state.discard,
-        state.ticket_deck if to_box else state.ticket_deck + rejected,
-        state.box + rejected if to_box else state.box,
-        state.owners, state.closed, None, state.rng, state.final_turns, state.passes,
+    return _successor(
+        state, _TURN if done else _INITIAL_TICKETS, nxt, players, None, state.owners,
+        state.closed, state.ticket_deck if to_box else state.ticket_deck + rejected,
+        state.box + rejected if to_box else state.box, None, state.final_turns, state.passes,
     )  # fmt: skip
 
 
 def _apply_pass(state: GameState, action: Pass) -> GameState:
-    return _end_turn(state, None, state.players, passed=state.phase is Phase.TURN)
+    return _end_turn(state, None, state.players, state.owners, state.closed, state.ticket_deck,
+                     state.phase is _TURN)  # fmt: skip
 
 
 _APPLY: dict[type, Any] = {
@@ -853,3 +959,4 @@ _APPLY: dict[type, Any] = {
     KeepTickets: _apply_keep,
     Pass: _apply_pass,
 }
+_STEPS: dict[type, tuple[Any, Any]] = {kind: (_CHECKS[kind], step) for kind, step in _APPLY.items()}

@@ -8,11 +8,11 @@ The engine's own readers check more than the schemas can say (totals, legality, 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from .data import data_files
 from .errors import SetupError
+from .jsontext import parse_json
 
 DOCUMENTS = ("state", "view", "action", "event", "scoreboard", "record")
 
@@ -22,5 +22,5 @@ def document_schema(kind: str) -> dict[str, Any]:
     if kind not in DOCUMENTS:
         raise SetupError(f"no schema for {kind!r}; known: {', '.join(DOCUMENTS)}")
     text = (data_files() / "schema" / f"{kind}.schema.json").read_text("utf-8")
-    schema: dict[str, Any] = json.loads(text)
+    schema: dict[str, Any] = parse_json(text, f"{kind}.schema.json")
     return schema

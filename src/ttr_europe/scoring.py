@@ -19,9 +19,11 @@ from itertools import pairwise, product
 import attrs
 
 from .board import Map
-from .errors import TTRError
-from .paths import Trail, connecting_path, longest_trail
+from .errors import ScoreMismatchError, ScoringError
+from .guards import check_score, check_seat, check_state, expect
+from .paths import Network, Trail, components, connecting_paths
 from .state import NO_OWNER, GameState, Phase
+from .unionfind import UnionFind
 
 __all__ = [
     "Choice",
@@ -44,26 +46,6 @@ __all__ = [
 
 StationChoices = Mapping[int, Mapping[str, str | None]]
 """An explicit station choice: seat -> {station city id: borrowed route id, or None}."""
-
-
-class ScoringError(TTRError, ValueError):
-    """A station choice that the rules do not allow, or a state that cannot be scored."""
-
-
-class ScoreMismatchError(ScoringError):
-    """The running score of a seat differs from the points of the routes it owns (D35).
-
-    The engine adds route points as routes are claimed, so this only happens with a state that
-    was built or edited by hand; the scorer refuses to guess which of the two numbers is right.
-    """
-
-    def __init__(self, seat: int, recorded: int, recomputed: int) -> None:
-        self.seat = seat
-        self.recorded = recorded
-        self.recomputed = recomputed
-        super().__init__(
-            f"D35: seat {seat} has a running score of {recorded} but owns routes worth {recomputed}"
-        )
 
 
 @attrs.frozen
@@ -186,11 +168,13 @@ def score(state: GameState, stations: StationChoices | None = None) -> Scoreboar
     still chosen by D10, given the fixed ones. Raises ``ScoreMismatchError`` when a running
     score disagrees with the routes owned (D35).
     """
+    check_score(state, stations)
     return _score(state, _check_choices(state, stations or {}), detail=True)
 
 
 def outcome(state: GameState) -> Outcome:
     """Winners and ranks only (no ticket paths are traced), for bots."""
+    check_state(state, "outcome")
     board = _score(state, {}, detail=False)
     return Outcome(
         final=board.final,
@@ -208,6 +192,7 @@ def returns(state: GameState) -> tuple[float, ...]:
     returns always sum to 1. Before the end of the game the same is computed on the
     provisional scores, which a search may use as a rough heuristic.
     """
+    check_state(state, "returns")
     result = outcome(state)
     share = 1.0 / len(result.winners)
     return tuple(share if seat in result.winners else 0.0 for seat in range(len(result.ranks)))
@@ -215,6 +200,8 @@ def returns(state: GameState) -> tuple[float, ...]:
 
 def longest_path(state: GameState, seat: int) -> LongestPath:
     """The longest continuous path of ``seat``'s own routes (R48, R44)."""
+    check_state(state, "longest_path")
+    check_seat(seat, "longest_path")
     if not 0 <= seat < len(state.players):
         raise ScoringError(f"no seat {seat} in a {len(state.players)}-player game")
     board = state.map
@@ -231,6 +218,8 @@ def choose_borrowed(
     own: Iterable[tuple[int, int]],
     tickets: Sequence[tuple[int, int, int]],
     stations: Sequence[tuple[int, Sequence[Choice]]],
+    *,
+    networks: Mapping[int, int] | None = None,
 ) -> tuple[tuple[int | None, ...], tuple[bool, ...]]:
     """The routes stations borrow and which tickets are then completed (R43, D10).
 
@@ -241,6 +230,7 @@ def choose_borrowed(
     indices in station build order, "nothing" counting as lower than any route.
 
     Returns the chosen route per station (``None``: nothing) and a completed flag per ticket.
+    ``networks`` (city -> lowest city of its component of ``own``) saves recomputing them.
 
     The search is exact but small: own routes are merged into components; a candidate route is
     kept per (station, component reached) with the lowest index, and dropped when it reaches
@@ -248,20 +238,12 @@ def choose_borrowed(
     an open ticket and that no other station can reach are dropped too (they cannot change any
     ticket). Only then are the remaining combinations tried, in increasing order.
     """
-    parent: dict[int, int] = {}
+    label = components(own) if networks is None else networks  # each network by its lowest city
+    sets: UnionFind[int] = UnionFind()  # forced stations join networks
 
     def find(x: int) -> int:
-        root = x
-        while (up := parent.get(root, root)) != root:
-            root = up
-        while x != root:
-            parent[x], x = root, parent[x]
-        return root
+        return sets.find(label.get(x, x))
 
-    for a, b in own:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
     chosen: list[int | None] = [None] * len(stations)
     free: list[int] = []
     for i, (city, choices) in enumerate(stations):
@@ -272,9 +254,7 @@ def choose_borrowed(
         assert forced is not None
         route, other = forced
         chosen[i] = route
-        ra, rb = find(city), find(other)
-        if ra != rb:
-            parent[ra] = rb
+        sets.union(find(city), find(other))
 
     completed = [find(a) == find(b) for a, b, _ in tickets]
     open_tickets = [
@@ -298,22 +278,30 @@ def choose_borrowed(
         links[i] = mine
     _prune(links, {c for a, b, _, _ in open_tickets for c in (a, b)})
 
+    # Every candidate link at once bounds what any choice completes: a ticket it leaves open
+    # is lost whatever the choice (the same points in every key), so only the others count.
+    every: UnionFind[int] = UnionFind()
+    for i in free:
+        for _, a, b in links[i]:
+            every.union(a, b)
+    open_tickets = [x for x in open_tickets if every.connected(x[0], x[1])]
+    if not open_tickets:  # every choice ties: the lowest is borrowing nothing
+        return tuple(chosen), tuple(completed)
+
     options: list[list[tuple[int, int, int] | None]] = [[None, *links[i]] for i in free]
     best_key = (-(10**9), -1)
     best_combo: tuple[tuple[int, int, int] | None, ...] = tuple(None for _ in free)
     best_done: tuple[int, ...] = ()
     everything = (sum(p for _, _, p, _ in open_tickets), len(open_tickets))
     for combo in product(*options):
-        link: dict[int, int] = {}  # a tiny union-find over the components the links join
+        link: UnionFind[int] = UnionFind()  # over the components the links join
         for item in combo:
             if item is not None:
-                ra, rb = _top(link, item[1]), _top(link, item[2])
-                if ra != rb:
-                    link[ra] = rb
+                link.union(item[1], item[2])
         points = 0
         done: list[int] = []
         for a, b, p, t in open_tickets:
-            if _top(link, a) == _top(link, b):
+            if link.connected(a, b):
                 points += p
                 done.append(t)
             else:
@@ -328,12 +316,6 @@ def choose_borrowed(
     for t in best_done:
         completed[t] = True
     return tuple(chosen), tuple(completed)
-
-
-def _top(link: dict[int, int], x: int) -> int:
-    while x in link:
-        x = link[x]
-    return x
 
 
 def _prune(links: dict[int, list[tuple[int, int, int]]], terminals: set[int]) -> None:
@@ -400,7 +382,7 @@ def _check_choices(
 
 def _trail(board: Map, own: Sequence[int]) -> Trail:
     routes = board.routes
-    return longest_trail((r, routes[r].a, routes[r].b, routes[r].length) for r in own)
+    return Network((r, routes[r].a, routes[r].b, routes[r].length) for r in own).longest_trail()
 
 
 def _path_result(board: Map, trail: Trail) -> LongestPath:
@@ -459,7 +441,14 @@ def _score(
 
     players = tuple(
         PlayerScore(
-            **attrs.asdict(p, recurse=False),
+            p.seat,
+            p.route_points,
+            p.tickets,
+            p.stations,
+            p.ticket_points,
+            p.completed,
+            p.station_points,
+            p.longest_path,
             bonus=bonus,
             total=total,
             rank=rank,
@@ -529,22 +518,27 @@ def _player(
                 choices.append((r, route.b if route.a == city else route.a))
         station_specs.append((city, choices))
     tickets = [board.tickets[t] for t in player.tickets]
+    network = Network((r, routes[r].a, routes[r].b, routes[r].length) for r in mine)
     borrowed, completed = choose_borrowed(
         ((routes[r].a, routes[r].b) for r in mine),
         [(t.a, t.b, t.points) for t in tickets],
         station_specs,
+        networks=network.label,
     )
 
-    results: list[TicketResult] = []
-    edges: list[tuple[int, int, int]] = []
-    if detail:
+    found: list[tuple[int, ...] | None] = [None] * len(tickets)
+    if detail and any(completed):  # the routes joining each completed ticket, one index
         edges = [(r, routes[r].a, routes[r].b) for r in (*mine, *borrowed) if r is not None]
-    for t, done in zip(tickets, completed, strict=True):
+        pairs = [(t.a, t.b) for t in tickets]
+        found = connecting_paths(
+            edges, [p if done else (0, 0) for p, done in zip(pairs, completed, strict=True)]
+        )
+    results: list[TicketResult] = []
+    for t, done, steps in zip(tickets, completed, found, strict=True):
         path: tuple[str, ...] = ()
         if done and detail:
-            found = connecting_path(edges, t.a, t.b)
-            assert found is not None
-            path = tuple(routes[r].id for r in found)
+            assert steps is not None
+            path = tuple(routes[r].id for r in steps)
         results.append(TicketResult(t.id, t.points if done else -t.points, done, path))
 
     variant = state.rules.variant
@@ -559,7 +553,7 @@ def _player(
         ticket_points=sum(x.points for x in results),
         completed=sum(completed),
         station_points=max(0, state.stations_left(seat)) * variant.station_points,
-        longest_path=_path_result(board, _trail(board, mine)),
+        longest_path=_path_result(board, network.longest_trail()),
     )
 
 
@@ -568,6 +562,7 @@ def _player(
 
 def format_scoreboard(board: Scoreboard) -> str:
     """A text table of the scores, then each seat's breakdown and what decided the ranking."""
+    expect(board, Scoreboard, "format_scoreboard", "board")
     title = "Final scores" if board.final else "Provisional scores"
     lines = [
         f"{title} ({board.map}, {board.variant}); bonus: {board.bonus_name}",

@@ -7,6 +7,7 @@ safe to keep, hash, compare and share. ``copy``/``deepcopy`` return the state it
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Generic, TypeVar
 
 import attrs
 
@@ -15,6 +16,7 @@ from .cards import LOCOMOTIVE, Cards
 
 NO_CARD = -1  # an empty face-up slot (D3)
 NO_OWNER = -1
+RouteRef = TypeVar("RouteRef", int, str)  # a route's index (states) or its id (views)
 
 
 class Phase(IntEnum):
@@ -77,10 +79,13 @@ class PlayerState:
 
 
 @attrs.frozen
-class PendingTunnel:
-    """A tunnel attempt waiting for the answer (D31): the cards laid and those revealed."""
+class PendingTunnel(Generic[RouteRef]):
+    """A tunnel attempt waiting for the answer (D31): the cards laid and those revealed.
 
-    route: int
+    All of it is public (R28, R52): a state holds the route's index, a view its id.
+    """
+
+    route: RouteRef
     laid: Cards
     revealed: tuple[int, ...]
     colour: int  # colour of the laid cards, LOCOMOTIVE if they are all locomotives (D7)
@@ -91,13 +96,15 @@ class PendingTunnel:
         return self.colour == LOCOMOTIVE
 
 
-@attrs.frozen
+@attrs.frozen(eq=False)
 class GameState:
     """A whole position. Build new ones with ``apply``; never mutate.
 
     The draw pile is ``pile[pile_top:]`` (top first): drawing only moves ``pile_top``, so
-    successive states share the pile tuple. ``closed[p]`` caches, per seat, the bitmask of
-    routes that seat may not claim (owned, or closed by a double route, R26).
+    successive states share the pile tuple. Cards before ``pile_top`` are gone, so two states
+    are equal when their draw piles are, however much of ``pile`` each has drawn.
+    ``closed[p]`` caches, per seat, the bitmask of routes that seat may not claim (owned, or
+    closed by a double route, R26).
     """
 
     rules: Rules
@@ -113,7 +120,7 @@ class GameState:
     box: tuple[int, ...]  # tickets out of the game
     owners: tuple[int, ...]  # route -> seat, NO_OWNER when free
     closed: tuple[int, ...]
-    tunnel: PendingTunnel | None
+    tunnel: PendingTunnel[int] | None
     rng: int  # PRNG state for every shuffle (D19)
     final_turns: int  # -1 until the end is triggered; then turns still owed (R46, D34)
     passes: int  # consecutive passes (D30)
@@ -140,11 +147,61 @@ class GameState:
         """The player to act."""
         return self.players[self.current]
 
+    def _position(self) -> tuple[object, ...]:
+        """The fields that make the position, the pile by the cards still in it."""
+        return (*(getattr(self, name) for name in _POSITION_FIELDS), self.draw_pile)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not GameState:
+            return NotImplemented
+        assert isinstance(other, GameState)
+        return self is other or self._position() == other._position()
+
+    def __hash__(self) -> int:
+        return hash(self._position())
+
     def __copy__(self) -> GameState:
         return self
 
     def __deepcopy__(self, memo: object) -> GameState:
         return self
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        rules: Rules,
+        phase: Phase,
+        current: int,
+        first_player: int,
+        players: tuple[PlayerState, ...],
+        pile: tuple[int, ...],
+        row: tuple[int, ...],
+        discard: Cards,
+        ticket_deck: tuple[int, ...],
+        box: tuple[int, ...],
+        owners: tuple[int, ...],
+        rng: int,
+        pile_top: int = 0,
+        closed: tuple[int, ...] | None = None,
+        tunnel: PendingTunnel[int] | None = None,
+        final_turns: int = -1,
+        passes: int = 0,
+    ) -> GameState:
+        """A state from its parts, by name; ``closed`` is derived from the owners when omitted.
+
+        For code that builds positions (setup, readers, test helpers). The reducer builds its
+        successors positionally from the previous state, which is faster (docs/performance.md).
+        """
+        if closed is None:
+            closed = closed_masks(rules, owners)
+        return cls(rules, phase, current, first_player, players, pile, pile_top, row, discard,
+                   ticket_deck, box, owners, closed, tunnel, rng, final_turns, passes)  # fmt: skip
+
+
+_POSITION_FIELDS = tuple(
+    f.name for f in attrs.fields(GameState) if f.name not in ("pile", "pile_top", "closed")
+)
 
 
 def closed_masks(rules: Rules, owners: tuple[int, ...]) -> tuple[int, ...]:

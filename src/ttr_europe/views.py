@@ -3,7 +3,8 @@
 ``observe(state, seat)`` strips every secret the seat may not see: the order of the draw pile and
 of the ticket deck, the generator state, the box, other players' hands, tickets and offers.
 ``observe(state, None)`` is the spectator's view. A view holds ids, strings and small ints only,
-so it is safe to send to a client; ``View.to_json`` gives its JSON document.
+so it is safe to send to a client; ``View.to_json`` gives its JSON document (written here,
+read by ``jsonio.view_from_json``, so that this module does not import the readers).
 
 ``determinize(state_or_view, seat, rng)`` turns a view back into a complete ``GameState`` by
 dealing the cards and tickets the seat has not seen uniformly at random among the hidden places,
@@ -17,16 +18,18 @@ being in their hand. A bot that wants such inferences keeps them itself.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from math import comb
 from typing import Any
 
 import attrs
 
 from .board import Map
-from .cards import FULL_DECK, KINDS, Cards, _make
+from .cards import FULL_DECK, KIND_NAMES, KINDS, Cards, _make
 from .data import load_map
 from .errors import DataError, SetupError
+from .guards import check_determinize, not_a_state
+from .jsontext import card_name, cards_json
 from .state import (
     NO_CARD,
     NO_OWNER,
@@ -35,7 +38,6 @@ from .state import (
     Phase,
     PlayerState,
     Rules,
-    closed_masks,
 )
 
 OptionValue = int | bool | None
@@ -93,7 +95,7 @@ class View:
     pile_size: int
     ticket_deck_size: int
     box_size: int
-    tunnel: TunnelView | None
+    tunnel: PendingTunnel[str] | None  # all public (R28, R52); the route by id
     final_turns: int  # -1 until the end is triggered (R46)
     passes: int
     players: tuple[PlayerView, ...]
@@ -110,9 +112,55 @@ class View:
 
     def to_json(self) -> dict[str, Any]:
         """The view as a JSON document (``"format": "ttr_europe/view"``)."""
-        from .jsonio import view_to_json
-
         return view_to_json(self)
+
+
+def view_to_json(view: View) -> dict[str, Any]:
+    """A view as JSON: hidden parts are ``null`` (``jsonio.view_from_json`` reads it back)."""
+    t = view.tunnel
+    return {
+        "format": "ttr_europe/view",
+        "version": 1,
+        "map": view.map,
+        "variant": view.variant,
+        "options": dict(view.options),
+        "observer": view.observer,
+        "phase": view.phase.name,
+        "current": view.current,
+        "first_player": view.first_player,
+        "row": [card_name(k) for k in view.row],
+        "discard": cards_json(view.discard),
+        "pile_size": view.pile_size,
+        "ticket_deck_size": view.ticket_deck_size,
+        "box_size": view.box_size,
+        "tunnel": None
+        if t is None
+        else {
+            "route": t.route,
+            "laid": cards_json(t.laid),
+            "revealed": [KIND_NAMES[k] for k in t.revealed],
+            "colour": KIND_NAMES[t.colour],
+            "extra": t.extra,
+        },
+        "final_turns": view.final_turns,
+        "passes": view.passes,
+        "players": [
+            {
+                "seat": p.seat,
+                "hand_size": p.hand_size,
+                "ticket_count": p.ticket_count,
+                "offer_count": p.offer_count,
+                "trains": p.trains,
+                "stations": list(p.stations),
+                "score": p.score,
+                "routes": list(p.routes),
+                "hand": None if p.hand is None else cards_json(p.hand),
+                "tickets": None if p.tickets is None else list(p.tickets),
+                "offer": None if p.offer is None else list(p.offer),
+            }
+            for p in view.players
+        ],
+    }
 
 
 def observe(state: GameState, player: int | None) -> View:
@@ -120,6 +168,8 @@ def observe(state: GameState, player: int | None) -> View:
 
     Kept tickets of every seat become public once the game is over (R47.2).
     """
+    if type(state) is not GameState:
+        raise not_a_state(state, "observe")
     n = state.rules.players
     if player is not None and (type(player) is not int or not 0 <= player < n):
         raise SetupError(f"no seat {player!r} in a {n}-player game")
@@ -163,12 +213,8 @@ def observe(state: GameState, player: int | None) -> View:
         box_size=len(state.box),
         tunnel=None
         if tunnel is None
-        else TunnelView(
-            board.routes[tunnel.route].id,
-            tunnel.laid,
-            tunnel.revealed,
-            tunnel.colour,
-            tunnel.extra,
+        else PendingTunnel(
+            board.routes[tunnel.route].id, tunnel.laid, tunnel.revealed, tunnel.colour, tunnel.extra
         ),
         final_turns=state.final_turns,
         passes=state.passes,
@@ -198,6 +244,7 @@ def determinize(
     every size and the long/regular split the variant's deal permits; the generator gets a
     fresh state. ``map`` is needed only for a view of a map that is not shipped.
     """
+    check_determinize(source, player, rng, map)
     if isinstance(source, View):
         if source.observer != player:
             raise SetupError(f"the view is seat {source.observer!r}'s, not seat {player!r}'s")
@@ -246,7 +293,7 @@ def _sample(view: View, rules: Rules, gen: random.Random) -> GameState:
     tunnel = None
     if t is not None:
         tunnel = PendingTunnel(board.route_index[t.route], t.laid, t.revealed, t.colour, t.extra)
-    return GameState(
+    return GameState.create(
         rules=rules,
         phase=view.phase,
         current=view.current,
@@ -259,7 +306,6 @@ def _sample(view: View, rules: Rules, gen: random.Random) -> GameState:
         ticket_deck=deck,
         box=box,
         owners=owners_t,
-        closed=closed_masks(rules, owners_t),
         tunnel=tunnel,
         rng=gen.getrandbits(64),
         final_turns=view.final_turns,
@@ -267,22 +313,35 @@ def _sample(view: View, rules: Rules, gen: random.Random) -> GameState:
     )
 
 
+def cards_placed(
+    hands: Iterable[Sequence[int]],
+    kinds: Iterable[int] = (),
+    *multisets: Sequence[int],
+) -> Cards:
+    """The cards of some hands, some single cards (``NO_CARD`` skipped) and other multisets:
+    the one count of cards lying in several places (what a seat sees, a state's total)."""
+    counts = [0] * KINDS
+    for k in kinds:
+        if k != NO_CARD:
+            counts[k] += 1
+    for cards in (*hands, *multisets):
+        for k in range(KINDS):
+            counts[k] += cards[k]
+    return _make(counts)
+
+
+def visible_cards(view: View) -> Cards:
+    """The cards the observer sees: the row, the discard, a pending tunnel and its own hand."""
+    me = view.me
+    own = () if me is None or me.hand is None else (me.hand,)
+    t = view.tunnel
+    return cards_placed(own, (*view.row, *(t.revealed if t else ())), view.discard,
+                        *((t.laid,) if t else ()))  # fmt: skip
+
+
 def unseen_cards(view: View) -> Cards:
     """The cards the observer cannot see: the draw pile and the other hands, as a multiset."""
-    seen = [0] * KINDS
-    for k in view.row:
-        if k != NO_CARD:
-            seen[k] += 1
-    extra: list[Sequence[int]] = [view.discard]
-    if view.tunnel is not None:
-        extra.append(view.tunnel.laid)
-        extra.append(Cards.from_kinds(view.tunnel.revealed))
-    me = view.me
-    if me is not None and me.hand is not None:
-        extra.append(me.hand)
-    for cards in extra:
-        for k in range(KINDS):
-            seen[k] += cards[k]
+    seen = visible_cards(view)
     rest = [FULL_DECK[k] - seen[k] for k in range(KINDS)]
     if min(rest) < 0:
         raise DataError("more cards are visible than the game has", source="<view>")

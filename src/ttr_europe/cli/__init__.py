@@ -8,13 +8,15 @@ adding a subcommand means writing one module and adding one entry there.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 
 from .. import __version__
 from ..errors import TTRError
-from . import bench, info, play, replay, serve, tournament
-from .common import Command, open_map
+from . import bench, info, play, replay, serve, simulate, tournament
+from .common import Command, UsageError, open_map
 from .info import map_summary
 
 COMMANDS: tuple[Command, ...] = (
@@ -22,13 +24,25 @@ COMMANDS: tuple[Command, ...] = (
     play.COMMAND,
     replay.COMMAND,
     tournament.COMMAND,
+    simulate.COMMAND,
     bench.COMMAND,
     serve.COMMAND,
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """A parser whose errors are one line on stderr and exit status 2 (no usage block)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {_one_line(message)}\n")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="ttr-europe", description="Ticket to Ride: Europe (and USA) rules engine."
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -41,15 +55,38 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one subcommand; returns the exit status (1 for bad input such as bad map data or a
-    file that cannot be written), so a script sees a message rather than a traceback."""
-    args = build_parser().parse_args(argv)
-    run: Callable[[argparse.Namespace], int] = args.run
+    """Run one subcommand and return its exit status.
+
+    Bad input of any kind (arguments, map data, records, files that cannot be read or written)
+    is one line on stderr and status 2, never a traceback. Output cut short by a closed pipe
+    (``ttr-europe info europe --json | head -1``) ends quietly with status 0.
+    """
     try:
-        return run(args)
+        if argv is not None and any("\0" in str(a) for a in argv):  # a real command line has none
+            raise UsageError("an argument holds a NUL character")
+        args = build_parser().parse_args(argv)
+        run: Callable[[argparse.Namespace], int] = args.run
+        status = run(args)
+        sys.stdout.flush()  # a closed pipe shows up here rather than at interpreter exit
+        return status
+    except BrokenPipeError:
+        _silence_stdout()
+        return 0
     except (TTRError, OSError) as exc:
-        print(f"ttr-europe: error: {exc}", file=sys.stderr)
-        return 1
+        print(f"ttr-europe: error: {_one_line(str(exc))}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("ttr-europe: interrupted", file=sys.stderr)
+        return 130
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device so the final flush at exit cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file (a test capture): nothing to do
+        pass
 
 
 __all__ = ["COMMANDS", "Command", "build_parser", "main", "map_summary", "open_map"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import Command
+from .common import Command, positive_int, require
 
 
 def configure_bench(parser: argparse.ArgumentParser) -> None:
@@ -16,6 +16,8 @@ def configure_bench(parser: argparse.ArgumentParser) -> None:
 def run_bench(args: argparse.Namespace) -> int:
     from ..bench import run_from_args
 
+    for name in ("games", "rounds", "samples"):  # declared by ttr_europe.bench as plain ints
+        require(args, name, positive_int)
     return run_from_args(args)
 
 

@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Callable
 
-from .common import Command, open_map
+from .common import Command, open_map, read_text
 
 DEFAULT_SAVE = "ttr-europe-game.json"
 
@@ -86,13 +86,21 @@ def _read_line(prompt: str) -> str | None:
     return line
 
 
-def _saver(path: str) -> Callable[[object], str]:
+def _saver(path: str, map_data: str | None = None) -> Callable[[object], str]:
+    """Writes the match's record; ``map_data`` (a map file's text) travels inside it, so that
+    a game on a map file replays anywhere."""
+
     def save(match: object) -> str:
+        import attrs
+
         from ..match import Match
 
         assert isinstance(match, Match)
+        record = match.record()
+        if map_data is not None and record.map_data is None:
+            record = attrs.evolve(record, map_data=map_data)
         with open(path, "w", encoding="utf-8") as f:
-            json.dump(match.record().to_json(), f, indent=1)
+            json.dump(record.to_json(), f, indent=1)
         return path
 
     return save
@@ -108,8 +116,7 @@ def run_play(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.bots.split(",") if n.strip()] or ["greedy"]
     record = None
     if args.resume:
-        with open(args.resume, encoding="utf-8") as f:
-            record = GameRecord.from_json(f.read(), source=args.resume)
+        record = GameRecord.from_json(read_text(args.resume), source=args.resume)
         players, seed = record.players, record.seed
     else:
         players, seed = args.players, args.seed
@@ -120,10 +127,14 @@ def run_play(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"ttr-europe: error: {exc}", file=sys.stderr)
         return 2
+    map_data = None
     if record is not None:
         match = Match.from_record(record, seats)
     else:
         match = Match.new(open_map(args.map), args.variant, players, seed, seats)
+        if args.map.endswith(".json"):  # as open_map reads it
+            with open(args.map, encoding="utf-8") as f:
+                map_data = f.read()
     state = match.state
     if not args.quiet:
         print(
@@ -132,7 +143,7 @@ def run_play(args: argparse.Namespace) -> int:
         )
         print(LEGEND)
     if humans:
-        terminal = Terminal(match, _read_line, print, _saver(args.record or DEFAULT_SAVE))
+        terminal = Terminal(match, _read_line, print, _saver(args.record or DEFAULT_SAVE, map_data))
         if not terminal.run():
             return 0
     else:
@@ -167,7 +178,7 @@ def run_play(args: argparse.Namespace) -> int:
             )
         )
     if args.record:
-        _saver(args.record)(match)
+        _saver(args.record, map_data)(match)
         if not args.quiet:
             print(f"\ngame record saved to {args.record}")
     if args.svg:

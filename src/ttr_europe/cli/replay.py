@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import Command
+from .common import Command, read_text
 
 
 def configure_replay(parser: argparse.ArgumentParser) -> None:
@@ -27,8 +27,7 @@ def run_replay(args: argparse.Namespace) -> int:
     from ..scoring import format_scoreboard, score
     from ..terminal import LEGEND, describe_state, play_log
 
-    with open(args.record, encoding="utf-8") as f:
-        record = GameRecord.from_json(f.read(), source=args.record)
+    record = GameRecord.from_json(read_text(args.record), source=args.record)
     states = replay(record)
     actions = [parse(text) for text in record.actions]
     at = len(actions) if args.at is None else args.at

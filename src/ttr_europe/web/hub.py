@@ -52,6 +52,7 @@ from ..errors import (
     NotYourTurnError,
     TTRError,
 )
+from ..errors import WebError as WebError  # noqa: PLC0414 (re-exported from its old home)
 from ..jsonio import action_from_json, cards_json, parse_json, scoreboard_to_json
 from ..match import Match
 from ..render import render_svg, score_highlights
@@ -62,14 +63,6 @@ JOIN_EVENTS = 200  # events replayed to a tab that joins late or comes back
 MESSAGE_TYPES = ("join", "act", "options", "new", "ping")
 
 Json = dict[str, Any]
-
-
-class WebError(TTRError, ValueError):
-    """A message the protocol refuses; ``code`` is a short stable name for the browser."""
-
-    def __init__(self, code: str, message: str) -> None:
-        self.code = code
-        super().__init__(message)
 
 
 @attrs.define(eq=False)

@@ -1,4 +1,15 @@
-"""A scenario builder: any position in a few lines, for tests, examples and puzzles.
+"""Helpers for testing code built on ttr_europe: positions, invariants, random play, bots.
+
+- ``scenario(...)`` builds any exact position, ``finished(...)`` a game over to score, and
+  ``refusal(state, action)`` checks that an action is refused cleanly;
+- ``check_invariants(state)`` lists what is broken in a state or view (``ttr_europe.invariants``);
+- ``check_bot(bot, games=...)`` plays seeded games and reports illegal, slow or crashing moves;
+- the hypothesis strategies of ``ttr_europe.testing.strategies`` (``games``, ``states``,
+  ``played``, ``views``, ``legal_actions_in``, ``near_miss_actions``) are also reachable here;
+  they need hypothesis (``pip install 'ttr_europe[testing]'``), which is imported only when one
+  of them is first used, so the rest of this module works without it.
+
+The scenario builder:
 
 ``scenario(hands={0: "3red+1loco"}, row="red blue loco red green", owners={"Paris-Dieppe": 1})``
 returns a ``GameState`` in the ``TURN`` phase unless told otherwise. Cards not placed anywhere go
@@ -13,13 +24,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .board import Map
-from .cards import FULL_DECK, KINDS, Cards, kind_from_name
-from .data import load_map
-from .errors import IllegalActionError, SetupError
-from .rng import seed_state, shuffled
-from .rules import apply, is_legal, legal_actions
-from .state import (
+from ..board import Map
+from ..cards import FULL_DECK, KINDS, Cards, kind_from_name
+from ..data import load_map
+from ..errors import IllegalActionError, SetupError
+from ..invariants import Problem, card_total, cards_placed, check_invariants
+from ..rng import seed_state, shuffled
+from ..rules import apply, is_legal, legal_actions
+from ..state import (
     NO_CARD,
     NO_OWNER,
     GameState,
@@ -27,8 +39,41 @@ from .state import (
     Phase,
     PlayerState,
     Rules,
-    closed_masks,
 )
+from .play import POLICIES, BotFault, check_bot, choose, near_miss_action, play_to_end
+
+__all__ = [
+    "POLICIES",
+    "BotFault",
+    "Problem",
+    "card_total",
+    "cards",
+    "check_bot",
+    "check_invariants",
+    "choose",
+    "finished",
+    "kind",
+    "kinds",
+    "near_miss_action",
+    "play_to_end",
+    "refusal",
+    "scenario",
+]
+
+_STRATEGIES = frozenset(
+    ("games", "last_round", "legal_actions_in", "near_miss_actions", "options", "payments",
+     "played", "setups", "states", "views")
+)  # fmt: skip
+
+
+def __getattr__(name: str) -> object:
+    """The hypothesis strategies load on first use, so hypothesis stays optional."""
+    if name in _STRATEGIES:
+        from . import strategies
+
+        return getattr(strategies, name)
+    raise AttributeError(f"module 'ttr_europe.testing' has no attribute {name!r}")
+
 
 CardSpec = Cards | str | Mapping[str, int]
 KindSpec = int | str | None
@@ -84,7 +129,7 @@ def scenario(
     stations: Mapping[int, Sequence[str]] | None = None,
     trains: Mapping[int, int] | None = None,
     scores: Mapping[int, int] | None = None,
-    tunnel: PendingTunnel | None = None,
+    tunnel: PendingTunnel[int] | None = None,
     final_turns: int = -1,
     passes: int = 0,
     **options: object,
@@ -102,17 +147,9 @@ def scenario(
     owners_t = tuple(owner_idx.get(r, NO_OWNER) for r in range(len(board.routes)))
     rng = seed_state(seed)
     if pile is None:
-        used = [0] * KINDS
-        for h in hand_of.values():
-            used = [a + b for a, b in zip(used, h, strict=True)]
-        for k in row_kinds:
-            if k != NO_CARD:
-                used[k] += 1
-        used = [a + b for a, b in zip(used, discard_cards, strict=True)]
-        if tunnel is not None:
-            used = [a + b for a, b in zip(used, tunnel.laid, strict=True)]
-            for k in tunnel.revealed:
-                used[k] += 1
+        tunnel_cards: tuple[Cards, ...] = () if tunnel is None else (tunnel.laid,)
+        revealed = () if tunnel is None else tunnel.revealed
+        used = cards_placed(hand_of.values(), (*row_kinds, *revealed), discard_cards, *tunnel_cards)
         rest = [FULL_DECK[k] - used[k] for k in range(KINDS)]
         if min(rest) < 0:
             raise SetupError("more cards placed than the 110 of the game")
@@ -143,7 +180,7 @@ def scenario(
             tuple(tix[t] for t in (tickets or {}).get(p, ())),
             tuple(tix[t] for t in (offers or {}).get(p, ())),
         ))  # fmt: skip
-    return GameState(
+    return GameState.create(
         rules=rules,
         phase=phase,
         current=current,
@@ -156,7 +193,6 @@ def scenario(
         ticket_deck=deck_t,
         box=box_t,
         owners=owners_t,
-        closed=closed_masks(rules, owners_t),
         tunnel=tunnel,
         rng=rng,
         final_turns=final_turns,
@@ -176,24 +212,6 @@ def finished(
     return scenario(
         map, variant, players, owners=owners, phase=Phase.GAME_OVER, final_turns=0, **placed
     )
-
-
-def card_total(state: GameState) -> Cards:
-    """Every train card of the state, wherever it is (hands, pile, row, discard, tunnel)."""
-    counts = [0] * KINDS
-    for k in state.draw_pile:
-        counts[k] += 1
-    for k in state.row:
-        if k != NO_CARD:
-            counts[k] += 1
-    for p in state.players:
-        counts = [a + b for a, b in zip(counts, p.hand, strict=True)]
-    counts = [a + b for a, b in zip(counts, state.discard, strict=True)]
-    if state.tunnel is not None:
-        counts = [a + b for a, b in zip(counts, state.tunnel.laid, strict=True)]
-        for k in state.tunnel.revealed:
-            counts[k] += 1
-    return Cards(counts)
 
 
 def refusal(state: GameState, action: object) -> IllegalActionError:

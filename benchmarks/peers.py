@@ -1,0 +1,236 @@
+"""Side-by-side throughput against another engine, in interleaved rounds.
+
+Usage::
+
+    python benchmarks/peers.py --edwisdom PATH          # or TTR_PEER_EDWISDOM=PATH
+    python benchmarks/peers.py --baseline OLD/src       # this checkout against an older one
+    python benchmarks/peers.py --quick --json out.json
+
+``--edwisdom`` is a checkout of github.com/edwisdom/ticket_to_ride (USA map only; its engine
+needs ``msgspec``). It is never copied into this repository: the path is only put on the
+worker's ``sys.path``. ``--baseline`` is the ``src`` directory of another ttr_europe checkout
+(for example ``git archive main src | tar -x -C /tmp/main``), to compare two versions of this
+engine on any map.
+
+Method (the same for every engine):
+
+- at each decision the policy picks uniformly from the engine's own legal list,
+  ``acts[rng.randrange(len(acts))]`` with ``rng = random.Random(seed)``, one stream per game;
+- a timed game is setup, every action and one final score;
+- each round runs in a fresh worker process (warm-up games first, seeds outside the timed set),
+  which measures CPU time (``time.process_time``) and wall time around the timed games only;
+- rounds alternate (ours, peer, ours, peer, ...) over the same seeds; figures are medians over
+  rounds and the ratio is taken from the medians of the same run, so a machine shared with
+  other work slows both sides alike;
+- health: every game must finish under the step cap, with the same action counts every round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any
+
+STEP_CAP = 20_000
+HERE = os.path.abspath(__file__)
+
+
+# --------------------------------------------------------------------------- workers
+
+
+def _play_ttr(map_id: str, players: int, seed: int) -> tuple[int, float]:
+    import ttr_europe as t
+
+    state = t.new_game(map_id, variant="base", players=players, seed=seed)
+    rng = random.Random(seed)
+    n = 0
+    while not t.is_terminal(state):
+        acts = t.legal_actions(state)
+        state = t.apply(state, acts[rng.randrange(len(acts))])
+        n += 1
+        if n > STEP_CAP:
+            raise RuntimeError(f"seed {seed}: over {STEP_CAP} actions")
+    start = time.perf_counter()
+    t.score(state)
+    return n, time.perf_counter() - start
+
+
+class _Edwisdom:
+    def __init__(self, map_id: str, players: int) -> None:
+        from ticket_to_ride.engine import Game, RuleConfig, score_breakdown
+
+        # One Game per configuration, built once, as ttr_europe caches its map.
+        self.game = Game(RuleConfig(map_name=map_id, n_players=players, track_history=False))
+        self.score = score_breakdown
+
+    def play(self, seed: int) -> tuple[int, float]:
+        state = self.game.new_initial_state(seed)
+        rng = random.Random(seed)
+        n = 0
+        while not state.is_terminal():
+            acts = state.legal_actions()
+            state.step(acts[rng.randrange(len(acts))])
+            n += 1
+            if n > STEP_CAP:
+                raise RuntimeError(f"seed {seed}: over {STEP_CAP} actions")
+        start = time.perf_counter()
+        self.score(state)
+        return n, time.perf_counter() - start
+
+
+def worker(engine: str, map_id: str, players: int, games: int, warm: int) -> dict[str, Any]:
+    """Play ``warm`` untimed games, then ``games`` timed games with seeds 0..games-1."""
+    if engine == "edwisdom":
+        peer = _Edwisdom(map_id, players)
+        play = peer.play
+    else:
+
+        def play(seed: int) -> tuple[int, float]:
+            return _play_ttr(map_id, players, seed)
+
+    for seed in range(warm):
+        play(100_000 + seed)
+    import gc
+
+    gc.collect()
+    per_game: list[int] = []
+    score_s = 0.0
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    for seed in range(games):
+        n, s = play(seed)
+        per_game.append(n)
+        score_s += s
+    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    return {"cpu": cpu, "wall": wall, "per_game": per_game, "score_s": score_s}
+
+
+# --------------------------------------------------------------------------- driver
+
+
+def _run_worker(engine: str, path: str | None, cfg: tuple[str, int], games: int, warm: int) -> Any:
+    env = dict(os.environ)
+    if path:
+        env["PYTHONPATH"] = path + os.pathsep + env.get("PYTHONPATH", "")
+    cmd = [sys.executable, HERE, "--worker", engine, cfg[0], str(cfg[1]), str(games), str(warm)]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    if out.returncode:
+        raise SystemExit(f"{engine} worker failed:\n{out.stderr}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _summary(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    games = len(rounds[0]["per_game"])
+    actions = sum(rounds[0]["per_game"])
+    return {
+        "games": games,
+        "actions_per_game": actions / games,
+        "games_per_cpu_s": statistics.median(games / r["cpu"] for r in rounds),
+        "games_per_s": statistics.median(games / r["wall"] for r in rounds),
+        "us_per_action_cpu": statistics.median(1e6 * r["cpu"] / actions for r in rounds),
+        "score_share": statistics.median(r["score_s"] / r["wall"] for r in rounds),
+        "same_games_every_round": all(r["per_game"] == rounds[0]["per_game"] for r in rounds),
+    }
+
+
+def compare(
+    ours: str | None, peer: tuple[str, str], cfg: tuple[str, int], games: int, rounds: int
+) -> dict[str, Any]:
+    """Interleaved rounds of this engine and ``peer`` (engine name, path) on one config."""
+    a: list[dict[str, Any]] = []
+    b: list[dict[str, Any]] = []
+    warm = max(2, games // 20)
+    for r in range(rounds):
+        a.append(_run_worker("ttr", ours, cfg, games, warm))
+        b.append(_run_worker(peer[0], peer[1], cfg, games, warm))
+        print(f"  {cfg[0]}/{cfg[1]} round {r}: ours {games / a[-1]['cpu']:.1f} games/CPU-s, "
+              f"{peer[0]} {games / b[-1]['cpu']:.1f}", file=sys.stderr, flush=True)  # fmt: skip
+    sa, sb = _summary(a), _summary(b)
+    return {
+        "config": f"{cfg[0]}/{cfg[1]}",
+        "peer": peer[0],
+        "ours": sa,
+        "theirs": sb,
+        "ratio_games_per_cpu_s": sa["games_per_cpu_s"] / sb["games_per_cpu_s"],
+        "round_ratios": [round(y["cpu"] / x["cpu"], 3) for x, y in zip(a, b, strict=True)],
+        "loadavg": os.getloadavg(),
+    }
+
+
+def table(results: list[dict[str, Any]]) -> str:
+    lines = [
+        "| config | engine | games/CPU-s | µs/action (CPU) | actions/game | score share | ratio |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for res in results:
+        for who, s in (("ttr_europe", res["ours"]), (res["peer"], res["theirs"])):
+            ratio = f"**{res['ratio_games_per_cpu_s']:.2f}×**" if who == "ttr_europe" else ""
+            lines.append(
+                f"| {res['config']} | {who} | {s['games_per_cpu_s']:.1f} | "
+                f"{s['us_per_action_cpu']:.2f} | {s['actions_per_game']:.1f} | "
+                f"{100 * s['score_share']:.0f} % | {ratio} |"
+            )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--edwisdom", default=os.environ.get("TTR_PEER_EDWISDOM"),
+                    help="checkout of edwisdom/ticket_to_ride (env TTR_PEER_EDWISDOM)")  # fmt: skip
+    ap.add_argument("--baseline", default=os.environ.get("TTR_BASELINE_SRC"),
+                    help="src of another ttr_europe checkout (env TTR_BASELINE_SRC)")  # fmt: skip
+    ap.add_argument("--ours", default=None, help="src directory of ours (default: importable)")
+    ap.add_argument("--configs", default=None, help="e.g. usa/2,usa/4 (default: all that apply)")
+    ap.add_argument("--games", type=int, default=300, help="timed games per round")
+    ap.add_argument("--rounds", type=int, default=5, help="rounds per engine (odd: a median)")
+    ap.add_argument("--quick", action="store_true", help="a smoke run: 20 games, 1 round")
+    ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    args = ap.parse_args(argv)
+    if not args.edwisdom and not args.baseline:
+        ap.error("give --edwisdom PATH and/or --baseline PATH (or their environment variables)")
+    games, rounds = (20, 1) if args.quick else (args.games, args.rounds)
+    plan: list[tuple[tuple[str, str], tuple[str, int]]] = []
+    if args.edwisdom:
+        edw = os.path.abspath(args.edwisdom)
+        wanted = args.configs or "usa/2,usa/4"
+        plan += [(("edwisdom", edw), _cfg(c)) for c in wanted.split(",") if c.startswith("usa")]
+    if args.baseline:
+        base = os.path.abspath(args.baseline)
+        wanted = args.configs or "europe/2,usa/2"
+        plan += [(("baseline", base), _cfg(c)) for c in wanted.split(",")]
+    results = []
+    for peer, cfg in plan:
+        print(f"[{cfg[0]}/{cfg[1]}] ours vs {peer[0]}: {rounds} x {games} games",
+              file=sys.stderr, flush=True)  # fmt: skip
+        results.append(compare(args.ours, peer, cfg, games, rounds))
+    print(f"CPython {platform.python_version()}, {os.cpu_count()} cores, "
+          f"medians of {rounds} interleaved round(s) of {games} games\n")  # fmt: skip
+    print(table(results))
+    healthy = "same_games_every_round"
+    bad = [r["config"] for r in results if not (r["ours"][healthy] and r["theirs"][healthy])]
+    if bad:
+        print(f"\nunhealthy: action counts changed between rounds in {', '.join(bad)}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"started": time.strftime("%Y-%m-%d %H:%M:%S"), "results": results}, f,
+                      indent=1)  # fmt: skip
+    return 1 if bad else 0
+
+
+def _cfg(text: str) -> tuple[str, int]:
+    map_id, _, players = text.partition("/")
+    return map_id, int(players)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--worker":
+        engine, map_id, players, games, warm = sys.argv[2:7]
+        print(json.dumps(worker(engine, map_id, int(players), int(games), int(warm))))
+        sys.exit(0)
+    sys.exit(main())

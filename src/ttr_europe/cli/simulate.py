@@ -1,0 +1,164 @@
+"""`ttr-europe simulate`: many seeded games on a backend, each row saved as its game ends.
+
+`tournament` shares these arguments and this runner; it differs only in what counts as a
+failed run (see ``run_games``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import TextIO
+
+from .common import Command, int_between, open_map, positive_int, seed_int
+
+
+def configure_games(parser: argparse.ArgumentParser) -> None:
+    """The arguments of `simulate` and `tournament`."""
+    from ..sim import BACKENDS
+
+    add = parser.add_argument
+    add(
+        "--bots",
+        default="greedy,random",
+        help="comma-separated bots, repeated over the seats: random, greedy or "
+        "package.module:Class (default greedy,random)",
+    )
+    add("--games", type=positive_int, default=100, help="games to play (default 100)")
+    add("--players", type=positive_int, help="seats (default: one per bot)")
+    add("--map", default="europe", help="a shipped map or the path of a map .json file")
+    add("--variant", default="base", help="a variant of the map (default base)")
+    add("--seed", type=seed_int, default=0, help="seed of the first game; game g has seed + g")
+    add(
+        "--backend",
+        choices=BACKENDS,
+        help="serial, process (a local pool, the default) or ray (--address, or a local Ray)",
+    )
+    add("--workers", type=positive_int, help="worker processes (default: one per core)")
+    add("--address", help="a Ray cluster (HOST:PORT, ray://HOST:PORT or auto); implies ray")
+    add("--batch", type=positive_int, help="games per task (default: chosen per backend)")
+    add(
+        "--retries",
+        type=int_between(0),
+        default=3,
+        help="times a game is tried again after its worker died (default 3)",
+    )
+    add("--out", metavar="FILE.jsonl", help="append one JSON row per game to FILE as it ends")
+    add("--resume", action="store_true", help="continue --out, playing only missing games")
+    add("--record", action="store_true", help="keep every action of each game in its row")
+    add("--json", action="store_true", help="print the summary as JSON")
+    add("--processes", type=positive_int, dest="workers", help=argparse.SUPPRESS)  # old name
+
+
+def duration(seconds: float) -> str:
+    """``42s``, ``3m05s``, ``2h07m``: a time left that reads at a glance."""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole}s"
+    if whole < 3600:
+        return f"{whole // 60}m{whole % 60:02d}s"
+    return f"{whole // 3600}h{whole % 3600 // 60:02d}m"
+
+
+class ProgressBar:
+    """Games done, games/s and time left, redrawn in place on a terminal (else silent)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.active = stream.isatty()
+        self.start = time.monotonic()
+        self.first: int | None = None
+        self.last_draw = 0.0
+        self.done = 0
+
+    def __call__(self, done: int, asked: int) -> None:
+        from ..sim import speed
+
+        self.done = done
+        if self.first is None:
+            self.first = done  # rows already in the file do not count towards the speed
+        now = time.monotonic()
+        if not self.active or (now - self.last_draw < 0.1 and done < asked):
+            return
+        self.last_draw = now
+        rate = (done - self.first) / (now - self.start) if now > self.start else 0.0
+        eta = duration((asked - done) / rate) if rate > 0 else "?"
+        width = 30
+        filled = width * done // asked if asked else width
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{asked} games "
+                          f"{speed(rate)} ETA {eta}   ")  # fmt: skip
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.active and self.last_draw:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+
+def run_games(args: argparse.Namespace, *, forfeits_fail: bool) -> int:
+    """Run `simulate` or `tournament`: summary on stdout, one error line on stderr.
+
+    Exit 0 when every game finished; 1 when some failed (or, with ``forfeits_fail``, when a
+    bot forfeited), 2 when nothing could start (bad arguments, map or results file, a Ray
+    address that does not answer), 130 when interrupted (the rows written stay).
+    """
+    from ..errors import BotError
+    from ..sim import resolve_bot, simulate
+
+    def fail(message: str, status: int = 1) -> int:
+        print(f"ttr-europe: error: {message}", file=sys.stderr)
+        return status
+
+    if args.resume and not args.out:
+        return fail("--resume needs --out FILE.jsonl", 2)
+    if args.address and args.backend not in (None, "ray"):
+        return fail("--address is for the ray backend", 2)
+    bots = [name.strip() for name in args.bots.split(",") if name.strip()]
+    if not bots:
+        return fail("--bots names no bot", 2)
+    try:
+        for spec in bots:
+            resolve_bot(spec)
+    except BotError as exc:
+        return fail(str(exc), 2)
+    board = open_map(args.map)
+    backend = args.backend or ("ray" if args.address else "process")
+    bar = ProgressBar(sys.stderr)
+    try:
+        result = simulate(
+            bots, games=args.games, map=board, variant=args.variant, players=args.players,
+            seed=args.seed, backend=backend, workers=args.workers, address=args.address,
+            batch=args.batch, out=args.out, resume=args.resume, record=args.record,
+            max_retries=args.retries, progress=bar,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        bar.close()
+        where = f"; they are in {args.out}, run again with --resume to finish" if args.out else ""
+        return fail(f"interrupted after {bar.done} of {args.games} games{where}", 130)
+    finally:
+        bar.close()
+    print(json.dumps(result.to_json(), indent=2) if args.json else result)
+    if result.failures:
+        seed, error = result.failures[0]
+        again = "; run again with --resume to retry them" if args.out else ""
+        return fail(f"{len(result.failures)} of {result.asked} games failed (first: game "
+                    f"{seed}: {error}){again}")  # fmt: skip
+    if forfeits_fail and result.forfeits:
+        first = result.forfeits[0]
+        return fail(f"{len(result.forfeits)} of {result.asked} games forfeited (first: game "
+                    f"{first.seed}: {first.forfeit})")  # fmt: skip
+    return 0
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    return run_games(args, forfeits_fail=True)
+
+
+COMMAND = Command(
+    "simulate",
+    "many seeded games on a process pool or Ray, saved row by row (resumable)",
+    configure_games,
+    run_simulate,
+)

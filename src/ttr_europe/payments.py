@@ -1,0 +1,198 @@
+"""Payments: which multisets of train cards pay a route, a ferry, a station or a tunnel's extra.
+
+This module is the one home of the payment rules (R20, R21, R27, R28-R31, R41): listing the
+exact payments a hand can make, counting them without building them, and checking one payment.
+``legal_actions``, ``apply``, the action codec, the bots and the state readers all ask here. A
+map with other payment rules (mixed colours, a different ferry rule) would plug in by replacing
+these functions; nothing else knows how a payment is formed.
+
+The standard rules: ``length`` cards of one colour, locomotives standing in for any of them;
+``min_locos`` locomotives are compulsory (ferry symbols); gray routes and stations take any one
+colour; colours are never mixed. A tunnel's extra is paid in the colour laid or locomotives, and
+only in locomotives when the cards laid were all locomotives.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .board import Map, RouteKind
+from .cards import COLORS, KIND_NAMES, KINDS, LOCOMOTIVE, Cards, _make, single
+
+KindCount = tuple[RouteKind, int, tuple[Cards, ...] | None]
+"""A route kind, how many payments a hand has for it, and those payments when they depend on
+the kind's colour alone (``None`` for gray kinds: ask ``payments`` with the hand)."""
+
+
+def _loco_range(held: int, locos: int, length: int, min_locos: int) -> range:
+    """Locomotive counts for paying ``length`` with at least one card of a colour held ``held``."""
+    return range(max(min_locos, length - held), min(length - 1, locos) + 1)
+
+
+@lru_cache(maxsize=65536)
+def payments(colour: int | None, length: int, min_locos: int, hand: Cards) -> tuple[Cards, ...]:
+    """Every exact payment of ``length`` cards that ``hand`` can make (rules R20, R21, R27, R41).
+
+    ``colour`` is the required colour, ``None`` for any single colour (gray routes, stations);
+    ``min_locos`` locomotives are compulsory (ferry symbols). Colours are never mixed. Order: by
+    colour, then by locomotives used; the all-locomotive payment comes last and appears once.
+    """
+    locos = hand[LOCOMOTIVE]
+    out: list[Cards] = []
+    for c in COLORS if colour is None else (() if colour == LOCOMOTIVE else (colour,)):
+        for m in _loco_range(hand[c], locos, length, min_locos):
+            values = [0] * KINDS
+            values[c] = length - m
+            values[LOCOMOTIVE] = m
+            out.append(_make(values))
+    if locos >= length:
+        out.append(single(LOCOMOTIVE, length))
+    return tuple(out)
+
+
+def count_payments(colour: int | None, length: int, min_locos: int, hand: tuple[int, ...]) -> int:
+    """``len(payments(...))`` without building them."""
+    locos = hand[LOCOMOTIVE]
+    total = 1 if locos >= length else 0
+    top = min(length - 1, locos)
+    if colour == LOCOMOTIVE:
+        return total
+    if colour is not None:
+        low = max(min_locos, length - hand[colour])
+        return total + (top - low + 1 if top >= low else 0)
+    for c in COLORS:
+        low = max(min_locos, length - hand[c])
+        if top >= low:
+            total += top - low + 1
+    return total
+
+
+def payment_colour(payment: tuple[int, ...]) -> int | None:
+    """The one colour of a payment: ``LOCOMOTIVE`` if all locomotives, ``None`` if mixed."""
+    found = LOCOMOTIVE
+    for c in COLORS:
+        if payment[c]:
+            if found != LOCOMOTIVE:
+                return None
+            found = c
+    return found
+
+
+def pays(payment: tuple[int, ...], colour: int | None, length: int, min_locos: int) -> str | None:
+    """Why ``payment`` does not pay ``length`` cards of ``colour`` (``None`` if it does)."""
+    if sum(payment) != length:
+        return f"needs exactly {length} cards, got {sum(payment)}"
+    kind = payment_colour(payment)
+    if kind is None:
+        return "colours may not be mixed"
+    if colour is not None and kind not in (colour, LOCOMOTIVE):
+        return f"needs {KIND_NAMES[colour]} cards or locomotives"
+    if payment[LOCOMOTIVE] < min_locos:
+        return f"needs at least {min_locos} locomotive(s)"
+    return None
+
+
+@lru_cache(maxsize=16384)
+def pays_cards(payment: Cards, colour: int | None, length: int, min_locos: int) -> str | None:
+    """``pays`` for a payment already known to be ``Cards``, cached: every claim is checked."""
+    return pays(payment, colour, length, min_locos)
+
+
+def tunnel_extra_payments(colour: int, extra: int, hand: Cards) -> tuple[Cards, ...]:
+    """The payments of a tunnel's ``extra`` cards after laying ``colour`` (R28-R31).
+
+    ``colour`` is ``LOCOMOTIVE`` when the cards laid were all locomotives: then only
+    locomotives pay the extra (R30).
+    """
+    return payments(colour, extra, 0, hand)
+
+
+def pays_tunnel_extra(payment: tuple[int, ...], colour: int, extra: int) -> tuple[str, str] | None:
+    """Why ``payment`` does not pay a tunnel's extra, as (rule, reason); ``None`` if it does."""
+    if sum(payment) != extra:
+        return "R28", f"the extra cost is exactly {extra} card(s)"
+    kind = payment_colour(payment)
+    if colour == LOCOMOTIVE and kind != LOCOMOTIVE:
+        return "R30", "a tunnel paid with locomotives only takes locomotives as extra cards"
+    if kind is None or kind not in (colour, LOCOMOTIVE):
+        return "R29", f"extra cards must be {KIND_NAMES[colour]} or locomotives"
+    return None
+
+
+# --------------------------------------------------------------------------- per-kind counts
+
+_KIND_COUNTS: dict[Map, dict[Cards, tuple[KindCount, ...]]] = {}
+_KIND_COUNTS_LIMIT = 200_000
+
+
+def kind_counts(board: Map, hand: Cards) -> tuple[KindCount, ...]:
+    """The route kinds of ``board`` that ``hand`` can pay, each with its number of payments.
+
+    In the order ``legal_actions`` lists claims: by route colour (gray last), then length and
+    ferry symbols. The train count and the routes still open are left to the caller (they
+    change the routes of a kind, not its payments). Cached per hand: random play meets the
+    same hands again and again.
+    """
+    cache = _KIND_COUNTS.get(board)
+    if cache is None:
+        cache = _KIND_COUNTS[board] = {}
+    found = cache.get(hand)
+    if found is None:
+        if len(cache) >= _KIND_COUNTS_LIMIT:
+            cache.clear()
+        found = cache[hand] = _count_kinds(board, hand)
+    return found
+
+
+_GROUP_COUNTS: dict[Map, list[dict[object, tuple[KindCount, ...]]]] = {}
+
+
+def _count_kinds(board: Map, hand: Cards) -> tuple[KindCount, ...]:
+    """The computation behind ``kind_counts``, from per-colour parts cached on their own.
+
+    A colour's kinds depend only on the cards of that colour and the locomotives held, and the
+    gray kinds on the colour counts in decreasing order and the locomotives; those parts repeat
+    far more often than whole hands.
+    """
+    tables = _GROUP_COUNTS.get(board)
+    if tables is None:
+        tables = _GROUP_COUNTS[board] = [{} for _ in board.kind_groups]
+    locos = hand[LOCOMOTIVE]
+    held_desc = tuple(sorted(hand[:LOCOMOTIVE], reverse=True))
+    out: tuple[KindCount, ...] = ()
+    for g, group in enumerate(board.kind_groups):
+        key: object = (held_desc, locos) if g == LOCOMOTIVE else hand[g] * 256 + locos
+        part = tables[g].get(key)
+        if part is None:
+            held = held_desc if g == LOCOMOTIVE else (hand[g],)
+            part = tables[g][key] = _count_group(group, held, locos, None if g == LOCOMOTIVE else g)
+        if part:
+            out += part
+    return out
+
+
+def _count_group(
+    group: tuple[RouteKind, ...], held_desc: tuple[int, ...], locos: int, colour: int | None
+) -> tuple[KindCount, ...]:
+    """``count_payments`` for each kind of one colour group (gray: every colour), stopping at
+    the first length the cards cannot reach (kinds are sorted by length).
+    """
+    reach = held_desc[0] + locos  # no payment for a longer route in this group (R21)
+    out: list[KindCount] = []
+    own = None if colour is None else single(colour, held_desc[0]).add_kind(LOCOMOTIVE, locos)
+    for kind in group:
+        length, ferry = kind[1], kind[2]
+        if length > reach:
+            break
+        if locos >= length:
+            n, top = 1, length - 1
+        else:
+            n, top = 0, locos
+        for count in held_desc:  # most held first: stop at the first that cannot pay
+            low = max(length - count, ferry)
+            if top < low:
+                break
+            n += top - low + 1
+        if n:
+            out.append((kind, n, None if own is None else payments(colour, length, ferry, own)))
+    return tuple(out)

@@ -1,0 +1,131 @@
+"""One game driven by action codes: what the PettingZoo and Gymnasium environments share.
+
+It keeps the state, the memory of public hands (``PublicHands``) and the codec; it checks every
+code before playing it, so a bad code raises a typed error naming the action and changes
+nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from ..actions import Action
+from ..board import Map
+from ..codec import ActionCodec, codec_for
+from ..data import load_map
+from ..errors import GameOverError, IllegalActionError, MalformedActionError, SetupError
+from ..rules import apply, new_game, why_illegal
+from ..state import GameState, Phase
+from .encoding import Encoder, Obs, encoder_for
+from .mask import Mask, action_mask
+from .memory import PublicHands
+
+REWARDS = ("returns", "score_diff")
+
+
+class CodeGame:
+    """A game of one map, variant and player count, played with ``ActionCodec`` codes.
+
+    ``reward`` is ``"returns"`` (at the end, 1 shared by the winners: ``scoring.returns``) or
+    ``"score_diff"`` (after every move, the change of each seat's lead in points over the mean
+    of the others: route points during play, final totals at the end, so a game's rewards add
+    up to the final lead).
+    """
+
+    def __init__(
+        self,
+        map: Map | str = "europe",
+        variant: str = "base",
+        players: int = 2,
+        reward: str = "returns",
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        board = load_map(map) if isinstance(map, str) else map
+        if reward not in REWARDS:
+            raise SetupError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        self.options = dict(options or {})
+        self.reward = reward
+        # A first deal checks the map, variant, player count and options at once.
+        self.state: GameState = new_game(board, variant, players, 0, **self.options)
+        self.codec: ActionCodec = codec_for(board, variant)
+        self.encoder: Encoder = encoder_for(board, variant)
+        self.players = players
+        self.memory = PublicHands.start(players)
+        self._margins = [0.0] * players
+
+    def reset(self, seed: int) -> None:
+        rules = self.state.rules
+        self.state = new_game(rules.map, rules.variant.id, self.players, seed, **self.options)
+        self.memory = PublicHands.start(self.players)
+        self._margins = [0.0] * self.players
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase is Phase.GAME_OVER
+
+    def observe(self, seat: int) -> Obs:
+        return self.encoder.encode(self.state, seat, self.memory)
+
+    def mask(self) -> Mask:
+        """The legal codes of the seat to act (all False once the game is over)."""
+        if self.over:
+            return np.zeros(self.codec.size, np.bool_)
+        return action_mask(self.state, self.codec)
+
+    def action_of(self, code: object, who: str) -> Action:
+        """The legal action of ``code`` for the seat to act, or a typed error naming it."""
+        if self.over:
+            raise GameOverError("R47", f"the game is over; {who} cannot play code {code!r}")
+        if isinstance(code, np.integer):
+            code = int(code)
+        if type(code) is not int or not 0 <= code < self.codec.size:
+            raise MalformedActionError(
+                "codec", f"{who}: no action code {code!r} (codes are 0..{self.codec.size - 1})"
+            )
+        try:
+            action = self.codec.decode(code, self.state)
+        except MalformedActionError as exc:
+            raise MalformedActionError(
+                "codec", f"{who}: code {code} is masked out: {exc}"
+            ) from None
+        error = why_illegal(self.state, action)
+        if error is not None:
+            raise IllegalActionError(
+                error.rule, f"{who}: code {code} ({action}) is masked out: {error.reason}", action
+            )
+        return action
+
+    def play(self, action: Action) -> list[float]:
+        """Play a legal ``action``; the rewards it earns, per seat."""
+        after = apply(self.state, action)
+        self.memory = self.memory.after(self.state, action)
+        self.state = after
+        return self._rewards()
+
+    def _rewards(self) -> list[float]:
+        n = self.players
+        if self.reward == "returns":
+            if not self.over:
+                return [0.0] * n
+            from ..scoring import returns
+
+            return list(returns(self.state))
+        if self.over:
+            from ..scoring import outcome
+
+            points = [float(t) for t in outcome(self.state).totals]
+        else:
+            points = [float(p.score) for p in self.state.players]
+        total = sum(points)
+        margins = [p - (total - p) / (n - 1) for p in points]
+        gains = [new - old for new, old in zip(margins, self._margins, strict=True)]
+        self._margins = margins
+        return gains
+
+
+def fresh_seed(rng: random.Random | None) -> int:
+    """A game seed from ``rng``, or from the system's entropy without one."""
+    return (rng or random.SystemRandom()).getrandbits(63)

@@ -1,0 +1,150 @@
+"""A PettingZoo AEC environment: every seat an agent, observations with their action masks.
+
+``env(map="europe", variant="base", players=2)`` returns a ``TicketToRideEnv``. Agents are
+``player_0`` .. ``player_{n-1}`` (seats). ``observe(agent)`` is a dict: ``"observation"``, the
+seat-relative float32 vector of ``ttr_europe.rl.encoding`` (with the memory of public hands),
+and ``"action_mask"``, an int8 vector over the ``ActionCodec`` codes (all zero for a seat not to
+act). Rewards come at the end from ``scoring.returns``, or after every move with
+``reward="score_diff"``. ``max_cycles`` truncates the game once one agent has acted that many
+times.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..errors import GameOverError, SetupError
+from ..records import summary
+from .game import CodeGame, fresh_seed
+
+
+class TicketToRideEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
+    """Ticket to Ride as a PettingZoo AEC environment (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "ttr_europe_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        map: str = "europe",
+        variant: str = "base",
+        players: int = 2,
+        *,
+        reward: str = "returns",
+        max_cycles: int | None = None,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise SetupError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if max_cycles is not None and (type(max_cycles) is not int or max_cycles < 1):
+            raise SetupError(f"max_cycles must be a positive int or None, not {max_cycles!r}")
+        self.game = CodeGame(map, variant, players, reward, options)
+        self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        layout = self.game.encoder.layout
+        size = self.game.codec.size
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(
+                        0.0, np.maximum(layout.high, 1.0), (layout.size,), np.float32
+                    ),
+                    "action_mask": spaces.Box(0, 1, (size,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(size) for agent in self.possible_agents}
+        self._rng: random.Random | None = None
+        self._acted = dict.fromkeys(self.possible_agents, 0)
+        self._started = False
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game; ``seed`` fixes it and every game after it until the next seed."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.game.reset(fresh_seed(self._rng))
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._acted = dict.fromkeys(self.agents, 0)
+        self.agent_selection = self.possible_agents[self.game.state.current]
+        self._started = True
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self._seat[agent]
+        game = self.game
+        if not game.over and game.state.current == seat and not self.truncations.get(agent):
+            mask = game.mask().view(np.int8)
+        else:
+            mask = np.zeros(game.codec.size, np.int8)
+        return {"observation": game.observe(seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """Play code ``action`` for the selected agent (``None`` for an agent that is done).
+
+        A masked-out code or a step after the end raises an ``IllegalActionError`` naming the
+        action; the environment is left as it was.
+        """
+        if not self._started:
+            raise GameOverError("env", "call reset() before step()")
+        if not self.agents:
+            raise GameOverError("R47", f"the game is over and every agent is done; got {action!r}")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise GameOverError(
+                    "R47", f"{agent} is done; the only step left is None, not code {action!r}"
+                )
+            self._was_dead_step(action)
+            return
+        game = self.game
+        legal = game.action_of(action, agent)
+        self._cumulative_rewards[agent] = 0.0
+        gains = game.play(legal)
+        for seat, gain in enumerate(gains):
+            self.rewards[self.possible_agents[seat]] = gain
+        self._acted[agent] += 1
+        if game.over:
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self.max_cycles is not None and self._acted[agent] >= self.max_cycles:
+            self.truncations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.possible_agents[game.state.current]
+        self._accumulate_rewards()
+        if self.render_mode == "ansi":
+            print(self.render())
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return summary(self.game.state)
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> TicketToRideEnv:
+    """A ``TicketToRideEnv`` (PettingZoo's conventional constructor name)."""
+    return TicketToRideEnv(**kwargs)

@@ -1,0 +1,357 @@
+"""Many seeded games between bots, on one core, a process pool or a Ray cluster, resumable.
+
+``simulate`` (and ``tournament``, the same thing for comparing bots) plans the games, skips
+those already in the results file, runs the rest on a backend and appends each row as soon as
+its game is known. Game ``g`` has seed ``seed + g`` and its seats rotated by ``g``, so each bot
+plays every seat equally often, and the rows are the same whatever the backend, the number of
+workers or the batch size (only ``duration`` differs). See docs/simulation.md.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from ..board import Map
+from ..data import load_map
+from ..rules import new_game
+from ..views import OptionValue
+from .backends import BACKENDS, Backend, Done, make_backend
+from .games import (
+    BotLike,
+    Forfeit,
+    GameResult,
+    GameSpec,
+    SimulationError,
+    bot_name,
+    play_batch,
+    play_game,
+    resolve_bot,
+)
+from .stats import Line, bot_lines, elo, mean_length, seat_lines, wilson
+from .store import Header, Store, game_record, open_store, read_rows
+
+Progress = Callable[[int, int], None]  # (games finished, games asked for)
+
+
+@attrs.frozen
+class Simulation:
+    """A run: what was asked, the rows of the planned games (by seed), and what went wrong.
+
+    ``resumed`` rows came from the results file, ``played`` games were played now, ``failures``
+    are games given up on (their seed and the error; a resumed run plays them again) and
+    ``retried`` counts games submitted again after their worker died.
+    """
+
+    map: str
+    variant: str
+    players: int
+    bots: tuple[str, ...]
+    asked: int
+    results: tuple[GameResult, ...]
+    resumed: int = 0
+    failures: tuple[tuple[int, str], ...] = ()
+    retried: int = 0
+    replayed_torn: bool = False  # a half-written last row was cut off and played again
+    backend: str = "serial"
+    workers: int = 1
+    elapsed: float = attrs.field(default=0.0, eq=False)
+
+    @property
+    def finished(self) -> int:
+        return len(self.results)
+
+    @property
+    def played(self) -> int:
+        return self.finished - self.resumed
+
+    @property
+    def forfeits(self) -> tuple[GameResult, ...]:
+        return tuple(r for r in self.results if r.forfeit is not None)
+
+    @property
+    def games_per_second(self) -> float:
+        return self.played / self.elapsed if self.elapsed > 0 else 0.0
+
+    def bot_lines(self) -> tuple[Line, ...]:
+        return bot_lines(self.results, self.bots)
+
+    def seat_lines(self) -> tuple[Line, ...]:
+        return seat_lines(self.results, self.players)
+
+    @property
+    def mean_length(self) -> float:
+        """Mean actions per game played to the end."""
+        return mean_length(self.results)
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary (not the rows) as a JSON document."""
+        return {
+            "map": self.map,
+            "variant": self.variant,
+            "players": self.players,
+            "asked": self.asked,
+            "finished": self.finished,
+            "resumed": self.resumed,
+            "played": self.played,
+            "forfeited": len(self.forfeits),
+            "failed": len(self.failures),
+            "retried": self.retried,
+            "replayed_torn_row": self.replayed_torn,
+            "failures": [{"seed": s, "error": e} for s, e in self.failures],
+            "forfeits": [
+                {"seed": r.seed, **attrs.asdict(r.forfeit)}
+                for r in self.forfeits
+                if r.forfeit is not None
+            ],
+            "bots": [line.to_json() for line in self.bot_lines()],
+            "seats": [line.to_json() for line in self.seat_lines()],
+            "mean_length": self.mean_length,
+            "backend": self.backend,
+            "workers": self.workers,
+            "elapsed": self.elapsed,
+            "games_per_second": self.games_per_second,
+        }
+
+    def __str__(self) -> str:
+        lines = [
+            f"{self.asked} games of {self.map}/{self.variant}, {self.players} players: "
+            f"{self.finished} finished ({self.resumed} from the file), "
+            f"{len(self.forfeits)} forfeited, {len(self.failures)} failed, "
+            f"{self.retried} retried",
+            f"{self.backend} backend, {self.workers} worker{'s' * (self.workers != 1)}, "
+            f"{self.played} played in {self.elapsed:.1f} s ({speed(self.games_per_second)})",
+            "",
+            _table("bot", self.bot_lines(), elo=True),
+            "",
+            _table("seat", self.seat_lines(), elo=False),
+            "",
+            f"mean game length {self.mean_length:.1f} actions",
+        ]
+        for r in self.forfeits[:5]:
+            lines.append(f"forfeit in game {r.seed}: {r.forfeit}")
+        for seed, error in self.failures[:5]:
+            lines.append(f"failed game {seed}: {error}")
+        return "\n".join(lines)
+
+
+def speed(games_per_second: float) -> str:
+    """A rate people can read at both ends: games/s, or seconds per game for slow bots."""
+    if 0 < games_per_second < 1:
+        return f"{1 / games_per_second:.1f} s/game"
+    return f"{games_per_second:.1f} games/s"
+
+
+def _table(title: str, rows: Sequence[Line], *, elo: bool) -> str:
+    width = max(len(title), *(len(r.name) for r in rows))
+    head = (f"{title:<{width}} {'games':>6} {'wins':>7} {'win rate':>8} {'95% interval':>15} "
+            f"{'mean score':>10} {'forfeits':>8}") + (f" {'elo':>6}" if elo else "")  # fmt: skip
+    out = [head]
+    for r in rows:
+        score = "-" if r.mean_score is None else f"{r.mean_score:.1f}"
+        interval = f"{r.low:.1%}-{r.high:.1%}"
+        line = (f"{r.name:<{width}} {r.games:>6} {r.wins:>7.1f} {r.win_rate:>8.1%} "
+                f"{interval:>15} {score:>10} {r.forfeits:>8}")  # fmt: skip
+        if elo:
+            line += f" {r.elo or 0:>6.0f}"
+        out.append(line)
+    return "\n".join(out)
+
+
+def plan(
+    bots: Sequence[BotLike],
+    *,
+    games: int,
+    map: str | Map = "europe",
+    variant: str = "base",
+    players: int | None = None,
+    seed: int = 0,
+    options: Mapping[str, OptionValue] | None = None,
+    record: bool = False,
+) -> list[GameSpec]:
+    """The games of a run: game ``g`` has seed ``seed + g`` and the lineup rotated by ``g``.
+
+    Checks everything a game needs before any is played: the board, variant and player count
+    (``SetupError``, ``DataError``), and that every bot spec names a bot (``BotError``).
+    """
+    if not bots:
+        raise SimulationError("a simulation needs at least one bot")
+    if type(games) is not int or games < 0:
+        raise SimulationError(f"the number of games is a whole number >= 0, not {games!r}")
+    seats = len(bots) if players is None else players
+    if len(bots) > seats:
+        raise SimulationError(f"{len(bots)} bots for {seats} seats: the last ones would never "
+                              "play; give at most one bot per seat")  # fmt: skip
+    board = load_map(map) if isinstance(map, str) else map
+    opts = tuple(sorted((options or {}).items()))
+    new_game(board, variant, seats, seed, 0, **dict(opts))  # refuses bad rules now
+    names: dict[str, BotLike] = {}
+    for bot in bots:
+        name = bot_name(bot)
+        known = names.setdefault(name, bot)
+        if known is not bot and not (isinstance(known, str) and known == bot):
+            raise SimulationError(f"two different bots are both called {name!r}")
+        resolve_bot(bot)
+    spec_map: str | Map = board.id if _is_shipped(board) else board
+    lineup = [bots[i % len(bots)] for i in range(seats)]
+    return [
+        GameSpec(spec_map, variant, seed + g,
+                 tuple(lineup[(i + g) % seats] for i in range(seats)), opts, record)
+        for g in range(games)
+    ]  # fmt: skip
+
+
+def _is_shipped(board: Map) -> bool:
+    """Whether ``board`` is a shipped map, which workers load by name (a map read from a file
+    travels whole to them instead)."""
+    from ..data import available_maps
+
+    return board.id in available_maps() and load_map(board.id) is board
+
+
+def auto_batch(backend: str, games: int, workers: int) -> int:
+    """Games per task: enough that the backend's cost per task (about 0.2 ms for the process
+    pool, 1.5 ms for Ray; docs/simulation.md) stays near 5 % of even the fastest games (random
+    bots, about 2.5 ms), but at least eight tasks per worker, so that the work spreads evenly
+    and a lost task costs little. The serial backend has no cost per task."""
+    cap = {"serial": 1, "process": 4}.get(backend, 32)
+    return max(1, min(cap, games // (8 * max(1, workers))))
+
+
+def simulate(
+    bots: Sequence[BotLike],
+    *,
+    games: int = 100,
+    map: str | Map = "europe",
+    variant: str = "base",
+    players: int | None = None,
+    seed: int = 0,
+    options: Mapping[str, OptionValue] | None = None,
+    backend: str | Backend = "process",
+    workers: int | None = None,
+    address: str | None = None,
+    batch: int | None = None,
+    out: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    record: bool = False,
+    max_retries: int = 3,
+    progress: Progress | None = None,
+) -> Simulation:
+    """Play ``games`` seeded games between ``bots`` (specs or bot objects, one per seat,
+    repeated to fill ``players`` seats) and sum them up.
+
+    ``backend`` is ``"serial"``, ``"process"`` (``workers`` processes, default one per core)
+    or ``"ray"`` (a cluster at ``address``, or a local instance), or a ``Backend``. With
+    ``out``, each row is appended to that JSON Lines file as its game ends; ``resume`` continues
+    an earlier run of the same settings, playing only the games missing from the file.
+    ``record`` keeps every action of each game in its row (in the file only, when there is
+    one, so that memory stays small on long runs). ``progress(finished, asked)`` is
+    called at the start and after each batch of games. Bad input raises a ``TTRError``
+    before any game is played.
+    """
+    specs = plan(bots, games=games, map=map, variant=variant, players=players, seed=seed,
+                 options=options, record=record)  # fmt: skip
+    seats = len(bots) if players is None else players
+    names = tuple(dict.fromkeys(bot_name(b) for b in bots))
+    board_id = map if isinstance(map, str) else map.id
+    header = Header(board_id, variant, seats, tuple(bot_name(b) for b in bots), seed,
+                    tuple(sorted((options or {}).items())), record)  # fmt: skip
+    store = open_store(out, header, resume=resume) if out is not None else None
+    try:
+        done = _planned_rows(store, specs)
+        resumed = len(done)
+        todo = [s for s in specs if s.seed not in done]
+        failures: list[tuple[int, str]] = []
+        runner = backend if isinstance(backend, Backend) else (
+            make_backend(backend, workers, address, max_retries))  # fmt: skip
+        with runner:
+            started = time.perf_counter()  # the time to start a backend is not a game's
+            size = batch or auto_batch(runner.name, len(todo), runner.workers)
+            if progress is not None:
+                progress(len(done), len(specs))
+            batches = [tuple(todo[i : i + size]) for i in range(0, len(todo), size)]
+            for outcome in runner.run(batches):
+                if isinstance(outcome, Done):
+                    for result in outcome.results:
+                        if store is not None:
+                            store.append(result)  # the file keeps the actions, memory not
+                        done[result.seed] = result if store is None else (
+                            attrs.evolve(result, record=None))  # fmt: skip
+                else:
+                    failures += [(s.seed, outcome.error) for s in outcome.specs]
+                if progress is not None:
+                    progress(len(done), len(specs))
+        elapsed = time.perf_counter() - started
+    finally:
+        if store is not None:
+            store.close()
+    return Simulation(
+        map=board_id,
+        variant=variant,
+        players=seats,
+        bots=names,
+        asked=len(specs),
+        results=tuple(done[s.seed] for s in specs if s.seed in done),
+        resumed=resumed,
+        failures=tuple(sorted(failures)),
+        retried=runner.retried,
+        replayed_torn=store is not None and store.torn,
+        backend=runner.name,
+        workers=runner.workers,
+        elapsed=elapsed,
+    )
+
+
+def _planned_rows(store: Store | None, specs: Sequence[GameSpec]) -> dict[int, GameResult]:
+    """The rows of the file that belong to the planned games (others are left alone)."""
+    if store is None:
+        return {}
+    lineups = {s.seed: tuple(bot_name(b) for b in s.bots) for s in specs}
+    done = {}
+    for seed, row in store.rows.items():
+        if seed not in lineups:
+            continue
+        if row.bots != lineups[seed]:
+            raise SimulationError(f"{store.path}: the row of seed {seed} seats {list(row.bots)}, "
+                                  f"this run seats {list(lineups[seed])}")  # fmt: skip
+        done[seed] = attrs.evolve(row, record=None)  # the file keeps the actions
+    return done
+
+
+def tournament(bots: Sequence[BotLike], **settings: Any) -> Simulation:
+    """``simulate`` under the name bot authors look for: its summary ranks the bots by win
+    rate (with 95 % intervals), mean score and an Elo-style rating; a bot that raises or plays
+    an illegal action forfeits that game (a loss, reported) instead of stopping the run."""
+    return simulate(bots, **settings)
+
+
+__all__ = [
+    "BACKENDS",
+    "Backend",
+    "BotLike",
+    "Forfeit",
+    "GameResult",
+    "GameSpec",
+    "Line",
+    "Simulation",
+    "SimulationError",
+    "auto_batch",
+    "bot_lines",
+    "elo",
+    "game_record",
+    "make_backend",
+    "plan",
+    "play_batch",
+    "play_game",
+    "read_rows",
+    "resolve_bot",
+    "seat_lines",
+    "simulate",
+    "speed",
+    "tournament",
+    "wilson",
+]

@@ -1,0 +1,239 @@
+"""Random play for tests: play policies, near-miss actions, legal-list checks and ``check_bot``.
+
+Nothing here needs hypothesis; the strategies in ``ttr_europe.testing.strategies`` and the soak
+script (``scripts/soak.py``) are built on these functions, so both check exactly the same things.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+
+from ..actions import (
+    Action,
+    BuildStation,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    PayTunnel,
+    WithdrawTunnel,
+)
+from ..bots import seat_rng
+from ..cards import KINDS, LOCOMOTIVE, Cards
+from ..data import available_maps, load_map
+from ..errors import IllegalActionError
+from ..invariants import check_invariants
+from ..rules import apply, is_legal, is_terminal, legal_actions, new_game
+from ..state import GameState, Phase
+from ..views import observe
+
+MAX_ACTIONS = 20_000  # a random game is a few hundred actions; more means it does not end
+POLICIES = ("uniform", "hoard", "build")
+"""Random play policies: uniform over legal actions, or biased to draw cards (runs the piles
+dry: reshuffles, empty slots, passes) or to build (reaches the end and the last round)."""
+
+
+def configs() -> tuple[tuple[str, str], ...]:
+    """Every (map, variant) pair shipped."""
+    return tuple((m, v) for m in available_maps() for v in load_map(m).variants)
+
+
+def choose(rng: random.Random, state: GameState, policy: str = "uniform") -> Action:
+    """A legal action drawn by one of the ``POLICIES``."""
+    la = legal_actions(state)
+    if policy != "uniform" and state.phase is Phase.TURN and rng.random() < 0.9:
+        draws = [a for a in la if isinstance(a, DrawFaceUp | DrawBlind)]
+        builds = [a for a in la if isinstance(a, ClaimRoute | BuildStation)]
+        preferred = draws if policy == "hoard" else builds
+        if preferred:
+            return rng.choice(preferred)
+    return la[rng.randrange(len(la))]
+
+
+def play_to_end(state: GameState, seed: int, policy: str = "uniform") -> tuple[GameState, int]:
+    """Random legal play until the game ends; the final state and the number of actions."""
+    rng = random.Random(seed)
+    count = 0
+    while not is_terminal(state) and count < MAX_ACTIONS:
+        state = apply(state, choose(rng, state, policy))
+        count += 1
+    return state, count
+
+
+def near_miss_payment(rng: random.Random, state: GameState) -> Cards:
+    """A payment near a legal one: one colour plus locomotives, sometimes with a stray card."""
+    hand = state.player.hand
+    counts = [0] * KINDS
+    colour = rng.randrange(8)
+    if rng.random() < 0.7 and hand.total:
+        colour = rng.choice([k for k in range(8) if hand[k]] or [colour])
+    counts[colour] = rng.randrange(0, 5)
+    counts[LOCOMOTIVE] = rng.randrange(0, 3) if rng.random() < 0.5 else 0
+    if rng.random() < 0.15:
+        counts[rng.randrange(KINDS)] += 1
+    return Cards(counts)
+
+
+def near_miss_action(rng: random.Random, state: GameState) -> Action:
+    """Any action at all, usually an illegal one: the kind of mistake a caller makes."""
+    board = state.rules.map
+    offer = [board.tickets[t].id for t in state.player.offer]
+    kind = rng.randrange(9)
+    if kind == 0:
+        return DrawFaceUp(rng.randrange(-1, len(state.row) + 1))
+    if kind == 1:
+        return DrawBlind()
+    if kind == 2:
+        return ClaimRoute(rng.choice(board.routes).id, near_miss_payment(rng, state))
+    if kind == 3:
+        return BuildStation(rng.choice(board.cities).id, near_miss_payment(rng, state))
+    if kind == 4:
+        return PayTunnel(near_miss_payment(rng, state))
+    if kind == 5:
+        return KeepTickets(rng.sample(offer, rng.randrange(len(offer) + 1)))
+    if kind == 6:
+        return DrawTickets()
+    if kind == 7:
+        return WithdrawTunnel()
+    return Pass()
+
+
+def legal_list_problems(state: GameState, rng: random.Random) -> list[str]:
+    """Where the lazy ``legal_actions`` disagrees with itself, ``is_legal`` or ``apply``."""
+    out: list[str] = []
+    la = legal_actions(state)
+    listed = list(la)
+    if len(listed) != len(la):
+        out.append(f"len(legal_actions) {len(la)} != {len(listed)} listed")
+    if len(set(listed)) != len(listed):
+        out.append("legal_actions lists an action twice")
+    if listed:
+        for i in {0, len(listed) - 1, rng.randrange(len(listed))}:
+            if la[i] != listed[i] or la[i - len(listed)] != listed[i]:
+                out.append(f"legal_actions[{i}] differs from the listed action")
+        if not is_legal(state, listed[rng.randrange(len(listed))]):
+            out.append("a listed action is not is_legal")
+    if is_terminal(state) != (not listed):
+        out.append("no legal action although the game goes on (or one after it ended)")
+    if state.phase is Phase.TURN and Pass() in listed and listed != [Pass()]:
+        out.append("D1: pass listed beside other actions")
+    candidate = near_miss_action(rng, state)
+    if is_legal(state, candidate) != (candidate in listed):
+        out.append(f"is_legal({candidate}) != ({candidate} in legal_actions)")
+    elif candidate not in listed:
+        before = repr(state)
+        try:
+            apply(state, candidate)
+            out.append(f"unlisted {candidate} was applied")
+        except IllegalActionError:
+            if repr(state) != before:
+                out.append(f"refused {candidate} changed the state")
+    return out
+
+
+def state_problems(state: GameState) -> list[str]:
+    """``check_invariants`` as text, plus what only the engine can say: the game ends exactly
+    when no action is legal, and a state equals and hashes as itself rebuilt."""
+    out = [str(p) for p in check_invariants(state)]
+    try:
+        rebuilt = attrs.evolve(state)
+        if hash(state) != hash(rebuilt) or rebuilt != state:
+            out.append("state not equal to itself rebuilt")
+    except TypeError as exc:
+        out.append(f"state not hashable: {exc}")
+    return out
+
+
+# --------------------------------------------------------------------------- check_bot
+
+
+@attrs.frozen
+class BotFault:
+    """One bad move of a bot: the game (its seed and setup), the move number and what was wrong."""
+
+    seed: int
+    setup: tuple[tuple[str, Any], ...]
+    move: int
+    kind: str  # "illegal", "slow" or "crash"
+    detail: str
+
+    def __str__(self) -> str:
+        setup = ", ".join(f"{k}={v!r}" for k, v in self.setup)
+        return f"{self.kind} at move {self.move} of seed {self.seed} ({setup}): {self.detail}"
+
+
+def _chooser(bot: Any) -> Callable[[GameState, random.Random], Action]:
+    """Ask ``bot`` as a game driver does: ``choose(view, legal, rng)`` from the seat's view."""
+
+    def choose(state: GameState, rng: random.Random) -> Action:
+        action: Action = bot.choose(observe(state, state.current), legal_actions(state), rng)
+        return action
+
+    return choose
+
+
+def check_bot(
+    bot: Any,
+    games: int = 10,
+    *,
+    map: str = "europe",
+    variant: str = "base",
+    players: int = 2,
+    seed: int = 0,
+    opponents: Sequence[Any] = (),
+    max_seconds: float = 1.0,
+    max_actions: int = 5_000,
+) -> list[BotFault]:
+    """Play ``games`` seeded games with ``bot`` in every seat (or seat 0 against
+    ``opponents``), and report every move that is illegal, slower than ``max_seconds``, or
+    raises. An empty list means the bot passed. Game ``i`` uses seed ``seed + i``; each seat
+    draws from ``bots.seat_rng(seed + i, seat)``, as ``bots.play`` and tournaments do.
+
+    A bot is asked as the game drivers ask it: ``bot.choose(view, legal, rng)`` with its
+    seat's view (``observe``), the legal actions and its generator.
+
+    After an illegal move or a crash the game stops (the bot would be stuck); a slow move is
+    reported and the game goes on.
+    """
+    faults: list[BotFault] = []
+    me = _chooser(bot)
+    others = [_chooser(b) for b in opponents]
+    for i in range(games):
+        game_seed = seed + i
+        setup = (("map", map), ("variant", variant), ("players", players))
+        state = new_game(map, variant, players, seed=game_seed)
+        rngs = [seat_rng(game_seed, seat) for seat in range(players)]
+        for move in range(max_actions):
+            if is_terminal(state):
+                break
+            seat = state.current
+            mine = not others or seat == 0
+            chooser = me if mine else others[(seat - 1) % len(others)]
+            start = time.perf_counter()
+            try:
+                action = chooser(state, rngs[seat])
+            except Exception as exc:  # a crashing bot is what this reports
+                if mine:
+                    faults.append(BotFault(game_seed, setup, move, "crash", repr(exc)))
+                break
+            elapsed = time.perf_counter() - start
+            if mine and elapsed > max_seconds:
+                faults.append(BotFault(game_seed, setup, move, "slow", f"{elapsed:.2f} s"))
+            try:
+                state = apply(state, action)
+            except IllegalActionError as exc:
+                if mine:
+                    faults.append(BotFault(game_seed, setup, move, "illegal", str(exc)))
+                break
+            except Exception as exc:  # not an action at all (wrong type)
+                if mine:
+                    faults.append(BotFault(game_seed, setup, move, "illegal", repr(exc)))
+                break
+    return faults

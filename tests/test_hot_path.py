@@ -1,0 +1,136 @@
+"""The fast paths give the same answers as the plain definitions they replace.
+
+- ``payments.kind_counts`` (cached per colour group) against ``count_payments`` per route kind;
+- ``ActionCodec.mask_bytes`` (runs of codes from the route-kind tables) against encoding every
+  legal action;
+- ``action in legal_actions(state)`` (one ``is_legal`` check) against a scan of the list;
+- ``GameState.create`` against the closed masks derived from the owners;
+- ``paths.Network`` components against networkx's components of ``player_graph``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import networkx as nx  # type: ignore[import-untyped]
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ttr_europe import payments
+from ttr_europe.cards import KINDS, LOCOMOTIVE, Cards
+from ttr_europe.codec import codec_for, legal_action_mask, legal_action_mask_bytes
+from ttr_europe.data import load_map
+from ttr_europe.paths import Network, player_graph
+from ttr_europe.rules import apply, is_legal, is_terminal, legal_actions, new_game
+from ttr_europe.state import GameState, closed_masks
+from ttr_europe.testing.strategies import near_miss_actions, played
+
+hands = st.lists(st.integers(0, 14), min_size=KINDS, max_size=KINDS).map(Cards)
+
+
+@given(hands, st.sampled_from(["europe", "usa"]))
+def test_kind_counts_are_count_payments_per_route_kind(hand: Cards, map_id: str) -> None:
+    board = load_map(map_id)
+    expected = [
+        (kind, n)
+        for kind in board.route_kinds
+        if (n := payments.count_payments(kind.colour, kind.length, kind.ferry, hand))
+    ]
+    found = payments.kind_counts(board, hand)
+    assert [(kind, n) for kind, n, _ in found] == expected
+    for kind, n, options in found:
+        assert options is None or options == payments.payments(
+            kind.colour, kind.length, kind.ferry, hand
+        )
+        assert n == len(payments.payments(kind.colour, kind.length, kind.ferry, hand))
+
+
+def test_r28_r31_tunnel_extra_checks_name_their_rule() -> None:
+    red, loco = 0, LOCOMOTIVE
+    assert payments.pays_tunnel_extra(Cards.of(red=1, loco=1), red, 2) is None
+    assert payments.pays_tunnel_extra(Cards.of(red=1), red, 2)[0] == "R28"  # type: ignore[index]
+    assert payments.pays_tunnel_extra(Cards.of(red=1), loco, 1)[0] == "R30"  # type: ignore[index]
+    assert payments.pays_tunnel_extra(Cards.of(blue=1), red, 1)[0] == "R29"  # type: ignore[index]
+    assert payments.tunnel_extra_payments(loco, 2, Cards.of(red=5, loco=2)) == (Cards.of(loco=2),)
+
+
+def _late_game_states(map_id: str, players: int, seed: int) -> list[GameState]:
+    """Every turn start of one random game, hands growing towards the end."""
+    state = new_game(map_id, players=players, seed=seed)
+    rng = random.Random(seed)
+    found = []
+    while not is_terminal(state):
+        found.append(state)
+        options = legal_actions(state)
+        state = apply(state, options[rng.randrange(len(options))])
+    return found
+
+
+def _codes(state: GameState) -> bytearray:
+    codec = codec_for(state.rules.map, state.rules.variant.id)
+    out = bytearray(codec.size)
+    for code in codec.legal_codes(state):
+        out[code] = 1
+    return out
+
+
+@given(played())
+def test_mask_bytes_mark_exactly_the_encoded_legal_actions(sample: Any) -> None:
+    state = sample[0]
+    mask = legal_action_mask_bytes(state)
+    assert mask == _codes(state)
+    assert legal_action_mask(state) == [b == 1 for b in mask]
+
+
+def test_mask_bytes_on_every_position_of_whole_games() -> None:
+    """Tunnels, stations, ticket choices and big late-game hands, on both maps."""
+    for map_id, players, seed in (("europe", 2, 3), ("europe", 5, 4), ("usa", 3, 5)):
+        for state in _late_game_states(map_id, players, seed):
+            assert legal_action_mask_bytes(state) == _codes(state)
+
+
+@given(played(), st.data())
+def test_membership_is_the_scan_of_the_list(sample: Any, data: st.DataObject) -> None:
+    state = sample[0]
+    legal = legal_actions(state)
+    listed = list(legal)
+    action = data.draw(st.one_of(near_miss_actions(state), st.sampled_from(listed or [None])))
+    assert (action in legal) == (action in listed) == is_legal(state, action)
+
+
+@given(played())
+def test_create_derives_the_closed_masks(sample: Any) -> None:
+    state = sample[0]
+    rebuilt = GameState.create(
+        rules=state.rules,
+        phase=state.phase,
+        current=state.current,
+        first_player=state.first_player,
+        players=state.players,
+        pile=state.pile,
+        pile_top=state.pile_top,
+        row=state.row,
+        discard=state.discard,
+        ticket_deck=state.ticket_deck,
+        box=state.box,
+        owners=state.owners,
+        tunnel=state.tunnel,
+        rng=state.rng,
+        final_turns=state.final_turns,
+        passes=state.passes,
+    )
+    assert rebuilt == state
+    assert state.closed == closed_masks(state.rules, state.owners)
+
+
+@given(st.lists(st.tuples(st.integers(0, 12), st.integers(0, 12), st.integers(1, 6)), max_size=30))
+def test_network_components_are_networkx_components(links: list[tuple[int, int, int]]) -> None:
+    edges = [(r, a, b, n) for r, (a, b, n) in enumerate(links) if a != b]
+    network = Network(edges)
+    by_label: dict[int, set[int]] = {}
+    for city, label in network.label.items():
+        by_label.setdefault(label, set()).add(city)
+    expected = sorted(map(sorted, nx.connected_components(player_graph(edges))))
+    assert sorted(map(sorted, by_label.values())) == expected
+    assert all(label == min(group) for label, group in by_label.items())
