@@ -231,7 +231,7 @@ def test_replay_at_a_position_draws_it(tmp_path: Path, capsys: pytest.CaptureFix
     assert "Position 25:" in out and "Provisional scores" in out
     log = [line for line in out.splitlines() if line[:4].strip().isdecimal()]
     assert int(log[-1].split()[0]) <= 25
-    assert main(["replay", str(record_file), "--at", "100000"]) == 1
+    assert main(["replay", str(record_file), "--at", "100000"]) == 2
     assert "--at: positions are 0 to" in capsys.readouterr().err
 
 
@@ -245,11 +245,11 @@ def test_resume_refuses_a_bad_record(tmp_path: Path, capsys: pytest.CaptureFixtu
     bad = tmp_path / "bad.json"
     record = GameRecord("europe", "base", 2, 1, 0, actions=("blind",))
     bad.write_text(json.dumps(record.to_json()))
-    assert main(["play", "--human", "0", "--resume", str(bad)]) == 1
+    assert main(["play", "--human", "0", "--resume", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "$.actions[0]" in err and "R9" in err
     bad.write_text("{not json")
-    assert main(["play", "--human", "0", "--resume", str(bad)]) == 1
+    assert main(["play", "--human", "0", "--resume", str(bad)]) == 2
     assert str(bad) in capsys.readouterr().err
 
 

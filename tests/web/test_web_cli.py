@@ -54,7 +54,7 @@ def test_serve_starts_a_server_with_the_seats_asked_for() -> None:
 
 
 def test_serve_refuses_bad_settings_before_listening(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["serve", "--seats", "person,wizard", "--port", "1"]) == 1
+    assert main(["serve", "--seats", "person,wizard", "--port", "1"]) == 2
     assert "wizard" in capsys.readouterr().err
-    assert main(["serve", "--players", "9", "--port", "1"]) == 1
+    assert main(["serve", "--players", "9", "--port", "1"]) == 2
     assert "players" in capsys.readouterr().err
