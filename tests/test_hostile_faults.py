@@ -133,6 +133,8 @@ def test_replay_of_a_file_that_is_not_utf8(
         ("tournament", "--processes", "-1"),
         ("tournament", "--games", "1", "--players", "9"),
         ("tournament", "--seed", "x"),
+        ("serve", "--players", "99999999999999999999"),  # found by the thorough run: MemoryError
+        ("serve", "--port", "99999999999999999999"),  # found by the fuzz suite: OverflowError
     ],
 )
 def test_counts_that_cannot_be_run_are_refused(
@@ -390,7 +392,7 @@ def test_map_files_are_read_with_a_size_cap(tmp_path: Path) -> None:
     assert load_map("europe") is load_map("europe")
 
 
-# ------------------------------------------------------------------ found by the fuzz suite
+# --------------------------------------------------------------------------- found by fuzzing
 
 
 @pytest.mark.parametrize(("field", "change"), [("score", 1), ("trains", -1)])

@@ -7,9 +7,11 @@ size of its arguments and files, measured from a valid run of the same command.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import io
 import json
+import shutil
 import tempfile
 import time
 from functools import cache
@@ -24,6 +26,7 @@ from ttr_europe.data import data_files
 from ttr_europe.records import random_game
 
 FOLDER = Path(tempfile.mkdtemp(prefix="ttr-fuzz-cli-"))
+atexit.register(shutil.rmtree, FOLDER, ignore_errors=True)
 RECORD = random_game("usa", players=2, seed=5).to_json()
 MAP_DOC = json.loads((data_files() / "maps" / "usa.json").read_text("utf-8"))
 

@@ -56,5 +56,7 @@ def test_serve_starts_a_server_with_the_seats_asked_for() -> None:
 def test_serve_refuses_bad_settings_before_listening(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--seats", "person,wizard", "--port", "1"]) == 2
     assert "wizard" in capsys.readouterr().err
-    assert main(["serve", "--players", "9", "--port", "1"]) == 2
+    with pytest.raises(SystemExit) as refused:  # argparse: --players is 2 to 5
+        main(["serve", "--players", "9", "--port", "1"])
+    assert refused.value.code == 2
     assert "players" in capsys.readouterr().err

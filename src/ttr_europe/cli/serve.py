@@ -14,7 +14,7 @@ def configure_serve(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int_between(0, 65535), default=8000, help="default 8000")
     parser.add_argument("--map", default="europe", help="a shipped map or a map .json file")
     parser.add_argument("--variant", default="base", help="a variant of the map (default base)")
-    parser.add_argument("--players", type=int, default=3, help="2 to 5 (default 3)")
+    parser.add_argument("--players", type=int_between(2, 5), default=3, help="2 to 5 (default 3)")
     parser.add_argument(
         "--seats",
         default="person,greedy",
