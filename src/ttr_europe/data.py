@@ -442,6 +442,8 @@ class _Builder:
         return DataError(message, source=self.source, path=path)
 
     def build(self) -> Map:
+        """The map from its document: the board facts (cities, routes, lengths, colours,
+        double pairs, tunnels, ferries; R4) come from the data, never from the code."""
         doc = self.doc
         cities = self.cities()
         points = {int(k): int(v) for k, v in doc["route_points"].items()}
@@ -592,6 +594,10 @@ class _Builder:
         return tuple(out)
 
     def variant(self, vid: str, v: dict[str, Any], tickets: list[Ticket]) -> Variant:
+        """One variant's setup (rules.md Part B) from the data, checked for consistency. The
+        USA base game (R51: deal 3 keep 2, rejects to the bottom, a 10-point bonus, no
+        stations) and the unconfirmed Big Cities and Mega numbers (D28) are data like any
+        other variant's."""
         path = _child("$.variants", vid)
 
         def at(name: str) -> str:

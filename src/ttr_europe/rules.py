@@ -86,8 +86,11 @@ def new_game(
 ) -> GameState:
     """Deal a new game (R5-R10): shuffled cards, hands, face-up row, starting tickets.
 
-    ``options`` are the switches of ``Rules`` (rules.md Part D options). The first player is
-    drawn with the seeded generator unless given (D18).
+    ``options`` are the switches of ``Rules`` (rules.md Part D options); any other is a
+    ``SetupError``, among them ``depots`` and ``warehouses``: the Warehouses & Depots module
+    (D26, D27) is not offered. The player count must lie in the variant's range (2 to 5 for
+    Europe, D21) and fixes the double-route rule for the game. The first player is drawn with
+    the seeded generator unless given (D18).
     """
     check_setup(map, variant, players, seed)
     board = load_map(map) if isinstance(map, str) else map
@@ -314,7 +317,7 @@ def legal_actions(state: GameState) -> LegalActions:
         key = (state.row, _can_draw_blind(state), state.rules.second_card_optional)
         found = _SECOND_HEADS.get(key)
         return LegalActions(_second_head(*key) if found is None else found, state)
-    if phase is _TUNNEL:
+    if phase is _TUNNEL:  # withdrawing is always legal, the only answer when nothing pays (D9)
         pays_extra = (PayTunnel(p) for p in _tunnel_payments(state))
         return LegalActions((*pays_extra, _WITHDRAW), state)
     if phase is _INITIAL_TICKETS or phase is _CHOOSE_TICKETS:
@@ -533,6 +536,8 @@ def _check_blind(state: GameState, action: DrawBlind) -> None:
 
 
 def _check_claim(state: GameState, action: ClaimRoute) -> None:
+    """Route free, twin allowed, trains enough, payment valid and held: all checked before a
+    tunnel reveals anything, so an illegal attempt reveals nothing (D22)."""
     if state.phase is not _TURN:
         raise _phase_error(state, action)
     board = state.rules.map
@@ -575,6 +580,7 @@ def _check_pay_tunnel(state: GameState, action: PayTunnel) -> None:
 
 
 def _check_withdraw(state: GameState, action: WithdrawTunnel) -> None:
+    """Declining the extra cost is legal whenever a tunnel waits for an answer (D9)."""
     if state.phase is not _TUNNEL:
         raise _phase_error(state, action)
 
@@ -773,6 +779,8 @@ def _end_turn(
 def _after_card(
     state: GameState, table: Table | CardTable, hand: Cards, took_loco: bool
 ) -> GameState:
+    """The drawn card is in ``hand`` (there is no hand limit, R16); a second draw follows or
+    the turn ends."""
     p = state.players[state.current]
     players = list(state.players)
     players[state.current] = PlayerState(hand, p.trains, p.stations, p.score, p.tickets, p.offer)
@@ -901,6 +909,7 @@ def _apply_withdraw(state: GameState, action: WithdrawTunnel) -> GameState:
 
 
 def _apply_station(state: GameState, action: BuildStation) -> GameState:
+    """Build a station; no action ever removes it from its city (R42)."""
     c = state.rules.map.city_index[action.city]
     table = _table(state)
     table.throw(action.payment)
