@@ -72,7 +72,7 @@ class Network:
     def __init__(self, edges: Iterable[Edge]) -> None:
         self.edges = sorted(edges)
         self.adjacency, self.degree = _adjacency(self.edges)
-        self.label = _labels(self.adjacency)  # city -> lowest city of its component
+        self.label = components((e[1], e[2]) for e in self.edges)  # city -> its lowest city
 
     def longest_trail(self) -> Trail:
         """``longest_trail`` of these edges."""
@@ -110,21 +110,6 @@ def components(pairs: Iterable[tuple[int, int]]) -> dict[int, int]:
                     if other not in label:
                         label[other] = city
                         stack.append(other)
-    return label
-
-
-def _labels(adjacency: dict[int, list[_Arc]]) -> dict[int, int]:
-    """``components`` of adjacency lists already built."""
-    label: dict[int, int] = {}
-    for city in sorted(adjacency):
-        if city not in label:
-            label[city] = city
-            stack = [city]
-            while stack:
-                for arc in adjacency[stack.pop()]:
-                    if arc[1] not in label:
-                        label[arc[1]] = city
-                        stack.append(arc[1])
     return label
 
 
