@@ -460,6 +460,17 @@ class _Builder:
             raise self.fail(path, f"unknown city {name!r}")
         return self.city_index[name]
 
+    def link(self, kind: str, path: str, item: dict[str, Any], ids: set[str]) -> tuple[int, int]:
+        """The two cities a route or ticket (``kind``) joins: different, known, with an id not
+        in ``ids`` (then added to it)."""
+        if item["id"] in ids:
+            raise self.fail(path + ".id", f"duplicate {kind} id {item['id']!r}")
+        ids.add(item["id"])
+        a, b = self.city(path + ".a", item["a"]), self.city(path + ".b", item["b"])
+        if a == b:
+            raise self.fail(path + ".b", f"a {kind} must join two different cities")
+        return a, b
+
     def cities(self) -> list[City]:
         self.city_index: dict[str, int] = {}
         for i, c in enumerate(self.doc["cities"]):
@@ -481,13 +492,7 @@ class _Builder:
         ends: list[tuple[int, int]] = []
         for i, r in enumerate(raw):
             path = f"$.routes[{i}]"
-            if r["id"] in ids:
-                raise self.fail(path + ".id", f"duplicate route id {r['id']!r}")
-            ids.add(r["id"])
-            a, b = self.city(path + ".a", r["a"]), self.city(path + ".b", r["b"])
-            if a == b:
-                raise self.fail(path + ".b", "a route must join two different cities")
-            ends.append((a, b))
+            ends.append(self.link("route", path, r, ids))
             if int(r["length"]) not in points:
                 raise self.fail(path + ".length", f"no score for length {r['length']}")
             if r["ferry_locomotives"] > r["length"]:
@@ -556,12 +561,7 @@ class _Builder:
         ids: set[str] = set()
         for i, t in enumerate(self.doc["tickets"]):
             path = f"$.tickets[{i}]"
-            if t["id"] in ids:
-                raise self.fail(path + ".id", f"duplicate ticket id {t['id']!r}")
-            ids.add(t["id"])
-            a, b = self.city(path + ".a", t["a"]), self.city(path + ".b", t["b"])
-            if a == b:
-                raise self.fail(path + ".b", "a ticket must join two different cities")
+            a, b = self.link("ticket", path, t, ids)
             if t["big_cities"] and (t["long"] or not {a, b} & self.big):
                 raise self.fail(
                     path + ".big_cities", "a Big Cities ticket is a regular one to a Big City"
