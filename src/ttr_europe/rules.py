@@ -334,28 +334,35 @@ _HEADS_LIMIT = 100_000
 
 def _turn_head(row: tuple[int, ...], blind: bool, tickets: bool) -> tuple[Action, ...]:
     """The draws of a turn start: face-up slots with a card, blind, tickets."""
-    head: list[Action] = [_FACE_UP[s] for s in range(len(row)) if row[s] != NO_CARD]
-    if blind:
-        head.append(_DRAW_BLIND)
-    if tickets:
-        head.append(_DRAW_TICKETS)
-    if len(_TURN_HEADS) >= _HEADS_LIMIT:
-        _TURN_HEADS.clear()
-    out = _TURN_HEADS[row, blind, tickets] = tuple(head)
-    return out
+    slots = [s for s in range(len(row)) if row[s] != NO_CARD]
+    last = _DRAW_TICKETS if tickets else None
+    return _remember(_TURN_HEADS, (row, blind, tickets), slots, blind, last)
 
 
 def _second_head(row: tuple[int, ...], blind: bool, optional: bool) -> tuple[Action, ...]:
     """The second draw: face-up slots with a card but a locomotive (R15b), blind, pass (D5)."""
-    head: list[Action] = [_FACE_UP[s] for s, c in enumerate(row)
-                          if c != NO_CARD and c != LOCOMOTIVE]  # fmt: skip
+    slots = [s for s, c in enumerate(row) if c != NO_CARD and c != LOCOMOTIVE]
+    return _remember(
+        _SECOND_HEADS, (row, blind, optional), slots, blind, _PASS if optional else None
+    )
+
+
+def _remember(
+    cache: dict[tuple[tuple[int, ...], bool, bool], tuple[Action, ...]],
+    key: tuple[tuple[int, ...], bool, bool],
+    slots: list[int],
+    blind: bool,
+    last: Action | None,
+) -> tuple[Action, ...]:
+    """The face-up draws of ``slots``, then blind and ``last`` if any, kept in ``cache``."""
+    head: list[Action] = [_FACE_UP[s] for s in slots]
     if blind:
         head.append(_DRAW_BLIND)
-    if optional:
-        head.append(_PASS)
-    if len(_SECOND_HEADS) >= _HEADS_LIMIT:
-        _SECOND_HEADS.clear()
-    out = _SECOND_HEADS[row, blind, optional] = tuple(head)
+    if last is not None:
+        head.append(last)
+    if len(cache) >= _HEADS_LIMIT:
+        cache.clear()
+    out = cache[key] = tuple(head)
     return out
 
 
