@@ -60,6 +60,9 @@ class Ticket:
 
 @attrs.frozen
 class Bonus:
+    """The variant's longest-path bonus card; it stays by the board, held by nobody, until
+    final scoring gives it (R11, R48)."""
+
     name: str
     points: int
 

@@ -442,6 +442,8 @@ class _Builder:
         return DataError(message, source=self.source, path=path)
 
     def build(self) -> Map:
+        """The map from its document: the board facts (cities, routes, lengths, colours,
+        double pairs, tunnels, ferries; R4) come from the data, never from the code."""
         doc = self.doc
         cities = self.cities()
         points = {int(k): int(v) for k, v in doc["route_points"].items()}
@@ -457,6 +459,17 @@ class _Builder:
         if name not in self.city_index:
             raise self.fail(path, f"unknown city {name!r}")
         return self.city_index[name]
+
+    def link(self, kind: str, path: str, item: dict[str, Any], ids: set[str]) -> tuple[int, int]:
+        """The two cities a route or ticket (``kind``) joins: different, known, with an id not
+        in ``ids`` (then added to it)."""
+        if item["id"] in ids:
+            raise self.fail(path + ".id", f"duplicate {kind} id {item['id']!r}")
+        ids.add(item["id"])
+        a, b = self.city(path + ".a", item["a"]), self.city(path + ".b", item["b"])
+        if a == b:
+            raise self.fail(path + ".b", f"a {kind} must join two different cities")
+        return a, b
 
     def cities(self) -> list[City]:
         self.city_index: dict[str, int] = {}
@@ -479,13 +492,7 @@ class _Builder:
         ends: list[tuple[int, int]] = []
         for i, r in enumerate(raw):
             path = f"$.routes[{i}]"
-            if r["id"] in ids:
-                raise self.fail(path + ".id", f"duplicate route id {r['id']!r}")
-            ids.add(r["id"])
-            a, b = self.city(path + ".a", r["a"]), self.city(path + ".b", r["b"])
-            if a == b:
-                raise self.fail(path + ".b", "a route must join two different cities")
-            ends.append((a, b))
+            ends.append(self.link("route", path, r, ids))
             if int(r["length"]) not in points:
                 raise self.fail(path + ".length", f"no score for length {r['length']}")
             if r["ferry_locomotives"] > r["length"]:
@@ -554,12 +561,7 @@ class _Builder:
         ids: set[str] = set()
         for i, t in enumerate(self.doc["tickets"]):
             path = f"$.tickets[{i}]"
-            if t["id"] in ids:
-                raise self.fail(path + ".id", f"duplicate ticket id {t['id']!r}")
-            ids.add(t["id"])
-            a, b = self.city(path + ".a", t["a"]), self.city(path + ".b", t["b"])
-            if a == b:
-                raise self.fail(path + ".b", "a ticket must join two different cities")
+            a, b = self.link("ticket", path, t, ids)
             if t["big_cities"] and (t["long"] or not {a, b} & self.big):
                 raise self.fail(
                     path + ".big_cities", "a Big Cities ticket is a regular one to a Big City"
@@ -592,6 +594,10 @@ class _Builder:
         return tuple(out)
 
     def variant(self, vid: str, v: dict[str, Any], tickets: list[Ticket]) -> Variant:
+        """One variant's setup (rules.md Part B) from the data, checked for consistency. The
+        USA base game (R51: deal 3 keep 2, rejects to the bottom, a 10-point bonus, no
+        stations) and the unconfirmed Big Cities and Mega numbers (D28) are data like any
+        other variant's."""
         path = _child("$.variants", vid)
 
         def at(name: str) -> str:

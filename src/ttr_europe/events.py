@@ -349,23 +349,20 @@ def events_between(before: GameState, action: Action, after: GameState) -> tuple
         if turn_ends:
             out.append(_claimed(after, seat, route.index, action.payment))
             table.end_turn()
-    elif isinstance(action, PayTunnel):
+    elif isinstance(action, PayTunnel | WithdrawTunnel):
         tunnel = before.tunnel
         if tunnel is None:
             raise EventError("no tunnel is pending")
-        table.throw(tunnel.laid)
-        table.throw(action.payment)
-        table.throw_kinds(tunnel.revealed)
         route_id = board.routes[tunnel.route].id
-        out.append(TunnelPaid(seat, route_id, action.payment))
-        out.append(_claimed(after, seat, tunnel.route, tunnel.laid.plus(action.payment)))
-        table.end_turn()
-    elif isinstance(action, WithdrawTunnel):
-        tunnel = before.tunnel
-        if tunnel is None:
-            raise EventError("no tunnel is pending")
-        table.throw_kinds(tunnel.revealed)
-        out.append(TunnelWithdrawn(seat, board.routes[tunnel.route].id, tunnel.laid))
+        if isinstance(action, PayTunnel):
+            table.throw(tunnel.laid)
+            table.throw(action.payment)
+            table.throw_kinds(tunnel.revealed)
+            out.append(TunnelPaid(seat, route_id, action.payment))
+            out.append(_claimed(after, seat, tunnel.route, tunnel.laid.plus(action.payment)))
+        else:
+            table.throw_kinds(tunnel.revealed)
+            out.append(TunnelWithdrawn(seat, route_id, tunnel.laid))
         table.end_turn()
     elif isinstance(action, BuildStation):
         table.throw(action.payment)

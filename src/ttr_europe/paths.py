@@ -11,7 +11,7 @@ networkx graph per seat cost more than the whole search it fed (docs/performance
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
 import networkx as nx  # type: ignore[import-untyped]
@@ -96,25 +96,16 @@ class Network:
 
 def components(pairs: Iterable[tuple[int, int]]) -> dict[int, int]:
     """City -> the lowest city of its connected component, over the ``(a, b)`` links."""
-    adjacency: dict[int, list[int]] = {}
+    adjacency: dict[int, list[tuple[int, int]]] = {}
     for a, b in pairs:
-        adjacency.setdefault(a, []).append(b)
-        adjacency.setdefault(b, []).append(a)
-    label: dict[int, int] = {}
-    for city in sorted(adjacency):
-        if city not in label:
-            label[city] = city
-            stack = [city]
-            while stack:
-                for other in adjacency[stack.pop()]:
-                    if other not in label:
-                        label[other] = city
-                        stack.append(other)
-    return label
+        adjacency.setdefault(a, []).append((a, b))
+        adjacency.setdefault(b, []).append((b, a))
+    return _labels(adjacency)
 
 
-def _labels(adjacency: dict[int, list[_Arc]]) -> dict[int, int]:
-    """``components`` of adjacency lists already built."""
+def _labels(adjacency: Mapping[int, Sequence[tuple[int, ...]]]) -> dict[int, int]:
+    """``components`` of adjacency lists already built, whose entries hold the other city at
+    index 1 (an ``_Arc``, or a ``(city, other)`` pair)."""
     label: dict[int, int] = {}
     for city in sorted(adjacency):
         if city not in label:

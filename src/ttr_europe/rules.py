@@ -86,8 +86,11 @@ def new_game(
 ) -> GameState:
     """Deal a new game (R5-R10): shuffled cards, hands, face-up row, starting tickets.
 
-    ``options`` are the switches of ``Rules`` (rules.md Part D options). The first player is
-    drawn with the seeded generator unless given (D18).
+    ``options`` are the switches of ``Rules`` (rules.md Part D options); any other is a
+    ``SetupError``, among them ``depots`` and ``warehouses``: the Warehouses & Depots module
+    (D26, D27) is not offered. The player count must lie in the variant's range (2 to 5 for
+    Europe, D21) and fixes the double-route rule for the game. The first player is drawn with
+    the seeded generator unless given (D18).
     """
     check_setup(map, variant, players, seed)
     board = load_map(map) if isinstance(map, str) else map
@@ -314,7 +317,7 @@ def legal_actions(state: GameState) -> LegalActions:
         key = (state.row, _can_draw_blind(state), state.rules.second_card_optional)
         found = _SECOND_HEADS.get(key)
         return LegalActions(_second_head(*key) if found is None else found, state)
-    if phase is _TUNNEL:
+    if phase is _TUNNEL:  # withdrawing is always legal, the only answer when nothing pays (D9)
         pays_extra = (PayTunnel(p) for p in _tunnel_payments(state))
         return LegalActions((*pays_extra, _WITHDRAW), state)
     if phase is _INITIAL_TICKETS or phase is _CHOOSE_TICKETS:
@@ -331,28 +334,35 @@ _HEADS_LIMIT = 100_000
 
 def _turn_head(row: tuple[int, ...], blind: bool, tickets: bool) -> tuple[Action, ...]:
     """The draws of a turn start: face-up slots with a card, blind, tickets."""
-    head: list[Action] = [_FACE_UP[s] for s in range(len(row)) if row[s] != NO_CARD]
-    if blind:
-        head.append(_DRAW_BLIND)
-    if tickets:
-        head.append(_DRAW_TICKETS)
-    if len(_TURN_HEADS) >= _HEADS_LIMIT:
-        _TURN_HEADS.clear()
-    out = _TURN_HEADS[row, blind, tickets] = tuple(head)
-    return out
+    slots = [s for s in range(len(row)) if row[s] != NO_CARD]
+    last = _DRAW_TICKETS if tickets else None
+    return _remember(_TURN_HEADS, (row, blind, tickets), slots, blind, last)
 
 
 def _second_head(row: tuple[int, ...], blind: bool, optional: bool) -> tuple[Action, ...]:
     """The second draw: face-up slots with a card but a locomotive (R15b), blind, pass (D5)."""
-    head: list[Action] = [_FACE_UP[s] for s, c in enumerate(row)
-                          if c != NO_CARD and c != LOCOMOTIVE]  # fmt: skip
+    slots = [s for s, c in enumerate(row) if c != NO_CARD and c != LOCOMOTIVE]
+    return _remember(
+        _SECOND_HEADS, (row, blind, optional), slots, blind, _PASS if optional else None
+    )
+
+
+def _remember(
+    cache: dict[tuple[tuple[int, ...], bool, bool], tuple[Action, ...]],
+    key: tuple[tuple[int, ...], bool, bool],
+    slots: list[int],
+    blind: bool,
+    last: Action | None,
+) -> tuple[Action, ...]:
+    """The face-up draws of ``slots``, then blind and ``last`` if any, kept in ``cache``."""
+    head: list[Action] = [_FACE_UP[s] for s in slots]
     if blind:
         head.append(_DRAW_BLIND)
-    if optional:
-        head.append(_PASS)
-    if len(_SECOND_HEADS) >= _HEADS_LIMIT:
-        _SECOND_HEADS.clear()
-    out = _SECOND_HEADS[row, blind, optional] = tuple(head)
+    if last is not None:
+        head.append(last)
+    if len(cache) >= _HEADS_LIMIT:
+        cache.clear()
+    out = cache[key] = tuple(head)
     return out
 
 
@@ -533,6 +543,8 @@ def _check_blind(state: GameState, action: DrawBlind) -> None:
 
 
 def _check_claim(state: GameState, action: ClaimRoute) -> None:
+    """Route free, twin allowed, trains enough, payment valid and held: all checked before a
+    tunnel reveals anything, so an illegal attempt reveals nothing (D22)."""
     if state.phase is not _TURN:
         raise _phase_error(state, action)
     board = state.rules.map
@@ -575,6 +587,7 @@ def _check_pay_tunnel(state: GameState, action: PayTunnel) -> None:
 
 
 def _check_withdraw(state: GameState, action: WithdrawTunnel) -> None:
+    """Declining the extra cost is legal whenever a tunnel waits for an answer (D9)."""
     if state.phase is not _TUNNEL:
         raise _phase_error(state, action)
 
@@ -773,6 +786,8 @@ def _end_turn(
 def _after_card(
     state: GameState, table: Table | CardTable, hand: Cards, took_loco: bool
 ) -> GameState:
+    """The drawn card is in ``hand`` (there is no hand limit, R16); a second draw follows or
+    the turn ends."""
     p = state.players[state.current]
     players = list(state.players)
     players[state.current] = PlayerState(hand, p.trains, p.stations, p.score, p.tickets, p.offer)
@@ -901,6 +916,7 @@ def _apply_withdraw(state: GameState, action: WithdrawTunnel) -> GameState:
 
 
 def _apply_station(state: GameState, action: BuildStation) -> GameState:
+    """Build a station; no action ever removes it from its city (R42)."""
     c = state.rules.map.city_index[action.city]
     table = _table(state)
     table.throw(action.payment)

@@ -396,6 +396,8 @@ def _path_result(board: Map, trail: Trail) -> LongestPath:
 def _score(
     state: GameState, fixed: Mapping[int, Mapping[int, tuple[int, int] | None]], *, detail: bool
 ) -> Scoreboard:
+    """The scoreboard: totals are plain sums with no floor, so failed tickets may take a
+    score below zero (D23)."""
     rules = state.rules
     board = rules.map
     variant = rules.variant
@@ -496,6 +498,9 @@ def _player(
     fixed: Mapping[int, tuple[int, int] | None],
     detail: bool,
 ) -> _Partial:
+    """One seat's points before the bonus: its routes, each ticket added when its own routes
+    (with those its stations borrow, R43) join its cities and subtracted otherwise (R39), and
+    each station left in reserve (R45)."""
     board = state.map
     routes = board.routes
     player = state.players[seat]

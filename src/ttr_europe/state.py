@@ -52,7 +52,8 @@ class Rules:
 
     @property
     def doubles_open_to_all(self) -> bool:
-        """Whether a second player may claim the other track of a double route (R26b/c)."""
+        """Whether a second player may claim the other track of a double route (R26b/c),
+        fixed by the player count at setup (D21)."""
         return self.players >= self.variant.double_routes_min_players
 
     @property

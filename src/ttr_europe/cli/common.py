@@ -78,6 +78,12 @@ def read_text(path: str) -> str:
     return text
 
 
+def add_map_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--map`` and ``--variant``, the same for every command that starts games."""
+    parser.add_argument("--map", default="europe", help="a shipped map or a map .json file")
+    parser.add_argument("--variant", default="base", help="a variant of the map (default base)")
+
+
 def open_map(name: str) -> Map:
     """A shipped map by name, or a map file by path (anything ending in ``.json``)."""
     if name.endswith(".json"):

@@ -7,14 +7,13 @@ import json
 import sys
 from collections.abc import Callable
 
-from .common import Command, open_map, read_text
+from .common import Command, add_map_arguments, open_map, read_text
 
 DEFAULT_SAVE = "ttr-europe-game.json"
 
 
 def configure_play(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--map", default="europe", help="a shipped map or a map .json file")
-    parser.add_argument("--variant", default="base", help="a variant of the map (default base)")
+    add_map_arguments(parser)
     parser.add_argument("--players", type=int, default=3, help="2 to 5 (default 3)")
     parser.add_argument("--seed", type=int, default=2026, help="the game's seed (default 2026)")
     parser.add_argument(

@@ -5,15 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import Command, int_between, open_map
+from .common import Command, add_map_arguments, int_between, open_map
 
 
 def configure_serve(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default "
                         "127.0.0.1; 0.0.0.0 lets other machines join)")  # fmt: skip
     parser.add_argument("--port", type=int_between(0, 65535), default=8000, help="default 8000")
-    parser.add_argument("--map", default="europe", help="a shipped map or a map .json file")
-    parser.add_argument("--variant", default="base", help="a variant of the map (default base)")
+    add_map_arguments(parser)
     parser.add_argument("--players", type=int_between(2, 5), default=3, help="2 to 5 (default 3)")
     parser.add_argument(
         "--seats",

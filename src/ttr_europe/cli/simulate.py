@@ -12,7 +12,14 @@ import sys
 import time
 from typing import TextIO
 
-from .common import Command, int_between, open_map, positive_int, seed_int
+from .common import (
+    Command,
+    add_map_arguments,
+    int_between,
+    open_map,
+    positive_int,
+    seed_int,
+)
 
 
 def configure_games(parser: argparse.ArgumentParser) -> None:
@@ -28,8 +35,7 @@ def configure_games(parser: argparse.ArgumentParser) -> None:
     )
     add("--games", type=positive_int, default=100, help="games to play (default 100)")
     add("--players", type=positive_int, help="seats (default: one per bot)")
-    add("--map", default="europe", help="a shipped map or the path of a map .json file")
-    add("--variant", default="base", help="a variant of the map (default base)")
+    add_map_arguments(parser)
     add("--seed", type=seed_int, default=0, help="seed of the first game; game g has seed + g")
     add(
         "--backend",
