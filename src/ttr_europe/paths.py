@@ -2,10 +2,11 @@
 
 The functions here know nothing of maps or states. An edge is ``(route, a, b, trains)``: a route
 index, its two city indices and its length. Several edges may join the same two cities (the
-tracks of a double route), so the player graph is a multigraph. ``player_graph`` gives it as a
-networkx ``MultiGraph`` for analysis (the tests check the components below against networkx's);
-the scorer itself runs on plain adjacency lists built once per seat (``Network``): building a
-networkx graph per seat cost more than the whole search it fed (docs/performance.md).
+tracks of a double route), so the player graph is a multigraph. networkx is the graph library:
+it decides which cities a seat's routes join (``components``, which decides every ticket), and
+``player_graph`` gives a seat's network as a networkx ``MultiGraph``. The trail search, which
+networkx does not offer, walks adjacency lists built once per seat (``Network``) and shared by
+the ticket paths and the longest trail (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -96,26 +97,24 @@ class Network:
 
 def components(pairs: Iterable[tuple[int, int]]) -> dict[int, int]:
     """City -> the lowest city of its connected component, over the ``(a, b)`` links."""
-    adjacency: dict[int, list[tuple[int, int]]] = {}
-    for a, b in pairs:
-        adjacency.setdefault(a, []).append((a, b))
-        adjacency.setdefault(b, []).append((b, a))
-    return _labels(adjacency)
+    return _lowest_of_components(nx.Graph(pairs))
 
 
 def _labels(adjacency: Mapping[int, Sequence[tuple[int, ...]]]) -> dict[int, int]:
     """``components`` of adjacency lists already built, whose entries hold the other city at
     index 1 (an ``_Arc``, or a ``(city, other)`` pair)."""
+    graph = nx.Graph()
+    graph.add_nodes_from(adjacency)
+    graph.add_edges_from((city, arc[1]) for city, arcs in adjacency.items() for arc in arcs)
+    return _lowest_of_components(graph)
+
+
+def _lowest_of_components(graph: nx.Graph) -> dict[int, int]:
+    """networkx decides which cities are joined (what completes a ticket, R47); each city is
+    labelled with the lowest city of its component, so labels do not depend on set order."""
     label: dict[int, int] = {}
-    for city in sorted(adjacency):
-        if city not in label:
-            label[city] = city
-            stack = [city]
-            while stack:
-                for arc in adjacency[stack.pop()]:
-                    if arc[1] not in label:
-                        label[arc[1]] = city
-                        stack.append(arc[1])
+    for component in nx.connected_components(graph):
+        label.update(dict.fromkeys(component, min(component)))
     return label
 
 
