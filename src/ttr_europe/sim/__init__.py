@@ -281,10 +281,12 @@ def simulate(
                             store.append(result)  # the file keeps the actions, memory not
                         done[result.seed] = result if store is None else (
                             attrs.evolve(result, record=None))  # fmt: skip
+                        if progress is not None:  # row by row: an interrupt counts them all
+                            progress(len(done), len(specs))
                 else:
                     failures += [(s.seed, outcome.error) for s in outcome.specs]
-                if progress is not None:
-                    progress(len(done), len(specs))
+                    if progress is not None:
+                        progress(len(done), len(specs))
         elapsed = time.perf_counter() - started
     finally:
         if store is not None:
