@@ -44,8 +44,10 @@ def test_play_rejects_unknown_bots_and_bad_player_counts(
 ) -> None:
     assert main(["play", "--bots", "oracle"]) == 2
     assert "unknown bot" in capsys.readouterr().err
-    assert main(["play", "--players", "6"]) == 2
-    assert "R1" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["play", "--players", "6"])
+    assert exit_.value.code == 2
+    assert "--players: must be 2 to 5, not 6" in capsys.readouterr().err
 
 
 def test_play_reports_an_unwritable_svg(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
