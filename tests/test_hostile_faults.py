@@ -135,8 +135,10 @@ def test_replay_of_a_file_that_is_not_utf8(
         ("tournament", "--seed", "x"),
         ("serve", "--players", "99999999999999999999"),  # found by the thorough run: MemoryError
         ("serve", "--port", "99999999999999999999"),  # found by the fuzz suite: OverflowError
-        ("play", "--players", "99999999999999999999", "--quiet"),  # thorough run: built bots forever
+        ("play", "--players", "99999999999999999999", "--quiet"),  # built bots forever
         ("play", "--players", "6", "--quiet"),
+        ("play", "--seed", "1" + "0" * 30, "--quiet"),  # its record could not be read back
+        ("serve", "--seed", "-1" + "0" * 30),
     ],
 )
 def test_counts_that_cannot_be_run_are_refused(

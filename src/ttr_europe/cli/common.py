@@ -31,14 +31,16 @@ MAX_COUNT = 10**9  # games, rounds, samples: large enough for any run, small eno
 def int_between(low: int, high: int = MAX_COUNT) -> Callable[[str], int]:
     """An argparse ``type``: a decimal integer in ``low..high`` (message names the range)."""
 
+    width = len(str(max(abs(low), abs(high))))  # more digits than this cannot be in range
+
     def read(text: str) -> int:
         stripped = text.strip()
         digits = stripped[1:] if stripped[:1] in "+-" else stripped
-        if not (digits.isascii() and digits.isdigit()) or len(digits) > 12:
+        if not (digits.isascii() and digits.isdigit()):
             raise argparse.ArgumentTypeError(f"expected an integer, got {text[:40]!r}")
+        if len(digits) > width or not low <= int(stripped) <= high:
+            raise argparse.ArgumentTypeError(f"must be {low} to {high}, not {stripped[:40]}")
         value = int(stripped)
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be {low} to {high}, not {value}")
         return value
 
     read.__name__ = f"integer {low}..{high}"

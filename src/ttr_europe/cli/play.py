@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Callable
 
-from .common import Command, add_map_arguments, int_between, open_map, read_text
+from .common import Command, add_map_arguments, int_between, open_map, read_text, seed_int
 
 DEFAULT_SAVE = "ttr-europe-game.json"
 
@@ -15,7 +15,7 @@ DEFAULT_SAVE = "ttr-europe-game.json"
 def configure_play(parser: argparse.ArgumentParser) -> None:
     add_map_arguments(parser)
     parser.add_argument("--players", type=int_between(2, 5), default=3, help="2 to 5 (default 3)")
-    parser.add_argument("--seed", type=int, default=2026, help="the game's seed (default 2026)")
+    parser.add_argument("--seed", type=seed_int, default=2026, help="game seed (default 2026)")
     parser.add_argument(
         "--bots",
         default="greedy,random",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import Command, add_map_arguments, int_between, open_map
+from .common import Command, add_map_arguments, int_between, open_map, seed_int
 
 
 def configure_serve(parser: argparse.ArgumentParser) -> None:
@@ -20,7 +20,7 @@ def configure_serve(parser: argparse.ArgumentParser) -> None:
         help="comma-separated seats in order: person, greedy or random; the last fills the "
         "remaining seats (default person,greedy: one person, the rest greedy bots)",
     )
-    parser.add_argument("--seed", type=int, help="seed of the first match (default: random)")
+    parser.add_argument("--seed", type=seed_int, help="seed of the first match (default: random)")
 
 
 def run_serve(args: argparse.Namespace) -> int:
