@@ -3,7 +3,11 @@ unchanged, and the server still serving the other tabs."""
 
 from __future__ import annotations
 
+import base64
 import json
+import os
+import socket
+import time
 from typing import Any
 
 import pytest
@@ -123,3 +127,39 @@ def test_a_fault_of_the_server_is_a_json_error_and_it_carries_on(
         answer = _ask(a, {"type": "options", "city": "Paris"})
         assert answer["code"] == "internal" and "bug" not in answer["message"]
         assert _ask(a, {"type": "ping"}) == {"type": "pong"}
+
+
+def _tab_that_never_reads(host: str) -> socket.socket:
+    """A WebSocket that watches the latest match and then never reads a byte: a stalled or
+    hostile tab (a small receive buffer, so the server's buffers fill soon)."""
+    address, port = host.split(":")
+    tab = socket.socket()
+    tab.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    tab.connect((address, int(port)))
+    key = base64.b64encode(os.urandom(16)).decode()
+    tab.sendall(
+        f"GET /ws HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    answer = b""
+    while not answer.endswith(b"\r\n\r\n"):
+        answer += tab.recv(1)
+    assert answer.startswith(b"HTTP/1.1 101")
+    payload, mask = json.dumps({"type": "join"}).encode(), os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    tab.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + masked)  # a short masked text frame
+    return tab
+
+
+def test_a_tab_that_stops_reading_does_not_stall_the_others() -> None:
+    with serving(lambda: Match.new("europe", "base", 2, 3, ["person", "greedy"])) as server:
+        hosted = server.hub.latest
+        with client.connect(server.ws) as a, _tab_that_never_reads(server.host):
+            _join(a, seat=0)
+            while len(hosted.clients) < 2:  # the silent tab's join has arrived
+                time.sleep(0.01)
+            assert _ask(a, {"type": "act", "action": "keep all"})["type"] == "update"
+            for _ in range(60):  # about 110 kB of board each: far more than the buffers hold
+                answer = _ask(a, {"type": "act", "action": "blind"})
+                assert answer["type"] == "update", answer
+            assert len(hosted.clients) == 1  # the silent tab was let go

@@ -1,12 +1,17 @@
 """The Starlette application: the page, its static files and the WebSocket at ``/ws``.
 
 Every message goes through ``Hub.receive`` on the server's one event loop, so the engine is
-never entered by two messages at once. A message the hub cannot handle for a reason it did not
+never entered by two messages at once. What the hub answers is queued at once for each tab it
+is meant for, and each tab has its own writer: a tab sees documents in the order the hub made
+them, and a tab that does not read (a stalled or hostile one) never holds up another tab's
+messages; once ``MAX_PENDING`` documents wait for it, its connection is closed (a tab that
+reconnects gets the whole position). A message the hub cannot handle for a reason it did not
 foresee still gets a JSON error, and the connection and the server carry on.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Callable
@@ -14,18 +19,34 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+import attrs
 from starlette.applications import Starlette
 from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from ..match import Match
 from .hub import Client, Hub, error
 
 STATIC = Path(str(files("ttr_europe.web") / "static"))
 WS_MAX_BYTES = 1 << 20  # frames larger than this close the connection (code 1009)
+MAX_PENDING = 8  # documents waiting for a tab that does not read before it is let go
 log = logging.getLogger("ttr_europe.web")
+
+
+@attrs.frozen
+class Outbox:
+    """What waits to be sent to one tab, in the order the hub made it, and its writer."""
+
+    queue: asyncio.Queue[str]
+    writer: asyncio.Future[None]
+
+
+async def write(websocket: WebSocket, queue: asyncio.Queue[str]) -> None:
+    """Send a tab its documents one after another; only this task writes to its socket."""
+    while True:
+        await websocket.send_text(await queue.get())
 
 
 def create_app(make_match: Callable[[], Match], *, hub: Hub | None = None) -> Starlette:
@@ -35,40 +56,52 @@ def create_app(make_match: Callable[[], Match], *, hub: Hub | None = None) -> St
     async def index(request: Any) -> Response:
         return FileResponse(STATIC / "index.html")
 
-    sockets: dict[Client, WebSocket] = {}
+    outboxes: dict[Client, Outbox] = {}
 
-    async def send(target: Client, doc: dict[str, Any]) -> None:
-        socket = sockets.get(target)
-        if socket is None:
+    def post(target: Client, doc: dict[str, Any]) -> None:
+        """Queue a document for a tab; a tab too far behind is let go (it may come back)."""
+        box = outboxes.get(target)
+        if box is None:
             return
-        try:
-            await socket.send_text(json.dumps(doc))
-        except Exception:  # that tab has gone; its own loop forgets it
+        if box.queue.qsize() >= MAX_PENDING:
             the_hub.leave(target)
+            del outboxes[target]
+            box.writer.cancel()  # ends that tab's connection
+            return
+        box.queue.put_nowait(json.dumps(doc))
+
+    async def read(websocket: WebSocket, client: Client) -> None:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            payload = text if text is not None else message.get("bytes", b"")
+            try:
+                outgoing = the_hub.receive(client, payload)
+            except Exception:  # a fault of ours: answer, log, keep serving
+                log.exception("message not handled")
+                outgoing = [(client, error("internal", "the server could not handle that"))]
+            for target, doc in outgoing:
+                post(target, doc)
 
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
         client = Client()
-        sockets[client] = websocket
+        queue: asyncio.Queue[str] = asyncio.Queue()
+        writer = asyncio.ensure_future(write(websocket, queue))
+        reader = asyncio.ensure_future(read(websocket, client))
+        outboxes[client] = Outbox(queue, writer)
         try:
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                text = message.get("text")
-                payload = text if text is not None else message.get("bytes", b"")
-                try:
-                    outgoing = the_hub.receive(client, payload)
-                except Exception:  # a fault of ours: answer, log, keep serving
-                    log.exception("message not handled")
-                    outgoing = [(client, error("internal", "the server could not handle that"))]
-                for target, doc in outgoing:
-                    await send(target, doc)
-        except WebSocketDisconnect:
-            pass
+            await asyncio.wait((reader, writer), return_when=asyncio.FIRST_COMPLETED)
         finally:
+            reader.cancel()
+            writer.cancel()
             the_hub.leave(client)
-            del sockets[client]
+            outboxes.pop(client, None)
+        for task in (reader, writer):  # a closed connection ends either one: nothing to report
+            if task.done() and not task.cancelled():
+                task.exception()
 
     app = Starlette(
         routes=[
