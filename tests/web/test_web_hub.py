@@ -197,3 +197,12 @@ def test_new_matches_are_bounded_by_dropping_idle_ones() -> None:
     b = Client()
     _send(hub, b, {"type": "join", "match": "3"})
     assert _only(_send(hub, idle, {"type": "new"}), idle)["code"] == "too_many_matches"
+
+
+def test_nobody_has_moves_once_the_game_is_over_not_even_a_watcher() -> None:
+    over = finished({"Berlin-Wien": 0}, players=2)
+    hub = Hub(lambda: Match(over, ["person", "greedy"]))
+    for fields in ({"seat": 0}, {}):
+        update = _send(hub, Client(), {"type": "join", **fields})[1][1]
+        assert update["finished"] and update["current"] is None
+        assert update["moves"] is None, fields

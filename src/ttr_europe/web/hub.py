@@ -224,6 +224,7 @@ class Hub:
         view = match.view(seat)
         events = match.events_since(client.seen, seat)[-JOIN_EVENTS:]
         client.seen = match.seq
+        to_act = seat is not None and seat == match.current  # None == None once it is over
         doc: Json = {
             "type": "update",
             "match": hosted.id,
@@ -244,7 +245,7 @@ class Hub:
             "view": view.to_json(),
             "board": render_svg(view, sidebar=False),
             "events": [{"seq": n, "event": e.to_json()} for n, e in events],
-            "moves": moves(match.legal(seat)) if match.current == seat else None,
+            "moves": moves(match.legal(seat)) if to_act else None,
         }
         if match.finished:
             board = match.scoreboard()
