@@ -240,3 +240,20 @@ def test_a_tunnel_and_a_station_by_clicks(browser: Any) -> None:
         # The bot's cards drawn from the pile stay hidden from seat 0.
         texts = page.locator("#events li[data-type='blind_drawn']").all_inner_texts()
         assert all(not t.startswith("seat 1") or ":" not in t for t in texts)
+
+
+def test_a_tab_that_reconnects_shows_each_event_once(browser: Any) -> None:
+    with serving(lambda: Match.new("usa", "base", 2, 8, ["person", "greedy"])) as server:
+        page = browser.new_page()
+        page.goto(server.url + "?seat=0")
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        for _ in range(3):
+            _take_turn(page)
+            page.wait_for_function(TURN, timeout=TIMEOUT)
+        numbers = "[...document.querySelectorAll('#events li')].map(li => li.value)"
+        shown = page.evaluate(numbers)
+        assert shown and len(shown) == len(set(shown))
+        page.evaluate("socket.close()")  # the connection drops; the page reconnects
+        page.wait_for_function("document.body.dataset.state === 'connecting'", timeout=TIMEOUT)
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        assert page.evaluate(numbers) == shown

@@ -44,6 +44,7 @@ function receive(msg) {
     if (seat === null) url.searchParams.delete("seat"); else url.searchParams.set("seat", seat);
     history.replaceState(null, "", url);
     $("where").textContent = `match ${matchId}` + (seat === null ? ", watching" : `, seat ${seat}`);
+    $("events").replaceChildren(); // the update that follows replays them as this seat sees them
     return;
   }
   if (msg.type === "created") {
