@@ -15,6 +15,7 @@ import pytest
 
 from ttr_europe import Cards, ClaimRoute, legal_actions
 from ttr_europe.cli import main
+from ttr_europe.errors import BotError
 from ttr_europe.match import Match
 from ttr_europe.records import GameRecord, final_state, replay
 from ttr_europe.render import render_svg
@@ -292,3 +293,26 @@ def test_the_moves_made_so_far_in_a_turn_are_shown() -> None:
     assert "This turn: blind (drew black)" in written
     match.play(0, "draw 1")
     assert this_turn(match, 0) == []  # the turn is over
+
+
+class _BrokenBot:
+    def choose(self, view: object, legal: object, rng: object) -> object:
+        raise RuntimeError("out of order")
+
+
+def test_a_bot_that_fails_stops_the_game_with_the_record_saved() -> None:
+    match = Match.new("usa", "base", 2, 3, seats=["person", _BrokenBot()], first_player=0)
+    lines = iter(["keep all", "blind", "blind", "quit"])
+    out: list[str] = []
+    saved: list[int] = []
+
+    def save(m: Match) -> str:
+        saved.append(len(m.actions))
+        return "game.json"
+
+    terminal = Terminal(match, lambda prompt: next(lines, None), out.append, save)
+    with pytest.raises(BotError, match="out of order"):
+        terminal.run()
+    assert saved == [1]  # the person's keep stands, and is saved
+    assert not any(line.startswith("Not possible") for line in out), out
+    assert "Game saved to game.json" in out[-1]

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from .actions import Action, ClaimRoute, DrawFaceUp, KeepTickets
 from .cards import KIND_NAMES, Cards
-from .errors import ActionParseError, TTRError
+from .errors import ActionParseError, BotError, TTRError
 from .events import (
     BlindDrawn,
     Event,
@@ -315,25 +315,36 @@ class Terminal:
         self._printed = len(actions)
 
     def run(self) -> bool:
-        """Play until the game ends (True) or a person quits (False; the record is saved)."""
+        """Play until the game ends (True) or a person quits (False; the record is saved).
+
+        A bot that fails (``BotError``) stops the game: the moves made so far are saved, then
+        the error goes on to the caller."""
         recent = self.log.lines[-len(self.match.seats) :]
         if recent:
             self.write("Recent turns:")
             for line in recent:
                 self.write(line)
         self._catch_up()
-        while not self.match.finished:
-            seat = self.match.state.current
-            if not self.match.seats[seat].is_person:
-                self.match.step()
-                self._catch_up()
-                continue
-            self._show(seat)
-            if not self._decide(seat):
-                path = self.save(self.match)
-                self.write(f"Game saved to {path}; continue with play --resume {path}")
-                return False
+        try:
+            while not self.match.finished:
+                seat = self.match.state.current
+                if not self.match.seats[seat].is_person:
+                    self.match.step()
+                    self._catch_up()
+                    continue
+                self._show(seat)
+                if not self._decide(seat):
+                    self._saved()
+                    return False
+        except BotError:
+            self._catch_up()  # the person's move that came before stands
+            self._saved()
+            raise
         return True
+
+    def _saved(self) -> None:
+        path = self.save(self.match)
+        self.write(f"Game saved to {path}; continue with play --resume {path}")
 
     def _catch_up(self) -> None:
         states, actions = self.match.states, self.match.actions
@@ -396,6 +407,8 @@ class Terminal:
                 action = self._menu[number - 1]
             try:
                 self.match.play(seat, action)
+            except BotError:
+                raise  # the move was made; a bot after it failed
             except ActionParseError as exc:
                 self.write(str(exc).split("; candidates:")[0])
                 for candidate in exc.candidates:
