@@ -206,3 +206,24 @@ def test_nobody_has_moves_once_the_game_is_over_not_even_a_watcher() -> None:
         update = _send(hub, Client(), {"type": "join", **fields})[1][1]
         assert update["finished"] and update["current"] is None
         assert update["moves"] is None, fields
+
+
+class _BrokenBot:
+    def choose(self, view: object, legal: object, rng: object) -> object:
+        raise RuntimeError("out of order")
+
+
+def test_a_bot_that_fails_after_a_move_is_reported_and_every_tab_sees_the_move() -> None:
+    hub = Hub(lambda: Match.new("usa", "base", 2, 3, ["person", _BrokenBot()], first_player=0))
+    a, watcher = Client(), Client()
+    _send(hub, a, {"type": "join", "seat": 0})
+    _send(hub, watcher, {"type": "join"})
+    out = _send(hub, a, {"type": "act", "action": "keep all"})
+    match = hub.latest.match
+    assert len(match.actions) == 1 and match.current == 1  # the move stands; the bot failed
+    updates = {id(c): doc for c, doc in out if doc["type"] == "update"}
+    assert updates.keys() == {id(a), id(watcher)}
+    assert all(doc["seq"] == match.seq for doc in updates.values())
+    errors = [(c, doc) for c, doc in out if doc["type"] == "error"]
+    assert [c for c, _ in errors] == [a] and errors[0][1]["code"] == "bot_failed"
+    assert "out of order" in errors[0][1]["message"]

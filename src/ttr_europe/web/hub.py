@@ -46,6 +46,7 @@ from ..actions import (
 )
 from ..errors import (
     ActionParseError,
+    BotError,
     DataError,
     GameOverError,
     IllegalActionError,
@@ -190,8 +191,12 @@ class Hub:
             action = action_from_json(action, map=match.state.map, source="action")
         elif not isinstance(action, str):
             raise WebError("bad_message", '"action" is the text or JSON document of an action')
-        match.play(seat, action)
-        return [(c, self._update(c)) for c in hosted.clients]
+        failed: Outgoing = []
+        try:
+            match.play(seat, action)
+        except BotError as exc:  # the move stands: every tab hears of it, and of the fault
+            failed = [(client, error("bot_failed", str(exc)))]
+        return [(c, self._update(c)) for c in hosted.clients] + failed
 
     def _on_options(self, client: Client, message: Json) -> Outgoing:
         _fields(message, ("route", "city"))
