@@ -227,3 +227,43 @@ def test_a_bot_that_fails_after_a_move_is_reported_and_every_tab_sees_the_move()
     errors = [(c, doc) for c, doc in out if doc["type"] == "error"]
     assert [c for c, _ in errors] == [a] and errors[0][1]["code"] == "bot_failed"
     assert "out of order" in errors[0][1]["message"]
+
+
+def test_tabs_per_seat_and_watchers_are_bounded_and_a_full_match_changes_nothing() -> None:
+    from ttr_europe.web.hub import MAX_TABS_PER_SEAT, MAX_WATCHERS
+
+    hub = Hub(two_people)
+    hosted = hub.latest
+    for _ in range(MAX_WATCHERS):
+        _send(hub, Client(), {"type": "join"})
+    refused = _only(_send(hub, late := Client(), {"type": "join"}), late)
+    assert refused["code"] == "too_many_tabs" and late.hosted is None
+    owner = Client()
+    token = _send(hub, owner, {"type": "join", "seat": 0})[0][1]["token"]  # watchers never
+    for _ in range(MAX_TABS_PER_SEAT - 1):  # keep a person from their seat
+        assert _send(hub, Client(), {"type": "join", "seat": 0, "token": token})[0][1]["seat"] == 0
+    again = {"type": "join", "seat": 0, "token": token}
+    assert _only(_send(hub, extra := Client(), again), extra)["code"] == "too_many_tabs"
+    assert _send(hub, owner, again)[0][1]["type"] == "joined"  # a tab already there may rejoin
+    assert len(hosted.clients) == MAX_WATCHERS + MAX_TABS_PER_SEAT
+
+
+def test_a_move_draws_the_board_once_per_seat_whatever_the_number_of_tabs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import ttr_europe.web.hub as hub_module
+
+    hub = Hub(two_people)
+    a = Client()
+    _send(hub, a, {"type": "join", "seat": 0})
+    for _ in range(10):
+        _send(hub, Client(), {"type": "join"})
+    drawn: list[object] = []
+    real = hub_module.render_svg
+    monkeypatch.setattr(hub_module, "render_svg", lambda *a, **k: drawn.append(a) or real(*a, **k))
+    offer = observe(hub.latest.match.state, 0).players[0].offer
+    assert offer is not None
+    out = _send(hub, a, {"type": "act", "action": "keep " + ", ".join(offer)})
+    assert len(out) == 11 and len(drawn) == 2  # seat 0's board and the watchers' board
+    boards = {doc["board"] for c, doc in out if c is not a}
+    assert len(boards) == 1

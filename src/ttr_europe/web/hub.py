@@ -61,6 +61,8 @@ from ..render import render_svg, score_highlights
 MAX_MESSAGE_CHARS = 16_384  # far above any legal message; the server's frame limit is larger
 MAX_MATCHES = 64
 JOIN_EVENTS = 200  # events replayed to a tab that joins late or comes back
+MAX_WATCHERS = 32  # tabs watching one match; each costs work at every move
+MAX_TABS_PER_SEAT = 8  # tabs at one seat (its token's holder may open several)
 MESSAGE_TYPES = ("join", "act", "options", "new", "ping")
 
 Json = dict[str, Any]
@@ -173,6 +175,10 @@ class Hub:
                 hosted.tokens[seat] = token = secrets.token_urlsafe(16)
             elif token is None or not secrets.compare_digest(held, token):
                 raise WebError("seat_taken", f"seat {seat} is taken by another tab")
+        others = [c for c in hosted.clients if c is not client and c.seat == seat]
+        if len(others) >= (MAX_WATCHERS if seat is None else MAX_TABS_PER_SEAT):
+            where = "watching this match" if seat is None else f"at seat {seat}"
+            raise WebError("too_many_tabs", f"{len(others)} tabs are {where} already")
         self.leave(client)
         client.hosted, client.seat, client.seen = hosted, seat, 0
         hosted.clients.append(client)
@@ -196,7 +202,8 @@ class Hub:
             match.play(seat, action)
         except BotError as exc:  # the move stands: every tab hears of it, and of the fault
             failed = [(client, error("bot_failed", str(exc)))]
-        return [(c, self._update(c)) for c in hosted.clients] + failed
+        boards: dict[int | None, str] = {}  # one drawing per seat, however many tabs
+        return [(c, self._update(c, boards)) for c in hosted.clients] + failed
 
     def _on_options(self, client: Client, message: Json) -> Outgoing:
         _fields(message, ("route", "city"))
@@ -221,12 +228,16 @@ class Hub:
 
     # ------------------------------------------------------------------ updates
 
-    def _update(self, client: Client) -> Json:
-        """Everything a tab shows, as its seat may know it, with the events it has not seen."""
+    def _update(self, client: Client, boards: dict[int | None, str] | None = None) -> Json:
+        """Everything a tab shows, as its seat may know it, with the events it has not seen
+        (``boards``: the board drawn for each seat so far, shared by the tabs of one move)."""
         hosted = client.hosted
         assert hosted is not None
         match, seat = hosted.match, client.seat
         view = match.view(seat)
+        boards = {} if boards is None else boards
+        if seat not in boards:
+            boards[seat] = render_svg(view, sidebar=False)
         events = match.events_since(client.seen, seat)[-JOIN_EVENTS:]
         client.seen = match.seq
         to_act = seat is not None and seat == match.current  # None == None once it is over
@@ -248,7 +259,7 @@ class Hub:
                 for i, s in enumerate(match.seats)
             ],
             "view": view.to_json(),
-            "board": render_svg(view, sidebar=False),
+            "board": boards[seat],
             "events": [{"seq": n, "event": e.to_json()} for n, e in events],
             "moves": moves(match.legal(seat)) if to_act else None,
         }
