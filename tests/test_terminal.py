@@ -316,3 +316,33 @@ def test_a_bot_that_fails_stops_the_game_with_the_record_saved() -> None:
     assert saved == [1]  # the person's keep stands, and is saved
     assert not any(line.startswith("Not possible") for line in out), out
     assert "Game saved to game.json" in out[-1]
+
+
+def test_a_line_under_the_limit_in_characters_is_read_whole_however_many_bytes(
+    tmp_path: Path,
+) -> None:
+    saved = tmp_path / "wide.json"
+    wide = "keep 1" + "\u3000" * 665 + " 2 3"  # 676 characters, 2005 bytes in UTF-8
+    result = subprocess.run(
+        [sys.executable, "-m", "ttr_europe", "play", "--human", "0", "--players", "2",
+         "--map", "usa", "--seed", "5", "--record", str(saved)],
+        input=(wide + "\nquit\n").encode(),
+        check=False,
+        capture_output=True,
+        timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    record = GameRecord.from_json(saved.read_text())
+    assert len(final_state(record).players[0].tickets) == 3, result.stdout.decode()[-400:]
+
+
+def test_a_line_of_exactly_the_limit_is_not_called_too_long() -> None:
+    from ttr_europe.terminal import MAX_LINE
+
+    match = Match.new("usa", "base", 2, 5, seats=["person", "greedy"], first_player=0)
+    exact = "keep all" + " " * (MAX_LINE - len("keep all"))
+    lines = iter([exact + "\n", "x" * (MAX_LINE + 1), None])
+    out: list[str] = []
+    Terminal(match, lambda prompt: next(lines), out.append, lambda m: "g.json").run()
+    assert len(match.state.players[0].tickets) == 3
+    assert sum("too long" in line for line in out) == 1  # only the line over the limit

@@ -375,7 +375,7 @@ class Terminal:
             if line is None:  # end of input: like quit
                 return False
             text = " ".join(line.split())
-            if len(line) > MAX_LINE:
+            if len(line.rstrip("\r\n")) > MAX_LINE:
                 self.write(f"That line is too long (over {MAX_LINE} characters).")
                 continue
             word = text.lower()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from collections.abc import Callable
@@ -56,25 +57,17 @@ def _seats(text: str, players: int) -> list[int]:
 
 
 def _read_line(prompt: str) -> str | None:
-    """One line of standard input (None at its end), decoded leniently: bytes that are not
-    UTF-8 become U+FFFD instead of stopping the game. An overlong line is cut (the terminal
-    refuses it); piped input is echoed, with unprintable characters shown as ``?``."""
+    """One line of standard input (None at its end). An overlong line is cut (the terminal
+    refuses it) and the rest of it dropped; piped input is echoed, with unprintable characters
+    shown as ``?``. ``run_play`` makes bytes that are not UTF-8 read as U+FFFD."""
     from ..terminal import MAX_LINE, printable
 
     sys.stdout.write(prompt)
     sys.stdout.flush()
-    stream = getattr(sys.stdin, "buffer", None)
     try:
-        if stream is None:
-            line = sys.stdin.readline(MAX_LINE + 1)
-            rest = line
-            while len(rest) > MAX_LINE and not rest.endswith("\n"):
-                rest = sys.stdin.readline(MAX_LINE + 1)  # drop the rest of an overlong line
-        else:
-            raw = chunk = stream.readline(MAX_LINE + 1)
-            while len(chunk) > MAX_LINE and not chunk.endswith(b"\n"):
-                chunk = stream.readline(MAX_LINE + 1)
-            line = raw.decode("utf-8", errors="replace")
+        line = rest = sys.stdin.readline(MAX_LINE + 1)  # characters, not bytes
+        while len(rest) > MAX_LINE and not rest.endswith("\n"):
+            rest = sys.stdin.readline(MAX_LINE + 1)
     except KeyboardInterrupt:
         line = ""
     if not line:
@@ -142,6 +135,8 @@ def run_play(args: argparse.Namespace) -> int:
         )
         print(LEGEND)
     if humans:
+        if isinstance(sys.stdin, io.TextIOWrapper):  # a line is counted in characters
+            sys.stdin.reconfigure(encoding="utf-8", errors="replace")
         terminal = Terminal(match, _read_line, print, _saver(args.record or DEFAULT_SAVE, map_data))
         if not terminal.run():
             return 0
