@@ -14,7 +14,6 @@ monotonic and clients simply show it.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -82,11 +81,6 @@ def _seat(spec: str | Bot | Seat, index: int) -> Seat:
     if callable(getattr(spec, "choose", None)):
         return Seat(bot_name(spec), spec)
     raise SetupError(f"seat {index}: {spec!r} is neither {PERSON!r}, a bot name nor a bot")
-
-
-def choose_for(bot: Bot, state: GameState, rng: random.Random) -> Action:
-    """The one place a bot is asked for a move (from its seat's view; ``BotError`` if it fails)."""
-    return decide(bot, state, rng)
 
 
 class Match:
@@ -240,7 +234,7 @@ class Match:
         state = self.state
         bot = self.seats[state.current].bot
         assert bot is not None
-        action = choose_for(bot, state, self._rngs[state.current])
+        action = decide(bot, state, self._rngs[state.current])  # BotError if it fails
         before = self.seq
         self._advance(action, apply(state, action))
         return [(n, self._log[n - 1]) for n in range(before + 1, self.seq + 1)]

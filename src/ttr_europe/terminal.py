@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from .actions import Action, ClaimRoute, DrawFaceUp, KeepTickets
+from .actions import Action, BuildStation, ClaimRoute, DrawFaceUp, KeepTickets
 from .cards import KIND_NAMES, Cards
 from .errors import ActionParseError, BotError, TTRError
 from .events import (
@@ -170,18 +170,19 @@ def _cards_line(cards: Cards) -> str:
     return ", ".join(parts) if parts else "no cards"
 
 
+def _table_line(row: Sequence[int], pile: int, discard: int, ticket_deck: int) -> str:
+    """The face-up row with slot numbers and the sizes of the piles."""
+    slots = "  ".join(f"{i + 1}:{card_name(k)}" for i, k in enumerate(row))
+    return f"Face-up  {slots}    pile {pile}, discard {discard}, ticket deck {ticket_deck}"
+
+
 def show_view(match: Match, seat: int) -> list[str]:
     """The lines a person sees before deciding."""
     view: View = match.view(seat)
     state = match.state
     board = state.map
     me = view.players[seat]
-    lines = []
-    row = "  ".join(f"{i + 1}:{card_name(k)}" for i, k in enumerate(view.row))
-    lines.append(
-        f"Face-up  {row}    pile {view.pile_size}, discard {view.discard.total}, "
-        f"ticket deck {view.ticket_deck_size}"
-    )
+    lines = [_table_line(view.row, view.pile_size, view.discard.total, view.ticket_deck_size)]
     hand = me.hand if me.hand is not None else Cards()
     lines.append(f"Hand ({hand.total})  {_cards_line(hand)}")
     done = _connected(match, seat)
@@ -257,7 +258,7 @@ def menu(state: GameState) -> list[Action]:
             best = claims.get(action.route)
             if best is None or action.payment.locomotives < best.payment.locomotives:
                 claims[action.route] = action
-        elif not hasattr(action, "city"):  # stations are typed: there are too many cities
+        elif not isinstance(action, BuildStation):  # typed: there are too many cities
             out.append(action)
     ranked = sorted(claims.values(), key=lambda a: -state.map.routes[
         state.map.route_index[a.route]].length)  # fmt: skip
@@ -424,12 +425,10 @@ class Terminal:
 def describe_state(state: GameState) -> list[str]:
     """A whole position in a few lines, every secret shown (for replays)."""
     board = state.map
-    row = "  ".join(f"{i + 1}:{card_name(k)}" for i, k in enumerate(state.row))
     lines = [
         "game over" if state.phase is Phase.GAME_OVER
         else f"seat {state.current} to act ({state.phase.name.lower().replace('_', ' ')})",
-        f"Face-up  {row}    pile {state.pile_size}, discard {state.discard.total}, "
-        f"ticket deck {len(state.ticket_deck)}",
+        _table_line(state.row, state.pile_size, state.discard.total, len(state.ticket_deck)),
     ]  # fmt: skip
     for seat, p in enumerate(state.players):
         tickets = ", ".join(board.tickets[t].id for t in p.tickets) or "none"

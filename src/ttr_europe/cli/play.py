@@ -113,7 +113,7 @@ def run_play(args: argparse.Namespace) -> int:
     else:
         players, seed = args.players, args.seed
     try:
-        humans = _seats(args.human, players) if players >= 1 else []
+        humans = _seats(args.human, players)
         seats = [PERSON if i in humans else make_bot(names[i % len(names)])
                  for i in range(players)]  # fmt: skip
     except ValueError as exc:
