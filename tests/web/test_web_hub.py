@@ -267,3 +267,20 @@ def test_a_move_draws_the_board_once_per_seat_whatever_the_number_of_tabs(
     assert len(out) == 11 and len(drawn) == 2  # seat 0's board and the watchers' board
     boards = {doc["board"] for c, doc in out if c is not a}
     assert len(boards) == 1
+
+
+def test_a_new_match_drops_an_idle_match_nobody_plays_before_one_a_person_left() -> None:
+    hub = Hub(two_people, max_matches=2)
+    a, b = Client(), Client()
+    _send(hub, a, {"type": "join", "seat": 0})  # a person sits at match 1, then closes the tab
+    hub.leave(a)
+    _send(hub, b, {"type": "new"})  # match 2: nobody ever sits there
+    _send(hub, b, {"type": "new"})
+    assert list(hub.matches) == ["1", "3"]  # match 1 waits for its person to come back
+    over = Hub(lambda: Match(finished({"Berlin-Wien": 0}, players=2), ["person", "greedy"]),
+               max_matches=2)  # fmt: skip
+    _send(over, a, {"type": "join", "seat": 0})
+    over.leave(a)
+    _send(over, b, {"type": "new"})
+    _send(over, b, {"type": "new"})
+    assert list(over.matches) == ["2", "3"]  # a finished match goes first

@@ -105,12 +105,14 @@ class Hub:
         self.latest = self.new_match()
 
     def new_match(self) -> Hosted:
-        """A new match (bots move first if they are to act); the oldest idle one may go."""
+        """A new match (bots move first if they are to act); an idle one may go: the oldest
+        that is over or where nobody sits, else the oldest a person may come back to."""
         if len(self.matches) >= self._max_matches:
             idle = [h for h in self.matches.values() if not h.clients]
             if not idle:
                 raise WebError("too_many_matches", "the server holds as many matches as it may")
-            del self.matches[idle[0].id]
+            gone = min(idle, key=lambda h: not (h.match.finished or not h.tokens))
+            del self.matches[gone.id]
         match = self._make_match()
         match.advance()
         hosted = Hosted(str(self._next), match)
