@@ -189,7 +189,8 @@ def test_new_matches_are_bounded_by_dropping_idle_ones() -> None:
     hub = Hub(two_people, max_matches=2)
     a = Client()
     _send(hub, a, {"type": "join", "seat": 0})
-    assert _only(_send(hub, a, {"type": "new"}), a) == {"type": "created", "match": "2"}
+    created = _only(_send(hub, a, {"type": "new"}), a)
+    assert created == {"type": "created", "match": "2", "seat": 0}
     assert list(hub.matches) == ["1", "2"]
     idle = Client()
     assert _only(_send(hub, idle, {"type": "new"}), idle)["match"] == "3"
@@ -284,3 +285,10 @@ def test_a_new_match_drops_an_idle_match_nobody_plays_before_one_a_person_left()
     _send(over, b, {"type": "new"})
     _send(over, b, {"type": "new"})
     assert list(over.matches) == ["2", "3"]  # a finished match goes first
+
+
+def test_a_new_match_names_its_first_person_seat_for_the_page_to_take() -> None:
+    hub = Hub(lambda: Match.new("usa", "base", 3, 1, ["greedy", "person", "person"]))
+    assert _only(_send(hub, a := Client(), {"type": "new"}), a)["seat"] == 1
+    hub = Hub(lambda: Match.new("usa", "base", 2, 1, ["greedy", "random"]))
+    assert _only(_send(hub, a, {"type": "new"}), a)["seat"] is None  # only bots: watch

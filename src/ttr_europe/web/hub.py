@@ -156,7 +156,10 @@ class Hub:
 
     def _on_new(self, client: Client, message: Json) -> Outgoing:
         _fields(message, ())
-        return [(client, {"type": "created", "match": self.new_match().id})]
+        hosted = self.new_match()
+        people = [i for i, s in enumerate(hosted.match.seats) if s.is_person]
+        created = {"type": "created", "match": hosted.id, "seat": people[0] if people else None}
+        return [(client, created)]
 
     def _on_join(self, client: Client, message: Json) -> Outgoing:
         _fields(message, ("match", "seat", "token"))

@@ -48,7 +48,8 @@ function receive(msg) {
     return;
   }
   if (msg.type === "created") {
-    location.href = `/?match=${encodeURIComponent(msg.match)}&seat=0`;
+    const at = msg.seat === null ? "" : `&seat=${msg.seat}`; // the first person's seat
+    location.href = `/?match=${encodeURIComponent(msg.match)}${at}`;
     return;
   }
   if (msg.type === "options") return showOptions(msg);
