@@ -257,3 +257,16 @@ def test_a_tab_that_reconnects_shows_each_event_once(browser: Any) -> None:
         page.wait_for_function("document.body.dataset.state === 'connecting'", timeout=TIMEOUT)
         page.wait_for_function(TURN, timeout=TIMEOUT)
         assert page.evaluate(numbers) == shown
+
+
+def test_new_game_sits_at_the_first_persons_seat(browser: Any) -> None:
+    with serving(lambda: Match.new("usa", "base", 2, 8, ["greedy", "person"])) as server:
+        page = browser.new_page()
+        page.goto(server.url + "?seat=1")
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        page.click("#new-game")
+        page.wait_for_function(
+            "document.getElementById('where').textContent === 'match 2, seat 1'", timeout=TIMEOUT
+        )
+        assert page.locator("#error").is_hidden()
+        assert "match=2" in page.url and "seat=1" in page.url
