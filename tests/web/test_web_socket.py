@@ -152,14 +152,26 @@ def _tab_that_never_reads(host: str) -> socket.socket:
 
 
 def test_a_tab_that_stops_reading_does_not_stall_the_others() -> None:
-    with serving(lambda: Match.new("europe", "base", 2, 3, ["person", "greedy"])) as server:
+    people = ["person", "person"]  # drawing cards only, so the game cannot end meanwhile
+    with serving(lambda: Match.new("europe", "base", 2, 3, people, first_player=0)) as server:
         hosted = server.hub.latest
-        with client.connect(server.ws) as a, _tab_that_never_reads(server.host):
-            _join(a, seat=0)
-            while len(hosted.clients) < 2:  # the silent tab's join has arrived
+        with (
+            client.connect(server.ws) as a,
+            client.connect(server.ws) as b,
+            _tab_that_never_reads(server.host),
+        ):
+            tabs = [a, b]
+            offers = [_join(tab, seat=seat)[1]["view"]["players"][seat]["offer"] for seat, tab
+                      in enumerate(tabs)]  # fmt: skip
+            while len(hosted.clients) < 3:  # the silent tab's join has arrived
                 time.sleep(0.01)
-            assert _ask(a, {"type": "act", "action": "keep all"})["type"] == "update"
-            for _ in range(60):  # about 110 kB of board each: far more than the buffers hold
-                answer = _ask(a, {"type": "act", "action": "blind"})
-                assert answer["type"] == "update", answer
-            assert len(hosted.clients) == 1  # the silent tab was let go
+            moves = 0
+            while len(hosted.clients) == 3:  # about 110 kB of board a move: the buffers fill
+                seat = hosted.match.current
+                assert seat is not None and moves < 90
+                action = "keep " + ", ".join(offers[seat]) if moves < 2 else "blind"
+                answer = _ask(tabs[seat], {"type": "act", "action": action})
+                assert answer["type"] == "update", answer  # never held up by the silent tab
+                assert json.loads(tabs[1 - seat].recv(timeout=10))["seq"] == answer["seq"]
+                moves += 1
+            assert hosted.clients == [c for c in hosted.clients if c.seat is not None]
