@@ -270,3 +270,22 @@ def test_new_game_sits_at_the_first_persons_seat(browser: Any) -> None:
         )
         assert page.locator("#error").is_hidden()
         assert "match=2" in page.url and "seat=1" in page.url
+
+
+def test_a_tab_refused_for_too_many_tabs_at_a_seat_watches_instead(
+    browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ttr_europe.web.hub as hub_module
+
+    monkeypatch.setattr(hub_module, "MAX_TABS_PER_SEAT", 1)
+    with serving(lambda: Match.new("usa", "base", 2, 8, ["person", "greedy"])) as server:
+        context = browser.new_context()  # one browser: both tabs hold seat 0's token
+        first, second = context.new_page(), context.new_page()
+        first.goto(server.url + "?seat=0")
+        first.wait_for_function(TURN, timeout=TIMEOUT)
+        second.goto(server.url + "?match=1&seat=0")
+        second.wait_for_selector("#error[data-code='too_many_tabs']", timeout=TIMEOUT)
+        second.wait_for_function(
+            "document.getElementById('where').textContent === 'match 1, watching'",
+            timeout=TIMEOUT,
+        )

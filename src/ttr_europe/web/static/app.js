@@ -61,7 +61,8 @@ function showError(msg) {
   box.textContent = msg.message + (msg.rule ? ` (rule ${msg.rule})` : "");
   box.dataset.code = msg.code;
   box.hidden = false;
-  if (msg.code === "seat_taken" || msg.code === "bot_seat" || msg.code === "no_seat") {
+  const refusedSeat = ["seat_taken", "bot_seat", "no_seat", "too_many_tabs"].includes(msg.code);
+  if (refusedSeat && seat !== null) { // watch instead (once: a full match refuses that too)
     seat = null;
     join(null);
   }
