@@ -18,11 +18,12 @@ from functools import cache
 from pathlib import Path
 
 from fuzzing import BASE, PER_UNIT, SLACK, adversarial_text, mutated, mutated_text
-from hypothesis import event, given, note
+from hypothesis import assume, event, given, note
 from hypothesis import strategies as st
 
 from ttr_europe.cli import main
-from ttr_europe.data import data_files
+from ttr_europe.data import data_files, load_map_file
+from ttr_europe.errors import TTRError
 from ttr_europe.records import random_game
 
 FOLDER = Path(tempfile.mkdtemp(prefix="ttr-fuzz-cli-"))
@@ -73,6 +74,15 @@ def _file(name: str, content: bytes) -> Path:
 
 def _valid_record() -> str:
     return str(_file("valid", json.dumps(RECORD).encode()))
+
+
+def _loads(path: str) -> bool:
+    """Whether ``path`` names a map file the engine can play."""
+    try:
+        load_map_file(path)
+    except TTRError:
+        return False
+    return True
 
 
 @st.composite
@@ -141,6 +151,7 @@ def command_lines(draw: st.DrawFn) -> list[str]:
             ("--port", st.sampled_from(["x", "", "1.5", "99999999999999999999999"])),
         ]))  # fmt: skip
         argv += [option, draw(values)]
+        assume(not (option == "--map" and _loads(argv[-1])))  # a mutation that left it valid
         if draw(st.booleans()):
             argv += ["--seats", draw(st.sampled_from(["person", "nobody", ",", ""]))]
     else:  # bench: a valid run is a long benchmark, so at least one count is always bad
