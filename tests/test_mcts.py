@@ -9,11 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from strategies import played
-from ttr_europe import apply, is_legal, new_game
+from ttr_europe import GameState, apply, is_legal, legal_actions, new_game
 from ttr_europe.bots import GreedyBot, cheapest, decide, make_bot, play
 from ttr_europe.cards import KINDS, Cards
 from ttr_europe.errors import SetupError
-from ttr_europe.mcts import MctsBot, Playout, _can_pay, cheapest_payment, search_moves
+from ttr_europe.mcts import MctsBot, Node, Playout, _can_pay, cheapest_payment, search_moves
 from ttr_europe.payments import payments
 from ttr_europe.scoring import score
 from ttr_europe.state import Phase
@@ -105,17 +105,56 @@ def test_the_search_never_reads_hidden_cards() -> None:
         )
 
 
-def test_a_time_budget_and_playout_count() -> None:
-    state = new_game("europe", players=2, seed=5)
+def _turn_start(seed: int) -> GameState:
+    state = new_game("europe", players=2, seed=seed)
     while state.phase is not Phase.TURN:
         state = apply(state, decide(GreedyBot(), state, random.Random(0)))
+    return state
+
+
+def test_a_time_budget_and_an_iteration_budget() -> None:
+    state = _turn_start(5)
     bot = MctsBot(iterations=None, seconds=0.05)
     assert is_legal(state, decide(bot, state, random.Random(1)))
-    assert bot.last_playouts >= len(search_moves(state, Playout(state.map)))
-    n = len(search_moves(state, Playout(state.map)))
+    assert bot.last_playouts >= 1
     capped = MctsBot(iterations=30)
     decide(capped, state, random.Random(1))
-    assert n <= capped.last_playouts <= max(30, 2 * n + 1)  # every move is played once
+    assert capped.last_playouts == 30
+
+
+def test_the_tree_counts_every_iteration() -> None:
+    """The root tries every searched move; visits add up (the policy's move carrying its
+    prior); deeper nodes are the seat's later decisions, and ``depth`` bounds them."""
+    state = _turn_start(7)
+    view = observe(state, state.current)
+    moves = search_moves(state, Playout(state.map))
+    bot = MctsBot(iterations=200, prior=5)
+    bot.choose(view, legal_actions(state), random.Random(3))
+    root = bot.last_tree
+    assert root is not None and root.visits == 200
+    assert set(root.children) == set(moves)
+    assert sum(c.visits for c in root.children.values()) == 200 + 5
+    assert all(c.available >= c.visits - 5 for c in root.children.values())
+
+    def depth(node: Node) -> int:
+        return 1 + max((depth(c) for c in node.children.values()), default=0)
+
+    assert depth(root) > 2  # the tree grows below the root
+    shallow = MctsBot(iterations=200, depth=1)
+    shallow.choose(view, legal_actions(state), random.Random(3))
+    assert shallow.last_tree is not None and depth(shallow.last_tree) == 2
+
+
+def test_the_policy_move_stands_unless_another_beats_it() -> None:
+    """With an unreachable confidence the search always plays the policy's own move."""
+    for seed in (5, 7, 9):
+        state = _turn_start(seed)
+        world_rng = random.Random(4)
+        own = Playout(state.map).choose(
+            determinize(observe(state, state.current), state.current, world_rng)
+        )
+        bot = MctsBot(iterations=40, confidence=1e9)
+        assert decide(bot, state, random.Random(4)) == own
 
 
 def test_make_bot_builds_the_search_bot() -> None:
@@ -131,6 +170,8 @@ def test_make_bot_builds_the_search_bot() -> None:
         ({"iterations": 2.5}, "positive int"),
         ({"seconds": -1.0}, "positive number"),
         ({"seconds": "1"}, "positive number"),
+        ({"depth": 0}, "depth must be a positive int"),
+        ({"per_world": 1.5}, "per_world must be a positive int"),
     ],
 )
 def test_bad_budgets_are_refused(kwargs: dict[str, object], message: str) -> None:

@@ -1,23 +1,19 @@
-"""A search bot: information-set Monte Carlo search over determinized worlds.
+"""A search bot: information-set Monte Carlo tree search over determinized worlds.
 
-The seat knows only its view, so the search samples worlds the seat cannot tell apart from it
-(``views.determinize``, which never reads a hidden card) and judges its candidate moves by
-playing each of them in the same worlds and finishing the game with ``Playout``, a fast
-ticket-driven policy (a cheap ``GreedyBot`` that works on the sampled full state). The move
-the policy itself would make is the baseline: the search replaces it only with a move that
-does measurably better on the same worlds. Sequential halving spends the budget on the
-promising moves.
-
-The search is one level deep (the seat's own move) on purpose: at half a second a move a
-deeper tree would see each of its nodes once or twice, and moves chosen on so little are
-noise that a greedy playout does better without.
+The seat knows only its view, so every iteration of the search samples a world the seat cannot
+tell apart from it (``views.determinize``, which never reads a hidden card) and walks a tree of
+the seat's own decisions in that world, the other seats answering with ``Playout``, a fast
+ticket-driven policy (a cheap ``GreedyBot`` that works on the sampled full state), which also
+finishes the game. Moves are judged by their gain over the policy's own game in the same world
+(common random numbers), and the policy's move is kept unless another does measurably better:
+at half a second a move the search runs a few hundred playouts, and a move chosen on noise
+loses to the policy it was meant to improve.
 """
 
 from __future__ import annotations
 
 import math
 import random
-import statistics
 import time
 from collections.abc import Sequence
 
@@ -189,13 +185,17 @@ class Playout:
                 return claim
         return legal_actions(state)[0]
 
+    def forget(self) -> None:
+        """Drop the remembered paths: a new world may have other routes free."""
+        self._targets.clear()
+
     def finish(self, state: GameState) -> GameState:
         """Play ``state`` to the end (or ``_MAX_PLAYOUT`` actions) with this policy.
 
         The paths remembered from an earlier playout are forgotten first: they may have lost
         routes that are free again in ``state``.
         """
-        self._targets.clear()
+        self.forget()
         for _ in range(_MAX_PLAYOUT):
             if state.phase is Phase.GAME_OVER:
                 break
@@ -315,6 +315,10 @@ def _claims(state: GameState, playout: Playout) -> list[Action]:
 
 # --------------------------------------------------------------------------- the search
 
+_DECISIONS = (Phase.TURN, Phase.INITIAL_TICKETS, Phase.CHOOSE_TICKETS)
+"""Phases in which the searching seat's move is a node of the tree; in the others (a second
+draw, a tunnel) it follows the playout policy, as every other seat does."""
+
 
 def _reward(state: GameState, seat: int, margin_scale: float) -> float:
     """Half the seat's share of the win, half its squashed margin over the best other seat."""
@@ -326,23 +330,57 @@ def _reward(state: GameState, seat: int, margin_scale: float) -> float:
     return 0.5 * share + 0.25 * (1.0 + margin)
 
 
+class Node:
+    """One of the searching seat's information sets: its moves so far from the root.
+
+    ``available`` counts the iterations in which the node's move could be played (the
+    availability count of information-set MCTS: a move legal in some sampled worlds only is
+    judged against the iterations that could have chosen it).
+    """
+
+    __slots__ = ("available", "children", "squares", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Action, Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.squares = 0.0
+        self.available = 0
+
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+    def error(self) -> float:
+        """The standard error of the mean (infinite below two visits)."""
+        n = self.visits
+        if n < 2:
+            return math.inf
+        variance = max(0.0, (self.squares - self.total * self.total / n) / (n - 1))
+        return math.sqrt(variance / n)
+
+
 class MctsBot:
-    """Monte Carlo search over determinized worlds, with ticket-driven playouts.
+    """Information-set Monte Carlo tree search over determinized worlds.
 
-    Every world is sampled from the view alone (``views.determinize``): the search never reads
-    a hidden card. The move the playout policy would make is the baseline; every other
-    searched move is played in the same worlds as the baseline (common random numbers, so
-    moves are compared on equal luck) and each game finished with ``Playout``. Sequential
-    halving drops the worse half of the alternatives after each round, spending the budget
-    on the better ones, and the best alternative replaces the baseline only when its mean
-    gain over it exceeds ``confidence`` standard errors. Second draws and tunnel payments
-    follow the playout policy without a search.
+    Every iteration samples a world from the view alone (``views.determinize``: the search
+    never reads a hidden card) and walks the tree of the seat's own decisions in it: at each
+    node it picks by UCB1 among the searched moves legal in that world (``search_moves``,
+    counted by availability, ``exploration`` the constant), the other seats and the seat's
+    second draws and tunnel payments answering with ``Playout``. One new node is added per
+    iteration (down to ``depth`` decisions), the game is finished by ``Playout``, and the
+    gain is backed up the path: the reward (win share and squashed margin) minus that of the
+    policy's own game in the same world, each world serving ``per_world`` iterations. The
+    root tries every searched move; deeper nodes widen progressively (``widening`` times the
+    square root of their visits), the policy's move first, so where the tree is thin it plays
+    as the policy does. The policy's move starts with ``prior`` visits of no gain. The move
+    played is the root's most visited, if it beats the policy's move by ``confidence``
+    standard errors; else the policy's move.
 
-    ``iterations`` caps the playouts of one decision; ``seconds`` caps its processor time
-    (``time.process_time``, so a busy machine does not weaken it: no new world is started
-    that would end past it, judging by the playouts so far); with both, whichever comes
-    first. Each searched move is played at least once. Only the randomness handed to
-    ``choose`` is used, so with an iteration budget a game is reproducible.
+    ``iterations`` caps the iterations (playouts) of one decision; ``seconds`` caps its
+    processor time (``time.process_time``, so a busy machine does not weaken it; no
+    iteration is started that would end past it, judging by those so far); with both,
+    whichever comes first. Only the randomness handed to ``choose`` is used, so with an
+    iteration budget a game is reproducible.
     """
 
     name = "mcts"
@@ -352,6 +390,11 @@ class MctsBot:
         iterations: int | None = 120,
         seconds: float | None = None,
         *,
+        exploration: float = 0.35,
+        widening: float = 0.5,
+        depth: int = 4,
+        per_world: int = 4,
+        prior: int = 8,
         confidence: float = 1.0,
         margin_scale: float = 20.0,
     ) -> None:
@@ -361,86 +404,131 @@ class MctsBot:
             raise SetupError(f"iterations must be a positive int, not {iterations!r}")
         if seconds is not None and not (isinstance(seconds, int | float) and seconds > 0):
             raise SetupError(f"seconds must be a positive number, not {seconds!r}")
+        for label, count in (("depth", depth), ("per_world", per_world)):
+            if type(count) is not int or count < 1:
+                raise SetupError(f"{label} must be a positive int, not {count!r}")
         self.iterations = iterations
         self.seconds = seconds
+        self.exploration = exploration
+        self.widening = widening
+        self.depth = depth
+        self.per_world = per_world
+        self.prior = prior
         self.confidence = confidence
         self.margin_scale = margin_scale
-        self.last_playouts = 0  # playouts run by the last decision, for benchmarks
+        self.last_playouts = 0  # iterations run by the last decision, for benchmarks
+        self.last_tree: Node | None = None  # the root of the last search, for inspection
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         seat = view.observer
         if seat is None:
             raise SetupError("a bot needs the view of its own seat, not a spectator's")
         self.last_playouts = 0
+        self.last_tree = None
         if len(legal) == 1:
             return legal[0]
         board = board_of(view)
         playout = Playout(board)
         world = determinize(view, seat, rng, map=board)
-        own = playout.choose(world)
-        best = own
-        if view.phase is not Phase.SECOND_DRAW and view.phase is not Phase.TUNNEL:
-            others = [m for m in search_moves(world, playout) if m != own]
-            if others:
-                best = self._search(view, seat, rng, world, own, others, playout)
-        return best if is_legal(world, best) else legal[0]
+        if view.phase not in _DECISIONS:
+            move = playout.choose(world)
+        else:
+            own = playout.choose(world)
+            root = self.search(view, seat, rng, playout)
+            move = self._best(root, own)
+        return move if is_legal(world, move) else legal[0]
 
-    def _search(
-        self,
-        view: View,
-        seat: int,
-        rng: random.Random,
-        world: GameState,
-        base: Action,
-        others: list[Action],
-        playout: Playout,
-    ) -> Action:
-        """Sequential halving over ``others``, each played in the same worlds as ``base``."""
+    def search(self, view: View, seat: int, rng: random.Random, playout: Playout) -> Node:
+        """The tree grown from ``view`` within the budget (at least one iteration).
+
+        Each sampled world serves ``per_world`` iterations, and each iteration's reward is
+        its gain over the policy's own game in that world (a control variate: the luck of
+        the deal, which the seat's move cannot change, cancels out of the comparison).
+        """
         clock = time.process_time
         start = clock()
-        seconds = self.seconds
-        gains: dict[Action, list[float]] = {m: [] for m in others}
-        alive = list(others)
-        rounds = math.ceil(math.log2(len(others))) + 1  # the last round: one alternative
-        budget = self.iterations
+        root = Node()
         done = 0
-        out_of_time = False
-
-        def value(move: Action) -> float:
-            end = playout.finish(apply(world, move))
-            return _reward(end, seat, self.margin_scale)
-
-        for round_ in range(rounds):
-            at_start = done
-            while not out_of_time:
-                baseline = value(base)
-                for m in alive:
-                    gains[m].append(value(m) - baseline)
-                done += 1 + len(alive)
+        world, baseline = None, 0.0
+        while True:
+            if done % self.per_world == 0:
                 world = determinize(view, seat, rng, map=playout.board)
-                if seconds is not None:
-                    spent = clock() - start
-                    per_playout = spent / done
-                    # stop before a world that would end past the limit, not after it
-                    out_of_time = spent + per_playout * (1 + len(alive)) > seconds
-                    by_time = int(seconds / max(per_playout, 1e-9))
-                    budget = by_time if budget is None else min(budget, by_time)
-                assert budget is not None
-                share = (budget - at_start) // (rounds - round_)
-                if done - at_start + 1 + len(alive) > share:
-                    break
-            if out_of_time or (budget is not None and done >= budget):
+                baseline = self._value(playout.finish(world), seat)
+            assert world is not None
+            self._iterate(root, world, seat, playout, baseline)
+            done += 1
+            if self.iterations is not None and done >= self.iterations:
                 break
-            alive.sort(key=lambda m: -_mean(gains[m]))  # stable: ties keep the search order
-            alive = alive[: max(1, len(alive) // 2)]
+            if self.seconds is not None:
+                spent = clock() - start
+                if spent + spent / done > self.seconds:  # the next one would end past it
+                    break
         self.last_playouts = done
-        best = max(alive, key=lambda m: _mean(gains[m]))
-        sample = gains[best]
-        if len(sample) < 2:
-            return base
-        spread = statistics.stdev(sample) / math.sqrt(len(sample))
-        return best if _mean(sample) > self.confidence * spread else base
+        self.last_tree = root
+        return root
 
+    def _best(self, root: Node, own: Action) -> Action:
+        """The most visited move, if it beats the policy's own by ``confidence`` standard
+        errors (of both means); else the policy's move."""
+        move, best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].mean()))
+        base = root.children.get(own)
+        if move == own or base is None:
+            return move
+        spread = math.hypot(best.error(), base.error() if base.visits > 1 else 0.0)
+        return move if best.mean() - base.mean() > self.confidence * spread else own
 
-def _mean(values: list[float]) -> float:
-    return sum(values) / len(values)
+    def _value(self, end: GameState, seat: int) -> float:
+        return _reward(end, seat, self.margin_scale)
+
+    def _iterate(
+        self, root: Node, state: GameState, seat: int, playout: Playout, baseline: float
+    ) -> None:
+        """One iteration: walk down (adding one node), finish the game, back up the gain."""
+        playout.forget()
+        node, path, expanded = root, [root], False
+        while state.phase is not Phase.GAME_OVER:
+            if state.current != seat or state.phase not in _DECISIONS:
+                state = apply(state, playout.choose(state))
+                continue
+            if expanded or len(path) > self.depth:
+                break  # a new node, or as deep as the tree goes: the playout takes over
+            move, node, expanded = self._select(node, state, playout, wide=node is root)
+            path.append(node)
+            state = apply(state, move)
+        gain = self._value(playout.finish(state), seat) - baseline
+        for visited in path:
+            visited.visits += 1
+            visited.total += gain
+            visited.squares += gain * gain
+
+    def _select(
+        self, node: Node, state: GameState, playout: Playout, wide: bool
+    ) -> tuple[Action, Node, bool]:
+        """The move to follow from ``node`` in ``state``: an untried one if the node may
+        widen (the policy's first), else the best by UCB1 over the moves legal here."""
+        own = playout.choose(state)
+        moves = [own, *(m for m in search_moves(state, playout) if m != own)]
+        if not wide:
+            moves = moves[: 1 + int(self.widening * math.sqrt(node.visits))]
+        children = node.children
+        untried = None
+        for move in moves:
+            child = children.get(move)
+            if child is not None:
+                child.available += 1
+            elif untried is None:
+                untried = move
+        if untried is not None:
+            child = children[untried] = Node()
+            child.available = 1
+            if untried == own:  # the policy's move starts with a record of breaking even
+                child.visits = child.available = self.prior
+            return untried, child, True
+        c = self.exploration
+
+        def ucb(move: Action) -> float:
+            child = children[move]
+            return child.mean() + c * math.sqrt(math.log(child.available) / child.visits)
+
+        best = max(moves, key=ucb)
+        return best, children[best], False
