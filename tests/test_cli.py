@@ -9,7 +9,10 @@ from pathlib import Path
 import pytest
 
 import ttr_europe
+from ttr_europe.bots import BUILTIN_BOTS
 from ttr_europe.cli import main
+from ttr_europe.records import GameRecord, replay
+from ttr_europe.state import Phase
 
 
 def test_play_prints_every_turn_and_the_final_scoreboard(
@@ -100,3 +103,32 @@ def test_a_game_on_a_map_file_replays_from_its_record_alone(
     map_file.unlink()
     assert main(["replay", str(record)]) == 0, capsys.readouterr().err
     assert capsys.readouterr().out.startswith("# map=my_usa variant=base players=2 seed=3")
+
+
+class _TiredBot:
+    """Plays greedily for a while, then fails."""
+
+    name = "tired"
+
+    def __init__(self) -> None:
+        self.moves = 0
+
+    def choose(self, view: object, legal: list[object], rng: object) -> object:
+        self.moves += 1
+        if self.moves > 20:
+            raise RuntimeError("out of order")
+        return legal[0]
+
+
+def test_bots_only_play_with_a_failing_bot_saves_the_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(BUILTIN_BOTS, "tired", _TiredBot)
+    path = tmp_path / "game.json"
+    argv = ["play", "--players", "2", "--quiet", "--bots", "tired", "--record", str(path)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "out of order" in err
+    record = GameRecord.from_json(path.read_text("utf-8"))
+    assert len(record.actions) >= 20  # both seats' moves before the failure
+    assert replay(record)[-1].phase is not Phase.GAME_OVER

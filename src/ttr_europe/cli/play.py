@@ -100,6 +100,7 @@ def _saver(path: str, map_data: str | None = None) -> Callable[[object], str]:
 
 def run_play(args: argparse.Namespace) -> int:
     from ..bots import make_bot
+    from ..errors import BotError
     from ..match import PERSON, Match
     from ..records import GameRecord
     from ..scoring import format_scoreboard
@@ -144,7 +145,12 @@ def run_play(args: argparse.Namespace) -> int:
         log = PlayLog(everything=True)
         while not match.finished:
             before = match.state
-            match.step()
+            try:
+                match.step()
+            except BotError:  # the game so far is kept, as in the terminal
+                if args.record:
+                    _saver(args.record, map_data)(match)
+                raise
             line = log.add(before, match.actions[-1], match.state)
             if line is not None and not args.quiet:
                 print(line)
