@@ -73,7 +73,7 @@ class Network:
     def __init__(self, edges: Iterable[Edge]) -> None:
         self.edges = sorted(edges)
         self.adjacency, self.degree = _adjacency(self.edges)
-        self.label = _labels(self.adjacency)  # city -> lowest city of its component
+        self.label = _labels(self.edges)  # city -> lowest city of its component
 
     def longest_trail(self) -> Trail:
         """``longest_trail`` of these edges."""
@@ -100,12 +100,11 @@ def components(pairs: Iterable[tuple[int, int]]) -> dict[int, int]:
     return _lowest_of_components(nx.Graph(pairs))
 
 
-def _labels(adjacency: Mapping[int, Sequence[tuple[int, ...]]]) -> dict[int, int]:
-    """``components`` of adjacency lists already built, whose entries hold the other city at
-    index 1 (an ``_Arc``, or a ``(city, other)`` pair)."""
+def _labels(edges: Sequence[Edge]) -> dict[int, int]:
+    """``components`` of a seat's edges: each route given to networkx once, its cities with it
+    (every city of a seat's network is the end of one of its routes, so no node pass)."""
     graph = nx.Graph()
-    graph.add_nodes_from(adjacency)
-    graph.add_edges_from((city, arc[1]) for city, arcs in adjacency.items() for arc in arcs)
+    graph.add_edges_from([(e[1], e[2]) for e in edges])
     return _lowest_of_components(graph)
 
 
