@@ -5,15 +5,20 @@
   legal action;
 - ``action in legal_actions(state)`` (one ``is_legal`` check) against a scan of the list;
 - ``GameState.create`` against the closed masks derived from the owners;
+- the reducer's builders ``new_state``/``new_player`` against the attrs constructors;
 - ``paths.Network`` components against networkx's components of ``player_graph``.
 """
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from typing import Any
 
+import attrs
 import networkx as nx  # type: ignore[import-untyped]
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -23,7 +28,7 @@ from ttr_europe.codec import codec_for, legal_action_mask, legal_action_mask_byt
 from ttr_europe.data import load_map
 from ttr_europe.paths import Network, player_graph
 from ttr_europe.rules import apply, is_legal, is_terminal, legal_actions, new_game
-from ttr_europe.state import GameState, closed_masks
+from ttr_europe.state import GameState, PlayerState, closed_masks, new_player, new_state
 from ttr_europe.testing.strategies import near_miss_actions, played
 
 hands = st.lists(st.integers(0, 14), min_size=KINDS, max_size=KINDS).map(Cards)
@@ -134,3 +139,25 @@ def test_network_components_are_networkx_components(links: list[tuple[int, int, 
     expected = sorted(map(sorted, nx.connected_components(player_graph(edges))))
     assert sorted(map(sorted, by_label.values())) == expected
     assert all(label == min(group) for label, group in by_label.items())
+
+
+def test_builders_make_the_objects_the_attrs_constructors_make() -> None:
+    """Same class, fields, equality, hash, repr, pickling, copying, ``evolve`` and frozenness."""
+    state = new_game("europe", players=3, seed=5)
+    for _ in range(40):
+        acts = legal_actions(state)
+        state = apply(state, acts[len(acts) // 2])
+    for obj, build in ((state, new_state), (state.players[0], new_player)):
+        cls = type(obj)
+        values = [getattr(obj, f.name) for f in attrs.fields(cls)]
+        built, plain = build(*values), cls(*values)
+        assert type(built) is cls and built is not plain
+        assert attrs.astuple(built, recurse=False) == attrs.astuple(plain, recurse=False)
+        assert built == plain and hash(built) == hash(plain) and repr(built) == repr(plain)
+        assert pickle.loads(pickle.dumps(built)) == plain
+        assert copy.deepcopy(built) is built
+        first = attrs.fields(cls)[1].name
+        assert attrs.evolve(built, **{first: getattr(plain, first)}) == plain
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            setattr(built, first, None)
+    assert isinstance(state.players[0], PlayerState) and type(state) is GameState

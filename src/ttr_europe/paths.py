@@ -12,7 +12,7 @@ the ticket paths and the longest trail (docs/performance.md).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 
 import attrs
 import networkx as nx  # type: ignore[import-untyped]
