@@ -1,6 +1,7 @@
 """The fast paths give the same answers as the plain definitions they replace.
 
 - ``payments.kind_counts`` (cached per colour group) against ``count_payments`` per route kind;
+- ``payments.nth_payment`` against the list ``payments`` builds;
 - ``ActionCodec.mask_bytes`` (runs of codes from the route-kind tables) against encoding every
   legal action;
 - ``action in legal_actions(state)`` (one ``is_legal`` check) against a scan of the list;
@@ -32,6 +33,19 @@ from ttr_europe.state import GameState, PlayerState, closed_masks, new_player, n
 from ttr_europe.testing.strategies import near_miss_actions, played
 
 hands = st.lists(st.integers(0, 14), min_size=KINDS, max_size=KINDS).map(Cards)
+
+
+@given(hands, st.sampled_from([None, *range(KINDS)]), st.integers(1, 9), st.integers(0, 3))
+def test_nth_payment_is_the_listed_payment(
+    hand: Cards, colour: int | None, length: int, ferry: int
+) -> None:
+    listed = payments.payments(colour, length, ferry, hand)
+    assert [payments.nth_payment(colour, length, ferry, hand, i) for i in range(len(listed))] == [
+        *listed
+    ]
+    for beyond in (-1, len(listed)):
+        with pytest.raises(IndexError):
+            payments.nth_payment(colour, length, ferry, hand, beyond)
 
 
 @given(hands, st.sampled_from(["europe", "usa"]))

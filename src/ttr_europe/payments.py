@@ -50,6 +50,29 @@ def payments(colour: int | None, length: int, min_locos: int, hand: Cards) -> tu
     return tuple(out)
 
 
+def nth_payment(
+    colour: int | None, length: int, min_locos: int, hand: tuple[int, ...], index: int
+) -> Cards:
+    """``payments(colour, length, min_locos, hand)[index]`` without building the others: a
+    claim drawn from ``legal_actions`` needs one payment, and a new hand would otherwise list
+    them all (``IndexError`` past the last)."""
+    if index >= 0:
+        locos = hand[LOCOMOTIVE]
+        top = min(length - 1, locos)
+        for c in COLORS if colour is None else (() if colour == LOCOMOTIVE else (colour,)):
+            low = max(min_locos, length - hand[c])
+            if top >= low:
+                if index <= top - low:
+                    values = [0] * KINDS
+                    values[c] = length - low - index
+                    values[LOCOMOTIVE] = low + index
+                    return _make(values)
+                index -= top - low + 1
+        if index == 0 and locos >= length:
+            return single(LOCOMOTIVE, length)
+    raise IndexError("no such payment")
+
+
 def count_payments(colour: int | None, length: int, min_locos: int, hand: tuple[int, ...]) -> int:
     """``len(payments(...))`` without building them."""
     locos = hand[LOCOMOTIVE]

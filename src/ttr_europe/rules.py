@@ -39,6 +39,7 @@ from .guards import check_setup, not_a_state
 from .payments import (
     count_payments,
     kind_counts,
+    nth_payment,
     payment_colour,
     payments,
     pays_cards,
@@ -258,12 +259,12 @@ class LegalActions(Sequence[Action]):
                 mask &= mask - 1  # drop the lowest route
             route = state.rules.map.routes[(mask & -mask).bit_length() - 1]
             if options is None:
-                options = payments(kind[0], kind[1], kind[2], hand)
+                return ClaimRoute(route.id, nth_payment(kind[0], kind[1], kind[2], hand, pay))
             return ClaimRoute(route.id, options[pay])
         nth, pay = divmod(index - self._claims, self._pays)
         city = _free_cities(state)[nth]
         cost = len(state.players[state.current].stations) + 1
-        return BuildStation(state.rules.map.cities[city].id, payments(None, cost, 0, hand)[pay])
+        return BuildStation(state.rules.map.cities[city].id, nth_payment(None, cost, 0, hand, pay))
 
     def __iter__(self) -> Iterator[Action]:
         yield from self._head
@@ -316,9 +317,11 @@ def legal_actions(state: GameState) -> LegalActions:
     if phase is _TURN:
         return _turn_actions(state)
     if phase is _SECOND_DRAW:
-        key = (state.row, _can_draw_blind(state), state.rules.second_card_optional)
+        row = state.row
+        full = NO_CARD not in row and LOCOMOTIVE not in row  # every slot may be drawn
+        key = (len(row) if full else row, _can_draw_blind(state), state.rules.second_card_optional)
         found = _SECOND_HEADS.get(key)
-        return LegalActions(_second_head(*key) if found is None else found, state)
+        return LegalActions(_second_head(row, key) if found is None else found, state)
     if phase is _TUNNEL:  # withdrawing is always legal, the only answer when nothing pays (D9)
         pays_extra = (PayTunnel(p) for p in _tunnel_payments(state))
         return LegalActions((*pays_extra, _WITHDRAW), state)
@@ -328,30 +331,30 @@ def legal_actions(state: GameState) -> LegalActions:
 
 
 # The draw actions of a turn start and of a second draw depend on the row and two flags only;
-# rows repeat, so they are built once (the caches are bounded: a row holds few card kinds).
-_TURN_HEADS: dict[tuple[tuple[int, ...], bool, bool], tuple[Action, ...]] = {}
-_SECOND_HEADS: dict[tuple[tuple[int, ...], bool, bool], tuple[Action, ...]] = {}
+# they are built once per key. The key holds the row's length when every slot may be drawn
+# (nearly always), else the row itself (the caches are bounded: a row holds few card kinds).
+_HeadKey = tuple[tuple[int, ...] | int, bool, bool]
+_TURN_HEADS: dict[_HeadKey, tuple[Action, ...]] = {}
+_SECOND_HEADS: dict[_HeadKey, tuple[Action, ...]] = {}
 _HEADS_LIMIT = 100_000
 
 
-def _turn_head(row: tuple[int, ...], blind: bool, tickets: bool) -> tuple[Action, ...]:
+def _turn_head(row: tuple[int, ...], key: _HeadKey) -> tuple[Action, ...]:
     """The draws of a turn start: face-up slots with a card, blind, tickets."""
     slots = [s for s in range(len(row)) if row[s] != NO_CARD]
-    last = _DRAW_TICKETS if tickets else None
-    return _remember(_TURN_HEADS, (row, blind, tickets), slots, blind, last)
+    last = _DRAW_TICKETS if key[2] else None
+    return _remember(_TURN_HEADS, key, slots, key[1], last)
 
 
-def _second_head(row: tuple[int, ...], blind: bool, optional: bool) -> tuple[Action, ...]:
+def _second_head(row: tuple[int, ...], key: _HeadKey) -> tuple[Action, ...]:
     """The second draw: face-up slots with a card but a locomotive (R15b), blind, pass (D5)."""
     slots = [s for s, c in enumerate(row) if c != NO_CARD and c != LOCOMOTIVE]
-    return _remember(
-        _SECOND_HEADS, (row, blind, optional), slots, blind, _PASS if optional else None
-    )
+    return _remember(_SECOND_HEADS, key, slots, key[1], _PASS if key[2] else None)
 
 
 def _remember(
-    cache: dict[tuple[tuple[int, ...], bool, bool], tuple[Action, ...]],
-    key: tuple[tuple[int, ...], bool, bool],
+    cache: dict[_HeadKey, tuple[Action, ...]],
+    key: _HeadKey,
     slots: list[int],
     blind: bool,
     last: Action | None,
@@ -370,11 +373,13 @@ def _remember(
 
 def _turn_actions(state: GameState) -> LegalActions:
     """The start of a turn: draws, tickets, then claims and stations counted per route kind."""
-    key = (state.row, state.pile_top < len(state.pile) or state.discard.total > 0,
+    row = state.row
+    key = (row if NO_CARD in row else len(row),
+           state.pile_top < len(state.pile) or state.discard.total > 0,
            bool(state.ticket_deck))  # fmt: skip
     head = _TURN_HEADS.get(key)
     if head is None:
-        head = _turn_head(*key)
+        head = _turn_head(row, key)
     board = state.rules.map
     seat = state.current
     player = state.players[seat]
