@@ -12,7 +12,7 @@ the ticket paths and the longest trail (docs/performance.md).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import attrs
 import networkx as nx  # type: ignore[import-untyped]
@@ -86,12 +86,15 @@ class Network:
             weight[k] = weight.get(k, 0) + edge[3]
         if len(grouped) == 1:  # one network: reuse its adjacency
             return _component_trail(self.edges, self.adjacency, self.degree)
+        # The longest trail of all, ties to the lowest component. Heaviest components first:
+        # a trail is no longer than its component, so the light ones are rarely searched.
         best = EMPTY_TRAIL
-        for k in sorted(grouped):
-            if weight[k] > best.length:
+        best_k = -1
+        for k in sorted(grouped, key=lambda k: (-weight[k], k)):
+            if weight[k] > best.length or (weight[k] == best.length and k < best_k):
                 found = _component_trail(grouped[k])
-                if found.length > best.length:
-                    best = found
+                if found.length > best.length or (found.length == best.length and k < best_k):
+                    best, best_k = found, k
         return best
 
 
@@ -250,28 +253,40 @@ class _Search:
         odd = 0
         for f in self.flip:
             odd ^= f
+        budget = self.BUDGET
         steps = 0
         best: tuple[int, int, tuple[int, ...]] = (0, 0, ())
-        path: list[int] = []
-
-        def walk(city: int, used: int, length: int) -> bool:
-            nonlocal steps, best
-            steps += 1
-            if length > best[0]:
-                best = (length, start, tuple(path))
-            if steps > self.BUDGET:
-                return True
-            for k, other, trains in arcs[city]:
-                if not used >> k & 1:
-                    path.append(k)
-                    stop = walk(other, used | 1 << k, length + trains)
-                    path.pop()
-                    if stop:
-                        return True
-            return False
-
+        # Depth first without recursion (the same trails in the same order): one frame per
+        # city on the trail, holding its arcs' iterator, the chains used and the length.
         for start in range(len(self.local)):
-            if odd >> start & 1 and walk(start, 0, 0):
+            if not odd >> start & 1:
+                continue
+            steps += 1
+            if steps > budget:
+                break
+            path: list[int] = []
+            frames: list[tuple[Iterator[tuple[int, int, int]], int, int]] = [
+                (iter(arcs[start]), 0, 0)
+            ]
+            while frames:
+                arcs_left, used, length = frames[-1]
+                for k, other, trains in arcs_left:  # noqa: B007 (read after the break)
+                    if not used >> k & 1:
+                        break
+                else:
+                    frames.pop()
+                    if path:
+                        path.pop()
+                    continue
+                steps += 1
+                length += trains
+                path.append(k)
+                if length > best[0]:
+                    best = (length, start, tuple(path))
+                if steps > budget:
+                    break
+                frames.append((iter(arcs[other]), used | 1 << k, length))
+            if steps > budget:
                 break
         return self._expand(best[1], best[2])
 

@@ -181,17 +181,23 @@ def _count_kinds(board: Map, hand: Cards) -> tuple[KindCount, ...]:
     if tables is None:
         tables = _GROUP_COUNTS[board] = [{} for _ in board.kind_groups]
     locos = hand[LOCOMOTIVE]
-    held_desc = tuple(sorted(hand[:LOCOMOTIVE], reverse=True))
-    out: tuple[KindCount, ...] = ()
-    for g, group in enumerate(board.kind_groups):
-        key: object = (held_desc, locos) if g == LOCOMOTIVE else hand[g] * 256 + locos
+    out: list[KindCount] = []
+    for g in COLORS:
+        key = hand[g] << 8 | locos
         part = tables[g].get(key)
         if part is None:
-            held = held_desc if g == LOCOMOTIVE else (hand[g],)
-            part = tables[g][key] = _count_group(group, held, locos, None if g == LOCOMOTIVE else g)
+            part = tables[g][key] = _count_group(board.kind_groups[g], (hand[g],), locos, g)
         if part:
             out += part
-    return out
+    held_desc = sorted(hand[:LOCOMOTIVE], reverse=True)
+    gray: object = (*held_desc, locos)
+    part = tables[LOCOMOTIVE].get(gray)
+    if part is None:
+        group = board.kind_groups[LOCOMOTIVE]
+        part = tables[LOCOMOTIVE][gray] = _count_group(group, tuple(held_desc), locos, None)
+    if part:
+        out += part
+    return tuple(out)
 
 
 def _count_group(
