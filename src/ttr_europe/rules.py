@@ -318,8 +318,7 @@ def legal_actions(state: GameState) -> LegalActions:
         return _turn_actions(state)
     if phase is _SECOND_DRAW:
         row = state.row
-        full = NO_CARD not in row and LOCOMOTIVE not in row  # every slot may be drawn
-        key = (len(row) if full else row, _can_draw_blind(state), state.rules.second_card_optional)
+        key = (_second_shape(row), _can_draw_blind(state), state.rules.second_card_optional)
         found = _SECOND_HEADS.get(key)
         return LegalActions(_second_head(row, key) if found is None else found, state)
     if phase is _TUNNEL:  # withdrawing is always legal, the only answer when nothing pays (D9)
@@ -337,6 +336,19 @@ _HeadKey = tuple[tuple[int, ...] | int, bool, bool]
 _TURN_HEADS: dict[_HeadKey, tuple[Action, ...]] = {}
 _SECOND_HEADS: dict[_HeadKey, tuple[Action, ...]] = {}
 _HEADS_LIMIT = 100_000
+
+
+def _second_shape(row: tuple[int, ...]) -> tuple[int, ...] | int:
+    """Which slots a second card may come from, as a cache key: the row's length when every
+    slot may (no locomotive shown, R15b), a negative number naming the row's length and the
+    slot when only one locomotive's slot may not, else the row itself."""
+    if NO_CARD not in row:
+        locos = row.count(LOCOMOTIVE)
+        if locos == 0:
+            return len(row)
+        if locos == 1:
+            return -1 - row.index(LOCOMOTIVE) - len(row) * DECK_SIZE
+    return row
 
 
 def _turn_head(row: tuple[int, ...], key: _HeadKey) -> tuple[Action, ...]:
