@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
+from typing import NamedTuple
 
 import attrs
 import networkx as nx  # type: ignore[import-untyped]
@@ -173,9 +174,10 @@ def _euler(adjacency: dict[int, list[_Arc]], start: int, count: int) -> Trail:
     return Trail(sum(lengths), routes[1:], cities)
 
 
-@attrs.frozen
-class _Chain:
-    """Routes joined end to end through cities of degree two (a trail takes all or none)."""
+class _Chain(NamedTuple):
+    """Routes joined end to end through cities of degree two (a trail takes all or none).
+
+    A named tuple: a search builds one per chain of every seat it scores."""
 
     routes: tuple[int, ...]
     cities: tuple[int, ...]
