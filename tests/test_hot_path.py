@@ -7,6 +7,7 @@
 - ``action in legal_actions(state)`` (one ``is_legal`` check) against a scan of the list;
 - ``GameState.create`` against the closed masks derived from the owners;
 - the reducer's builders ``new_state``/``new_player`` against the attrs constructors;
+- tunnel claims and withdrawals without a ``Table`` against the same moves on a ``Table``;
 - ``paths.Network`` components against networkx's components of ``player_graph``.
 """
 
@@ -23,7 +24,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ttr_europe import payments
+from ttr_europe import payments, rules
+from ttr_europe.actions import ClaimRoute, WithdrawTunnel
 from ttr_europe.cards import KINDS, LOCOMOTIVE, Cards
 from ttr_europe.codec import codec_for, legal_action_mask, legal_action_mask_bytes
 from ttr_europe.data import load_map
@@ -175,3 +177,31 @@ def test_builders_make_the_objects_the_attrs_constructors_make() -> None:
         with pytest.raises(attrs.exceptions.FrozenInstanceError):
             setattr(built, first, None)
     assert isinstance(state.players[0], PlayerState) and type(state) is GameState
+
+
+def test_tunnels_without_a_table_are_the_moves_on_a_table() -> None:
+    """Every tunnel claim and withdrawal of random Europe games that takes the fast path gives
+    the state the general path builds on a ``Table`` (R28-R31, R35, D31)."""
+    seen = {"claim": 0, "pending": 0, "withdraw": 0}
+    for seed in range(12):
+        state = new_game("europe", players=3, seed=seed)
+        rng = random.Random(seed)
+        while not is_terminal(state):
+            acts = legal_actions(state)
+            for action in acts:
+                if isinstance(action, ClaimRoute):
+                    r = state.map.route_index[action.route]
+                    tunnel = state.map.routes[r].tunnel
+                    if tunnel and rules.NO_CARD not in state.row and rules._pile_reveals(state):
+                        hand = state.player.hand.minus(action.payment)
+                        fast = rules._tunnel_from_pile(state, action, r, hand)
+                        assert fast == rules._claim_with_table(state, action, r, hand)
+                        seen["claim"] += 1
+                        seen["pending"] += fast.tunnel is not None
+                        break
+            if isinstance(state.tunnel, rules.PendingTunnel) and rules.NO_CARD not in state.row:
+                fast = apply(state, WithdrawTunnel())
+                assert fast == rules._withdraw_with_table(state)
+                seen["withdraw"] += 1
+            state = apply(state, acts[rng.randrange(len(acts))])
+    assert min(seen.values()) > 0, seen

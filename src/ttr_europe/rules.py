@@ -963,6 +963,20 @@ def _apply_claim(state: GameState, action: ClaimRoute) -> GameState:
         owners, closed = _claimed(state, r)
         return _next_turn(state, tuple(players), state.pile, state.pile_top, state.row,
                           state.discard.plus(action.payment), owners, closed)  # fmt: skip
+    if route.tunnel and NO_CARD not in state.row and _pile_reveals(state):
+        return _tunnel_from_pile(state, action, r, hand)
+    return _claim_with_table(state, action, r, hand)
+
+
+def _pile_reveals(state: GameState) -> bool:
+    """Whether the pile alone holds the cards a tunnel turns over (no reshuffle, R28, D4)."""
+    return state.pile_top + TUNNEL_REVEAL <= len(state.pile)
+
+
+def _claim_with_table(state: GameState, action: ClaimRoute, r: int, hand: Cards) -> GameState:
+    """A claim in the general case, on a ``Table``: empty slots to refill, or a tunnel's cards
+    that need a reshuffle or run out (R28, R33, D4, D8, D33)."""
+    route = state.rules.map.routes[r]
     table = _table(state)
     if not route.tunnel:  # the empty slots are refilled at the end of the turn (D33)
         table.throw(action.payment)
@@ -986,6 +1000,36 @@ def _apply_claim(state: GameState, action: ClaimRoute) -> GameState:
                       state.final_turns, 0)  # fmt: skip
 
 
+def _tunnel_from_pile(state: GameState, action: ClaimRoute, r: int, hand: Cards) -> GameState:
+    """A tunnel claim whose three cards come from the pile with no reshuffle, the row full:
+    the cards laid and revealed go to the discard at once when nothing matches (D31), or wait
+    in a ``PendingTunnel`` for the answer (R28-R31). The same state ``Table`` would build."""
+    top = state.pile_top
+    revealed = state.pile[top : top + TUNNEL_REVEAL]
+    colour = payment_colour(action.payment)
+    assert colour is not None
+    extra = sum(1 for c in revealed if c == LOCOMOTIVE or c == colour)  # R30, R31
+    seat = state.current
+    p = state.players[seat]
+    players = list(state.players)
+    if extra:
+        pending = PendingTunnel(r, action.payment, revealed, colour, extra)
+        players[seat] = new_player(hand, p.trains, p.stations, p.score, p.tickets, p.offer)
+        return new_state(state.rules, _TUNNEL, seat, state.first_player, tuple(players),
+                         state.pile, top + TUNNEL_REVEAL, state.row, state.discard,
+                         state.ticket_deck, state.box, state.owners, state.closed, pending,
+                         state.rng, state.final_turns, 0)  # fmt: skip
+    route = state.rules.map.routes[r]
+    players[seat] = new_player(hand, p.trains - route.length, p.stations, p.score + route.points,
+                               p.tickets, p.offer)  # fmt: skip
+    discard = list(state.discard.plus(action.payment))
+    for c in revealed:
+        discard[c] += 1
+    owners, closed = _claimed(state, r)
+    return _next_turn(state, tuple(players), state.pile, top + TUNNEL_REVEAL, state.row,
+                      _make(discard), owners, closed)  # fmt: skip
+
+
 def _apply_pay_tunnel(state: GameState, action: PayTunnel) -> GameState:
     _check_pay_tunnel(state, action)
     tunnel = state.tunnel
@@ -1000,6 +1044,21 @@ def _apply_pay_tunnel(state: GameState, action: PayTunnel) -> GameState:
 
 def _apply_withdraw(state: GameState, action: WithdrawTunnel) -> GameState:
     _check_withdraw(state, action)
+    tunnel = state.tunnel
+    assert tunnel is not None
+    if NO_CARD not in state.row:  # no slot to refill: only the revealed cards move (R28.5)
+        discard = list(state.discard)
+        for c in tunnel.revealed:
+            if c != NO_CARD:  # as Table.throw_kinds
+                discard[c] += 1
+        players = _with_hand(state, state.players[state.current].hand.plus(tunnel.laid))
+        return _next_turn(state, players, state.pile, state.pile_top, state.row, _make(discard),
+                          state.owners, state.closed)  # fmt: skip
+    return _withdraw_with_table(state)
+
+
+def _withdraw_with_table(state: GameState) -> GameState:
+    """Withdrawing in the general case, on a ``Table`` (empty slots to refill at the end)."""
     tunnel = state.tunnel
     assert tunnel is not None
     table = _table(state)
