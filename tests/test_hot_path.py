@@ -38,10 +38,11 @@ hands = st.lists(st.integers(0, 14), min_size=KINDS, max_size=KINDS).map(Cards)
 
 
 @given(hands, st.sampled_from([None, *range(KINDS)]), st.integers(1, 9), st.integers(0, 3))
-def test_nth_payment_is_the_listed_payment(
+def test_nth_and_count_payments_agree_with_the_list(
     hand: Cards, colour: int | None, length: int, ferry: int
 ) -> None:
     listed = payments.payments(colour, length, ferry, hand)
+    assert payments.count_payments(colour, length, ferry, hand) == len(listed)
     assert [payments.nth_payment(colour, length, ferry, hand, i) for i in range(len(listed))] == [
         *listed
     ]

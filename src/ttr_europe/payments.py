@@ -84,10 +84,16 @@ def count_payments(colour: int | None, length: int, min_locos: int, hand: tuple[
     if colour is not None:
         low = max(min_locos, length - hand[colour])
         return total + (top - low + 1 if top >= low else 0)
-    for c in COLORS:
-        low = max(min_locos, length - hand[c])
-        if top >= low:
-            total += top - low + 1
+    if top < min_locos:
+        return total
+    # Per colour held: top - max(min_locos, length - held) + 1 payments when that is positive,
+    # i.e. min(held - need + 1, cap) once held reaches need (no call per colour).
+    need = length - top
+    cap = top - min_locos + 1
+    for held in hand[:LOCOMOTIVE]:
+        if held >= need:
+            more = held - need + 1
+            total += more if more < cap else cap
     return total
 
 
