@@ -5,8 +5,9 @@ index, its two city indices and its length. Several edges may join the same two 
 tracks of a double route), so the player graph is a multigraph. networkx is the graph library:
 it decides which cities a seat's routes join (``components``, which decides every ticket), and
 ``player_graph`` gives a seat's network as a networkx ``MultiGraph``. The trail search, which
-networkx does not offer, walks adjacency lists built once per seat (``Network``) and shared by
-the ticket paths and the longest trail (docs/performance.md).
+networkx does not offer, walks adjacency lists of the components it searches (``Network``
+holds a seat's routes and components once for the ticket check and the longest trail;
+docs/performance.md).
 """
 
 from __future__ import annotations
@@ -63,17 +64,17 @@ def longest_trail(edges: Iterable[Edge]) -> Trail:
 
 
 class Network:
-    """One player's routes as adjacency lists, with their connected components.
+    """One player's routes, sorted, with their connected components.
 
-    Built once per seat when scoring and shared by the ticket check (``label``), the ticket
-    paths (``path``) and the longest trail, so the routes are indexed a single time.
+    Built once per seat when scoring and shared by the ticket check (``label``) and the
+    longest trail, which indexes each component's routes as adjacency lists only when it
+    searches that component (the light ones never are).
     """
 
-    __slots__ = ("adjacency", "degree", "edges", "label")
+    __slots__ = ("edges", "label")
 
     def __init__(self, edges: Iterable[Edge]) -> None:
         self.edges = sorted(edges)
-        self.adjacency, self.degree = _adjacency(self.edges)
         self.label = _labels(self.edges)  # city -> lowest city of its component
 
     def longest_trail(self) -> Trail:
@@ -85,8 +86,8 @@ class Network:
             k = label[edge[1]]
             grouped.setdefault(k, []).append(edge)
             weight[k] = weight.get(k, 0) + edge[3]
-        if len(grouped) == 1:  # one network: reuse its adjacency
-            return _component_trail(self.edges, self.adjacency, self.degree)
+        if len(grouped) == 1:  # one network
+            return _component_trail(self.edges)
         # The longest trail of all, ties to the lowest component. Heaviest components first:
         # a trail is no longer than its component, so the light ones are rarely searched.
         best = EMPTY_TRAIL
@@ -121,14 +122,9 @@ def _lowest_of_components(graph: nx.Graph) -> dict[int, int]:
     return label
 
 
-def _component_trail(
-    group: Sequence[Edge],
-    adjacency: dict[int, list[_Arc]] | None = None,
-    degree: dict[int, int] | None = None,
-) -> Trail:
-    """The longest trail of one connected component (its adjacency, if already built)."""
-    if adjacency is None or degree is None:
-        adjacency, degree = _adjacency(group)
+def _component_trail(group: Sequence[Edge]) -> Trail:
+    """The longest trail of one connected component."""
+    adjacency, degree = _adjacency(group)
     odd = sorted(c for c, d in degree.items() if d % 2)
     if len(odd) <= 2:
         return _euler(adjacency, odd[0] if odd else min(degree), len(group))

@@ -239,6 +239,8 @@ def choose_borrowed(
     ticket). Only then are the remaining combinations tried, in increasing order.
     """
     label = components(own) if networks is None else networks  # each network by its lowest city
+    if not stations:  # nothing to borrow: a ticket is completed within one network
+        return (), tuple(label.get(a, a) == label.get(b, b) for a, b, _ in tickets)
     sets: UnionFind[int] = UnionFind()  # forced stations join networks
 
     def find(x: int) -> int:
