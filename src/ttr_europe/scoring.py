@@ -257,6 +257,11 @@ def choose_borrowed(
         route, other = forced
         chosen[i] = route
         sets.union(find(city), find(other))
+    if not sets.parent:  # no forced join (the usual case): a city's set is its network
+        get = label.get
+
+        def find(x: int) -> int:
+            return get(x, x)
 
     completed = [find(a) == find(b) for a, b, _ in tickets]
     open_tickets = [
