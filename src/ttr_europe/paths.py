@@ -57,8 +57,8 @@ def longest_trail(edges: Iterable[Edge]) -> Trail:
     - otherwise the trail leaves out a set of routes whose removal makes the parity right;
       ``_Search`` finds the lightest such set, see there.
 
-    Deterministic: the same routes always give the same trail. Components are taken by their
-    lowest city and a later one replaces an earlier one only when strictly longer.
+    Deterministic: the same routes always give the same trail. Between equally long trails of
+    different components, the component whose lowest city is lowest wins.
     """
     return Network(edges).longest_trail()
 

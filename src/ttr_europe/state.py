@@ -1,7 +1,9 @@
 """The game state: immutable, slotted, sharing unchanged parts between successive states.
 
 Every field is a plain value (ints, tuples, ``Cards``) or a frozen attrs object, so a state is
-safe to keep, hash, compare and share. ``copy``/``deepcopy`` return the state itself.
+safe to keep, hash, compare and share. ``copy``/``deepcopy`` return the state itself. The
+reducer builds states and seats with ``new_state``/``new_player`` (the same objects, built
+faster); for that, neither class takes weak references.
 """
 
 from __future__ import annotations
