@@ -1,32 +1,54 @@
 """The fast paths give the same answers as the plain definitions they replace.
 
 - ``payments.kind_counts`` (cached per colour group) against ``count_payments`` per route kind;
+- ``payments.nth_payment`` against the list ``payments`` builds;
 - ``ActionCodec.mask_bytes`` (runs of codes from the route-kind tables) against encoding every
   legal action;
 - ``action in legal_actions(state)`` (one ``is_legal`` check) against a scan of the list;
 - ``GameState.create`` against the closed masks derived from the owners;
+- the reducer's builders ``new_state``/``new_player`` against the attrs constructors;
+- tunnel claims and withdrawals without a ``Table`` against the same moves on a ``Table``;
 - ``paths.Network`` components against networkx's components of ``player_graph``.
 """
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from typing import Any
 
+import attrs
 import networkx as nx  # type: ignore[import-untyped]
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ttr_europe import payments
+from ttr_europe import payments, rules
+from ttr_europe.actions import ClaimRoute, WithdrawTunnel
 from ttr_europe.cards import KINDS, LOCOMOTIVE, Cards
 from ttr_europe.codec import codec_for, legal_action_mask, legal_action_mask_bytes
 from ttr_europe.data import load_map
 from ttr_europe.paths import Network, player_graph
 from ttr_europe.rules import apply, is_legal, is_terminal, legal_actions, new_game
-from ttr_europe.state import GameState, closed_masks
+from ttr_europe.state import GameState, PlayerState, closed_masks, new_player, new_state
 from ttr_europe.testing.strategies import near_miss_actions, played
 
 hands = st.lists(st.integers(0, 14), min_size=KINDS, max_size=KINDS).map(Cards)
+
+
+@given(hands, st.sampled_from([None, *range(KINDS)]), st.integers(1, 9), st.integers(0, 3))
+def test_nth_and_count_payments_agree_with_the_list(
+    hand: Cards, colour: int | None, length: int, ferry: int
+) -> None:
+    listed = payments.payments(colour, length, ferry, hand)
+    assert payments.count_payments(colour, length, ferry, hand) == len(listed)
+    assert [payments.nth_payment(colour, length, ferry, hand, i) for i in range(len(listed))] == [
+        *listed
+    ]
+    for beyond in (-1, len(listed)):
+        with pytest.raises(IndexError):
+            payments.nth_payment(colour, length, ferry, hand, beyond)
 
 
 @given(hands, st.sampled_from(["europe", "usa"]))
@@ -134,3 +156,53 @@ def test_network_components_are_networkx_components(links: list[tuple[int, int, 
     expected = sorted(map(sorted, nx.connected_components(player_graph(edges))))
     assert sorted(map(sorted, by_label.values())) == expected
     assert all(label == min(group) for label, group in by_label.items())
+
+
+def test_builders_make_the_objects_the_attrs_constructors_make() -> None:
+    """Same class, fields, equality, hash, repr, pickling, copying, ``evolve`` and frozenness."""
+    state = new_game("europe", players=3, seed=5)
+    for _ in range(40):
+        acts = legal_actions(state)
+        state = apply(state, acts[len(acts) // 2])
+    for obj, build in ((state, new_state), (state.players[0], new_player)):
+        cls = type(obj)
+        values = [getattr(obj, f.name) for f in attrs.fields(cls)]
+        built, plain = build(*values), cls(*values)
+        assert type(built) is cls and built is not plain
+        assert attrs.astuple(built, recurse=False) == attrs.astuple(plain, recurse=False)
+        assert built == plain and hash(built) == hash(plain) and repr(built) == repr(plain)
+        assert pickle.loads(pickle.dumps(built)) == plain
+        assert copy.deepcopy(built) is built
+        first = attrs.fields(cls)[1].name
+        assert attrs.evolve(built, **{first: getattr(plain, first)}) == plain
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            setattr(built, first, None)
+    assert isinstance(state.players[0], PlayerState) and type(state) is GameState
+
+
+def test_tunnels_without_a_table_are_the_moves_on_a_table() -> None:
+    """Every tunnel claim and withdrawal of random Europe games that takes the fast path gives
+    the state the general path builds on a ``Table`` (R28-R31, R35, D31)."""
+    seen = {"claim": 0, "pending": 0, "withdraw": 0}
+    for seed in range(12):
+        state = new_game("europe", players=3, seed=seed)
+        rng = random.Random(seed)
+        while not is_terminal(state):
+            acts = legal_actions(state)
+            for action in acts:
+                if isinstance(action, ClaimRoute):
+                    r = state.map.route_index[action.route]
+                    tunnel = state.map.routes[r].tunnel
+                    if tunnel and rules.NO_CARD not in state.row and rules._pile_reveals(state):
+                        hand = state.player.hand.minus(action.payment)
+                        fast = rules._tunnel_from_pile(state, action, r, hand)
+                        assert fast == rules._claim_with_table(state, action, r, hand)
+                        seen["claim"] += 1
+                        seen["pending"] += fast.tunnel is not None
+                        break
+            if isinstance(state.tunnel, rules.PendingTunnel) and rules.NO_CARD not in state.row:
+                fast = apply(state, WithdrawTunnel())
+                assert fast == rules._withdraw_with_table(state)
+                seen["withdraw"] += 1
+            state = apply(state, acts[rng.randrange(len(acts))])
+    assert min(seen.values()) > 0, seen

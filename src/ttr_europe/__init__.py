@@ -70,7 +70,9 @@ def __getattr__(name: str) -> object:
     if name in _SCORING:
         from . import scoring
 
-        return getattr(scoring, name)
+        value = getattr(scoring, name)
+        globals()[name] = value  # found directly from now on, like the eager names
+        return value
     raise AttributeError(f"module 'ttr_europe' has no attribute {name!r}")
 
 

@@ -91,13 +91,19 @@ class Cards(tuple[int, ...]):
     def locomotives(self) -> int:
         return self[LOCOMOTIVE]
 
-    # map() over operator functions: these run on every claim, so no Python-level loop.
+    # The nine counts unpacked: these run on every claim, and this is faster than any loop.
     def plus(self, other: tuple[int, ...]) -> Cards:
-        return _make(map(operator.add, self, other))
+        a0, a1, a2, a3, a4, a5, a6, a7, a8 = self
+        b0, b1, b2, b3, b4, b5, b6, b7, b8 = other
+        return _new(Cards, (a0 + b0, a1 + b1, a2 + b2, a3 + b3, a4 + b4, a5 + b5, a6 + b6,
+                            a7 + b7, a8 + b8))  # fmt: skip
 
     def minus(self, other: tuple[int, ...]) -> Cards:
         """The difference; the caller checks ``covers`` first."""
-        return _make(map(operator.sub, self, other))
+        a0, a1, a2, a3, a4, a5, a6, a7, a8 = self
+        b0, b1, b2, b3, b4, b5, b6, b7, b8 = other
+        return _new(Cards, (a0 - b0, a1 - b1, a2 - b2, a3 - b3, a4 - b4, a5 - b5, a6 - b6,
+                            a7 - b7, a8 - b8))  # fmt: skip
 
     def covers(self, other: tuple[int, ...]) -> bool:
         """Whether every count of ``other`` is available here."""
@@ -141,6 +147,9 @@ class Cards(tuple[int, ...]):
                 raise CardsError(f"cannot read cards {text!r}")
             values[kind_from_name(m.group(2))] += int(m.group(1) or 1)
         return cls(values)
+
+
+_new = tuple.__new__
 
 
 def _make(values: Iterable[int]) -> Cards:

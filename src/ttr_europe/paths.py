@@ -5,14 +5,16 @@ index, its two city indices and its length. Several edges may join the same two 
 tracks of a double route), so the player graph is a multigraph. networkx is the graph library:
 it decides which cities a seat's routes join (``components``, which decides every ticket), and
 ``player_graph`` gives a seat's network as a networkx ``MultiGraph``. The trail search, which
-networkx does not offer, walks adjacency lists built once per seat (``Network``) and shared by
-the ticket paths and the longest trail (docs/performance.md).
+networkx does not offer, walks adjacency lists of the components it searches (``Network``
+holds a seat's routes and components once for the ticket check and the longest trail;
+docs/performance.md).
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import NamedTuple
 
 import attrs
 import networkx as nx  # type: ignore[import-untyped]
@@ -55,25 +57,25 @@ def longest_trail(edges: Iterable[Edge]) -> Trail:
     - otherwise the trail leaves out a set of routes whose removal makes the parity right;
       ``_Search`` finds the lightest such set, see there.
 
-    Deterministic: the same routes always give the same trail. Components are taken by their
-    lowest city and a later one replaces an earlier one only when strictly longer.
+    Deterministic: the same routes always give the same trail. Between equally long trails of
+    different components, the component whose lowest city is lowest wins.
     """
     return Network(edges).longest_trail()
 
 
 class Network:
-    """One player's routes as adjacency lists, with their connected components.
+    """One player's routes, sorted, with their connected components.
 
-    Built once per seat when scoring and shared by the ticket check (``label``), the ticket
-    paths (``path``) and the longest trail, so the routes are indexed a single time.
+    Built once per seat when scoring and shared by the ticket check (``label``) and the
+    longest trail, which indexes each component's routes as adjacency lists only when it
+    searches that component (the light ones never are).
     """
 
-    __slots__ = ("adjacency", "degree", "edges", "label")
+    __slots__ = ("edges", "label")
 
     def __init__(self, edges: Iterable[Edge]) -> None:
         self.edges = sorted(edges)
-        self.adjacency, self.degree = _adjacency(self.edges)
-        self.label = _labels(self.adjacency)  # city -> lowest city of its component
+        self.label = _labels(self.edges)  # city -> lowest city of its component
 
     def longest_trail(self) -> Trail:
         """``longest_trail`` of these edges."""
@@ -84,14 +86,17 @@ class Network:
             k = label[edge[1]]
             grouped.setdefault(k, []).append(edge)
             weight[k] = weight.get(k, 0) + edge[3]
-        if len(grouped) == 1:  # one network: reuse its adjacency
-            return _component_trail(self.edges, self.adjacency, self.degree)
+        if len(grouped) == 1:  # one network
+            return _component_trail(self.edges)
+        # The longest trail of all, ties to the lowest component. Heaviest components first:
+        # a trail is no longer than its component, so the light ones are rarely searched.
         best = EMPTY_TRAIL
-        for k in sorted(grouped):
-            if weight[k] > best.length:
+        best_k = -1
+        for k in sorted(grouped, key=lambda k: (-weight[k], k)):
+            if weight[k] > best.length or (weight[k] == best.length and k < best_k):
                 found = _component_trail(grouped[k])
-                if found.length > best.length:
-                    best = found
+                if found.length > best.length or (found.length == best.length and k < best_k):
+                    best, best_k = found, k
         return best
 
 
@@ -100,12 +105,11 @@ def components(pairs: Iterable[tuple[int, int]]) -> dict[int, int]:
     return _lowest_of_components(nx.Graph(pairs))
 
 
-def _labels(adjacency: Mapping[int, Sequence[tuple[int, ...]]]) -> dict[int, int]:
-    """``components`` of adjacency lists already built, whose entries hold the other city at
-    index 1 (an ``_Arc``, or a ``(city, other)`` pair)."""
+def _labels(edges: Sequence[Edge]) -> dict[int, int]:
+    """``components`` of a seat's edges: each route given to networkx once, its cities with it
+    (every city of a seat's network is the end of one of its routes, so no node pass)."""
     graph = nx.Graph()
-    graph.add_nodes_from(adjacency)
-    graph.add_edges_from((city, arc[1]) for city, arcs in adjacency.items() for arc in arcs)
+    graph.add_edges_from([(e[1], e[2]) for e in edges])
     return _lowest_of_components(graph)
 
 
@@ -118,14 +122,9 @@ def _lowest_of_components(graph: nx.Graph) -> dict[int, int]:
     return label
 
 
-def _component_trail(
-    group: Sequence[Edge],
-    adjacency: dict[int, list[_Arc]] | None = None,
-    degree: dict[int, int] | None = None,
-) -> Trail:
-    """The longest trail of one connected component (its adjacency, if already built)."""
-    if adjacency is None or degree is None:
-        adjacency, degree = _adjacency(group)
+def _component_trail(group: Sequence[Edge]) -> Trail:
+    """The longest trail of one connected component."""
+    adjacency, degree = _adjacency(group)
     odd = sorted(c for c, d in degree.items() if d % 2)
     if len(odd) <= 2:
         return _euler(adjacency, odd[0] if odd else min(degree), len(group))
@@ -171,9 +170,10 @@ def _euler(adjacency: dict[int, list[_Arc]], start: int, count: int) -> Trail:
     return Trail(sum(lengths), routes[1:], cities)
 
 
-@attrs.frozen
-class _Chain:
-    """Routes joined end to end through cities of degree two (a trail takes all or none)."""
+class _Chain(NamedTuple):
+    """Routes joined end to end through cities of degree two (a trail takes all or none).
+
+    A named tuple: a search builds one per chain of every seat it scores."""
 
     routes: tuple[int, ...]
     cities: tuple[int, ...]
@@ -251,28 +251,40 @@ class _Search:
         odd = 0
         for f in self.flip:
             odd ^= f
+        budget = self.BUDGET
         steps = 0
         best: tuple[int, int, tuple[int, ...]] = (0, 0, ())
-        path: list[int] = []
-
-        def walk(city: int, used: int, length: int) -> bool:
-            nonlocal steps, best
-            steps += 1
-            if length > best[0]:
-                best = (length, start, tuple(path))
-            if steps > self.BUDGET:
-                return True
-            for k, other, trains in arcs[city]:
-                if not used >> k & 1:
-                    path.append(k)
-                    stop = walk(other, used | 1 << k, length + trains)
-                    path.pop()
-                    if stop:
-                        return True
-            return False
-
+        # Depth first without recursion (the same trails in the same order): one frame per
+        # city on the trail, holding its arcs' iterator, the chains used and the length.
         for start in range(len(self.local)):
-            if odd >> start & 1 and walk(start, 0, 0):
+            if not odd >> start & 1:
+                continue
+            steps += 1
+            if steps > budget:
+                break
+            path: list[int] = []
+            frames: list[tuple[Iterator[tuple[int, int, int]], int, int]] = [
+                (iter(arcs[start]), 0, 0)
+            ]
+            while frames:
+                arcs_left, used, length = frames[-1]
+                for k, other, trains in arcs_left:  # noqa: B007 (read after the break)
+                    if not used >> k & 1:
+                        break
+                else:
+                    frames.pop()
+                    if path:
+                        path.pop()
+                    continue
+                steps += 1
+                length += trains
+                path.append(k)
+                if length > best[0]:
+                    best = (length, start, tuple(path))
+                if steps > budget:
+                    break
+                frames.append((iter(arcs[other]), used | 1 << k, length))
+            if steps > budget:
                 break
         return self._expand(best[1], best[2])
 

@@ -14,6 +14,7 @@ only in locomotives when the cards laid were all locomotives.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from .board import Map, RouteKind
@@ -50,6 +51,29 @@ def payments(colour: int | None, length: int, min_locos: int, hand: Cards) -> tu
     return tuple(out)
 
 
+def nth_payment(
+    colour: int | None, length: int, min_locos: int, hand: tuple[int, ...], index: int
+) -> Cards:
+    """``payments(colour, length, min_locos, hand)[index]`` without building the others: a
+    claim drawn from ``legal_actions`` needs one payment, and a new hand would otherwise list
+    them all (``IndexError`` past the last)."""
+    if index >= 0:
+        locos = hand[LOCOMOTIVE]
+        top = min(length - 1, locos)
+        for c in COLORS if colour is None else (() if colour == LOCOMOTIVE else (colour,)):
+            low = max(min_locos, length - hand[c])
+            if top >= low:
+                if index <= top - low:
+                    values = [0] * KINDS
+                    values[c] = length - low - index
+                    values[LOCOMOTIVE] = low + index
+                    return _make(values)
+                index -= top - low + 1
+        if index == 0 and locos >= length:
+            return single(LOCOMOTIVE, length)
+    raise IndexError("no such payment")
+
+
 def count_payments(colour: int | None, length: int, min_locos: int, hand: tuple[int, ...]) -> int:
     """``len(payments(...))`` without building them."""
     locos = hand[LOCOMOTIVE]
@@ -60,10 +84,16 @@ def count_payments(colour: int | None, length: int, min_locos: int, hand: tuple[
     if colour is not None:
         low = max(min_locos, length - hand[colour])
         return total + (top - low + 1 if top >= low else 0)
-    for c in COLORS:
-        low = max(min_locos, length - hand[c])
-        if top >= low:
-            total += top - low + 1
+    if top < min_locos:
+        return total
+    # Per colour held: top - max(min_locos, length - held) + 1 payments when that is positive,
+    # i.e. min(held - need + 1, cap) once held reaches need (no call per colour).
+    need = length - top
+    cap = top - min_locos + 1
+    for held in hand[:LOCOMOTIVE]:
+        if held >= need:
+            more = held - need + 1
+            total += more if more < cap else cap
     return total
 
 
@@ -145,29 +175,69 @@ def kind_counts(board: Map, hand: Cards) -> tuple[KindCount, ...]:
 
 
 _GROUP_COUNTS: dict[Map, list[dict[object, tuple[KindCount, ...]]]] = {}
+_HALF = 4  # colours 0-3 and 4-7 are looked up as two halves of the hand
+_LOW, _HIGH = LOCOMOTIVE + 1, LOCOMOTIVE + 2  # their tables, after the nine groups' own
 
 
 def _count_kinds(board: Map, hand: Cards) -> tuple[KindCount, ...]:
-    """The computation behind ``kind_counts``, from per-colour parts cached on their own.
+    """The computation behind ``kind_counts``, from parts cached on their own: the kinds of
+    colours 0-3, those of colours 4-7 and the gray kinds.
 
     A colour's kinds depend only on the cards of that colour and the locomotives held, and the
     gray kinds on the colour counts in decreasing order and the locomotives; those parts repeat
-    far more often than whole hands.
+    far more often than whole hands (a new hand in a new game is the common case).
     """
     tables = _GROUP_COUNTS.get(board)
     if tables is None:
-        tables = _GROUP_COUNTS[board] = [{} for _ in board.kind_groups]
+        tables = _GROUP_COUNTS[board] = [{} for _ in range(len(board.kind_groups) + 2)]
     locos = hand[LOCOMOTIVE]
-    held_desc = tuple(sorted(hand[:LOCOMOTIVE], reverse=True))
+    low: object = (*hand[:_HALF], locos)
+    out = tables[_LOW].get(low)
+    if out is None:
+        out = _remember(
+            tables[_LOW], low, _count_colours(board, tables, hand, COLORS[:_HALF], locos)
+        )
+    high = hand[_HALF:]  # colours 4-7, then the locomotives
+    part = tables[_HIGH].get(high)
+    if part is None:
+        part = _remember(
+            tables[_HIGH], high, _count_colours(board, tables, hand, COLORS[_HALF:], locos)
+        )
+    out += part
+    held_desc = sorted(hand[:LOCOMOTIVE], reverse=True)
+    gray: object = (*held_desc, locos)
+    part = tables[LOCOMOTIVE].get(gray)
+    if part is None:
+        group = board.kind_groups[LOCOMOTIVE]
+        part = tables[LOCOMOTIVE][gray] = _count_group(group, tuple(held_desc), locos, None)
+    return out + part
+
+
+def _remember(
+    table: dict[object, tuple[KindCount, ...]], key: object, part: tuple[KindCount, ...]
+) -> tuple[KindCount, ...]:
+    if len(table) >= _KIND_COUNTS_LIMIT:  # bounded like the per-hand cache
+        table.clear()
+    table[key] = part
+    return part
+
+
+def _count_colours(
+    board: Map,
+    tables: list[dict[object, tuple[KindCount, ...]]],
+    hand: Cards,
+    colours: Sequence[int],
+    locos: int,
+) -> tuple[KindCount, ...]:
+    """The kinds of ``colours`` in order, each colour's part cached by its count and the
+    locomotives."""
     out: tuple[KindCount, ...] = ()
-    for g, group in enumerate(board.kind_groups):
-        key: object = (held_desc, locos) if g == LOCOMOTIVE else hand[g] * 256 + locos
+    for g in colours:
+        key = hand[g] << 8 | locos
         part = tables[g].get(key)
         if part is None:
-            held = held_desc if g == LOCOMOTIVE else (hand[g],)
-            part = tables[g][key] = _count_group(group, held, locos, None if g == LOCOMOTIVE else g)
-        if part:
-            out += part
+            part = tables[g][key] = _count_group(board.kind_groups[g], (hand[g],), locos, g)
+        out += part
     return out
 
 

@@ -26,7 +26,7 @@ from .actions import (
     WithdrawTunnel,
 )
 from .board import Map, RouteKind
-from .cards import DECK_SIZE, EMPTY, FULL_DECK, LOCOMOTIVE, Cards
+from .cards import DECK_SIZE, EMPTY, FULL_DECK, LOCOMOTIVE, Cards, _make
 from .data import load_map
 from .errors import (
     GameOverError,
@@ -39,6 +39,7 @@ from .guards import check_setup, not_a_state
 from .payments import (
     count_payments,
     kind_counts,
+    nth_payment,
     payment_colour,
     payments,
     pays_cards,
@@ -54,6 +55,8 @@ from .state import (
     Phase,
     PlayerState,
     Rules,
+    new_player,
+    new_state,
 )
 from .table import Table
 
@@ -256,12 +259,12 @@ class LegalActions(Sequence[Action]):
                 mask &= mask - 1  # drop the lowest route
             route = state.rules.map.routes[(mask & -mask).bit_length() - 1]
             if options is None:
-                options = payments(kind[0], kind[1], kind[2], hand)
+                return ClaimRoute(route.id, nth_payment(kind[0], kind[1], kind[2], hand, pay))
             return ClaimRoute(route.id, options[pay])
         nth, pay = divmod(index - self._claims, self._pays)
         city = _free_cities(state)[nth]
         cost = len(state.players[state.current].stations) + 1
-        return BuildStation(state.rules.map.cities[city].id, payments(None, cost, 0, hand)[pay])
+        return BuildStation(state.rules.map.cities[city].id, nth_payment(None, cost, 0, hand, pay))
 
     def __iter__(self) -> Iterator[Action]:
         yield from self._head
@@ -314,9 +317,10 @@ def legal_actions(state: GameState) -> LegalActions:
     if phase is _TURN:
         return _turn_actions(state)
     if phase is _SECOND_DRAW:
-        key = (state.row, _can_draw_blind(state), state.rules.second_card_optional)
+        row = state.row
+        key = (_second_shape(row), _can_draw_blind(state), state.rules.second_card_optional)
         found = _SECOND_HEADS.get(key)
-        return LegalActions(_second_head(*key) if found is None else found, state)
+        return LegalActions(_second_head(row, key) if found is None else found, state)
     if phase is _TUNNEL:  # withdrawing is always legal, the only answer when nothing pays (D9)
         pays_extra = (PayTunnel(p) for p in _tunnel_payments(state))
         return LegalActions((*pays_extra, _WITHDRAW), state)
@@ -326,30 +330,43 @@ def legal_actions(state: GameState) -> LegalActions:
 
 
 # The draw actions of a turn start and of a second draw depend on the row and two flags only;
-# rows repeat, so they are built once (the caches are bounded: a row holds few card kinds).
-_TURN_HEADS: dict[tuple[tuple[int, ...], bool, bool], tuple[Action, ...]] = {}
-_SECOND_HEADS: dict[tuple[tuple[int, ...], bool, bool], tuple[Action, ...]] = {}
+# they are built once per key. The key holds the row's length when every slot may be drawn
+# (nearly always), else the row itself (the caches are bounded: a row holds few card kinds).
+_HeadKey = tuple[tuple[int, ...] | int, bool, bool]
+_TURN_HEADS: dict[_HeadKey, tuple[Action, ...]] = {}
+_SECOND_HEADS: dict[_HeadKey, tuple[Action, ...]] = {}
 _HEADS_LIMIT = 100_000
 
 
-def _turn_head(row: tuple[int, ...], blind: bool, tickets: bool) -> tuple[Action, ...]:
+def _second_shape(row: tuple[int, ...]) -> tuple[int, ...] | int:
+    """Which slots a second card may come from, as a cache key: the row's length when every
+    slot may (no locomotive shown, R15b), a negative number naming the row's length and the
+    slot when only one locomotive's slot may not, else the row itself."""
+    if NO_CARD not in row:
+        locos = row.count(LOCOMOTIVE)
+        if locos == 0:
+            return len(row)
+        if locos == 1:
+            return -1 - row.index(LOCOMOTIVE) - len(row) * DECK_SIZE
+    return row
+
+
+def _turn_head(row: tuple[int, ...], key: _HeadKey) -> tuple[Action, ...]:
     """The draws of a turn start: face-up slots with a card, blind, tickets."""
     slots = [s for s in range(len(row)) if row[s] != NO_CARD]
-    last = _DRAW_TICKETS if tickets else None
-    return _remember(_TURN_HEADS, (row, blind, tickets), slots, blind, last)
+    last = _DRAW_TICKETS if key[2] else None
+    return _remember(_TURN_HEADS, key, slots, key[1], last)
 
 
-def _second_head(row: tuple[int, ...], blind: bool, optional: bool) -> tuple[Action, ...]:
+def _second_head(row: tuple[int, ...], key: _HeadKey) -> tuple[Action, ...]:
     """The second draw: face-up slots with a card but a locomotive (R15b), blind, pass (D5)."""
     slots = [s for s, c in enumerate(row) if c != NO_CARD and c != LOCOMOTIVE]
-    return _remember(
-        _SECOND_HEADS, (row, blind, optional), slots, blind, _PASS if optional else None
-    )
+    return _remember(_SECOND_HEADS, key, slots, key[1], _PASS if key[2] else None)
 
 
 def _remember(
-    cache: dict[tuple[tuple[int, ...], bool, bool], tuple[Action, ...]],
-    key: tuple[tuple[int, ...], bool, bool],
+    cache: dict[_HeadKey, tuple[Action, ...]],
+    key: _HeadKey,
     slots: list[int],
     blind: bool,
     last: Action | None,
@@ -368,11 +385,13 @@ def _remember(
 
 def _turn_actions(state: GameState) -> LegalActions:
     """The start of a turn: draws, tickets, then claims and stations counted per route kind."""
-    key = (state.row, state.pile_top < len(state.pile) or state.discard.total > 0,
+    row = state.row
+    key = (row if NO_CARD in row else len(row),
+           state.pile_top < len(state.pile) or state.discard.total > 0,
            bool(state.ticket_deck))  # fmt: skip
     head = _TURN_HEADS.get(key)
     if head is None:
-        head = _turn_head(*key)
+        head = _turn_head(row, key)
     board = state.rules.map
     seat = state.current
     player = state.players[seat]
@@ -542,7 +561,7 @@ def _check_blind(state: GameState, action: DrawBlind) -> None:
         raise IllegalActionError("R19", "the draw pile and the discard pile are empty", action)
 
 
-def _check_claim(state: GameState, action: ClaimRoute) -> None:
+def _check_claim(state: GameState, action: ClaimRoute) -> int:
     """Route free, twin allowed, trains enough, payment valid and held: all checked before a
     tunnel reveals anything, so an illegal attempt reveals nothing (D22)."""
     if state.phase is not _TURN:
@@ -572,6 +591,7 @@ def _check_claim(state: GameState, action: ClaimRoute) -> None:
         raise IllegalActionError(rule, f"{route.id}: {why}", action)
     if not player.hand.covers(payment):
         raise IllegalActionError("R21", "you do not hold those cards", action)
+    return r
 
 
 def _check_pay_tunnel(state: GameState, action: PayTunnel) -> None:
@@ -678,12 +698,11 @@ def apply(state: GameState, action: Action, *, player: int | None = None) -> Gam
         raise not_a_state(state, "apply")
     if player is not None and player != state.current and state.phase is not _GAME_OVER:
         raise NotYourTurnError("R12", f"it is seat {state.current}'s turn, not {player}'s", action)
-    step = _STEPS.get(type(action))
+    step = _APPLY.get(type(action))
     if step is None or state.phase is _GAME_OVER:
         _check(state, action)  # raises the error is_legal and why_illegal report
         raise AssertionError("unreachable")  # pragma: no cover
-    step[0](state, action)
-    new: GameState = step[1](state, action)
+    new: GameState = step(state, action)  # each step runs its check first (or inlines it)
     return new
 
 
@@ -716,16 +735,16 @@ def _successor(
     Positional on purpose: this runs once per action (docs/performance.md).
     """
     if table is None:
-        return GameState(state.rules, phase, current, state.first_player, players, state.pile,
+        return new_state(state.rules, phase, current, state.first_player, players, state.pile,
                          state.pile_top, state.row, state.discard, ticket_deck, box, owners,
                          closed, tunnel, state.rng, final_turns, passes)  # fmt: skip
     if type(table) is tuple:
         pile, top, row, discard, rng = table
-        return GameState(state.rules, phase, current, state.first_player, players, pile, top, row,
+        return new_state(state.rules, phase, current, state.first_player, players, pile, top, row,
                          discard, ticket_deck, box, owners, closed, tunnel, rng, final_turns,
                          passes)  # fmt: skip
     assert isinstance(table, Table)
-    return GameState(
+    return new_state(
         state.rules, phase, current, state.first_player, players, table.pile, table.top,
         table.frozen_row(), table.frozen_discard(),
         ticket_deck, box, owners, closed, tunnel, table.rng, final_turns, passes,
@@ -741,7 +760,7 @@ def _with_player(state: GameState, new: PlayerState) -> tuple[PlayerState, ...]:
 
 def _with_hand(state: GameState, hand: Cards) -> tuple[PlayerState, ...]:
     p = state.players[state.current]
-    return _with_player(state, PlayerState(hand, p.trains, p.stations, p.score, p.tickets, p.offer))
+    return _with_player(state, new_player(hand, p.trains, p.stations, p.score, p.tickets, p.offer))
 
 
 def _end_turn(
@@ -790,7 +809,7 @@ def _after_card(
     the turn ends."""
     p = state.players[state.current]
     players = list(state.players)
-    players[state.current] = PlayerState(hand, p.trains, p.stations, p.score, p.tickets, p.offer)
+    players[state.current] = new_player(hand, p.trains, p.stations, p.score, p.tickets, p.offer)
     if type(table) is tuple:
         left = table[1] < len(table[0]) or table[3].total > 0
         row: tuple[int, ...] | list[int] = table[2]
@@ -810,9 +829,23 @@ def _apply_face_up(state: GameState, action: DrawFaceUp) -> GameState:
     row = state.row
     top = state.pile_top
     pile = state.pile
-    if top < len(pile) and NO_CARD not in row:  # the common case, without a Table
+    phase = state.phase
+    if (
+        top < len(pile)
+        and NO_CARD not in row
+        and (phase is _TURN or phase is _SECOND_DRAW)
+        and type(slot) is int
+        and 0 <= slot < len(row)
+    ):  # the common case: a full row, cards in the pile; no Table, the checks inlined
+        card = row[slot]
+        if card != LOCOMOTIVE or phase is _TURN:  # R15b
+            new_row = (*row[:slot], pile[top], *row[slot + 1 :])
+            if new_row.count(LOCOMOTIVE) < state.rules.variant.reset_locomotives:  # no reset (R17)
+                return _drew(state, card, pile, top + 1, new_row, card == LOCOMOTIVE)
+    _check_face_up(state, action)
+    if top < len(pile) and NO_CARD not in row:
         new_row = (*row[:slot], pile[top], *row[slot + 1 :])
-        if new_row.count(LOCOMOTIVE) < state.rules.variant.reset_locomotives:  # no reset (R17)
+        if new_row.count(LOCOMOTIVE) < state.rules.variant.reset_locomotives:
             card = row[slot]
             hand = state.players[state.current].hand.add_kind(card)
             cards = (pile, top + 1, new_row, state.discard, state.rng)
@@ -823,9 +856,64 @@ def _apply_face_up(state: GameState, action: DrawFaceUp) -> GameState:
     return _after_card(state, table, hand, card == LOCOMOTIVE and state.phase is _TURN)
 
 
+def _drew(
+    state: GameState, card: int, pile: tuple[int, ...], top: int, row: tuple[int, ...], loco: bool
+) -> GameState:
+    """``_after_card`` for a draw that moved no card but the one taken and the one dealt into
+    its slot (the common case), in one step: ``card`` joins the hand, then the second draw is
+    due (R13) unless a face-up locomotive was taken (R15a) or no second card exists (D5)."""
+    seat = state.current
+    p = state.players[seat]
+    hand = list(p.hand)
+    hand[card] += 1
+    players = list(state.players)
+    players[seat] = new_player(_make(hand), p.trains, p.stations, p.score, p.tickets, p.offer)
+    discard = state.discard
+    if (
+        state.phase is _TURN
+        and not loco
+        and (top < len(pile) or discard.total > 0 or _second_card_exists(False, row))
+    ):
+        return new_state(state.rules, _SECOND_DRAW, seat, state.first_player, tuple(players),
+                         pile, top, row, discard, state.ticket_deck, state.box, state.owners,
+                         state.closed, None, state.rng, state.final_turns, 0)  # fmt: skip
+    return _next_turn(state, tuple(players), pile, top, row, discard, state.owners, state.closed)
+
+
+def _next_turn(
+    state: GameState,
+    players: tuple[PlayerState, ...],
+    pile: tuple[int, ...],
+    top: int,
+    row: tuple[int, ...],
+    discard: Cards,
+    owners: tuple[int, ...],
+    closed: tuple[int, ...],
+) -> GameState:
+    """``_end_turn`` when no slot is empty, nobody passed and the tickets did not move."""
+    n = state.rules.players
+    seat = state.current
+    final = state.final_turns
+    if final > 0:
+        final -= 1
+    elif final < 0 and players[seat].trains <= END_TRIGGER_TRAINS:
+        final = n
+    if final == 0:
+        return new_state(state.rules, _GAME_OVER, seat, state.first_player, players, pile, top,
+                         row, discard, state.ticket_deck, state.box, owners, closed, None,
+                         state.rng, final, 0)  # fmt: skip
+    return new_state(state.rules, _TURN, (seat + 1) % n, state.first_player, players, pile, top,
+                     row, discard, state.ticket_deck, state.box, owners, closed, None, state.rng,
+                     final, 0)  # fmt: skip
+
+
 def _apply_blind(state: GameState, action: DrawBlind) -> GameState:
     top = state.pile_top
-    if top < len(state.pile):  # the common case, without a Table
+    phase = state.phase
+    if top < len(state.pile) and (phase is _TURN or phase is _SECOND_DRAW):  # no Table (R19)
+        return _drew(state, state.pile[top], state.pile, top + 1, state.row, False)
+    _check_blind(state, action)
+    if top < len(state.pile):
         hand = state.players[state.current].hand.add_kind(state.pile[top])
         return _after_card(state, (state.pile, top + 1, state.row, state.discard, state.rng),
                            hand, False)  # fmt: skip
@@ -854,7 +942,7 @@ def _claimed(state: GameState, r: int) -> tuple[tuple[int, ...], tuple[int, ...]
 def _finish_claim(state: GameState, table: Table | CardTable, hand: Cards, r: int) -> GameState:
     route = state.rules.map.routes[r]
     p = state.players[state.current]
-    moved = PlayerState(
+    moved = new_player(
         hand, p.trains - route.length, p.stations, p.score + route.points, p.tickets, p.offer
     )
     owners, closed = _claimed(state, r)
@@ -863,14 +951,32 @@ def _finish_claim(state: GameState, table: Table | CardTable, hand: Cards, r: in
 
 
 def _apply_claim(state: GameState, action: ClaimRoute) -> GameState:
-    board = state.rules.map
-    r = board.route_index[action.route]
-    route = board.routes[r]
-    hand = state.players[state.current].hand.minus(action.payment)
+    r = _check_claim(state, action)
+    route = state.rules.map.routes[r]
+    seat = state.current
+    p = state.players[seat]
+    hand = p.hand.minus(action.payment)
     if not route.tunnel and NO_CARD not in state.row:  # no card moves but the payment's
-        discard = state.discard.plus(action.payment)
-        return _finish_claim(state, (state.pile, state.pile_top, state.row, discard, state.rng),
-                             hand, r)  # fmt: skip
+        players = list(state.players)
+        players[seat] = new_player(hand, p.trains - route.length, p.stations,
+                                   p.score + route.points, p.tickets, p.offer)  # fmt: skip
+        owners, closed = _claimed(state, r)
+        return _next_turn(state, tuple(players), state.pile, state.pile_top, state.row,
+                          state.discard.plus(action.payment), owners, closed)  # fmt: skip
+    if route.tunnel and NO_CARD not in state.row and _pile_reveals(state):
+        return _tunnel_from_pile(state, action, r, hand)
+    return _claim_with_table(state, action, r, hand)
+
+
+def _pile_reveals(state: GameState) -> bool:
+    """Whether the pile alone holds the cards a tunnel turns over (no reshuffle, R28, D4)."""
+    return state.pile_top + TUNNEL_REVEAL <= len(state.pile)
+
+
+def _claim_with_table(state: GameState, action: ClaimRoute, r: int, hand: Cards) -> GameState:
+    """A claim in the general case, on a ``Table``: empty slots to refill, or a tunnel's cards
+    that need a reshuffle or run out (R28, R33, D4, D8, D33)."""
+    route = state.rules.map.routes[r]
     table = _table(state)
     if not route.tunnel:  # the empty slots are refilled at the end of the turn (D33)
         table.throw(action.payment)
@@ -894,7 +1000,38 @@ def _apply_claim(state: GameState, action: ClaimRoute) -> GameState:
                       state.final_turns, 0)  # fmt: skip
 
 
+def _tunnel_from_pile(state: GameState, action: ClaimRoute, r: int, hand: Cards) -> GameState:
+    """A tunnel claim whose three cards come from the pile with no reshuffle, the row full:
+    the cards laid and revealed go to the discard at once when nothing matches (D31), or wait
+    in a ``PendingTunnel`` for the answer (R28-R31). The same state ``Table`` would build."""
+    top = state.pile_top
+    revealed = state.pile[top : top + TUNNEL_REVEAL]
+    colour = payment_colour(action.payment)
+    assert colour is not None
+    extra = sum(1 for c in revealed if c == LOCOMOTIVE or c == colour)  # R30, R31
+    seat = state.current
+    p = state.players[seat]
+    players = list(state.players)
+    if extra:
+        pending = PendingTunnel(r, action.payment, revealed, colour, extra)
+        players[seat] = new_player(hand, p.trains, p.stations, p.score, p.tickets, p.offer)
+        return new_state(state.rules, _TUNNEL, seat, state.first_player, tuple(players),
+                         state.pile, top + TUNNEL_REVEAL, state.row, state.discard,
+                         state.ticket_deck, state.box, state.owners, state.closed, pending,
+                         state.rng, state.final_turns, 0)  # fmt: skip
+    route = state.rules.map.routes[r]
+    players[seat] = new_player(hand, p.trains - route.length, p.stations, p.score + route.points,
+                               p.tickets, p.offer)  # fmt: skip
+    discard = list(state.discard.plus(action.payment))
+    for c in revealed:
+        discard[c] += 1
+    owners, closed = _claimed(state, r)
+    return _next_turn(state, tuple(players), state.pile, top + TUNNEL_REVEAL, state.row,
+                      _make(discard), owners, closed)  # fmt: skip
+
+
 def _apply_pay_tunnel(state: GameState, action: PayTunnel) -> GameState:
+    _check_pay_tunnel(state, action)
     tunnel = state.tunnel
     assert tunnel is not None
     table = _table(state)
@@ -906,6 +1043,22 @@ def _apply_pay_tunnel(state: GameState, action: PayTunnel) -> GameState:
 
 
 def _apply_withdraw(state: GameState, action: WithdrawTunnel) -> GameState:
+    _check_withdraw(state, action)
+    tunnel = state.tunnel
+    assert tunnel is not None
+    if NO_CARD not in state.row:  # no slot to refill: only the revealed cards move (R28.5)
+        discard = list(state.discard)
+        for c in tunnel.revealed:
+            if c != NO_CARD:  # as Table.throw_kinds
+                discard[c] += 1
+        players = _with_hand(state, state.players[state.current].hand.plus(tunnel.laid))
+        return _next_turn(state, players, state.pile, state.pile_top, state.row, _make(discard),
+                          state.owners, state.closed)  # fmt: skip
+    return _withdraw_with_table(state)
+
+
+def _withdraw_with_table(state: GameState) -> GameState:
+    """Withdrawing in the general case, on a ``Table`` (empty slots to refill at the end)."""
     tunnel = state.tunnel
     assert tunnel is not None
     table = _table(state)
@@ -917,11 +1070,12 @@ def _apply_withdraw(state: GameState, action: WithdrawTunnel) -> GameState:
 
 def _apply_station(state: GameState, action: BuildStation) -> GameState:
     """Build a station; no action ever removes it from its city (R42)."""
+    _check_station(state, action)
     c = state.rules.map.city_index[action.city]
     table = _table(state)
     table.throw(action.payment)
     p = state.players[state.current]
-    built = PlayerState(
+    built = new_player(
         p.hand.minus(action.payment), p.trains, (*p.stations, c), p.score, p.tickets, p.offer
     )
     players = _with_player(state, built)
@@ -929,22 +1083,24 @@ def _apply_station(state: GameState, action: BuildStation) -> GameState:
 
 
 def _apply_draw_tickets(state: GameState, action: DrawTickets) -> GameState:
+    _check_draw_tickets(state, action)
     k = state.rules.variant.draw_tickets
     deck = state.ticket_deck
     p = state.players[state.current]
-    players = _with_player(state, PlayerState(
+    players = _with_player(state, new_player(
         p.hand, p.trains, p.stations, p.score, p.tickets, deck[:k]))  # fmt: skip
     return _successor(state, _CHOOSE_TICKETS, state.current, players, None, state.owners,
                       state.closed, deck[k:], state.box, None, state.final_turns, 0)  # fmt: skip
 
 
 def _apply_keep(state: GameState, action: KeepTickets) -> GameState:
+    _check_keep(state, action)
     board = state.rules.map
     chosen = {board.ticket_index[t] for t in action.tickets}
     p = state.players[state.current]
     kept = tuple(t for t in p.offer if t in chosen)
     rejected = tuple(t for t in p.offer if t not in chosen)  # D12: in the order drawn
-    players = _with_player(state, PlayerState(
+    players = _with_player(state, new_player(
         p.hand, p.trains, p.stations, p.score, p.tickets + kept, ()))  # fmt: skip
     if state.phase is _CHOOSE_TICKETS:
         deck = state.ticket_deck + rejected
@@ -960,6 +1116,7 @@ def _apply_keep(state: GameState, action: KeepTickets) -> GameState:
 
 
 def _apply_pass(state: GameState, action: Pass) -> GameState:
+    _check_pass(state, action)
     return _end_turn(state, None, state.players, state.owners, state.closed, state.ticket_deck,
                      state.phase is _TURN)  # fmt: skip
 
@@ -975,4 +1132,5 @@ _APPLY: dict[type, Any] = {
     KeepTickets: _apply_keep,
     Pass: _apply_pass,
 }
-_STEPS: dict[type, tuple[Any, Any]] = {kind: (_CHECKS[kind], step) for kind, step in _APPLY.items()}
+"""Each action kind's step: it checks the action (``_CHECKS``, or the same tests inlined for
+the common draws) and builds the next state."""

@@ -21,7 +21,7 @@ import attrs
 from .board import Map
 from .errors import ScoreMismatchError, ScoringError
 from .guards import check_score, check_seat, check_state, expect
-from .paths import Network, Trail, components, connecting_paths
+from .paths import Edge, Network, Trail, components, connecting_paths
 from .state import NO_OWNER, GameState, Phase
 from .unionfind import UnionFind
 
@@ -239,6 +239,8 @@ def choose_borrowed(
     ticket). Only then are the remaining combinations tried, in increasing order.
     """
     label = components(own) if networks is None else networks  # each network by its lowest city
+    if not stations:  # nothing to borrow: a ticket is completed within one network
+        return (), tuple(label.get(a, a) == label.get(b, b) for a, b, _ in tickets)
     sets: UnionFind[int] = UnionFind()  # forced stations join networks
 
     def find(x: int) -> int:
@@ -255,6 +257,11 @@ def choose_borrowed(
         route, other = forced
         chosen[i] = route
         sets.union(find(city), find(other))
+    if not sets.parent:  # no forced join (the usual case): a city's set is its network
+        get = label.get
+
+        def find(x: int) -> int:
+            return get(x, x)
 
     completed = [find(a) == find(b) for a, b, _ in tickets]
     open_tickets = [
@@ -491,6 +498,18 @@ def _value(name: str, p: _Partial, total: int, bonus: int) -> int:
     return _VALUES[name](p, total, bonus)
 
 
+_ROUTE_TABLES: dict[Map, tuple[tuple[Edge, ...], tuple[int, ...]]] = {}
+
+
+def _route_tables(board: Map) -> tuple[tuple[Edge, ...], tuple[int, ...]]:
+    """Each route of ``board`` as a graph edge and its points, built once per map."""
+    found = _ROUTE_TABLES.get(board)
+    if found is None:
+        edges = tuple((i, r.a, r.b, r.length) for i, r in enumerate(board.routes))
+        found = _ROUTE_TABLES[board] = (edges, tuple(r.points for r in board.routes))
+    return found
+
+
 def _player(
     state: GameState,
     seat: int,
@@ -506,7 +525,8 @@ def _player(
     player = state.players[seat]
     mine = own[seat]
 
-    route_points = sum(routes[r].points for r in mine)  # D35
+    edge_of, points_of = _route_tables(board)
+    route_points = sum([points_of[r] for r in mine])  # D35
     if route_points != player.score:
         raise ScoreMismatchError(seat, player.score, route_points)
 
@@ -523,7 +543,7 @@ def _player(
                 choices.append((r, route.b if route.a == city else route.a))
         station_specs.append((city, choices))
     tickets = [board.tickets[t] for t in player.tickets]
-    network = Network((r, routes[r].a, routes[r].b, routes[r].length) for r in mine)
+    network = Network([edge_of[r] for r in mine])
     borrowed, completed = choose_borrowed(
         ((routes[r].a, routes[r].b) for r in mine),
         [(t.a, t.b, t.points) for t in tickets],
