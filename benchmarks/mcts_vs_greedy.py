@@ -4,7 +4,7 @@ Games come in pairs: game ``2k`` and ``2k + 1`` share the seed ``seed + k`` with
 swapped, so the deal favours neither bot. The search's time is processor time
 (``time.process_time``) of each of its decisions, so a busy machine does not distort it.
 
-    nice python benchmarks/mcts_vs_greedy.py --games 200 --seconds 0.45 --processes 2
+    nice python benchmarks/mcts_vs_greedy.py --games 200 --seconds 0.3 --processes 2
 
 prints one line per game, then the win rate with its 95 % Wilson interval, mean scores, and
 the median, 95th percentile and maximum processor time per move of the search bot.
@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games (even: pairs of seats)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first pair of games")
-    parser.add_argument("--seconds", type=float, default=0.45, help="processor time per move")
+    parser.add_argument("--seconds", type=float, default=0.3, help="processor time per move")
     parser.add_argument("--iterations", type=int, help="playouts per move (instead of time)")
     parser.add_argument("--processes", type=int, default=1, help="worker processes")
     parser.add_argument("--json", metavar="FILE", help="also write every game as JSON")
