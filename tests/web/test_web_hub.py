@@ -14,7 +14,7 @@ from ttr_europe.actions import ClaimRoute
 from ttr_europe.match import Match
 from ttr_europe.rules import legal_actions
 from ttr_europe.testing import finished, scenario
-from ttr_europe.web.hub import Client, Hub, moves
+from ttr_europe.web.hub import BURST, COSTS, RATE, Client, Hub, moves
 
 
 def _send(hub: Hub, client: Client, doc: Any) -> list[tuple[Client, dict[str, Any]]]:
@@ -282,8 +282,9 @@ def test_a_new_match_drops_an_idle_match_nobody_plays_before_one_a_person_left()
                max_matches=2)  # fmt: skip
     _send(over, a, {"type": "join", "seat": 0})
     over.leave(a)
-    _send(over, b, {"type": "new"})
-    _send(over, b, {"type": "new"})
+    c = Client()  # a tab of its own (each tab has its own message credits)
+    _send(over, c, {"type": "new"})
+    _send(over, c, {"type": "new"})
     assert list(over.matches) == ["2", "3"]  # a finished match goes first
 
 
@@ -292,3 +293,26 @@ def test_a_new_match_names_its_first_person_seat_for_the_page_to_take() -> None:
     assert _only(_send(hub, a := Client(), {"type": "new"}), a)["seat"] == 1
     hub = Hub(lambda: Match.new("usa", "base", 2, 1, ["greedy", "random"]))
     assert _only(_send(hub, a, {"type": "new"}), a)["seat"] is None  # only bots: watch
+
+
+def test_a_tab_that_floods_the_server_is_slowed_down_and_changes_nothing() -> None:
+    """Each tab has BURST credits refilled at RATE a second; ``new`` costs more than a ping.
+    A refused message is not handled (no match is dealt) and the tab may go on later."""
+    now = [0.0]
+    hub = Hub(two_people, clock=lambda: now[0])
+    a, b = Client(), Client()
+    answers = [_only(_send(hub, a, {"type": "ping"}), a)["type"] for _ in range(int(BURST))]
+    assert answers == ["pong"] * int(BURST)
+    refused = _only(_send(hub, a, {"type": "ping"}), a)
+    assert refused["code"] == "too_fast" and "wait 0.02 s" in refused["message"]
+    assert _only(_send(hub, b, {"type": "ping"}), b)["type"] == "pong"  # others are served
+    matches = len(hub.matches)
+    now[0] += 10 / RATE  # ten credits back: not enough for a new match
+    assert _only(_send(hub, a, {"type": "new"}), a)["code"] == "too_fast"
+    assert len(hub.matches) == matches
+    now[0] += (1 + COSTS["new"]) / RATE
+    assert _only(_send(hub, a, {"type": "new"}), a)["type"] == "created"
+    assert len(hub.matches) == matches + 1
+    now[0] += 3600  # credits never exceed the burst
+    sent = [_only(_send(hub, a, "not json"), a)["code"] for _ in range(int(BURST) + 1)]
+    assert sent.count("too_fast") == 1 and sent[-1] == "too_fast"

@@ -26,6 +26,7 @@ the scoreboard once over), ``options``, ``created``, ``pong`` and ``error`` (``c
 from __future__ import annotations
 
 import secrets
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -64,6 +65,10 @@ JOIN_EVENTS = 200  # events replayed to a tab that joins late or comes back
 MAX_WATCHERS = 32  # tabs watching one match; each costs work at every move
 MAX_TABS_PER_SEAT = 8  # tabs at one seat (its token's holder may open several)
 MESSAGE_TYPES = ("join", "act", "options", "new", "ping")
+RATE = 50.0  # message credits a tab regains per second: far above any person's clicking
+BURST = 100.0  # credits a tab may hold, so a quick series of moves is never refused
+COSTS = {"new": 25.0, "join": 5.0}  # what a message costs beyond one credit: dealing and
+# playing bots to a person's turn, drawing the board; every other message costs one
 
 Json = dict[str, Any]
 
@@ -75,6 +80,8 @@ class Client:
     hosted: Hosted | None = None
     seat: int | None = None
     seen: int = 0
+    credits: float = BURST  # the rate limit's bucket (``Hub.receive``)
+    checked: float | None = None  # when it was last filled
 
 
 @attrs.define(eq=False)
@@ -97,9 +104,16 @@ def error(code: str, message: str, rule: str | None = None, **extra: Any) -> Jso
 class Hub:
     """The matches of one server. Not thread-safe: the server calls it from one event loop."""
 
-    def __init__(self, make_match: Callable[[], Match], *, max_matches: int = MAX_MATCHES):
+    def __init__(
+        self,
+        make_match: Callable[[], Match],
+        *,
+        max_matches: int = MAX_MATCHES,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._make_match = make_match
         self._max_matches = max_matches
+        self._clock = clock
         self._next = 1
         self.matches: dict[str, Hosted] = {}
         self.latest = self.new_match()
@@ -128,9 +142,17 @@ class Hub:
         client.hosted, client.seat = None, None
 
     def receive(self, client: Client, text: str | bytes) -> Outgoing:
-        """Handle one message; every refusal is a JSON error to the sender alone."""
+        """Handle one message; every refusal is a JSON error to the sender alone.
+
+        Each tab has a bucket of ``BURST`` credits that refills at ``RATE`` a second; a message
+        costs one credit and ``COSTS`` more by type, and a tab out of credits is refused
+        (``too_fast``) without the message being read further, so no tab can keep the server
+        busy for the others.
+        """
         try:
+            self._charge(client, 1.0)
             message = _parse(text)
+            self._charge(client, COSTS.get(message["type"], 0.0))
             handler = getattr(self, f"_on_{message['type']}")
             out: Outgoing = handler(client, message)
             return out
@@ -147,6 +169,16 @@ class Hub:
             return [(client, error("unreadable", str(exc), None, candidates=candidates))]
         except TTRError as exc:
             return [(client, error("bad_message", str(exc)))]
+
+    def _charge(self, client: Client, cost: float) -> None:
+        now = self._clock()
+        if client.checked is not None:
+            client.credits = min(BURST, client.credits + (now - client.checked) * RATE)
+        client.checked = now
+        if client.credits < cost:
+            wait = (cost - client.credits) / RATE
+            raise WebError("too_fast", f"too many messages: wait {wait:.2f} s")
+        client.credits -= cost
 
     # ------------------------------------------------------------------ messages
 
