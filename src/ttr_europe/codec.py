@@ -132,14 +132,15 @@ class ActionCodec:
         self._claim_start = self.blocks["claim"].start
         self._station = self.blocks["station"].start
         self._pay_start = self.blocks["pay"].start
-        self._kind_bases = {  # per route kind: each route's bit and first code
-            kind.mask: [
+        # per route kind: its routes' first codes, and each with its route's bit
+        self._kind_bases: dict[int, tuple[list[int], list[tuple[int, int]]]] = {}
+        for kind in board.route_kinds:
+            each = [
                 (1 << r, self._claim_start + route_start[r])
                 for r in range(len(board.routes))
                 if kind.mask >> r & 1
             ]
-            for kind in board.route_kinds
-        }
+            self._kind_bases[kind.mask] = ([base for _, base in each], each)
 
     def __repr__(self) -> str:
         return f"<ActionCodec {self.map.id}/{self.variant.id}: {self.size} codes>"
@@ -279,9 +280,14 @@ class ActionCodec:
         for kind, open_routes in kinds:
             pattern = _pattern(kind.colour, kind.length, kind.ferry, hand)
             width = len(pattern)
-            for bit, base in bases[kind.mask]:
-                if open_routes & bit:
+            every, each = bases[kind.mask]
+            if open_routes == kind.mask:  # every route of the kind open (the usual case)
+                for base in every:
                     out[base : base + width] = pattern
+            else:
+                for bit, base in each:
+                    if open_routes & bit:
+                        out[base : base + width] = pattern
         if cities:  # every city's block alike, then the cities with a station cleared
             cost = len(state.players[state.current].stations) + 1
             width = len(self._stations)
@@ -315,11 +321,19 @@ def _pattern(colour: int | None, length: int, ferry: int, hand: Cards) -> bytes:
     Cached: the pattern depends on few numbers.
     """
     locos = hand[LOCOMOTIVE]
-    top = length - 1 if locos >= length else locos
+    all_locos = locos >= length
+    top = length - 1 if all_locos else locos
     if colour is not None:
         low = length - hand[colour]
-        return _pattern_of(1, length - ferry, ferry, (low if low > ferry else ferry,), top,
-                           locos >= length)  # fmt: skip
+        if low < ferry:
+            low = ferry
+        shape = (length, ferry, low, top, all_locos)
+        pattern = _COLOUR_PATTERNS.get(shape)
+        if pattern is None:  # few shapes: lengths and counts are bounded by the map
+            pattern = _COLOUR_PATTERNS[shape] = _pattern_of(
+                1, length - ferry, ferry, (low,), top, all_locos
+            )
+        return pattern
     key = (length, ferry, hand)
     found = _GRAY_PATTERNS.get(key)
     if found is None:
@@ -327,11 +341,12 @@ def _pattern(colour: int | None, length: int, ferry: int, hand: Cards) -> bytes:
             _GRAY_PATTERNS.clear()
         lows = tuple(max(ferry, length - hand[c]) for c in range(8))
         found = _GRAY_PATTERNS[key] = _pattern_of(8, length - ferry, ferry, lows, top,
-                                                  locos >= length)  # fmt: skip
+                                                  all_locos)  # fmt: skip
     return found
 
 
 _GRAY_PATTERNS: dict[tuple[int, int, Cards], bytes] = {}
+_COLOUR_PATTERNS: dict[tuple[int, int, int, int, bool], bytes] = {}
 
 
 @lru_cache(maxsize=65536)
