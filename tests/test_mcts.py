@@ -170,8 +170,12 @@ def test_make_bot_builds_the_search_bot() -> None:
         ({"iterations": 2.5}, "positive int"),
         ({"seconds": -1.0}, "positive number"),
         ({"seconds": "1"}, "positive number"),
-        ({"depth": 0}, "depth must be a positive int"),
-        ({"per_world": 1.5}, "per_world must be a positive int"),
+        ({"depth": 0}, "depth must be an int of at least 1"),
+        ({"per_world": 1.5}, "per_world must be an int of at least 1"),
+        ({"prior": -1}, "prior must be an int of at least 0"),
+        ({"exploration": -0.1}, "exploration must be a number of at least 0"),
+        ({"confidence": float("nan")}, "confidence must be a number"),
+        ({"margin_scale": 0}, "margin_scale must be above 0"),
     ],
 )
 def test_bad_budgets_are_refused(kwargs: dict[str, object], message: str) -> None:

@@ -404,9 +404,17 @@ class MctsBot:
             raise SetupError(f"iterations must be a positive int, not {iterations!r}")
         if seconds is not None and not (isinstance(seconds, int | float) and seconds > 0):
             raise SetupError(f"seconds must be a positive number, not {seconds!r}")
-        for label, count in (("depth", depth), ("per_world", per_world)):
-            if type(count) is not int or count < 1:
-                raise SetupError(f"{label} must be a positive int, not {count!r}")
+        counts = (("depth", depth, 1), ("per_world", per_world, 1), ("prior", prior, 0))
+        for label, count, least in counts:
+            if type(count) is not int or count < least:
+                raise SetupError(f"{label} must be an int of at least {least}, not {count!r}")
+        numbers = {"exploration": exploration, "widening": widening,
+                   "confidence": confidence, "margin_scale": margin_scale}  # fmt: skip
+        for label, number in numbers.items():
+            if not (isinstance(number, int | float) and 0 <= number < math.inf):
+                raise SetupError(f"{label} must be a number of at least 0, not {number!r}")
+        if margin_scale == 0:
+            raise SetupError("margin_scale must be above 0")
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
