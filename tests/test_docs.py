@@ -40,6 +40,13 @@ SHELL_STEPS = (
 )
 
 
+OPTIONAL = {  # modules of the optional extras (pyproject.toml), by the extra that brings them
+    "numpy": "rl", "pettingzoo": "rl", "gymnasium": "rl", "pyspiel": "openspiel", "ray": "ray",
+    "starlette": "web", "uvicorn": "web", "websockets": "web", "playwright": "webtest",
+    "cairosvg": "webtest", "mkdocs": "docs",
+}  # fmt: skip
+
+
 def _name(page: Path) -> str:
     return str(page.relative_to(REPO))
 
@@ -76,7 +83,14 @@ def test_python_blocks_run(page: Path, scratch: Path) -> None:
     namespace: dict[str, object] = {"__name__": f"docs.{page.stem}"}
     for block in _blocks(page, "python"):
         if not block.lstrip().startswith(">>>"):
-            exec(compile(block, str(page), "exec"), namespace)
+            try:
+                exec(compile(block, str(page), "exec"), namespace)
+            except ImportError as exc:  # a page about an extra that is not installed
+                missing = exc.name or getattr(exc.__cause__, "name", None) or ""
+                extra = OPTIONAL.get(missing.partition(".")[0])
+                if extra is None:
+                    raise
+                pytest.skip(f"{page.name} needs {missing}: pip install -e '.[{extra}]'")
 
 
 def _commands(block: str) -> Iterator[str]:
