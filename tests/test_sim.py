@@ -4,6 +4,7 @@ the command line in test_sim_cli.py and Ray in test_sim_ray.py."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 from pathlib import Path
@@ -213,6 +214,15 @@ def test_a_game_that_kills_its_worker_fails_alone() -> None:
     rows = sorted(r.seed for o in outcomes if isinstance(o, Done) for r in o.results)
     assert rows == [1, 2, 3, 4, 5, 6]  # the games that shared its pool went through, once each
     assert backend.retried >= 3  # itself twice alone, and whatever shared its first pool
+
+
+def test_a_pool_starts_no_more_processes_than_tasks() -> None:
+    """``tournament --games 1 --processes 300`` started 300 processes for one game."""
+    game = GameSpec("usa", "base", 1, ("random", "random"))
+    with ProcessBackend(workers=300) as backend:
+        outcomes = list(backend.run([(game,)]))
+        assert len(multiprocessing.active_children()) <= 1
+    assert [r.seed for o in outcomes if isinstance(o, Done) for r in o.results] == [1]
 
 
 @pytest.mark.parametrize("backend", [SerialBackend(), ProcessBackend(workers=1)])

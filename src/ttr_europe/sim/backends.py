@@ -117,9 +117,11 @@ class ProcessBackend(Backend):
         inflight: dict[Future[list[GameResult]], tuple[int, Batch]] = {}
         try:
             while pending or suspects or inflight:
-                if self._pool is None:
+                if self._pool is None:  # no more processes than tasks: the rest would idle
                     self._pool = ProcessPoolExecutor(
-                        self.workers, initializer=_follow_parent, initargs=(os.getpid(),)
+                        min(self.workers, max(1, len(batches))),
+                        initializer=_follow_parent,
+                        initargs=(os.getpid(),),
                     )
                 if suspects:  # after a death: one task alone until the suspects are cleared
                     if not inflight:
