@@ -300,7 +300,11 @@ def mutated(draw: st.DrawFn, doc: Any, max_faults: int = 3) -> Any:
             parent[key] = nested
         elif how == "long":  # of a small value: the document stays within a few MB
             item = value if size_of(value) <= 20 else draw(JSON_JUNK)
-            parent[key] = [item] * draw(st.sampled_from([100, 5000, 50_000]))
+            count = draw(st.sampled_from([100, 5000, 50_000]))
+            if isinstance(item, list | dict):  # copies: a later fault inside one changes one
+                parent[key] = [copy.deepcopy(item) for _ in range(count)]
+            else:
+                parent[key] = [item] * count
         else:
             parent[key] = draw(JSON_JUNK)
     return doc
