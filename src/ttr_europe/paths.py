@@ -227,12 +227,14 @@ class _Search:
         self.seen: set[tuple[int, int]] = set()
 
     def run(self) -> Trail:
-        first = self._quick()
-        self.best = first.length
         odd = 0
         for f in self.flip:
             odd ^= f
-        self._branch(0, 0, odd, 0, 2)
+        bound = self._bound(odd)
+        first = self._quick(odd, bound)
+        self.best = first.length
+        if first.length < bound:  # else the branch and bound would stop at its root
+            self._branch(0, 0, odd, 0, 2)
         if not self.best_kept:
             return first
         kept = [r for k, c in enumerate(self.chains) if self.best_kept >> k & 1 for r in c.routes]
@@ -241,16 +243,27 @@ class _Search:
         odd_cities = sorted(c for c, d in degree.items() if d % 2)
         return _euler(adjacency, odd_cities[0] if odd_cities else min(degree), len(kept))
 
-    def _quick(self) -> Trail:
-        """Depth-first over trails of chains from each odd city, longest chains first."""
+    def _bound(self, odd: int) -> int:
+        """No trail is longer than this: ``_branch``'s cut at its root (every odd city but two
+        loses at least half its lightest chain)."""
+        lightest = []
+        while odd:
+            low = odd & -odd
+            odd ^= low
+            lightest.append(self.weight[self.by_weight[low.bit_length() - 1][0]])
+        lightest.sort()
+        must = len(lightest) - 2
+        return self.total - ((sum(lightest[:must]) + 1) // 2 if must > 0 else 0)
+
+    def _quick(self, odd: int, bound: int) -> Trail:
+        """Depth-first over trails of chains from each odd city, longest chains first; the
+        first trail of the greatest length met. It stops at a trail of length ``bound``, as no
+        later one can be longer."""
         arcs: list[list[tuple[int, int, int]]] = [[] for _ in self.local]
         for k in sorted(range(len(self.chains)), key=lambda k: (-self.weight[k], k)):
             arcs[self.a[k]].append((k, self.b[k], self.weight[k]))
             if self.a[k] != self.b[k]:
                 arcs[self.b[k]].append((k, self.a[k], self.weight[k]))
-        odd = 0
-        for f in self.flip:
-            odd ^= f
         budget = self.BUDGET
         steps = 0
         best: tuple[int, int, tuple[int, ...]] = (0, 0, ())
@@ -281,6 +294,8 @@ class _Search:
                 path.append(k)
                 if length > best[0]:
                     best = (length, start, tuple(path))
+                    if length >= bound:
+                        return self._expand(start, path)
                 if steps > budget:
                     break
                 frames.append((iter(arcs[other]), used | 1 << k, length))

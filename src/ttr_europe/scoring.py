@@ -241,32 +241,26 @@ def choose_borrowed(
     label = components(own) if networks is None else networks  # each network by its lowest city
     if not stations:  # nothing to borrow: a ticket is completed within one network
         return (), tuple(label.get(a, a) == label.get(b, b) for a, b, _ in tickets)
-    sets: UnionFind[int] = UnionFind()  # forced stations join networks
-
-    def find(x: int) -> int:
-        return sets.find(label.get(x, x))
-
     chosen: list[int | None] = [None] * len(stations)
     free: list[int] = []
+    forced: list[tuple[int, int]] = []
     for i, (city, choices) in enumerate(stations):
-        if None in choices or len(choices) != 1:
+        if len(choices) == 1 and choices[0] is not None:  # an explicit choice: it joins networks
+            chosen[i], other = choices[0]
+            forced.append((city, other))
+        else:
             free.append(i)
-            continue
-        forced = choices[0]
-        assert forced is not None
-        route, other = forced
-        chosen[i] = route
-        sets.union(find(city), find(other))
-    if not sets.parent:  # no forced join (the usual case): a city's set is its network
-        get = label.get
+    if forced:  # relabel: each city by its set once forced stations join networks
+        label = _joined(label, forced)
+    get = label.get  # a city in no network is its own set
 
-        def find(x: int) -> int:
-            return get(x, x)
-
-    completed = [find(a) == find(b) for a, b, _ in tickets]
-    open_tickets = [
-        (find(a), find(b), p, t) for t, (a, b, p) in enumerate(tickets) if not completed[t]
-    ]
+    completed: list[bool] = []
+    open_tickets: list[tuple[int, int, int, int]] = []
+    for t, (a, b, p) in enumerate(tickets):
+        x, y = get(a, a), get(b, b)
+        completed.append(x == y)
+        if x != y:
+            open_tickets.append((x, y, p, t))
     if not open_tickets or not free:
         return tuple(chosen), tuple(completed)
 
@@ -274,12 +268,12 @@ def choose_borrowed(
     links: dict[int, list[tuple[int, int, int]]] = {}
     for i in free:
         city, choices = stations[i]
-        home = find(city)
-        reached: set[int] = set()
+        home = get(city, city)
+        reached = {home}
         mine: list[tuple[int, int, int]] = []
-        for choice in sorted(c for c in choices if c is not None):
-            far = find(choice[1])
-            if far != home and far not in reached:
+        for choice in sorted([c for c in choices if c is not None]):
+            far = get(choice[1], choice[1])
+            if far not in reached:
                 reached.add(far)
                 mine.append((choice[0], home, far))
         links[i] = mine
@@ -287,11 +281,9 @@ def choose_borrowed(
 
     # Every candidate link at once bounds what any choice completes: a ticket it leaves open
     # is lost whatever the choice (the same points in every key), so only the others count.
-    every: UnionFind[int] = UnionFind()
-    for i in free:
-        for _, a, b in links[i]:
-            every.union(a, b)
-    open_tickets = [x for x in open_tickets if every.connected(x[0], x[1])]
+    every = _joined({}, [(a, b) for i in free for _, a, b in links[i]])
+    reach = every.get
+    open_tickets = [x for x in open_tickets if reach(x[0], x[0]) == reach(x[1], x[1])]
     if not open_tickets:  # every choice ties: the lowest is borrowing nothing
         return tuple(chosen), tuple(completed)
 
@@ -301,14 +293,11 @@ def choose_borrowed(
     best_done: tuple[int, ...] = ()
     everything = (sum(p for _, _, p, _ in open_tickets), len(open_tickets))
     for combo in product(*options):
-        link: UnionFind[int] = UnionFind()  # over the components the links join
-        for item in combo:
-            if item is not None:
-                link.union(item[1], item[2])
+        joined = _joined({}, [(item[1], item[2]) for item in combo if item is not None]).get
         points = 0
         done: list[int] = []
         for a, b, p, t in open_tickets:
-            if link.connected(a, b):
+            if joined(a, a) == joined(b, b):
                 points += p
                 done.append(t)
             else:
@@ -329,21 +318,31 @@ def _prune(links: dict[int, list[tuple[int, int, int]]], terminals: set[int]) ->
     """Drop links that cannot help: those at a component holding no open ticket's endpoint
     that links of fewer than two stations touch (a path could enter it but never leave).
     """
-    changed = True
-    while changed:
-        changed = False
-        touching: dict[int, set[int]] = {}
+    while True:
+        touched_by: dict[int, int] = {}  # component -> the one station touching it, -1 for more
         for i, mine in links.items():
             for _, a, b in mine:
-                touching.setdefault(a, set()).add(i)
-                touching.setdefault(b, set()).add(i)
-        dead = {c for c, seats in touching.items() if c not in terminals and len(seats) < 2}
-        if dead:
-            for i, mine in links.items():
-                kept = [x for x in mine if x[1] not in dead and x[2] not in dead]
-                if len(kept) != len(mine):
-                    links[i] = kept
-                    changed = True
+                touched_by[a] = i if touched_by.get(a, i) == i else -1
+                touched_by[b] = i if touched_by.get(b, i) == i else -1
+        dead = {c for c, i in touched_by.items() if i >= 0 and c not in terminals}
+        if not dead:
+            return
+        for i, mine in links.items():
+            links[i] = [x for x in mine if x[1] not in dead and x[2] not in dead]
+
+
+def _joined(label: Mapping[int, int], pairs: Iterable[tuple[int, int]]) -> dict[int, int]:
+    """``label`` (city -> its set) after joining the sets of each pair of cities; a city in
+    neither keeps its own set (``get(city, city)``)."""
+    sets: UnionFind[int] = UnionFind()
+    for a, b in pairs:
+        sets.union(label.get(a, a), label.get(b, b))
+    find = sets.find
+    out = {city: find(k) for city, k in label.items()}
+    for x in sets.parent:
+        if x not in out:
+            out[x] = find(x)
+    return out
 
 
 # --------------------------------------------------------------------------- the computation
