@@ -19,6 +19,8 @@ from ttr_europe import (
     TTRError,
     observe,
 )
+from ttr_europe.bots import RandomBot
+from ttr_europe.errors import BotError
 from ttr_europe.events import BlindDrawn, GameOver, TicketsKept, TurnStarted
 from ttr_europe.match import Match, MatchError, Undone
 from ttr_europe.records import final_state
@@ -89,6 +91,37 @@ def test_a_bot_seat_cannot_be_played_by_a_person() -> None:
     match = Match.new("europe", "base", 2, seed=1, seats=["greedy", "person"], first_player=0)
     with pytest.raises(NotYourTurnError, match="bot"):
         match.play(0, match.legal(0)[0])
+
+
+class _BrokenBot:
+    def choose(self, view: object, legal: object, rng: object) -> object:
+        raise RuntimeError("out of order")
+
+
+def test_a_stand_in_takes_a_failed_bots_seat_and_the_game_goes_on_to_its_end() -> None:
+    match = Match.new("usa", "base", 2, seed=4, seats=["person", _BrokenBot()], first_player=0)
+    with pytest.raises(BotError, match="out of order"):
+        match.play(0, "keep all")
+    assert len(match.actions) == 1 and match.state.current == 1  # the person's move stands
+    seat = match.stand_in(1)
+    assert seat is match.seats[1] and seat.name == "random for _BrokenBot"
+    assert isinstance(seat.bot, RandomBot)
+    play_out(match, random.Random(4))
+    assert match.finished and match.record().actions[0].startswith("keep ")
+    assert match.stand_in(1, "greedy").name == "greedy for random for _BrokenBot"
+
+
+def test_only_a_bots_seat_takes_a_stand_in_and_only_a_bot_stands_in() -> None:
+    match = Match.new("usa", "base", 2, seed=4, seats=["person", "greedy"], first_player=0)
+    with pytest.raises(MatchError, match="played by a person"):
+        match.stand_in(0)
+    with pytest.raises(MatchError, match="must be a bot"):
+        match.stand_in(1, "person")
+    with pytest.raises(MatchError, match="no seat 2"):
+        match.stand_in(2)
+    with pytest.raises(SetupError, match="seat 1"):
+        match.stand_in(1, "no such bot")
+    assert match.seats[1].name == "greedy"  # every refusal left the seat as it was
 
 
 def play_out(match: Match, rng: random.Random) -> None:

@@ -249,6 +249,23 @@ class Match:
             out.extend(moved)
         return out
 
+    def stand_in(self, seat: int, bot: Bot | str = "random") -> Seat:
+        """Give a bot's seat to another bot (a bot name or a bot; random by default), for
+        example after its bot failed, so the game can go on; the moves made stay.
+
+        Raises ``MatchError`` for a seat a person plays.
+        """
+        self._check_seat(seat)
+        old = self.seats[seat]
+        if old.is_person:
+            raise MatchError(f"seat {seat} is played by a person, not a bot")
+        new = _seat(bot, seat)
+        if new.is_person:
+            raise MatchError(f"a stand-in for seat {seat} must be a bot")
+        new = Seat(f"{new.name} for {old.name}", new.bot)
+        self.seats = (*self.seats[:seat], new, *self.seats[seat + 1 :])
+        return new
+
     def undo(self) -> list[Numbered]:
         """Take back moves up to and including the last move of a person (hot-seat play).
 

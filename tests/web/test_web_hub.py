@@ -11,7 +11,9 @@ pytest.importorskip("starlette")
 
 from ttr_europe import observe, score
 from ttr_europe.actions import ClaimRoute
+from ttr_europe.bots import RandomBot
 from ttr_europe.match import Match
+from ttr_europe.notation import parse_action
 from ttr_europe.rules import legal_actions
 from ttr_europe.testing import finished, scenario
 from ttr_europe.web.hub import BURST, COSTS, RATE, Client, Hub, moves
@@ -214,20 +216,31 @@ class _BrokenBot:
         raise RuntimeError("out of order")
 
 
-def test_a_bot_that_fails_after_a_move_is_reported_and_every_tab_sees_the_move() -> None:
+def test_a_bot_that_fails_after_a_move_is_reported_to_every_tab_and_a_stand_in_plays_on() -> None:
     hub = Hub(lambda: Match.new("usa", "base", 2, 3, ["person", _BrokenBot()], first_player=0))
     a, watcher = Client(), Client()
     _send(hub, a, {"type": "join", "seat": 0})
     _send(hub, watcher, {"type": "join"})
     out = _send(hub, a, {"type": "act", "action": "keep all"})
     match = hub.latest.match
-    assert len(match.actions) == 1 and match.current == 1  # the move stands; the bot failed
+    assert match.actions[0] == parse_action(match.states[0], "keep all")  # the move stands
+    assert len(match.actions) == 2 and match.current == 0  # the stand-in moved for seat 1
+    assert isinstance(match.seats[1].bot, RandomBot) and match.seats[1].name.startswith("random")
     updates = {id(c): doc for c, doc in out if doc["type"] == "update"}
     assert updates.keys() == {id(a), id(watcher)}
     assert all(doc["seq"] == match.seq for doc in updates.values())
+    assert updates[id(a)]["moves"] is not None  # seat 0 is to act again
     errors = [(c, doc) for c, doc in out if doc["type"] == "error"]
-    assert [c for c, _ in errors] == [a] and errors[0][1]["code"] == "bot_failed"
-    assert "out of order" in errors[0][1]["message"]
+    assert [c for c, _ in errors] == [a, watcher]
+    assert all(doc["code"] == "bot_failed" and "out of order" in doc["message"]
+               and "seat 1" in doc["message"] for _, doc in errors)  # fmt: skip
+
+
+def test_a_bot_that_fails_before_anyone_joins_is_replaced_and_the_match_is_created() -> None:
+    hub = Hub(lambda: Match.new("usa", "base", 2, 3, [_BrokenBot(), "person"], first_player=0))
+    match = hub.latest.match
+    assert isinstance(match.seats[0].bot, RandomBot)
+    assert match.current == 1 and len(match.actions) == 1  # the stand-in kept its tickets
 
 
 def test_tabs_per_seat_and_watchers_are_bounded_and_a_full_match_changes_nothing() -> None:

@@ -128,7 +128,7 @@ class Hub:
             gone = min(idle, key=lambda h: not (h.match.finished or not h.tokens))
             del self.matches[gone.id]
         match = self._make_match()
-        match.advance()
+        _bots_move(match)  # nobody to tell yet: the seat names show a stand-in
         hosted = Hosted(str(self._next), match)
         self._next += 1
         self.matches[hosted.id] = hosted
@@ -234,13 +234,14 @@ class Hub:
             action = action_from_json(action, map=match.state.map, source="action")
         elif not isinstance(action, str):
             raise WebError("bad_message", '"action" is the text or JSON document of an action')
-        failed: Outgoing = []
+        faults: list[str] = []
         try:
             match.play(seat, action)
-        except BotError as exc:  # the move stands: every tab hears of it, and of the fault
-            failed = [(client, error("bot_failed", str(exc)))]
+        except BotError as exc:  # the move stands; a stand-in takes the failed bot's seat
+            faults = [_stand_in(match, exc), *_bots_move(match)]
         boards: dict[int | None, str] = {}  # one drawing per seat, however many tabs
-        return [(c, self._update(c, boards)) for c in hosted.clients] + failed
+        updates = [(c, self._update(c, boards)) for c in hosted.clients]
+        return updates + [(c, error("bot_failed", f)) for f in faults for c in hosted.clients]
 
     def _on_options(self, client: Client, message: Json) -> Outgoing:
         _fields(message, ("route", "city"))
@@ -311,6 +312,26 @@ class Hub:
                 for i in range(len(match.seats))
             ]
         return doc
+
+
+def _bots_move(match: Match) -> list[str]:
+    """Bot moves until a person must act or the game ends; each bot that fails on the way
+    hands its seat to a random stand-in, so the game goes on. Returns what failed."""
+    faults: list[str] = []
+    while True:
+        try:
+            match.advance()
+        except BotError as exc:
+            faults.append(_stand_in(match, exc))
+        else:
+            return faults
+
+
+def _stand_in(match: Match, exc: BotError) -> str:
+    """Give the seat of the bot that just failed to a random bot; the fault, said for tabs."""
+    seat = match.state.current
+    match.stand_in(seat)
+    return f"{exc}; a random bot plays seat {seat} from now on"
 
 
 def moves(actions: Sequence[Action]) -> Json:
