@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from strategies import play_to_end, played
 from ttr_europe import (
@@ -26,7 +27,7 @@ from ttr_europe import (
     load_map,
     new_game,
 )
-from ttr_europe.cards import Cards
+from ttr_europe.cards import CARDS_PER_COLOR, LOCOMOTIVES_IN_DECK, Cards
 from ttr_europe.codec import ActionCodec, codec_for, legal_action_mask
 from ttr_europe.errors import MalformedActionError
 from ttr_europe.testing import scenario
@@ -161,3 +162,47 @@ def test_bad_codes_and_actions_are_refused() -> None:
 def test_no_code_is_legal_once_the_game_is_over() -> None:
     state, _ = play_to_end(new_game("usa", "base", 2, seed=3), seed=3)
     assert not any(legal_action_mask(state))
+
+
+@st.composite
+def _positions(draw: st.DrawFn) -> GameState:
+    """A turn start built by hand: any hand the deck allows (more cards of a colour and more
+    locomotives than the longest route), routes owned by anyone, stations built, few trains."""
+    map_id, variant = draw(st.sampled_from(CONFIGS))
+    board = load_map(map_id)
+    v = board.variants[variant]
+    players = draw(st.integers(v.min_players, v.max_players))
+    seat = draw(st.integers(0, players - 1))
+    counts = [draw(st.integers(0, CARDS_PER_COLOR)) for _ in range(8)]
+    hand = Cards((*counts, draw(st.integers(0, LOCOMOTIVES_IN_DECK))))
+    owned = draw(st.lists(st.integers(0, len(board.routes) - 1), max_size=60, unique=True))
+    owners: dict[str, int] = {}
+    for r in owned:
+        twin = board.routes[r].twin
+        if twin is None or board.routes[twin].id not in owners:
+            owners[board.routes[r].id] = draw(st.integers(0, players - 1))
+    places = draw(st.lists(st.sampled_from(board.cities), max_size=3 * players, unique=True))
+    stations: dict[int, list[str]] = {}
+    for city in places:
+        builder = draw(st.integers(0, players - 1))
+        if len(stations.setdefault(builder, [])) < v.stations:
+            stations[builder].append(city.id)
+    return scenario(
+        map_id, variant, players, seed=draw(st.integers(0, 2**16)), current=seat,
+        hands={seat: hand}, owners=owners, stations=stations,
+        trains={seat: draw(st.sampled_from((v.trains, 45, 8, 5, 3, 1, 0)))},
+    )  # fmt: skip
+
+
+@given(_positions())
+def test_the_mask_marks_exactly_the_legal_actions_of_any_turn_start(state: GameState) -> None:
+    """Claims of gray and coloured routes with some routes closed, ferries, big hands, stations
+    with some cities taken: the mask's tables (per count of a colour and of locomotives, per set
+    of a kind's routes open) give what ``legal_actions`` lists, in a new codec and again once
+    its tables have seen the position."""
+    codec = ActionCodec(state.rules.map, state.rules.variant.id)
+    codes = sorted(codec.legal_codes(state))
+    for _ in range(2):
+        mask = codec.mask_bytes(state)
+        assert len(mask) == codec.size
+        assert [i for i, b in enumerate(mask) if b] == codes

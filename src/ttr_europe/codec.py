@@ -26,8 +26,9 @@ Only keep codes depend on the position: they name places in the offer, so ``enco
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import cache, lru_cache
+from collections.abc import Callable, Sequence
+from functools import cache
+from operator import itemgetter
 
 from .actions import (
     Action,
@@ -65,15 +66,19 @@ class ActionCodec:
         "_claim_codes",
         "_claim_start",
         "_claims",
+        "_heads",
         "_keep",
-        "_kind_bases",
+        "_kinds",
+        "_open",
         "_pay",
         "_pay_index",
         "_pay_start",
         "_station",
         "_station_index",
-        "_station_offset",
+        "_station_runs",
         "_stations",
+        "_tables",
+        "_top",
         "blocks",
         "map",
         "max_offer",
@@ -119,9 +124,9 @@ class ActionCodec:
         # the mask writes runs of codes from these, without encoding actions.
         route_start = [min(codes.values()) for codes in self._claim_codes]
 
-        self._station_offset = [0]
+        station_offset = [0]
         for n in range(1, v.stations + 1):
-            self._station_offset.append(self._station_offset[-1] + 8 * n + 1)
+            station_offset.append(station_offset[-1] + 8 * n + 1)
         self.blocks: dict[str, range] = {}
         at = 0
         for name, n in sizes:
@@ -132,15 +137,35 @@ class ActionCodec:
         self._claim_start = self.blocks["claim"].start
         self._station = self.blocks["station"].start
         self._pay_start = self.blocks["pay"].start
-        # per route kind: its routes' first codes, and each with its route's bit
-        self._kind_bases: dict[int, tuple[list[int], list[tuple[int, int]]]] = {}
+        # The mask's tables: every (length, ferry symbols) of a route kind or a station cost is
+        # a "shape", and the bytes of a shape's codes depend only on the locomotives held and,
+        # per colour, the cards of that colour, both counted up to the longest shape.
+        shapes = sorted({(k.length, k.ferry) for k in board.route_kinds}
+                        | {(n, 0) for n in range(1, v.stations + 1)})  # fmt: skip
+        index = {shape: i for i, shape in enumerate(shapes)}
+        self._top = max(length for length, _ in shapes) if shapes else 0
+        self._tables = [_shape_tables(shapes, self._top, locos) for locos in range(self._top + 1)]
+        # per station cost: its shape, and the codes of a city before and after its own
+        self._station_runs = [
+            (itemgetter(index[n, 0]), bytes(station_offset[n - 1]),
+             bytes(len(self._stations) - station_offset[n]))
+            for n in range(1, v.stations + 1)
+        ]  # fmt: skip
+        # Per route kind: its colour, its shape, and the codes of its routes; and the same for
+        # each set of routes of one kind met open so far (routes close one by one), found by
+        # the set alone since no two kinds share a route.
+        self._kinds: dict[int, _Runs] = {}
         for kind in board.route_kinds:
-            each = [
-                (1 << r, self._claim_start + route_start[r])
+            spans = tuple(
+                slice(start, start + len(self._claim_codes[r]))
                 for r in range(len(board.routes))
                 if kind.mask >> r & 1
-            ]
-            self._kind_bases[kind.mask] = ([base for _, base in each], each)
+                for start in [self._claim_start + route_start[r]]
+            )
+            i = index[kind.length, kind.ferry]
+            self._kinds[kind.mask] = (kind.colour, i, itemgetter(i), spans)
+        self._open: dict[int, _Runs] = dict(self._kinds)
+        self._heads: dict[int, tuple[Sequence[Action], bytes]] = {}
 
     def __repr__(self) -> str:
         return f"<ActionCodec {self.map.id}/{self.variant.id}: {self.size} codes>"
@@ -252,113 +277,146 @@ class ActionCodec:
         Claims and stations are written from the route-kind tables of ``legal_actions`` as runs
         of consecutive codes, never by encoding each legal action: a route's codes list its
         payments by colour and then locomotives, so the payments a hand can make are one run
-        per colour (plus the all-locomotive code).
+        per colour (plus the all-locomotive code). The runs come from tables built with the
+        codec, per count of one colour and of locomotives, so a hand never seen before costs
+        what a known one does.
         """
         if type(state) is not GameState:
             raise not_a_state(state, "ActionCodec.mask_bytes")
-        out = bytearray(self.size)
         legal = legal_actions(state)
         head = legal.head
+        found = self._heads.get(id(head))
+        if found is not None and found[0] is head:  # the rules share a few heads: their bytes
+            out = bytearray(found[1])
+        else:
+            out = bytearray(self.size)
+            self._mark_head(out, head, state)
+        kinds = legal.claim_kinds
+        player = state.players[state.current]
+        built = len(player.stations)
+        stations = built < self.variant.stations  # a station may be legal
+        if not kinds and (not stations or len(legal) == len(head)):  # the head is all
+            return out
+        hand = player.hand
+        locos = hand[LOCOMOTIVE]
+        top = self._top
+        blocks, coloured, all_locos = self._tables[locos if locos < top else top]
+        columns: list[tuple[bytes, ...]] | None = None  # the gray runs of this hand
+        known = self._open
+        with memoryview(out) as view:  # a write through a view costs a third of one to out
+            for kind, open_routes in kinds:
+                found_kind = known.get(open_routes)
+                if found_kind is None:
+                    found_kind = self._open_runs(kind.mask, open_routes)
+                colour, i, pick, codes = found_kind
+                if colour is None:
+                    if columns is None:
+                        columns = _columns(hand, blocks, all_locos, top)
+                    pattern = b"".join(map(pick, columns))
+                else:
+                    held = hand[colour]
+                    pattern = coloured[held if held < top else top][i]
+                for span in codes:
+                    view[span] = pattern
+            # The actions after the head and the claims are the stations: their number tells
+            # whether any is legal, without listing the free cities.
+            if stations and len(legal) > len(head) + (
+                out.count(1, self._claim_start, self._station) if kinds else 0
+            ):  # every city's codes alike, then the cities with a station cleared
+                if columns is None:
+                    columns = _columns(hand, blocks, all_locos, top)
+                pick, before, after = self._station_runs[built]
+                city = b"".join((before, *map(pick, columns), after))
+                first = self._station
+                view[first : self._pay_start] = city * len(self.map.cities)
+                width = len(city)
+                empty = bytes(width)
+                for other in state.players:
+                    for c in other.stations:
+                        at = first + c * width
+                        view[at : at + width] = empty
+        return out
+
+    def _open_runs(self, kind: int, open_routes: int) -> _Runs:
+        """The runs of the routes of ``open_routes``, some of the routes of ``kind``, kept."""
+        colour, i, pick, every = self._kinds[kind]
+        codes = []
+        for span in every:  # in route order
+            low = kind & -kind
+            if open_routes & low:
+                codes.append(span)
+            kind ^= low
+        if len(self._open) >= _OPEN_LIMIT:  # bounded: a kind of n routes has 2 ** n sets
+            self._open = dict(self._kinds)
+        out = self._open[open_routes] = (colour, i, pick, tuple(codes))
+        return out
+
+    def _mark_head(self, out: bytearray, head: Sequence[Action], state: GameState) -> None:
+        """Mark the actions listed one by one; remember the bytes of a head of draws (the rules
+        build those once per row shape, so the same objects come back)."""
         if isinstance(head, KeepChoices):
             for places in head.places:
                 out[self._keep + sum(1 << i for i in places)] = 1
-        else:
-            simple = self.variant.face_up
-            for action in head:
-                if type(action) is DrawFaceUp:
-                    out[action.slot] = 1
-                elif type(action) in _SIMPLE:
-                    out[simple + _SIMPLE[type(action)]] = 1
-                else:
-                    out[self.encode(action, state)] = 1
-        kinds = legal.claim_kinds
-        cities = legal.station_cities
-        if not kinds and not cities:
-            return out
-        hand = state.players[state.current].hand
-        bases = self._kind_bases
-        for kind, open_routes in kinds:
-            pattern = _pattern(kind.colour, kind.length, kind.ferry, hand)
-            width = len(pattern)
-            every, each = bases[kind.mask]
-            if open_routes == kind.mask:  # every route of the kind open (the usual case)
-                for base in every:
-                    out[base : base + width] = pattern
+            return
+        simple = self.variant.face_up
+        draws_only = type(head) is tuple
+        for action in head:
+            if type(action) is DrawFaceUp:
+                out[action.slot] = 1
+            elif type(action) in _SIMPLE:
+                out[simple + _SIMPLE[type(action)]] = 1
             else:
-                for bit, base in each:
-                    if open_routes & bit:
-                        out[base : base + width] = pattern
-        if cities:  # every city's block alike, then the cities with a station cleared
-            cost = len(state.players[state.current].stations) + 1
-            width = len(self._stations)
-            block = _station_block(
-                len(self.map.cities), width, self._station_offset[cost - 1],
-                _pattern(None, cost, 0, hand),
-            )  # fmt: skip
-            first = self._station
-            out[first : first + len(block)] = block
-            empty = bytes(width)
-            for player in state.players:
-                for c in player.stations:
-                    out[first + c * width : first + (c + 1) * width] = empty
-        return out
+                out[self.encode(action, state)] = 1
+                draws_only = False
+        if draws_only:
+            if len(self._heads) >= _HEADS_LIMIT:
+                self._heads.clear()
+            self._heads[id(head)] = (head, bytes(out))
 
 
-@lru_cache(maxsize=4096)
-def _station_block(cities: int, width: int, offset: int, pattern: bytes) -> bytes:
-    """The station codes of every city for one station cost: ``pattern`` at ``offset``."""
-    city = bytearray(width)
-    city[offset : offset + len(pattern)] = pattern
-    return bytes(city) * cities
+_Runs = tuple[int | None, int, Callable[[tuple[bytes, ...]], bytes], tuple[slice, ...]]
+"""A route kind's colour (``None``: gray), shape, shape picker and routes' codes."""
+_OPEN_LIMIT = 1 << 16
+_HEADS_LIMIT = 256
 
 
-def _pattern(colour: int | None, length: int, ferry: int, hand: Cards) -> bytes:
-    """The legal bytes of a route's (or a station cost's) codes for ``hand``.
+def _shape_tables(
+    shapes: Sequence[tuple[int, int]], top: int, locos: int
+) -> tuple[list[tuple[bytes, ...]], list[tuple[bytes, ...]], tuple[bytes, ...]]:
+    """The bytes of each shape's codes when ``locos`` locomotives are held (``top`` or more
+    count as ``top``, the longest shape): per count of one colour held (up to ``top``), that
+    colour's run of codes, and that run with the all-locomotive code (a coloured route's
+    codes); and each shape's all-locomotive code.
 
     All payments (``payments`` with an unlimited hand) list, per colour, ``length - ferry``
     codes for ``ferry .. length - 1`` locomotives, then one all-locomotive code. A hand pays
     with ``max(ferry, length - held) .. min(length - 1, locomotives)`` of them per colour.
-    Cached: the pattern depends on few numbers.
     """
-    locos = hand[LOCOMOTIVE]
-    all_locos = locos >= length
-    top = length - 1 if all_locos else locos
-    if colour is not None:
-        low = length - hand[colour]
-        if low < ferry:
-            low = ferry
-        shape = (length, ferry, low, top, all_locos)
-        pattern = _COLOUR_PATTERNS.get(shape)
-        if pattern is None:  # few shapes: lengths and counts are bounded by the map
-            pattern = _COLOUR_PATTERNS[shape] = _pattern_of(
-                1, length - ferry, ferry, (low,), top, all_locos
-            )
-        return pattern
-    key = (length, ferry, hand)
-    found = _GRAY_PATTERNS.get(key)
-    if found is None:
-        if len(_GRAY_PATTERNS) > 100_000:
-            _GRAY_PATTERNS.clear()
-        lows = tuple(max(ferry, length - hand[c]) for c in range(8))
-        found = _GRAY_PATTERNS[key] = _pattern_of(8, length - ferry, ferry, lows, top,
-                                                  all_locos)  # fmt: skip
-    return found
+    ends = tuple(b"\x01" if locos >= length else b"\x00" for length, _ in shapes)
+    blocks: list[tuple[bytes, ...]] = []
+    for held in range(top + 1):
+        runs = []
+        for length, ferry in shapes:
+            run = bytearray(length - ferry)
+            low, high = max(ferry, length - held), min(length - 1, locos)
+            run[low - ferry : high - ferry + 1] = b"\x01" * max(0, high - low + 1)
+            runs.append(bytes(run))
+        blocks.append(tuple(runs))
+    coloured = [tuple(run + end for run, end in zip(runs, ends, strict=True)) for runs in blocks]
+    return blocks, coloured, ends
 
 
-_GRAY_PATTERNS: dict[tuple[int, int, Cards], bytes] = {}
-_COLOUR_PATTERNS: dict[tuple[int, int, int, int, bool], bytes] = {}
-
-
-@lru_cache(maxsize=65536)
-def _pattern_of(
-    colours: int, block: int, ferry: int, lows: tuple[int, ...], top: int, all_locos: bool
-) -> bytes:
-    out = bytearray(colours * block + 1)
-    for i, low in enumerate(lows):
-        if low <= top:
-            out[i * block + low - ferry : i * block + top - ferry + 1] = b"\x01" * (top - low + 1)
-    out[-1] = 1 if all_locos else 0
-    return bytes(out)
+def _columns(
+    hand: Cards, blocks: list[tuple[bytes, ...]], all_locos: tuple[bytes, ...], top: int
+) -> list[tuple[bytes, ...]]:
+    """Per colour, the runs of every shape for the cards of that colour in ``hand``, then the
+    all-locomotive codes: a gray shape's bytes are their ``i``-th items joined."""
+    try:
+        out = [blocks[held] for held in hand[:LOCOMOTIVE]]
+    except IndexError:  # more than ``top`` cards of a colour count as ``top``
+        out = [blocks[min(held, top)] for held in hand[:LOCOMOTIVE]]
+    out.append(all_locos)
+    return out
 
 
 _SIMPLE: dict[type, int] = {DrawBlind: 0, DrawTickets: 1, Pass: 2, WithdrawTunnel: 3}
