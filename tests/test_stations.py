@@ -28,7 +28,11 @@ def refused(state: GameState, action: object) -> str:
 
 
 def station_actions(state: GameState) -> list[BuildStation]:
-    return [a for a in legal_actions(state) if isinstance(a, BuildStation)]
+    """The listed station actions, checked against the count ``LegalActions`` gives."""
+    legal = legal_actions(state)
+    found = [a for a in legal if isinstance(a, BuildStation)]
+    assert legal.station_count == len(found)
+    return found
 
 
 def city(name: str) -> int:

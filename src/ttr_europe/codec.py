@@ -292,11 +292,10 @@ class ActionCodec:
             out = bytearray(self.size)
             self._mark_head(out, head, state)
         kinds = legal.claim_kinds
-        player = state.players[state.current]
-        built = len(player.stations)
-        stations = built < self.variant.stations  # a station may be legal
-        if not kinds and (not stations or len(legal) == len(head)):  # the head is all
+        stations = legal.station_count > 0
+        if not kinds and not stations:  # the head is all
             return out
+        player = state.players[state.current]
         hand = player.hand
         locos = hand[LOCOMOTIVE]
         top = self._top
@@ -318,14 +317,10 @@ class ActionCodec:
                     pattern = coloured[held if held < top else top][i]
                 for span in codes:
                     view[span] = pattern
-            # The actions after the head and the claims are the stations: their number tells
-            # whether any is legal, without listing the free cities.
-            if stations and len(legal) > len(head) + (
-                out.count(1, self._claim_start, self._station) if kinds else 0
-            ):  # every city's codes alike, then the cities with a station cleared
+            if stations:  # every city's codes alike, then the cities with a station cleared
                 if columns is None:
                     columns = _columns(hand, blocks, all_locos, top)
-                pick, before, after = self._station_runs[built]
+                pick, before, after = self._station_runs[len(player.stations)]
                 city = b"".join((before, *map(pick, columns), after))
                 first = self._station
                 view[first : self._pay_start] = city * len(self.map.cities)

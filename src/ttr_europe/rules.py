@@ -297,6 +297,11 @@ class LegalActions(Sequence[Action]):
         return [(kind, mask) for kind, mask, _, _ in self._kinds]
 
     @property
+    def station_count(self) -> int:
+        """How many of the actions are stations (free cities times payments; 0 when none)."""
+        return self._free * self._pays
+
+    @property
     def station_cities(self) -> list[int]:
         """The cities where a station is legal (empty when no station is)."""
         return _free_cities(self._state) if self._pays else []
