@@ -8,7 +8,9 @@
 - ``GameState.create`` against the closed masks derived from the owners;
 - the reducer's builders ``new_state``/``new_player`` against the attrs constructors;
 - tunnel claims and withdrawals without a ``Table`` against the same moves on a ``Table``;
-- ``paths.Network`` components against networkx's components of ``player_graph``.
+- ``paths.Network`` components against networkx's components of ``player_graph``;
+- a claim just taken from ``legal_actions(state)`` and applied to that state (not checked
+  again) against an equal claim that is checked.
 """
 
 from __future__ import annotations
@@ -29,9 +31,17 @@ from ttr_europe.actions import ClaimRoute, WithdrawTunnel
 from ttr_europe.cards import KINDS, LOCOMOTIVE, Cards
 from ttr_europe.codec import codec_for, legal_action_mask, legal_action_mask_bytes
 from ttr_europe.data import load_map
+from ttr_europe.errors import IllegalActionError
 from ttr_europe.paths import Network, player_graph
 from ttr_europe.rules import apply, is_legal, is_terminal, legal_actions, new_game
-from ttr_europe.state import GameState, PlayerState, closed_masks, new_player, new_state
+from ttr_europe.state import (
+    GameState,
+    Phase,
+    PlayerState,
+    closed_masks,
+    new_player,
+    new_state,
+)
 from ttr_europe.testing.strategies import near_miss_actions, played
 
 hands = st.lists(st.integers(0, 14), min_size=KINDS, max_size=KINDS).map(Cards)
@@ -206,3 +216,25 @@ def test_tunnels_without_a_table_are_the_moves_on_a_table() -> None:
                 seen["withdraw"] += 1
             state = apply(state, acts[rng.randrange(len(acts))])
     assert min(seen.values()) > 0, seen
+
+
+def test_a_listed_claim_skips_its_check_only_in_its_own_state() -> None:
+    applied = checked = 0
+    for seed in range(12):
+        state = new_game("usa" if seed % 2 else "europe", players=2 + seed % 4, seed=seed)
+        rng = random.Random(seed)
+        while not is_terminal(state):
+            legal = legal_actions(state)
+            action = legal[rng.randrange(len(legal))]
+            if isinstance(action, ClaimRoute):
+                again = ClaimRoute(action.route, Cards(action.payment))  # equal, not the same
+                assert again is not action and again == action
+                assert apply(state, action) == apply(state, again)
+                applied += 1
+                after = apply(state, action)
+                if after.phase is Phase.TURN:  # the same object in another state is checked
+                    with pytest.raises(IllegalActionError, match="R23"):
+                        apply(after, action)  # the route is taken now
+                    checked += 1
+            state = apply(state, action)
+    assert applied > 50 and checked > 50

@@ -257,10 +257,16 @@ class LegalActions(Sequence[Action]):
             nth, pay = divmod(index - ends[k - 1] if k else index, n)
             for _ in range(nth):
                 mask &= mask - 1  # drop the lowest route
-            route = state.rules.map.routes[(mask & -mask).bit_length() - 1]
-            if options is None:
-                return ClaimRoute(route.id, nth_payment(kind[0], kind[1], kind[2], hand, pay))
-            return ClaimRoute(route.id, options[pay])
+            r = (mask & -mask).bit_length() - 1
+            route_id = state.rules.map.routes[r].id
+            claim = ClaimRoute(
+                route_id,
+                nth_payment(kind[0], kind[1], kind[2], hand, pay)
+                if options is None
+                else options[pay],
+            )
+            _LISTED[0] = (state, claim, r)
+            return claim
         nth, pay = divmod(index - self._claims, self._pays)
         city = _free_cities(state)[nth]
         cost = len(state.players[state.current].stations) + 1
@@ -312,6 +318,12 @@ class LegalActions(Sequence[Action]):
 
     def __repr__(self) -> str:
         return f"<LegalActions: {self._len}>"
+
+
+_LISTED: list[tuple[GameState, ClaimRoute, int] | None] = [None]
+"""The last claim ``LegalActions`` handed out, with its state and route: ``apply`` of that very
+object in that very state (the random policy's loop) skips checking it again. Both are frozen,
+so identity is enough."""
 
 
 def legal_actions(state: GameState) -> LegalActions:
@@ -956,7 +968,11 @@ def _finish_claim(state: GameState, table: Table | CardTable, hand: Cards, r: in
 
 
 def _apply_claim(state: GameState, action: ClaimRoute) -> GameState:
-    r = _check_claim(state, action)
+    listed = _LISTED[0]
+    if listed is not None and listed[1] is action and listed[0] is state:
+        r = listed[2]  # just taken from legal_actions(state): legal as listed, checked there
+    else:
+        r = _check_claim(state, action)
     route = state.rules.map.routes[r]
     seat = state.current
     p = state.players[seat]
