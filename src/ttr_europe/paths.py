@@ -205,21 +205,24 @@ class _Search:
         self, group: Sequence[Edge], adjacency: dict[int, list[_Arc]], degree: dict[int, int]
     ) -> None:
         self.chains = _chains(adjacency, degree)
-        ends = sorted({c.cities[0] for c in self.chains} | {c.cities[-1] for c in self.chains})
-        self.local = {city: i for i, city in enumerate(ends)}
-        self.a = [self.local[c.cities[0]] for c in self.chains]
-        self.b = [self.local[c.cities[-1]] for c in self.chains]
-        self.weight = [c.trains for c in self.chains]
-        self.total = sum(self.weight)
-        self.flip = [(1 << x) ^ (1 << y) for x, y in zip(self.a, self.b, strict=True)]
-        self.incident = [0] * len(ends)
-        self.by_weight: list[list[int]] = [[] for _ in ends]
-        for k in sorted(range(len(self.chains)), key=lambda k: (self.weight[k], k)):
-            self.incident[self.a[k]] |= 1 << k
-            self.incident[self.b[k]] |= 1 << k
-            self.by_weight[self.a[k]].append(k)
-            if self.a[k] != self.b[k]:
-                self.by_weight[self.b[k]].append(k)
+        self.ends = sorted({c.cities[0] for c in self.chains} | {c.cities[-1] for c in self.chains})
+        self.local = {city: i for i, city in enumerate(self.ends)}
+        self.a = a = [self.local[c.cities[0]] for c in self.chains]
+        self.b = b = [self.local[c.cities[-1]] for c in self.chains]
+        self.weight = weight = [c.trains for c in self.chains]
+        self.total = sum(weight)
+        self.flip = [(1 << x) ^ (1 << y) for x, y in zip(a, b, strict=True)]
+        self.incident = incident = [0] * len(self.ends)
+        self.by_weight: list[list[int]] = [[] for _ in self.ends]
+        # lightest first, ties by index (a stable sort by weight alone keeps index order)
+        for k in sorted(range(len(weight)), key=weight.__getitem__):
+            bit = 1 << k
+            x, y = a[k], b[k]
+            incident[x] |= bit
+            incident[y] |= bit
+            self.by_weight[x].append(k)
+            if x != y:
+                self.by_weight[y].append(k)
         self.full = (1 << len(self.chains)) - 1
         self.group = group
         self.best = 0
@@ -260,10 +263,13 @@ class _Search:
         first trail of the greatest length met. It stops at a trail of length ``bound``, as no
         later one can be longer."""
         arcs: list[list[tuple[int, int, int]]] = [[] for _ in self.local]
-        for k in sorted(range(len(self.chains)), key=lambda k: (-self.weight[k], k)):
-            arcs[self.a[k]].append((k, self.b[k], self.weight[k]))
-            if self.a[k] != self.b[k]:
-                arcs[self.b[k]].append((k, self.a[k], self.weight[k]))
+        a, b, weight = self.a, self.b, self.weight
+        # heaviest first, ties by index (reverse=True keeps equal weights in index order)
+        for k in sorted(range(len(weight)), key=weight.__getitem__, reverse=True):
+            x, y, w = a[k], b[k], weight[k]
+            arcs[x].append((k, y, w))
+            if x != y:
+                arcs[y].append((k, x, w))
         budget = self.BUDGET
         steps = 0
         best: tuple[int, int, tuple[int, ...]] = (0, 0, ())
@@ -305,8 +311,7 @@ class _Search:
 
     def _expand(self, start: int, chain_path: Sequence[int]) -> Trail:
         """Routes and cities of a trail given as chains from a local city."""
-        cities_of = sorted(self.local, key=self.local.__getitem__)
-        city = cities_of[start]
+        city = self.ends[start]
         routes: list[int] = []
         cities = [city]
         for k in chain_path:
