@@ -10,7 +10,9 @@
 - tunnel claims and withdrawals without a ``Table`` against the same moves on a ``Table``;
 - ``paths.Network`` components against networkx's components of ``player_graph``;
 - a claim just taken from ``legal_actions(state)`` and applied to that state (not checked
-  again) against an equal claim that is checked.
+  again) against an equal claim that is checked;
+- the longest-trail search that trusts its quick search when that one is exact against always
+  running the branch and bound after it.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any
 import attrs
 import networkx as nx  # type: ignore[import-untyped]
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from ttr_europe import payments, rules
@@ -32,7 +34,7 @@ from ttr_europe.cards import KINDS, LOCOMOTIVE, Cards
 from ttr_europe.codec import codec_for, legal_action_mask, legal_action_mask_bytes
 from ttr_europe.data import load_map
 from ttr_europe.errors import IllegalActionError
-from ttr_europe.paths import Network, player_graph
+from ttr_europe.paths import Network, Trail, _adjacency, _Search, player_graph
 from ttr_europe.rules import apply, is_legal, is_terminal, legal_actions, new_game
 from ttr_europe.state import (
     GameState,
@@ -238,3 +240,44 @@ def test_a_listed_claim_skips_its_check_only_in_its_own_state() -> None:
                     checked += 1
             state = apply(state, action)
     assert applied > 50 and checked > 50
+
+
+class _PlainSearch(_Search):
+    """The search without its shortcuts: the quick search never stops at the bound, and the
+    branch and bound always runs after it."""
+
+    def run(self) -> Trail:
+        odd = 0
+        for f in self.flip:
+            odd ^= f
+        first, _ = self._quick(odd, self.total + 1)
+        self.best = first.length
+        self._branch(0, 0, odd, 0, 2)
+        return self._result(first)
+
+
+@given(st.data())
+def test_the_trail_search_shortcuts_return_the_trail_of_the_plain_search(
+    data: st.DataObject,
+) -> None:
+    """Connected pieces of the real maps with four or more odd cities, up to every route of a
+    45-train network, where the quick search is exact, stops at its bound or runs out."""
+    board = load_map(data.draw(st.sampled_from(("europe", "usa"))))
+    rng = random.Random(data.draw(st.integers(0, 2**32)))
+    size = data.draw(st.integers(4, 30))
+    picked: list[int] = []
+    cities = {rng.randrange(len(board.cities))}
+    while len(picked) < size:
+        near = [r.index for r in board.routes if r.index not in picked and {r.a, r.b} & cities]
+        if not near:
+            break
+        closing = [r for r in near if board.routes[r].a in cities and board.routes[r].b in cities]
+        choice = rng.choice(closing if closing and rng.random() < 0.6 else near)
+        picked.append(choice)
+        cities |= {board.routes[choice].a, board.routes[choice].b}
+    routes = board.routes
+    group = sorted((r, routes[r].a, routes[r].b, routes[r].length) for r in picked)
+    adjacency, degree = _adjacency(group)
+    assume(sum(d % 2 for d in degree.values()) >= 4)  # else an Euler trail, no search
+    fast = _Search(group, adjacency, degree).run()
+    assert fast == _PlainSearch(group, adjacency, degree).run()

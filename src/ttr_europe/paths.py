@@ -189,11 +189,12 @@ class _Search:
     component. Chains through cities of degree two are merged first (a trail uses all of a
     chain or none of it). Then:
 
-    1. a short depth-first search over trails (at most ``BUDGET`` steps) finds a good trail;
-    2. a branch and bound over ``R`` improves on it: take the odd city with the fewest chains
-       left, and either let a trail end there (twice at most) or remove one of its chains. A
-       branch is cut when even its remaining weight, less half the lightest chain at each odd
-       city still to be fixed, cannot beat the best found.
+    1. a short depth-first search over trails (at most ``BUDGET`` steps) finds a good trail,
+       the longest when it meets every trail within its steps or reaches the bound below;
+    2. otherwise a branch and bound over ``R`` improves on it: take the odd city with the
+       fewest chains left, and either let a trail end there (twice at most) or remove one of
+       its chains. A branch is cut when even its remaining weight, less half the lightest chain
+       at each odd city still to be fixed, cannot beat the best found.
 
     On dense 45-train networks this is one to two orders of magnitude faster than searching
     the trails themselves.
@@ -233,11 +234,14 @@ class _Search:
         odd = 0
         for f in self.flip:
             odd ^= f
-        bound = self._bound(odd)
-        first = self._quick(odd, bound)
+        first, exact = self._quick(odd, self._bound(odd))
         self.best = first.length
-        if first.length < bound:  # else the branch and bound would stop at its root
+        if not exact:  # the quick search ran out of steps below the bound
             self._branch(0, 0, odd, 0, 2)
+        return self._result(first)
+
+    def _result(self, first: Trail) -> Trail:
+        """``first``, or an Euler trail of the heavier part the branch and bound found."""
         if not self.best_kept:
             return first
         kept = [r for k, c in enumerate(self.chains) if self.best_kept >> k & 1 for r in c.routes]
@@ -258,10 +262,14 @@ class _Search:
         must = len(lightest) - 2
         return self.total - ((sum(lightest[:must]) + 1) // 2 if must > 0 else 0)
 
-    def _quick(self, odd: int, bound: int) -> Trail:
-        """Depth-first over trails of chains from each odd city, longest chains first; the
-        first trail of the greatest length met. It stops at a trail of length ``bound``, as no
-        later one can be longer."""
+    def _quick(self, odd: int, bound: int) -> tuple[Trail, bool]:
+        """Depth-first over trails of chains from each odd city, longest chains first: the
+        first trail of the greatest length met, and whether it is a longest trail.
+
+        It is when the search reaches ``bound`` (no later trail can be longer; it stops there)
+        or meets every trail within ``BUDGET`` steps: a longest trail ends at odd cities (it
+        cannot be extended) and takes each chain whole, so it is among the trails searched.
+        """
         arcs: list[list[tuple[int, int, int]]] = [[] for _ in self.local]
         a, b, weight = self.a, self.b, self.weight
         # heaviest first, ties by index (reverse=True keeps equal weights in index order)
@@ -301,13 +309,13 @@ class _Search:
                 if length > best[0]:
                     best = (length, start, tuple(path))
                     if length >= bound:
-                        return self._expand(start, path)
+                        return self._expand(start, path), True
                 if steps > budget:
                     break
                 frames.append((iter(arcs[other]), used | 1 << k, length))
             if steps > budget:
                 break
-        return self._expand(best[1], best[2])
+        return self._expand(best[1], best[2]), steps <= budget
 
     def _expand(self, start: int, chain_path: Sequence[int]) -> Trail:
         """Routes and cities of a trail given as chains from a local city."""
