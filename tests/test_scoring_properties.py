@@ -14,7 +14,8 @@ from itertools import product
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ttr_europe import apply, is_terminal, legal_actions, load_map, new_game
+from strategies import map_regions
+from ttr_europe import apply, is_terminal, legal_actions, new_game
 from ttr_europe.paths import Edge, Trail, connecting_path, longest_trail
 from ttr_europe.scoring import Choice, PlayerScore, choose_borrowed, outcome, returns, score
 from ttr_europe.state import NO_OWNER, GameState
@@ -131,23 +132,9 @@ def test_r48_longest_trail_matches_brute_force_on_small_boards(
     assert longest_trail(list(reversed(edges))) == trail  # deterministic, order-free
 
 
-@given(st.data())
-def test_r48_longest_trail_matches_brute_force_on_map_regions(data: st.DataObject) -> None:
+@given(map_regions(3, 12))
+def test_r48_longest_trail_matches_brute_force_on_map_regions(edges: list[Edge]) -> None:
     """Dense pieces of the real maps: many cycles and odd cities."""
-    board = load_map(data.draw(st.sampled_from(("europe", "usa"))))
-    rng = random.Random(data.draw(st.integers(0, 2**32)))
-    size = data.draw(st.integers(3, 12))
-    picked: list[int] = []
-    cities = {rng.randrange(len(board.cities))}
-    while len(picked) < size:
-        near = [r.index for r in board.routes if r.index not in picked and {r.a, r.b} & cities]
-        if not near:
-            break
-        closing = [r for r in near if board.routes[r].a in cities and board.routes[r].b in cities]
-        choice = rng.choice(closing if closing and rng.random() < 0.6 else near)
-        picked.append(choice)
-        cities |= {board.routes[choice].a, board.routes[choice].b}
-    edges = [(r, board.routes[r].a, board.routes[r].b, board.routes[r].length) for r in picked]
     trail = longest_trail(edges)
     assert trail.length == brute_longest(edges)
     assert_trail(edges, trail)
