@@ -307,11 +307,6 @@ class LegalActions(Sequence[Action]):
         """How many of the actions are stations (free cities times payments; 0 when none)."""
         return self._free * self._pays
 
-    @property
-    def station_cities(self) -> list[int]:
-        """The cities where a station is legal (empty when no station is)."""
-        return _free_cities(self._state) if self._pays else []
-
     def __contains__(self, action: object) -> bool:
         """Whether ``action`` is legal: the cost of one ``is_legal`` check, not a scan."""
         return is_legal(self._state, action)
