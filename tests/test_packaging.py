@@ -159,10 +159,10 @@ def test_the_version_is_written_once_and_the_wheel_carries_it(wheel: Path) -> No
     (metadata_name,) = [n for n in zipfile.ZipFile(wheel).namelist() if n.endswith("METADATA")]
     metadata = zipfile.ZipFile(wheel).read(metadata_name).decode("utf-8")
     assert f"\nVersion: {ttr_europe.__version__}\n" in metadata
-    for line in ("Project-URL: Homepage, ", "Project-URL: Changelog, ",
-                 "Classifier: Development Status :: ", "Provides-Extra: testing",
+    for line in ("Classifier: Development Status :: ", "Provides-Extra: testing",
                  "Provides-Extra: docs", "License-File: LICENSE"):  # fmt: skip
         assert f"\n{line}" in metadata, line
+    assert "Project-URL:" not in metadata
 
 
 def test_the_build_backend_is_new_enough_for_license_files() -> None:
