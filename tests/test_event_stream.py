@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ttr_europe.actions import Action, ClaimRoute, parse
-from ttr_europe.events import Event, Reshuffled, TunnelRevealed, events_between
+from ttr_europe.events import Event, Reshuffled, TunnelRevealed
 from ttr_europe.records import read_playthrough, replay
-from ttr_europe.rules import apply, is_terminal, new_game
+from ttr_europe.rules import apply, events_between, is_terminal, new_game
 from ttr_europe.state import GameState
 from ttr_europe.testing.play import POLICIES, choose, configs
 
@@ -115,5 +115,6 @@ def test_events_are_the_recorded_ones_but_the_tunnel_reshuffle_order() -> None:
         assert got["transitions"] == want["transitions"], name
         assert got["sha256"] == want["sha256"], f"{name}: the events changed"
         assert got["crossings"] == want["crossings"], name
+        assert got["moved"] == got["crossings"], f"{name}: a reshuffle in a reveal is misplaced"
     # the games do reach the one case whose order changed
     assert sum(int(str(g["crossings"])) for g in now.values()) >= 1

@@ -25,6 +25,7 @@ from ttr_europe import (
 )
 from ttr_europe.actions import parse
 from ttr_europe.cards import LOCOMOTIVE, Color
+from ttr_europe.errors import BadArgumentError, IllegalActionError, NotYourTurnError
 from ttr_europe.events import (
     EVENT_TYPES,
     BlindDrawn,
@@ -44,10 +45,10 @@ from ttr_europe.events import (
     TunnelRevealed,
     TunnelWithdrawn,
     TurnStarted,
-    events_between,
     visible_to,
 )
 from ttr_europe.records import random_game, replay
+from ttr_europe.rules import apply_with_events, events_between
 from ttr_europe.scoring import score
 from ttr_europe.state import NO_CARD
 from ttr_europe.testing import kinds, scenario
@@ -128,6 +129,39 @@ def test_tunnel_with_nothing_extra_is_claimed_at_once() -> None:
     after, events = step(s, ClaimRoute(SOCHI, Cards.of(red=3)))
     assert [type(e) for e in events] == [TunnelRevealed, RouteClaimed, TurnStarted]
     assert events[0].extra == 0 and after.owners[s.map.route_index[SOCHI]] == 0  # type: ignore[union-attr]
+
+
+def test_a_reshuffle_in_the_midst_of_a_reveal_follows_the_cards_of_the_old_pile() -> None:
+    """R33, D4, D8: one card comes from the old pile, then the discard is shuffled for the
+    other two; the events say so in that order (a follower of the events counts the pile right)."""
+    s = scenario(hands={0: "3red"}, row=ROW, pile="blue", discard="2green")
+    after, events = step(s, ClaimRoute(SOCHI, Cards.of(red=3)))
+    assert events == (
+        TunnelRevealed(0, SOCHI, Cards.of(red=3), kinds("blue green green"), 0),
+        Reshuffled(2),
+        RouteClaimed(0, SOCHI, Cards.of(red=3), 4, after.players[0].trains),
+        TurnStarted(1, "TURN"),
+    )
+
+
+def test_a_pile_already_empty_is_reshuffled_before_the_reveal() -> None:
+    s = scenario(hands={0: "3red+1loco"}, row=ROW, pile="", discard="2green+1red")
+    after, events = step(s, ClaimRoute(SOCHI, Cards.of(red=3)))
+    assert [type(e) for e in events] == [Reshuffled, TunnelRevealed]
+    assert events[0] == Reshuffled(3) and after.phase is Phase.TUNNEL
+
+
+def test_apply_with_events_is_apply_and_the_events() -> None:
+    s = scenario(row=ROW, pile="black white orange")
+    after, events = apply_with_events(s, DrawFaceUp(1))
+    assert after == apply(s, DrawFaceUp(1))
+    assert events == events_between(s, DrawFaceUp(1), after)
+    with pytest.raises(IllegalActionError, match="R13"):
+        apply_with_events(after, DrawTickets())  # the second card is due
+    with pytest.raises(NotYourTurnError):
+        apply_with_events(s, DrawBlind(), player=1)
+    with pytest.raises(BadArgumentError, match="apply_with_events"):
+        apply_with_events("state", DrawBlind())  # type: ignore[arg-type]
 
 
 def test_claim_refills_an_empty_slot_at_the_end_of_the_turn() -> None:

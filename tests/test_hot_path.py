@@ -35,6 +35,7 @@ from ttr_europe.cards import KINDS, LOCOMOTIVE, Cards
 from ttr_europe.codec import codec_for, legal_action_mask, legal_action_mask_bytes
 from ttr_europe.data import load_map
 from ttr_europe.errors import IllegalActionError
+from ttr_europe.events import Event
 from ttr_europe.paths import Edge, Network, Trail, _adjacency, _Search, player_graph
 from ttr_europe.rules import apply, is_legal, is_terminal, legal_actions, new_game
 from ttr_europe.state import (
@@ -195,7 +196,7 @@ def test_builders_make_the_objects_the_attrs_constructors_make() -> None:
 
 def test_tunnels_without_a_table_are_the_moves_on_a_table() -> None:
     """Every tunnel claim and withdrawal of random Europe games that takes the fast path gives
-    the state the general path builds on a ``Table`` (R28-R31, R35, D31)."""
+    the state and the events the general path builds on a ``Table`` (R28-R31, R35, D31)."""
     seen = {"claim": 0, "pending": 0, "withdraw": 0}
     for seed in range(12):
         state = new_game("europe", players=3, seed=seed)
@@ -208,14 +209,17 @@ def test_tunnels_without_a_table_are_the_moves_on_a_table() -> None:
                     tunnel = state.map.routes[r].tunnel
                     if tunnel and rules.NO_CARD not in state.row and rules._pile_reveals(state):
                         hand = state.player.hand.minus(action.payment)
-                        fast = rules._tunnel_from_pile(state, action, r, hand)
-                        assert fast == rules._claim_with_table(state, action, r, hand)
+                        fast_events: list[Event] = []
+                        table_events: list[Event] = []
+                        fast = rules._tunnel_from_pile(state, action, r, hand, fast_events)
+                        slow = rules._claim_with_table(state, action, r, hand, table_events)
+                        assert (fast, fast_events) == (slow, table_events)
                         seen["claim"] += 1
                         seen["pending"] += fast.tunnel is not None
                         break
             if isinstance(state.tunnel, rules.PendingTunnel) and rules.NO_CARD not in state.row:
                 fast = apply(state, WithdrawTunnel())
-                assert fast == rules._withdraw_with_table(state)
+                assert fast == rules._withdraw_with_table(state, None)
                 seen["withdraw"] += 1
             state = apply(state, acts[rng.randrange(len(acts))])
     assert min(seen.values()) > 0, seen

@@ -37,6 +37,7 @@ from .records import GameRecord, playthrough, random_game, replay
 from .rules import (
     LegalActions,
     apply,
+    apply_with_events,
     current_player,
     is_legal,
     is_terminal,
@@ -121,6 +122,7 @@ __all__ = [
     "WithdrawTunnel",
     "__version__",
     "apply",
+    "apply_with_events",
     "available_maps",
     "current_player",
     "determinize",

@@ -30,7 +30,7 @@ import attrs
 from .board import Map
 from .cards import FULL_DECK, KIND_NAMES, KINDS, LOCOMOTIVE, Cards
 from .errors import BadArgumentError
-from .payments import payment_colour, pays
+from .payments import payment_colour, pays, tunnel_extra
 from .state import NO_CARD, NO_OWNER, GameState, PendingTunnel, Phase, Rules, closed_masks
 from .views import View, cards_placed, rules_for, visible_cards
 
@@ -346,7 +346,7 @@ def tunnel_colour_extra(laid: tuple[int, ...], revealed: Sequence[int]) -> tuple
     colour = payment_colour(laid)
     if colour is None:
         return -1, 0
-    return colour, sum(1 for c in revealed if c == LOCOMOTIVE or c == colour)
+    return colour, tunnel_extra(colour, revealed)
 
 
 def _tunnel_problems(

@@ -24,10 +24,10 @@ from .board import Map
 from .bots import Bot, bot_name, decide, make_bot, seat_rng
 from .errors import GameOverError, NotYourTurnError, SetupError
 from .errors import MatchError as MatchError  # noqa: PLC0414 (re-exported from its old home)
-from .events import EVENT_FORMAT, Event, TurnStarted, events_between, visible_to
+from .events import EVENT_FORMAT, Event, TurnStarted, visible_to
 from .notation import parse_action
 from .records import GameRecord, record_of
-from .rules import apply, legal_actions, new_game
+from .rules import apply_with_events, events_between, legal_actions, new_game
 from .state import GameState, Phase
 from .views import View, observe
 
@@ -132,7 +132,8 @@ class Match:
         states = iter_replay(record, map=map)  # DataError naming the move that is illegal
         match = cls(next(states), seats, record.seed, attrs.evolve(record, actions=()))
         for text, after in zip(record.actions, states, strict=False):
-            match._advance(parse(text), after)
+            action = parse(text)
+            match._advance(action, after, events_between(match.state, action, after))
         return match
 
     # ------------------------------------------------------------------ reading
@@ -223,7 +224,7 @@ class Match:
         if isinstance(action, str):
             action = parse_action(state, action)
         before = self.seq
-        self._advance(action, apply(state, action, player=seat))
+        self._advance(action, *apply_with_events(state, action, player=seat))
         self.advance()
         return self.events_since(before, seat)
 
@@ -236,7 +237,7 @@ class Match:
         assert bot is not None
         action = decide(bot, state, self._rngs[state.current])  # BotError if it fails
         before = self.seq
-        self._advance(action, apply(state, action))
+        self._advance(action, *apply_with_events(state, action))
         return [(n, self._log[n - 1]) for n in range(before + 1, self.seq + 1)]
 
     def advance(self) -> list[Numbered]:
@@ -288,8 +289,7 @@ class Match:
 
     # ------------------------------------------------------------------ inside
 
-    def _advance(self, action: Action, after: GameState) -> None:
-        events = events_between(self.state, action, after)
+    def _advance(self, action: Action, after: GameState, events: tuple[Event, ...]) -> None:
         self._movers.append(self.state.current)
         self._actions.append(action)
         self._states.append(after)

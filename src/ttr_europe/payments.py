@@ -108,6 +108,12 @@ def payment_colour(payment: tuple[int, ...]) -> int | None:
     return found
 
 
+def tunnel_extra(colour: int, revealed: Sequence[int]) -> int:
+    """The extra cards a tunnel laid in ``colour`` costs: one per revealed card of that colour
+    or locomotive (R30, R31; all locomotives laid: ``colour`` is ``LOCOMOTIVE``, D7)."""
+    return sum(1 for c in revealed if c == LOCOMOTIVE or c == colour)
+
+
 def pays(payment: tuple[int, ...], colour: int | None, length: int, min_locos: int) -> str | None:
     """Why ``payment`` does not pay ``length`` cards of ``colour`` (``None`` if it does)."""
     if sum(payment) != length:

@@ -29,11 +29,29 @@ from .board import Map, RouteKind
 from .cards import DECK_SIZE, EMPTY, FULL_DECK, LOCOMOTIVE, Cards, _make
 from .data import load_map
 from .errors import (
+    EventError,
     GameOverError,
     IllegalActionError,
     MalformedActionError,
     NotYourTurnError,
     SetupError,
+)
+from .events import (
+    Event,
+    GameOver,
+    LastRound,
+    Passed,
+    StationBuilt,
+    TicketsDrawn,
+    TicketsKept,
+    TunnelPaid,
+    TunnelRevealed,
+    TunnelWithdrawn,
+    new_blind_drawn,
+    new_face_up_taken,
+    new_route_claimed,
+    new_slot_refilled,
+    new_turn_started,
 )
 from .guards import check_setup, not_a_state
 from .payments import (
@@ -44,6 +62,7 @@ from .payments import (
     payments,
     pays_cards,
     pays_tunnel_extra,
+    tunnel_extra,
     tunnel_extra_payments,
 )
 from .rng import below, seed_state, shuffled
@@ -67,6 +86,7 @@ _INITIAL_TICKETS = Phase.INITIAL_TICKETS
 _SECOND_DRAW = Phase.SECOND_DRAW
 _TUNNEL = Phase.TUNNEL
 _TURN = Phase.TURN
+_PHASE_NAMES = tuple(phase.name for phase in Phase)  # Phase.name is slow to read
 _DRAW_BLIND = DrawBlind()
 _DRAW_TICKETS = DrawTickets()
 _PASS = Pass()
@@ -706,26 +726,69 @@ def apply(state: GameState, action: Action, *, player: int | None = None) -> Gam
 
     ``player``, when given, must be the seat to act (else ``NotYourTurnError``).
     """
+    return _apply(state, action, player, None, "apply")
+
+
+def apply_with_events(
+    state: GameState, action: Action, *, player: int | None = None
+) -> tuple[GameState, tuple[Event, ...]]:
+    """``apply``, and the events of the transition in the order they happened (``events``).
+
+    Each step of the reducer notes its events where it acts (the card ``Table`` its
+    reshuffles, refills and resets); the end of a turn is read from the two states: the last
+    round (R46), the next seat to act, or the final scoreboard (R47).
+    """
+    out: list[Event] = []
+    after = _apply(state, action, player, out, "apply_with_events")
+    seat = state.current
+    if state.final_turns < 0 <= after.final_turns:
+        out.append(LastRound(seat, after.players[seat].trains, after.final_turns))
+    if after.phase is _GAME_OVER:
+        from .scoring import score  # networkx is loaded when a game first ends
+
+        out.append(GameOver(score(after)))
+    elif after.current != seat:
+        out.append(new_turn_started(after.current, _PHASE_NAMES[after.phase]))
+    return after, tuple(out)
+
+
+def events_between(before: GameState, action: Action, after: GameState) -> tuple[Event, ...]:
+    """The events of ``action`` played in ``before`` leading to ``after`` (unfiltered): those of
+    ``apply_with_events``, checked against ``after``.
+
+    Raises ``EventError`` if ``after`` does not follow ``before`` by ``action``, and the
+    reducer's errors for an illegal action.
+    """
+    if type(after) is not GameState:
+        raise not_a_state(after, "events_between")
+    if type(before) is GameState and before.rules != after.rules:
+        raise EventError("the two states are of different games")
+    reached, events = apply_with_events(before, action)
+    if reached != after:
+        raise EventError(f"{action} does not lead from the first state to the second")
+    return events
+
+
+def _apply(
+    state: GameState, action: Action, player: int | None, out: list[Event] | None, name: str
+) -> GameState:
+    """The reducer: ``out`` (None: no events wanted) receives the events of the action."""
     if type(state) is not GameState:
-        raise not_a_state(state, "apply")
+        raise not_a_state(state, name)
     if player is not None and player != state.current and state.phase is not _GAME_OVER:
         raise NotYourTurnError("R12", f"it is seat {state.current}'s turn, not {player}'s", action)
     step = _APPLY.get(type(action))
     if step is None or state.phase is _GAME_OVER:
         _check(state, action)  # raises the error is_legal and why_illegal report
         raise AssertionError("unreachable")  # pragma: no cover
-    new: GameState = step(state, action)  # each step runs its check first (or inlines it)
+    new: GameState = step(state, action, out)  # each step runs its check first (or inlines it)
     return new
 
 
-def _table(state: GameState) -> Table:
+def _table(state: GameState, out: list[Event] | None) -> Table:
     rules = state.rules
     return Table(state.pile, state.pile_top, state.row, state.discard, state.rng,
-                 rules.variant.reset_locomotives, rules.reset_cap)  # fmt: skip
-
-
-CardTable = tuple[tuple[int, ...], int, tuple[int, ...], Cards, int]
-"""pile, pile_top, row, discard, rng: the card table after a move that needed no ``Table``."""
+                 rules.variant.reset_locomotives, rules.reset_cap, out)  # fmt: skip
 
 
 def _successor(
@@ -733,7 +796,7 @@ def _successor(
     phase: Phase,
     current: int,
     players: tuple[PlayerState, ...],
-    table: Table | CardTable | None,
+    table: Table | None,
     owners: tuple[int, ...],
     closed: tuple[int, ...],
     ticket_deck: tuple[int, ...],
@@ -750,12 +813,6 @@ def _successor(
         return new_state(state.rules, phase, current, state.first_player, players, state.pile,
                          state.pile_top, state.row, state.discard, ticket_deck, box, owners,
                          closed, tunnel, state.rng, final_turns, passes)  # fmt: skip
-    if type(table) is tuple:
-        pile, top, row, discard, rng = table
-        return new_state(state.rules, phase, current, state.first_player, players, pile, top, row,
-                         discard, ticket_deck, box, owners, closed, tunnel, rng, final_turns,
-                         passes)  # fmt: skip
-    assert isinstance(table, Table)
     return new_state(
         state.rules, phase, current, state.first_player, players, table.pile, table.top,
         table.frozen_row(), table.frozen_discard(),
@@ -777,7 +834,7 @@ def _with_hand(state: GameState, hand: Cards) -> tuple[PlayerState, ...]:
 
 def _end_turn(
     state: GameState,
-    table: Table | CardTable | None,
+    table: Table | None,
     players: tuple[PlayerState, ...],
     owners: tuple[int, ...],
     closed: tuple[int, ...],
@@ -788,7 +845,7 @@ def _end_turn(
 
     Positional only, like ``_successor``: every turn ends here.
     """
-    if type(table) is Table and NO_CARD in table.row:
+    if table is not None and NO_CARD in table.row:
         table.refill()
     n = state.rules.players
     final = state.final_turns
@@ -814,21 +871,17 @@ def _end_turn(
     )
 
 
-def _after_card(
-    state: GameState, table: Table | CardTable, hand: Cards, took_loco: bool
-) -> GameState:
+def _after_card(state: GameState, table: Table, hand: Cards, took_loco: bool) -> GameState:
     """The drawn card is in ``hand`` (there is no hand limit, R16); a second draw follows or
     the turn ends."""
     p = state.players[state.current]
     players = list(state.players)
     players[state.current] = new_player(hand, p.trains, p.stations, p.score, p.tickets, p.offer)
-    if type(table) is tuple:
-        left = table[1] < len(table[0]) or table[3].total > 0
-        row: tuple[int, ...] | list[int] = table[2]
-    else:
-        assert isinstance(table, Table)
-        left, row = table.cards_left(), table.row
-    if state.phase is _TURN and not took_loco and _second_card_exists(left, row):
+    if (
+        state.phase is _TURN
+        and not took_loco
+        and _second_card_exists(table.cards_left(), table.row)
+    ):
         return _successor(state, _SECOND_DRAW, state.current, tuple(players), table,
                           state.owners, state.closed, state.ticket_deck, state.box, None,
                           state.final_turns, 0)  # fmt: skip
@@ -836,7 +889,7 @@ def _after_card(
                      False)  # fmt: skip
 
 
-def _apply_face_up(state: GameState, action: DrawFaceUp) -> GameState:
+def _apply_face_up(state: GameState, action: DrawFaceUp, out: list[Event] | None) -> GameState:
     slot = action.slot
     row = state.row
     top = state.pile_top
@@ -853,16 +906,14 @@ def _apply_face_up(state: GameState, action: DrawFaceUp) -> GameState:
         if card != LOCOMOTIVE or phase is _TURN:  # R15b
             new_row = (*row[:slot], pile[top], *row[slot + 1 :])
             if new_row.count(LOCOMOTIVE) < state.rules.variant.reset_locomotives:  # no reset (R17)
+                if out is not None:
+                    taken = new_face_up_taken(state.current, slot, card)
+                    out += taken, new_slot_refilled(slot, pile[top])
                 return _drew(state, card, pile, top + 1, new_row, card == LOCOMOTIVE)
     _check_face_up(state, action)
-    if top < len(pile) and NO_CARD not in row:
-        new_row = (*row[:slot], pile[top], *row[slot + 1 :])
-        if new_row.count(LOCOMOTIVE) < state.rules.variant.reset_locomotives:
-            card = row[slot]
-            hand = state.players[state.current].hand.add_kind(card)
-            cards = (pile, top + 1, new_row, state.discard, state.rng)
-            return _after_card(state, cards, hand, card == LOCOMOTIVE and state.phase is _TURN)
-    table = _table(state)
+    if out is not None:
+        out.append(new_face_up_taken(state.current, slot, row[slot]))
+    table = _table(state, out)
     card = table.take(action.slot)
     hand = state.players[state.current].hand.add_kind(card)
     return _after_card(state, table, hand, card == LOCOMOTIVE and state.phase is _TURN)
@@ -919,18 +970,18 @@ def _next_turn(
                      final, 0)  # fmt: skip
 
 
-def _apply_blind(state: GameState, action: DrawBlind) -> GameState:
+def _apply_blind(state: GameState, action: DrawBlind, out: list[Event] | None) -> GameState:
     top = state.pile_top
     phase = state.phase
     if top < len(state.pile) and (phase is _TURN or phase is _SECOND_DRAW):  # no Table (R19)
+        if out is not None:
+            out.append(new_blind_drawn(state.current, state.pile[top]))
         return _drew(state, state.pile[top], state.pile, top + 1, state.row, False)
     _check_blind(state, action)
-    if top < len(state.pile):
-        hand = state.players[state.current].hand.add_kind(state.pile[top])
-        return _after_card(state, (state.pile, top + 1, state.row, state.discard, state.rng),
-                           hand, False)  # fmt: skip
-    table = _table(state)
+    table = _table(state, out)
     card = table.draw()
+    if out is not None:
+        out.append(new_blind_drawn(state.current, card))
     return _after_card(state, table, state.players[state.current].hand.add_kind(card), False)
 
 
@@ -951,18 +1002,23 @@ def _claimed(state: GameState, r: int) -> tuple[tuple[int, ...], tuple[int, ...]
     return tuple(new_owners), tuple(closed)
 
 
-def _finish_claim(state: GameState, table: Table | CardTable, hand: Cards, r: int) -> GameState:
+def _finish_claim(
+    state: GameState, table: Table, hand: Cards, r: int, payment: Cards, out: list[Event] | None
+) -> GameState:
+    """The current seat owns route ``r``, paid with ``payment`` (R24); the turn ends."""
     route = state.rules.map.routes[r]
     p = state.players[state.current]
     moved = new_player(
         hand, p.trains - route.length, p.stations, p.score + route.points, p.tickets, p.offer
     )
+    if out is not None:
+        out.append(new_route_claimed(state.current, route.id, payment, route.points, moved.trains))
     owners, closed = _claimed(state, r)
     players = _with_player(state, moved)
     return _end_turn(state, table, players, owners, closed, state.ticket_deck, False)
 
 
-def _apply_claim(state: GameState, action: ClaimRoute) -> GameState:
+def _apply_claim(state: GameState, action: ClaimRoute, out: list[Event] | None) -> GameState:
     listed = _LISTED[0]
     if listed is not None and listed[1] is action and listed[0] is state:
         r = listed[2]  # just taken from legal_actions(state): legal as listed, checked there
@@ -976,12 +1032,15 @@ def _apply_claim(state: GameState, action: ClaimRoute) -> GameState:
         players = list(state.players)
         players[seat] = new_player(hand, p.trains - route.length, p.stations,
                                    p.score + route.points, p.tickets, p.offer)  # fmt: skip
+        if out is not None:
+            out.append(new_route_claimed(seat, route.id, action.payment, route.points,
+                                    players[seat].trains))  # fmt: skip
         owners, closed = _claimed(state, r)
         return _next_turn(state, tuple(players), state.pile, state.pile_top, state.row,
                           state.discard.plus(action.payment), owners, closed)  # fmt: skip
     if route.tunnel and NO_CARD not in state.row and _pile_reveals(state):
-        return _tunnel_from_pile(state, action, r, hand)
-    return _claim_with_table(state, action, r, hand)
+        return _tunnel_from_pile(state, action, r, hand, out)
+    return _claim_with_table(state, action, r, hand, out)
 
 
 def _pile_reveals(state: GameState) -> bool:
@@ -989,14 +1048,18 @@ def _pile_reveals(state: GameState) -> bool:
     return state.pile_top + TUNNEL_REVEAL <= len(state.pile)
 
 
-def _claim_with_table(state: GameState, action: ClaimRoute, r: int, hand: Cards) -> GameState:
+def _claim_with_table(
+    state: GameState, action: ClaimRoute, r: int, hand: Cards, out: list[Event] | None
+) -> GameState:
     """A claim in the general case, on a ``Table``: empty slots to refill, or a tunnel's cards
     that need a reshuffle or run out (R28, R33, D4, D8, D33)."""
     route = state.rules.map.routes[r]
-    table = _table(state)
+    table = _table(state, out)
     if not route.tunnel:  # the empty slots are refilled at the end of the turn (D33)
         table.throw(action.payment)
-        return _finish_claim(state, table, hand, r)
+        return _finish_claim(state, table, hand, r, action.payment, out)
+    from_pile = table.top < len(table.pile)  # the first card comes from the pile as it is
+    noted = len(out) if out is not None else 0
     revealed: list[int] = []
     for _ in range(TUNNEL_REVEAL):  # R28, R33, D8
         card = table.draw()
@@ -1005,18 +1068,23 @@ def _claim_with_table(state: GameState, action: ClaimRoute, r: int, hand: Cards)
         revealed.append(card)
     colour = payment_colour(action.payment)
     assert colour is not None
-    extra = sum(1 for c in revealed if c == LOCOMOTIVE or c == colour)  # R30, R31
+    extra = tunnel_extra(colour, revealed)
+    if out is not None:  # the reveal began before a reshuffle in its midst, after one before it
+        shown = TunnelRevealed(state.current, route.id, action.payment, tuple(revealed), extra)
+        out.insert(noted if from_pile else len(out), shown)
     if extra == 0:  # D31: claimed at once, no _TUNNEL phase
         table.throw(action.payment)
         table.throw_kinds(revealed)
-        return _finish_claim(state, table, hand, r)
+        return _finish_claim(state, table, hand, r, action.payment, out)
     pending = PendingTunnel(r, action.payment, tuple(revealed), colour, extra)
     return _successor(state, _TUNNEL, state.current, _with_hand(state, hand), table,
                       state.owners, state.closed, state.ticket_deck, state.box, pending,
                       state.final_turns, 0)  # fmt: skip
 
 
-def _tunnel_from_pile(state: GameState, action: ClaimRoute, r: int, hand: Cards) -> GameState:
+def _tunnel_from_pile(
+    state: GameState, action: ClaimRoute, r: int, hand: Cards, out: list[Event] | None
+) -> GameState:
     """A tunnel claim whose three cards come from the pile with no reshuffle, the row full:
     the cards laid and revealed go to the discard at once when nothing matches (D31), or wait
     in a ``PendingTunnel`` for the answer (R28-R31). The same state ``Table`` would build."""
@@ -1024,11 +1092,14 @@ def _tunnel_from_pile(state: GameState, action: ClaimRoute, r: int, hand: Cards)
     revealed = state.pile[top : top + TUNNEL_REVEAL]
     colour = payment_colour(action.payment)
     assert colour is not None
-    extra = sum(1 for c in revealed if c == LOCOMOTIVE or c == colour)  # R30, R31
+    extra = tunnel_extra(colour, revealed)
     seat = state.current
     p = state.players[seat]
     players = list(state.players)
     if extra:
+        if out is not None:
+            route_id = state.rules.map.routes[r].id
+            out.append(TunnelRevealed(seat, route_id, action.payment, revealed, extra))
         pending = PendingTunnel(r, action.payment, revealed, colour, extra)
         players[seat] = new_player(hand, p.trains, p.stations, p.score, p.tickets, p.offer)
         return new_state(state.rules, _TUNNEL, seat, state.first_player, tuple(players),
@@ -1038,6 +1109,13 @@ def _tunnel_from_pile(state: GameState, action: ClaimRoute, r: int, hand: Cards)
     route = state.rules.map.routes[r]
     players[seat] = new_player(hand, p.trains - route.length, p.stations, p.score + route.points,
                                p.tickets, p.offer)  # fmt: skip
+    if out is not None:
+        trains = players[seat].trains
+        revealed_event = TunnelRevealed(seat, route.id, action.payment, revealed, 0)
+        out += (
+            revealed_event,
+            new_route_claimed(seat, route.id, action.payment, route.points, trains),
+        )
     discard = list(state.discard.plus(action.payment))
     for c in revealed:
         discard[c] += 1
@@ -1046,22 +1124,29 @@ def _tunnel_from_pile(state: GameState, action: ClaimRoute, r: int, hand: Cards)
                       _make(discard), owners, closed)  # fmt: skip
 
 
-def _apply_pay_tunnel(state: GameState, action: PayTunnel) -> GameState:
+def _apply_pay_tunnel(state: GameState, action: PayTunnel, out: list[Event] | None) -> GameState:
     _check_pay_tunnel(state, action)
     tunnel = state.tunnel
     assert tunnel is not None
-    table = _table(state)
+    if out is not None:
+        route_id = state.rules.map.routes[tunnel.route].id
+        out.append(TunnelPaid(state.current, route_id, action.payment))
+    table = _table(state, out)
     table.throw(tunnel.laid)
     table.throw(action.payment)
     table.throw_kinds(tunnel.revealed)
     hand = state.players[state.current].hand.minus(action.payment)
-    return _finish_claim(state, table, hand, tunnel.route)
+    paid = tunnel.laid.plus(action.payment)
+    return _finish_claim(state, table, hand, tunnel.route, paid, out)
 
 
-def _apply_withdraw(state: GameState, action: WithdrawTunnel) -> GameState:
+def _apply_withdraw(state: GameState, action: WithdrawTunnel, out: list[Event] | None) -> GameState:
     _check_withdraw(state, action)
     tunnel = state.tunnel
     assert tunnel is not None
+    if out is not None:
+        route_id = state.rules.map.routes[tunnel.route].id
+        out.append(TunnelWithdrawn(state.current, route_id, tunnel.laid))
     if NO_CARD not in state.row:  # no slot to refill: only the revealed cards move (R28.5)
         discard = list(state.discard)
         for c in tunnel.revealed:
@@ -1070,25 +1155,27 @@ def _apply_withdraw(state: GameState, action: WithdrawTunnel) -> GameState:
         players = _with_hand(state, state.players[state.current].hand.plus(tunnel.laid))
         return _next_turn(state, players, state.pile, state.pile_top, state.row, _make(discard),
                           state.owners, state.closed)  # fmt: skip
-    return _withdraw_with_table(state)
+    return _withdraw_with_table(state, out)
 
 
-def _withdraw_with_table(state: GameState) -> GameState:
+def _withdraw_with_table(state: GameState, out: list[Event] | None) -> GameState:
     """Withdrawing in the general case, on a ``Table`` (empty slots to refill at the end)."""
     tunnel = state.tunnel
     assert tunnel is not None
-    table = _table(state)
+    table = _table(state, out)
     table.throw_kinds(tunnel.revealed)  # R28.5, R35
     hand = state.players[state.current].hand.plus(tunnel.laid)
     players = _with_hand(state, hand)
     return _end_turn(state, table, players, state.owners, state.closed, state.ticket_deck, False)
 
 
-def _apply_station(state: GameState, action: BuildStation) -> GameState:
+def _apply_station(state: GameState, action: BuildStation, out: list[Event] | None) -> GameState:
     """Build a station; no action ever removes it from its city (R42)."""
     _check_station(state, action)
     c = state.rules.map.city_index[action.city]
-    table = _table(state)
+    if out is not None:
+        out.append(StationBuilt(state.current, action.city, action.payment))
+    table = _table(state, out)
     table.throw(action.payment)
     p = state.players[state.current]
     built = new_player(
@@ -1098,10 +1185,15 @@ def _apply_station(state: GameState, action: BuildStation) -> GameState:
     return _end_turn(state, table, players, state.owners, state.closed, state.ticket_deck, False)
 
 
-def _apply_draw_tickets(state: GameState, action: DrawTickets) -> GameState:
+def _apply_draw_tickets(
+    state: GameState, action: DrawTickets, out: list[Event] | None
+) -> GameState:
     _check_draw_tickets(state, action)
     k = state.rules.variant.draw_tickets
     deck = state.ticket_deck
+    if out is not None:
+        ids = tuple(state.rules.map.tickets[t].id for t in deck[:k])
+        out.append(TicketsDrawn(state.current, len(ids), ids))
     p = state.players[state.current]
     players = _with_player(state, new_player(
         p.hand, p.trains, p.stations, p.score, p.tickets, deck[:k]))  # fmt: skip
@@ -1109,19 +1201,24 @@ def _apply_draw_tickets(state: GameState, action: DrawTickets) -> GameState:
                       state.closed, deck[k:], state.box, None, state.final_turns, 0)  # fmt: skip
 
 
-def _apply_keep(state: GameState, action: KeepTickets) -> GameState:
+def _apply_keep(state: GameState, action: KeepTickets, out: list[Event] | None) -> GameState:
     _check_keep(state, action)
     board = state.rules.map
     chosen = {board.ticket_index[t] for t in action.tickets}
     p = state.players[state.current]
     kept = tuple(t for t in p.offer if t in chosen)
     rejected = tuple(t for t in p.offer if t not in chosen)  # D12: in the order drawn
+    to_box = state.phase is _INITIAL_TICKETS and state.rules.variant.initial_rejects == "box"  # R9
+    if out is not None:
+        kept_ids = tuple(board.tickets[t].id for t in kept)
+        returned = tuple(board.tickets[t].id for t in rejected)
+        out.append(TicketsKept(state.current, len(kept), len(rejected),
+                               "box" if to_box else "deck", kept_ids, returned))  # fmt: skip
     players = _with_player(state, new_player(
         p.hand, p.trains, p.stations, p.score, p.tickets + kept, ()))  # fmt: skip
     if state.phase is _CHOOSE_TICKETS:
         deck = state.ticket_deck + rejected
         return _end_turn(state, None, players, state.owners, state.closed, deck, False)
-    to_box = state.rules.variant.initial_rejects == "box"  # R9
     nxt = (state.current + 1) % state.rules.players
     done = nxt == state.first_player  # D13, D36: seat order from the first player
     return _successor(
@@ -1131,8 +1228,10 @@ def _apply_keep(state: GameState, action: KeepTickets) -> GameState:
     )  # fmt: skip
 
 
-def _apply_pass(state: GameState, action: Pass) -> GameState:
+def _apply_pass(state: GameState, action: Pass, out: list[Event] | None) -> GameState:
     _check_pass(state, action)
+    if out is not None:
+        out.append(Passed(state.current))
     return _end_turn(state, None, state.players, state.owners, state.closed, state.ticket_deck,
                      state.phase is _TURN)  # fmt: skip
 

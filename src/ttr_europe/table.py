@@ -3,7 +3,8 @@
 ``apply`` hands these four to a ``Table``, works on it, and freezes the result into the next
 state, so one action builds one state however many cards move. The row and the discard are
 copied into lists only when a card actually moves there (most draws touch neither). A
-``Table`` never escapes a call.
+``Table`` never escapes a call. Given an ``events`` list, it notes there what it does
+(``Reshuffled``, ``SlotRefilled``, ``RowReset``) as it does it (``rules.apply_with_events``).
 Rules: R14 (replacement), R17 with D2/D32 (three-locomotive reset), R18 with D4 (lazy reshuffle),
 D3/D6 (empty slots, slot order).
 """
@@ -11,12 +12,13 @@ D3/D6 (empty slots, slot order).
 from __future__ import annotations
 
 from .cards import KINDS, LOCOMOTIVE, Cards, _make
+from .events import Event, Reshuffled, RowReset, new_slot_refilled
 from .rng import shuffled
 from .state import NO_CARD
 
 
 class Table:
-    __slots__ = ("cap", "discard", "pile", "rng", "row", "threshold", "top")
+    __slots__ = ("cap", "discard", "events", "pile", "rng", "row", "threshold", "top")
 
     def __init__(
         self,
@@ -27,6 +29,7 @@ class Table:
         rng: int,
         threshold: int,
         cap: int,
+        events: list[Event] | None = None,
     ) -> None:
         self.pile = pile
         self.top = top
@@ -35,6 +38,7 @@ class Table:
         self.rng = rng
         self.threshold = threshold
         self.cap = cap
+        self.events = events
 
     def draw(self) -> int:
         """Take the top card, reshuffling the discard if the pile is empty (R18, D4).
@@ -56,6 +60,8 @@ class Table:
         self.pile, self.rng = shuffled(self.rng, kinds)
         self.top = 0
         self.discard = [0] * KINDS
+        if self.events is not None:
+            self.events.append(Reshuffled(len(kinds)))
         return True
 
     def cards_left(self) -> bool:
@@ -105,6 +111,8 @@ class Table:
                     break
                 row[slot] = card
                 placed = True
+                if self.events is not None:
+                    self.events.append(new_slot_refilled(slot, card))
         if not placed:
             return
         resets = 0
@@ -114,9 +122,13 @@ class Table:
             if self.cap == 0 and not self.reset_can_help():  # no cap: never loop forever
                 return
             resets += 1
+            if self.events is not None:
+                self.events.append(RowReset(tuple(row)))
             self.throw_kinds(row)
             for slot in range(len(row)):
-                row[slot] = self.draw()
+                card = row[slot] = self.draw()
+                if self.events is not None and card != NO_CARD:
+                    self.events.append(new_slot_refilled(slot, card))
 
     def reset_can_help(self) -> bool:
         """Whether a new row could show fewer locomotives than the reset threshold.

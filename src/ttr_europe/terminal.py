@@ -36,11 +36,10 @@ from .events import (
     TunnelRevealed,
     TunnelWithdrawn,
     TurnStarted,
-    events_between,
     visible_to,
 )
 from .match import Match, MatchError
-from .rules import legal_actions
+from .rules import events_between, legal_actions
 from .state import NO_CARD, GameState, Phase
 from .views import View
 
