@@ -124,3 +124,20 @@ def test_no_import_cycle_between_modules() -> None:
     assert list(nx.simple_cycles(graph)) == []
     assert all(_graph(lazy=True).has_edge(*edge) for edge in LAZY_BACK_EDGES)  # still needed
     assert "ttr_europe.jsonio" not in _imports("ttr_europe.views")
+
+
+def test_the_game_is_over_is_one_rule_everywhere() -> None:
+    """Every ``GameOverError`` the package raises for a rule names R46 (the end of the game),
+    whichever layer raises it (rules, match, the RL adapters; "env": an environment not reset)."""
+    rules_named = set()
+    for name in MODULES:
+        for node in ast.walk(_tree(name)):
+            if (
+                isinstance(node, ast.Call)
+                and ast.unparse(node.func) == "GameOverError"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                rules_named.add((name, node.args[0].value))
+    assert {rule for _, rule in rules_named if rule != "env"} == {"R46"}, sorted(rules_named)
+    assert len(rules_named) >= 4

@@ -164,9 +164,6 @@ class Match:
     def states(self) -> tuple[GameState, ...]:
         return tuple(self._states)
 
-    def person_to_act(self) -> bool:
-        return not self.finished and self.seats[self.state.current].is_person
-
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know now (None: a spectator)."""
         return observe(self.state, self._check_seat(seat))
@@ -214,7 +211,7 @@ class Match:
         self._check_seat(seat)
         state = self.state
         if self.finished:
-            raise GameOverError("R47", "the game is over", action)
+            raise GameOverError("R46", "the game is over", action)
         if seat != state.current:
             raise NotYourTurnError(
                 "R12", f"it is seat {state.current}'s turn, not {seat}'s", action

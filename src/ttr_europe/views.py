@@ -52,17 +52,6 @@ def rules_options(rules: Rules) -> tuple[tuple[str, OptionValue], ...]:
 
 
 @attrs.frozen
-class TunnelView:
-    """A pending tunnel attempt: everything about it is public (R28, R52)."""
-
-    route: str
-    laid: Cards
-    revealed: tuple[int, ...]
-    colour: int  # colour of the laid cards, LOCOMOTIVE when they are all locomotives (D7)
-    extra: int  # cards still to pay
-
-
-@attrs.frozen
 class PlayerView:
     """One seat as the observer sees it; ``hand``, ``tickets``, ``offer`` are None when secret."""
 

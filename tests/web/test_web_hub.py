@@ -184,7 +184,7 @@ def test_wrong_turn_and_after_the_game() -> None:
     assert update["scoreboard"]["players"][0]["total"] == score(over).players[0].total
     assert update["highlights"][0][0]["routes"] == ["Berlin-Wien"]
     answer = _only(_send(hub, a, {"type": "act", "action": "blind"}), a)
-    assert answer["code"] == "game_over" and answer["rule"] == "R47"
+    assert answer["code"] == "game_over" and answer["rule"] == "R46"
 
 
 def test_new_matches_are_bounded_by_dropping_idle_ones() -> None:

@@ -98,7 +98,7 @@ def test_moves_after_the_game_are_refused() -> None:
         assert update["finished"] and update["scoreboard"]["winners"] == [1]
         for action in ("blind", "tickets", "pass"):
             answer = _ask(a, {"type": "act", "action": action})
-            assert (answer["code"], answer["rule"]) == ("game_over", "R47")
+            assert (answer["code"], answer["rule"]) == ("game_over", "R46")
         assert server.hub.latest.match.state is over
 
 

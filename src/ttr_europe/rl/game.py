@@ -78,7 +78,7 @@ class CodeGame:
     def action_of(self, code: object, who: str) -> Action:
         """The legal action of ``code`` for the seat to act, or a typed error naming it."""
         if self.over:
-            raise GameOverError("R47", f"the game is over; {who} cannot play code {code!r}")
+            raise GameOverError("R46", f"the game is over; {who} cannot play code {code!r}")
         if isinstance(code, np.integer):
             code = int(code)
         if type(code) is not int or not 0 <= code < self.codec.size:

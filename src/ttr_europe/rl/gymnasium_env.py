@@ -98,7 +98,7 @@ class TicketToRideGymEnv(gym.Env[Obs, np.int64]):
     def step(self, action: np.int64 | int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         game = self.game
         if self._done:
-            raise GameOverError("R47", f"the episode is over; call reset() (got code {action!r})")
+            raise GameOverError("R46", f"the episode is over; call reset() (got code {action!r})")
         try:
             legal = game.action_of(action, f"seat {self.seat}")
         except IllegalActionError as exc:

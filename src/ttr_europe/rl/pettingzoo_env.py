@@ -110,12 +110,12 @@ class TicketToRideEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type h
         if not self._started:
             raise GameOverError("env", "call reset() before step()")
         if not self.agents:
-            raise GameOverError("R47", f"the game is over and every agent is done; got {action!r}")
+            raise GameOverError("R46", f"the game is over and every agent is done; got {action!r}")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:
                 raise GameOverError(
-                    "R47", f"{agent} is done; the only step left is None, not code {action!r}"
+                    "R46", f"{agent} is done; the only step left is None, not code {action!r}"
                 )
             self._was_dead_step(action)
             return
