@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from ttr_europe.bench import format_report, random_game, throughput, verdict
+from ttr_europe.bench import format_report, random_play, throughput, verdict
 from ttr_europe.bench import main as bench_main
 from ttr_europe.state import Phase
 
 
-def test_random_game_is_reproducible() -> None:
-    a, steps_a = random_game("usa", 2, 3)
-    b, steps_b = random_game("usa", 2, 3)
+def test_random_play_is_reproducible() -> None:
+    a, steps_a = random_play("usa", 2, 3)
+    b, steps_b = random_play("usa", 2, 3)
     assert a == b and steps_a == steps_b
     assert a.phase is Phase.GAME_OVER
 

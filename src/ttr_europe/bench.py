@@ -18,12 +18,14 @@ import random
 import statistics
 import time
 import tracemalloc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from itertools import islice
 from typing import Any
 
 from .actions import ClaimRoute, DrawBlind
 from .codec import legal_action_mask_bytes
-from .rules import apply, is_legal, is_terminal, legal_actions, new_game
+from .loop import finish, play_out, uniform
+from .rules import apply, is_legal, legal_actions, new_game
 from .state import GameState, Phase
 
 CONFIGS: tuple[tuple[str, int], ...] = (
@@ -35,16 +37,20 @@ MASK_TARGET_P90_US = 15.0  # legal_action_mask_bytes at turn starts of random Eu
 MEMORY_TARGET_MB = 1.0  # per 1,000 successive states
 
 
-def random_game(map_id: str, players: int, seed: int) -> tuple[GameState, int]:
-    """Play one uniformly random game; return the final state and the number of actions."""
-    state = new_game(map_id, players=players, seed=seed)
-    rng = random.Random(seed)
-    steps = 0
-    while not is_terminal(state):
-        options = legal_actions(state)
-        state = apply(state, options[rng.randrange(len(options))])
-        steps += 1
-    return state, steps
+def random_play(map_id: str, players: int, seed: int) -> tuple[GameState, int]:
+    """One uniformly random game (``loop.uniform``); the final state and the number of actions."""
+    return finish(new_game(map_id, players=players, seed=seed), uniform(random.Random(seed)))
+
+
+def _random_states(map_id: str, players: int) -> Iterator[GameState]:
+    """The states of uniformly random games, seeds 0, 1, ... one after another, for ever."""
+    seed = 0
+    while True:
+        state = new_game(map_id, players=players, seed=seed)
+        yield state
+        for _, after, _ in play_out(state, uniform(random.Random(seed))):
+            yield after
+        seed += 1
 
 
 def throughput(map_id: str, players: int, games: int, rounds: int) -> dict[str, float]:
@@ -53,12 +59,12 @@ def throughput(map_id: str, players: int, games: int, rounds: int) -> dict[str, 
     Seconds are CPU seconds of this process (``process_time``), so a machine shared with other
     work slows the figures less; each round plays the same seeds after one warm-up game.
     """
-    random_game(map_id, players, 10_000)
+    random_play(map_id, players, 10_000)
     rates: list[tuple[float, int]] = []
     for _ in range(rounds):
         gc.collect()
         start = time.process_time()
-        actions = sum(random_game(map_id, players, seed)[1] for seed in range(games))
+        actions = sum(random_play(map_id, players, seed)[1] for seed in range(games))
         rates.append((time.process_time() - start, actions))
     elapsed, actions = sorted(rates)[len(rates) // 2]
     return {
@@ -86,18 +92,8 @@ def _timings(fn: Callable[[], object], repeat: int) -> dict[str, float]:
 
 def _turn_states(count: int) -> list[GameState]:
     """States at the start of a turn, taken from random Europe 3-player games."""
-    found: list[GameState] = []
-    seed = 0
-    while len(found) < count:
-        state = new_game("europe", players=3, seed=seed)
-        rng = random.Random(seed)
-        while not is_terminal(state) and len(found) < count:
-            if state.phase is Phase.TURN:
-                found.append(state)
-            options = legal_actions(state)
-            state = apply(state, options[rng.randrange(len(options))])
-        seed += 1
-    return found
+    turns = (s for s in _random_states("europe", 3) if s.phase is Phase.TURN)
+    return list(islice(turns, count))
 
 
 def _listed(state: GameState, action: ClaimRoute) -> bool:
@@ -131,7 +127,7 @@ def micro(samples: int) -> dict[str, dict[str, float]]:
     }
     from .scoring import score
 
-    finals = [random_game("europe", 4, 1000 + seed)[0] for seed in range(max(5, samples // 10))]
+    finals = [random_play("europe", 4, 1000 + seed)[0] for seed in range(max(5, samples // 10))]
     score(finals[0])  # the first call imports networkx
     it_final = iter(finals)
     out["score_final_europe4"] = _timings(lambda: score(next(it_final)), len(finals))
@@ -147,17 +143,7 @@ def memory(states: int = 1000) -> dict[str, float]:
     gc.collect()
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
-    kept: list[GameState] = []
-    seed = 0
-    while len(kept) < states:
-        rng = random.Random(seed)
-        state = new_game("europe", players=5, seed=seed)
-        kept.append(state)
-        while not is_terminal(state) and len(kept) < states:
-            options = legal_actions(state)
-            state = apply(state, options[rng.randrange(len(options))])
-            kept.append(state)
-        seed += 1
+    kept = list(islice(_random_states("europe", 5), states))
     gc.collect()
     used = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()

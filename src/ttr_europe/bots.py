@@ -32,6 +32,7 @@ from .board import Map
 from .cards import LOCOMOTIVE, Cards
 from .data import load_map
 from .errors import BotError, SetupError
+from .loop import MAX_ACTIONS, play_out
 from .rules import legal_actions, why_illegal
 from .state import NO_OWNER, GameState, Phase
 from .views import View, observe
@@ -125,25 +126,22 @@ def seat_rng(seed: int, seat: int) -> random.Random:
 
 
 def play(
-    state: GameState, bots: Sequence[Bot], *, seed: int = 0, max_steps: int = 100_000
+    state: GameState, bots: Sequence[Bot], *, seed: int = 0, max_steps: int = MAX_ACTIONS
 ) -> list[GameState]:
-    """Play to the end, each seat moved by its bot; returns every state from ``state`` on.
+    """Play to the end (``loop.play_out``), each seat moved by its bot; returns every state
+    from ``state`` on.
 
     Seat ``i`` draws its randomness from ``seat_rng(seed, i)``, so a game is fixed by the
     state, the bots and ``seed``.
     """
-    from .rules import apply
-
     if len(bots) != state.rules.players:
         raise SetupError(f"{len(bots)} bots for {state.rules.players} seats")
     rngs = [seat_rng(seed, i) for i in range(len(bots))]
-    history = [state]
-    for _ in range(max_steps):
-        if state.phase is Phase.GAME_OVER:
-            break
-        state = apply(state, decide(bots[state.current], state, rngs[state.current]))
-        history.append(state)
-    return history
+
+    def choose(now: GameState) -> Action:
+        return decide(bots[now.current], now, rngs[now.current])
+
+    return [state, *(after for _, after, _ in play_out(state, choose, max_actions=max_steps))]
 
 
 # --------------------------------------------------------------------------- the bots

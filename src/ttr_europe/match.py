@@ -25,6 +25,7 @@ from .bots import Bot, bot_name, decide, make_bot, seat_rng
 from .errors import GameOverError, NotYourTurnError, SetupError
 from .errors import MatchError as MatchError  # noqa: PLC0414 (re-exported from its old home)
 from .events import EVENT_FORMAT, Event, TurnStarted, visible_to
+from .loop import MAX_ACTIONS, play_out
 from .notation import parse_action
 from .records import GameRecord, record_of
 from .rules import apply_with_events, events_between, legal_actions, new_game
@@ -36,7 +37,6 @@ if TYPE_CHECKING:
 
 PERSON = "person"
 _PERSON_NAMES = ("person", "human", "p", "h")
-MAX_BOT_MOVES = 100_000  # far above any game; stops a broken bot from looping for ever
 
 
 @attrs.frozen
@@ -227,25 +227,26 @@ class Match:
 
     def step(self) -> list[Numbered]:
         """One bot move (all its events, unfiltered); [] when a person is to act or it is over."""
-        if self.finished or self.seats[self.state.current].is_person:
-            return []
-        state = self.state
-        bot = self.seats[state.current].bot
-        assert bot is not None
-        action = decide(bot, state, self._rngs[state.current])  # BotError if it fails
-        before = self.seq
-        self._advance(action, *apply_with_events(state, action))
-        return [(n, self._log[n - 1]) for n in range(before + 1, self.seq + 1)]
+        return self._bots_move(1)
 
     def advance(self) -> list[Numbered]:
-        """Bot moves until a person must act or the game ends (all events, unfiltered)."""
-        out: list[Numbered] = []
-        for _ in range(MAX_BOT_MOVES):
-            moved = self.step()
-            if not moved:
-                break
-            out.extend(moved)
-        return out
+        """Bot moves until a person must act or the game ends (all events, unfiltered); the
+        game loop's cap (``loop.MAX_ACTIONS``) stops a bot that would never end the game."""
+        return self._bots_move(MAX_ACTIONS)
+
+    def _bots_move(self, most: int) -> list[Numbered]:
+        """Up to ``most`` bot moves through the game loop; ``BotError`` if a bot fails (the
+        moves before it stay made)."""
+        before = self.seq
+        for action, after, events in play_out(self.state, self._bot_choice, max_actions=most,
+                                              events=True):  # fmt: skip
+            self._advance(action, after, events)
+        return [(n, self._log[n - 1]) for n in range(before + 1, self.seq + 1)]
+
+    def _bot_choice(self, state: GameState) -> Action | None:
+        """The action of the bot to act; None when a person is to act (the loop stops)."""
+        bot = self.seats[state.current].bot
+        return None if bot is None else decide(bot, state, self._rngs[state.current])
 
     def stand_in(self, seat: int, bot: Bot | str = "random") -> Seat:
         """Give a bot's seat to another bot (a bot name or a bot; random by default), for

@@ -32,6 +32,7 @@ from .board import Map, Route
 from .bots import board_of, shortest_path
 from .cards import COLORS, KINDS, LOCOMOTIVE, Cards
 from .errors import SetupError
+from .loop import finish
 from .rules import apply, is_legal, legal_actions
 from .scoring import outcome
 from .state import NO_CARD, NO_OWNER, GameState, Phase
@@ -196,11 +197,7 @@ class Playout:
         routes that are free again in ``state``.
         """
         self.forget()
-        for _ in range(_MAX_PLAYOUT):
-            if state.phase is Phase.GAME_OVER:
-                break
-            state = apply(state, self.choose(state))
-        return state
+        return finish(state, self.choose, max_actions=_MAX_PLAYOUT)[0]
 
 
 def cheapest_payment(colour: int | None, length: int, ferry: int, hand: Cards) -> Cards | None:

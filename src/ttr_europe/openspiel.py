@@ -33,10 +33,11 @@ from .actions import Action
 from .codec import ActionCodec, codec_for
 from .data import load_map
 from .errors import MalformedActionError, SetupError
+from .loop import finish, uniform
 from .rl.encoding import Layout, encoder_for
 from .rl.mask import action_mask
 from .rl.memory import PublicHands, determinize_with_memory
-from .rules import apply, legal_actions, new_game
+from .rules import apply, new_game
 from .scoring import returns
 from .state import GameState, Phase
 
@@ -244,10 +245,7 @@ class EngineRolloutEvaluator:
     def evaluate(self, state: TicketToRideState) -> np.ndarray[Any, np.dtype[np.float64]]:
         total = np.zeros(state.num_players())
         for _ in range(self.n_rollouts):
-            world = state.engine_state
-            while world.phase is not Phase.GAME_OVER:
-                options = legal_actions(world)
-                world = apply(world, options[self._rng.randrange(len(options))])
+            world, _ = finish(state.engine_state, uniform(self._rng))
             total += returns(world)
         out: np.ndarray[Any, np.dtype[np.float64]] = total / self.n_rollouts
         return out

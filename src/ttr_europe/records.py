@@ -28,12 +28,12 @@ from .data import build_map, load_map, parse_map
 from .errors import BadArgumentError, DataError, IllegalActionError
 from .guards import check_map, check_state, expect
 from .jsonio import MAX_TEXT, VERSION, _Reader, parse_json
-from .rules import apply, is_terminal, legal_actions, new_game
+from .loop import MAX_ACTIONS, play_out, uniform  # a record holds as many actions as a game lasts
+from .rules import apply, new_game
 from .state import NO_CARD, GameState
 from .views import OptionValue
 
 RECORD_FORMAT = "ttr_europe/record"
-MAX_ACTIONS = 100_000  # far above any real game (random play ends within about 400)
 _SEED_LIMIT = 1 << 64
 
 
@@ -222,26 +222,19 @@ def random_game(
     policy_seed: int = 0,
     *,
     first_player: int | None = None,
-    max_actions: int = 5000,
+    max_actions: int = MAX_ACTIONS,
     **options: OptionValue,
 ) -> GameRecord:
     """A game played to its end (or ``max_actions``) by picking uniformly among legal actions.
 
-    The pick is ``legal[rng.randrange(len(legal))]`` with ``random.Random(policy_seed)``, so
-    a record is reproduced exactly from its arguments.
+    The pick is ``loop.uniform(random.Random(policy_seed))``, so a record is reproduced exactly
+    from its arguments.
     """
     if type(policy_seed) is not int or type(max_actions) is not int:
         raise BadArgumentError("random_game: policy_seed and max_actions must be ints")
     record = GameRecord(map, variant, players, seed, first_player, options)
-    state = record.start()
-    rng = random.Random(policy_seed)
-    taken: list[str] = []
-    while not is_terminal(state) and len(taken) < max_actions:
-        legal = legal_actions(state)
-        action = legal[rng.randrange(len(legal))]
-        taken.append(str(action))
-        state = apply(state, action)
-    return attrs.evolve(record, actions=tuple(taken))
+    moves = play_out(record.start(), uniform(random.Random(policy_seed)), max_actions=max_actions)
+    return attrs.evolve(record, actions=tuple(str(action) for action, _, _ in moves))
 
 
 # --------------------------------------------------------------------------- playthroughs

@@ -15,17 +15,16 @@ from typing import Any
 import attrs
 
 from .. import bots
+from ..actions import Action
 from ..board import Map
 from ..bots import Bot
 from ..data import load_map
 from ..errors import BotError
 from ..errors import SimulationError as SimulationError  # noqa: PLC0414 (re-exported from its old home)
-from ..rules import apply, new_game
-from ..state import Phase
+from ..loop import MAX_ACTIONS, play_out  # a bot that never ends its game forfeits at the cap
+from ..rules import new_game
+from ..state import GameState, Phase
 from ..views import OptionValue
-
-MAX_ACTIONS = 100_000  # far above any real game; a bot that loops forever forfeits
-
 
 BotLike = str | Bot  # a spec ("greedy", "package.module:Class") or a bot object
 
@@ -162,18 +161,19 @@ def play_game(spec: GameSpec) -> GameResult:
     rngs = [bots.seat_rng(spec.seed, seat) for seat in range(len(players))]
     taken: list[str] = []
     forfeit = None
-    while state.phase is not Phase.GAME_OVER:
+
+    def choose(now: GameState) -> Action:
+        return bots.decide(players[now.current], now, rngs[now.current])
+
+    try:
+        for action, after, _ in play_out(state, choose):
+            taken.append(str(action))
+            state = after
+    except BotError as exc:  # a bot's failure is a result, not a crash of the run
+        forfeit = Forfeit(state.current, names[state.current], len(taken), exc.reason)
+    if forfeit is None and state.phase is not Phase.GAME_OVER:  # the loop's cap
         seat = state.current
-        if len(taken) >= MAX_ACTIONS:
-            forfeit = Forfeit(seat, names[seat], len(taken), f"no end after {MAX_ACTIONS} actions")
-            break
-        try:
-            action = bots.decide(players[seat], state, rngs[seat])
-        except BotError as exc:  # a bot's failure is a result, not a crash of the run
-            forfeit = Forfeit(seat, names[seat], len(taken), exc.reason)
-            break
-        taken.append(str(action))
-        state = apply(state, action)
+        forfeit = Forfeit(seat, names[seat], len(taken), f"no end after {MAX_ACTIONS} actions")
     board_score = score(state)
     scores = tuple(p.total for p in board_score.players)
     if forfeit is None:

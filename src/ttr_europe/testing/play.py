@@ -30,11 +30,11 @@ from ..cards import KINDS, LOCOMOTIVE, Cards
 from ..data import available_maps, load_map
 from ..errors import IllegalActionError
 from ..invariants import check_invariants
+from ..loop import finish
 from ..rules import apply, is_legal, is_terminal, legal_actions, new_game
 from ..state import GameState, Phase
 from ..views import observe
 
-MAX_ACTIONS = 20_000  # a random game is a few hundred actions; more means it does not end
 POLICIES = ("uniform", "hoard", "build")
 """Random play policies: uniform over legal actions, or biased to draw cards (runs the piles
 dry: reshuffles, empty slots, passes) or to build (reaches the end and the last round)."""
@@ -58,13 +58,10 @@ def choose(rng: random.Random, state: GameState, policy: str = "uniform") -> Act
 
 
 def play_to_end(state: GameState, seed: int, policy: str = "uniform") -> tuple[GameState, int]:
-    """Random legal play until the game ends; the final state and the number of actions."""
+    """Random legal play by ``policy`` until the game ends (``loop.finish``); the final state and
+    the number of actions."""
     rng = random.Random(seed)
-    count = 0
-    while not is_terminal(state) and count < MAX_ACTIONS:
-        state = apply(state, choose(rng, state, policy))
-        count += 1
-    return state, count
+    return finish(state, lambda s: choose(rng, s, policy))
 
 
 def near_miss_payment(rng: random.Random, state: GameState) -> Cards:

@@ -33,10 +33,11 @@ from ..actions import (
 )
 from ..cards import KINDS, Cards
 from ..data import load_map
+from ..loop import MAX_ACTIONS, play_out
 from ..rules import apply, is_terminal, legal_actions, new_game
 from ..state import GameState, Phase
 from ..views import View, observe
-from .play import MAX_ACTIONS, POLICIES, choose, configs
+from .play import POLICIES, choose, configs
 
 Setup = dict[str, Any]
 Played = tuple[GameState, list[Action], Setup]
@@ -139,12 +140,12 @@ def played(
     def wanted(s: GameState) -> bool:
         return (phase is None or s.phase is phase) and (where is None or where(s))
 
-    for _ in range(steps):
-        if is_terminal(state) or (target and wanted(state)):
-            break
-        action = choose(rng, state, policy)
-        state = apply(state, action)
+    def pick(now: GameState) -> Action | None:
+        return None if target and wanted(now) else choose(rng, now, policy)
+
+    for action, after, _ in play_out(state, pick, max_actions=steps):
         actions.append(action)
+        state = after
     if target:
         assume(wanted(state))
     return state, actions, setup
