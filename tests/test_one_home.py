@@ -1,8 +1,10 @@
-"""One home per concept: the error family, JSON decoding, union-find, and no import cycles."""
+"""One home per concept: the error family, JSON decoding, union-find, one rule number, and the
+layers of docs/architecture.md (no import cycle, no upward import)."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import networkx as nx
@@ -99,13 +101,6 @@ def _imports(name: str, *, lazy: bool = True) -> set[str]:
     return out
 
 
-# Imports inside a function that point up the layers, each for a reason:
-LAZY_BACK_EDGES = {
-    ("ttr_europe.guards", "ttr_europe.views"),  # argument checks name the View type
-    ("ttr_europe.bots", "ttr_europe.mcts"),  # the search bot is loaded when asked for by name
-}
-
-
 def _graph(*, lazy: bool) -> nx.DiGraph:
     graph = nx.DiGraph()
     for name in MODULES:
@@ -116,14 +111,48 @@ def _graph(*, lazy: bool) -> nx.DiGraph:
 
 
 def test_no_import_cycle_between_modules() -> None:
-    """Layers import downwards only; the package itself (its lazy names) is left out. An
-    import inside a function may point up only where LAZY_BACK_EDGES says why."""
-    assert list(nx.simple_cycles(_graph(lazy=False))) == []
-    graph = _graph(lazy=True)
-    graph.remove_edges_from(LAZY_BACK_EDGES)
-    assert list(nx.simple_cycles(graph)) == []
-    assert all(_graph(lazy=True).has_edge(*edge) for edge in LAZY_BACK_EDGES)  # still needed
+    """No cycle, counting the imports inside functions too; the package itself (its lazy
+    names) is left out."""
+    assert list(nx.simple_cycles(_graph(lazy=True))) == []
     assert "ttr_europe.jsonio" not in _imports("ttr_europe.views")
+
+
+def _layers() -> dict[str, int]:
+    """The row of docs/architecture.md's layer table that names each module (a subpackage's
+    row holds its modules)."""
+    text = (SRC.parent.parent / "docs" / "architecture.md").read_text("utf-8")
+    table = text.split("## Layers", 1)[1].split("\n\n| module |", 1)[1].split("\n\n", 1)[0]
+    rows = [line for line in table.splitlines() if line.startswith("| `")]
+    layer: dict[str, int] = {}
+    for i, row in enumerate(rows):
+        for name in re.findall(r"`([a-z_]+)`", row.split("|")[1]):
+            layer[f"ttr_europe.{name}"] = i
+    return layer
+
+
+def _layer_of(name: str, layers: dict[str, int]) -> int:
+    parts = name.split(".")
+    for n in range(len(parts), 1, -1):
+        found = layers.get(".".join(parts[:n]))
+        if found is not None:
+            return found
+    raise AssertionError(f"{name} is not in docs/architecture.md's layer table")
+
+
+def test_the_layer_table_is_the_import_graph() -> None:
+    """Every module is in the table, and imports (inside functions too) only modules of its own
+    row or above: no upward arrow."""
+    layers = _layers()
+    assert len(set(layers.values())) > 20
+    upward = []
+    for name in MODULES:
+        if name == "ttr_europe":
+            continue
+        mine = _layer_of(name, layers)
+        for target in _imports(name, lazy=True):
+            if target != "ttr_europe" and _layer_of(target, layers) > mine:
+                upward.append((name, target))
+    assert upward == []
 
 
 def test_the_game_is_over_is_one_rule_everywhere() -> None:

@@ -9,8 +9,6 @@ turns a bot that raises or answers an illegal action into a ``BotError`` naming 
 
 from __future__ import annotations
 
-import functools
-import heapq
 import importlib
 import inspect
 import random
@@ -28,11 +26,10 @@ from .actions import (
     PayTunnel,
     WithdrawTunnel,
 )
-from .board import Map
 from .cards import LOCOMOTIVE, Cards
-from .data import load_map
 from .errors import BotError, SetupError
 from .loop import MAX_ACTIONS, play_out
+from .routing import board_of, remember_board, shortest_path
 from .rules import legal_actions, why_illegal
 from .state import NO_OWNER, GameState, Phase
 from .views import View, observe
@@ -66,19 +63,6 @@ def bot_name(bot: object) -> str:
     return name if isinstance(name, str) else type(bot).__name__
 
 
-# Maps met by ``decide``, so that bots find a board that is not shipped from its id alone.
-_BOARDS: dict[str, Map] = {}
-
-
-def board_of(view: View) -> Map:
-    """The board of ``view``: the last one ``decide`` played on with that id, or a shipped map.
-
-    A view names its map by id only (it is sent to clients); the board is public knowledge.
-    """
-    board = _BOARDS.get(view.map)
-    return board if board is not None else load_map(view.map)
-
-
 def decide(bot: Bot, state: GameState, rng: random.Random) -> Action:
     """One decision of the seat to act, made by ``bot`` from that seat's view.
 
@@ -88,7 +72,7 @@ def decide(bot: Bot, state: GameState, rng: random.Random) -> Action:
     if state.phase is Phase.GAME_OVER:
         raise BotError(bot_name(bot), None, None, "asked to move after the game ended")
     seat = state.current
-    _BOARDS[state.map.id] = state.map
+    remember_board(state.map)
     view = observe(state, seat)
     legal = legal_actions(state)
     try:
@@ -164,53 +148,6 @@ def cheapest(options: Iterable[Cards], hand: Cards) -> Cards:
         return payment[LOCOMOTIVE], -held
 
     return min(options, key=cost)
-
-
-@functools.cache
-def _links(board: Map) -> tuple[tuple[tuple[int, int, int], ...], ...]:
-    """Per city: (route, city at the other end, length) of every route touching it."""
-    return tuple(
-        tuple(
-            (r, board.routes[r].b if board.routes[r].a == city else board.routes[r].a,
-             board.routes[r].length)
-            for r in board.routes_at[city]
-        )
-        for city in range(len(board.cities))
-    )  # fmt: skip
-
-
-def shortest_path(
-    board: Map, owners: Sequence[int], seat: int, source: int, target: int
-) -> list[int] | None:
-    """Routes of a cheapest path (own routes free, free routes by length, others' closed)."""
-    links = _links(board)
-    best = {source: 0}
-    back: dict[int, tuple[int, int]] = {}
-    queue = [(0, source)]
-    pop, push = heapq.heappop, heapq.heappush
-    while queue:
-        dist, city = pop(queue)
-        if city == target:
-            path: list[int] = []
-            while city != source:
-                r, city = back[city]
-                path.append(r)
-            return path
-        if dist > best[city]:
-            continue
-        for r, other, length in links[city]:
-            owner = owners[r]
-            if owner == seat:
-                step = dist
-            elif owner == NO_OWNER:
-                step = dist + length
-            else:
-                continue
-            if step < best.get(other, 1 << 30):
-                best[other] = step
-                back[other] = (r, city)
-                push(queue, (step, other))
-    return None
 
 
 class _Seat:

@@ -23,8 +23,7 @@ from typing import Any, cast
 
 from .board import Bonus, City, Map, Route, Ticket, Variant
 from .cards import DECK_SIZE, LOCOMOTIVES_IN_DECK, kind_from_name
-from .errors import DataError
-from .guards import check_path
+from .errors import DataError, kind_of
 from .jsontext import parse_json
 from .unionfind import components
 
@@ -689,3 +688,15 @@ _VARIANT_INTS = (
     "trains", "stations", "station_points", "hand", "face_up", "reset_locomotives", "deal_long",
     "deal_regular", "keep_initial", "draw_tickets", "keep_drawn", "double_routes_min_players",
 )  # fmt: skip
+
+
+def check_path(value: object, function: str) -> None:
+    """A file path: a string or ``os.PathLike`` without NUL characters."""
+    import os
+
+    if not isinstance(value, str | os.PathLike):
+        raise DataError(f"{function}: a path must be a string or a PathLike, not {kind_of(value)}",
+                        source="<path>")  # fmt: skip
+    text = os.fspath(value)
+    if (isinstance(text, str) and "\0" in text) or (isinstance(text, bytes) and b"\0" in text):
+        raise DataError(f"{function}: a path cannot hold a NUL character", source=repr(text))

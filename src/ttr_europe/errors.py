@@ -81,6 +81,14 @@ class ScoreMismatchError(ScoringError):
         )
 
 
+def kind_of(value: object) -> str:
+    """How an error message names the type of a wrong value: ``a str``, ``an int``, ``None``."""
+    if value is None:
+        return "None"
+    name = type(value).__name__
+    return f"{'an' if name[0] in 'aeiouAEIOU' else 'a'} {name}"
+
+
 class BadArgumentError(TTRError, TypeError):
     """A public function got an argument of the wrong type; ``argument`` names it."""
 

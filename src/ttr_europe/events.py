@@ -63,9 +63,7 @@ class _EventBase:
             elif field.name in ("revealed", "discarded"):
                 value = [None if k == NO_CARD else KIND_NAMES[k] for k in value]
             elif field.name == "scoreboard":
-                from .jsonio import scoreboard_to_json
-
-                value = scoreboard_to_json(value)
+                value = value.to_json()
             else:
                 value = _plain(value)
             doc[field.name] = value

@@ -57,7 +57,7 @@ if TYPE_CHECKING:
 STATE_FORMAT = "ttr_europe/state"
 ACTION_FORMAT = "ttr_europe/action"
 VIEW_FORMAT = "ttr_europe/view"
-SCOREBOARD_FORMAT = "ttr_europe/scoreboard"
+SCOREBOARD_FORMAT = "ttr_europe/scoreboard"  # as scoring.SCOREBOARD_FORMAT, which writes it
 VERSION = 1
 _MAX_COUNT = 1000  # bound on any count or score, far above anything a game reaches
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -633,18 +633,9 @@ def _id(r: _Reader, value: Any, path: str, index: Mapping[str, int] | None, what
 # --------------------------------------------------------------------------- scoreboards
 
 
-def _plain(value: Any) -> Any:
-    """An attrs tree of ints, strings, booleans, None and tuples as plain JSON values."""
-    if attrs.has(type(value)):
-        return {f.name: _plain(getattr(value, f.name)) for f in attrs.fields(type(value))}
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    return value
-
-
 def scoreboard_to_json(board: Scoreboard) -> JsonDoc:
-    """A scoreboard (``scoring.score``) as JSON: its fields as they are, tuples as lists."""
-    return {"format": SCOREBOARD_FORMAT, "version": VERSION, **_plain(board)}
+    """A scoreboard (``scoring.score``) as JSON: ``board.to_json()``."""
+    return board.to_json()
 
 
 def scoreboard_from_json(

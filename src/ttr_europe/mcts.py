@@ -29,10 +29,10 @@ from .actions import (
     WithdrawTunnel,
 )
 from .board import Map, Route
-from .bots import board_of, shortest_path
 from .cards import COLORS, KINDS, LOCOMOTIVE, Cards
 from .errors import SetupError
 from .loop import finish
+from .routing import board_of, shortest_path
 from .rules import apply, is_legal, legal_actions
 from .scoring import outcome
 from .state import NO_CARD, NO_OWNER, GameState, Phase

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import pairwise, product
+from typing import Any
 
 import attrs
 
 from .board import Map
-from .errors import ScoreMismatchError, ScoringError
-from .guards import check_score, check_seat, check_state, expect
+from .errors import BadArgumentError, ScoreMismatchError, ScoringError, kind_of
+from .guards import check_seat, check_state, expect
 from .paths import Edge, Network, Trail, components, connecting_paths
 from .state import NO_OWNER, GameState, Phase
 from .unionfind import UnionFind
@@ -144,6 +145,23 @@ class Scoreboard:
     def __str__(self) -> str:
         return format_scoreboard(self)
 
+    def to_json(self) -> dict[str, Any]:
+        """The scoreboard document (``data/schema/scoreboard.schema.json``): the fields as they
+        are, tuples as lists (``jsonio.scoreboard_from_json`` reads it back)."""
+        return {"format": SCOREBOARD_FORMAT, "version": 1, **_plain(self)}
+
+
+SCOREBOARD_FORMAT = "ttr_europe/scoreboard"
+
+
+def _plain(value: Any) -> Any:
+    """An attrs tree of ints, strings, booleans, None and tuples as plain JSON values."""
+    if attrs.has(type(value)):
+        return {f.name: _plain(getattr(value, f.name)) for f in attrs.fields(type(value))}
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
 
 @attrs.frozen
 class Outcome:
@@ -168,7 +186,7 @@ def score(state: GameState, stations: StationChoices | None = None) -> Scoreboar
     still chosen by D10, given the fixed ones. Raises ``ScoreMismatchError`` when a running
     score disagrees with the routes owned (D35).
     """
-    check_score(state, stations)
+    _check_score(state, stations)
     return _score(state, _check_choices(state, stations or {}), detail=True)
 
 
@@ -631,3 +649,28 @@ def format_scoreboard(board: Scoreboard) -> str:
         lines.append("")
         lines.extend(notes)
     return "\n".join(lines)
+
+
+def _check_score(state: object, stations: object) -> None:
+    """The arguments of ``score``: a state and ``{seat: {city id: route id or None}}``."""
+    check_state(state, "score")
+    if stations is None:
+        return
+    if not isinstance(stations, Mapping):
+        raise BadArgumentError(
+            f"score: stations must be a mapping {{seat: {{city: route or None}}}}, "
+            f"got {kind_of(stations)}",
+            argument="stations",
+        )
+    for seat, per_city in stations.items():
+        if type(seat) is not int or not isinstance(per_city, Mapping):
+            raise BadArgumentError(
+                f"score: stations[{seat!r}] must map an int seat to {{city: route or None}}",
+                argument="stations",
+            )
+        for city, route in per_city.items():
+            if type(city) is not str or (route is not None and type(route) is not str):
+                raise BadArgumentError(
+                    f"score: stations[{seat!r}] must map city ids to route ids or None",
+                    argument="stations",
+                )

@@ -27,8 +27,8 @@ import attrs
 from .board import Map
 from .cards import FULL_DECK, KIND_NAMES, KINDS, Cards, _make
 from .data import load_map
-from .errors import DataError, SetupError
-from .guards import check_determinize, not_a_state
+from .errors import BadArgumentError, DataError, SetupError, kind_of
+from .guards import check_map, not_a_state
 from .jsontext import card_name, cards_json
 from .state import (
     NO_CARD,
@@ -233,7 +233,7 @@ def determinize(
     every size and the long/regular split the variant's deal permits; the generator gets a
     fresh state. ``map`` is needed only for a view of a map that is not shipped.
     """
-    check_determinize(source, player, rng, map)
+    _check_determinize(source, player, rng, map)
     if isinstance(source, View):
         if source.observer != player:
             raise SetupError(f"the view is seat {source.observer!r}'s, not seat {player!r}'s")
@@ -465,3 +465,25 @@ def _long_counts(slots: list[_Slot], longs: int, gen: random.Random) -> list[int
         out.append(choices[j])
         left -= choices[j]
     return out
+
+
+def _check_determinize(source: object, player: object, rng: object, map: object) -> None:
+    """The arguments of ``determinize``: a state or a view, a seat, a generator or a seed."""
+    from .views import View
+
+    if type(source) is not GameState and type(source) is not View:
+        raise BadArgumentError(
+            f"determinize: source must be a GameState or a View, got {kind_of(source)}",
+            argument="source",
+        )
+    if player is not None and type(player) is not int:
+        raise BadArgumentError(
+            f"determinize: player must be a seat (int) or None, got {kind_of(player)}",
+            argument="player",
+        )
+    if rng is not None and type(rng) is not int and not isinstance(rng, random.Random):
+        raise BadArgumentError(
+            f"determinize: rng must be a random.Random, an int seed or None, got {kind_of(rng)}",
+            argument="rng",
+        )
+    check_map(map, "determinize", optional=True)

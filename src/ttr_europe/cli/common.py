@@ -8,10 +8,9 @@ from collections.abc import Callable
 import attrs
 
 from ..board import Map
-from ..data import load_map, load_map_file
+from ..data import check_path, load_map, load_map_file
 from ..errors import DataError
 from ..errors import UsageError as UsageError  # noqa: PLC0414 (re-exported from its old home)
-from ..guards import check_path
 from ..jsonio import MAX_TEXT
 
 

@@ -1,0 +1,81 @@
+"""Map helpers for the bots and the search: the board a view is played on, and the cheapest
+path between two cities given who owns which route.
+
+A module of its own, below both ``bots`` and ``mcts``, so that neither imports the other for
+them.
+"""
+
+from __future__ import annotations
+
+import functools
+import heapq
+from collections.abc import Sequence
+
+from .board import Map
+from .data import load_map
+from .state import NO_OWNER
+from .views import View
+
+# Maps met by ``bots.decide``, so that bots find a board that is not shipped from its id alone.
+_BOARDS: dict[str, Map] = {}
+
+
+def remember_board(board: Map) -> None:
+    """Note ``board`` under its id, for ``board_of`` (a map that is not shipped included)."""
+    _BOARDS[board.id] = board
+
+
+def board_of(view: View) -> Map:
+    """The board of ``view``: the last one ``decide`` played on with that id, or a shipped map.
+
+    A view names its map by id only (it is sent to clients); the board is public knowledge.
+    """
+    board = _BOARDS.get(view.map)
+    return board if board is not None else load_map(view.map)
+
+
+@functools.cache
+def _links(board: Map) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """Per city: (route, city at the other end, length) of every route touching it."""
+    return tuple(
+        tuple(
+            (r, board.routes[r].b if board.routes[r].a == city else board.routes[r].a,
+             board.routes[r].length)
+            for r in board.routes_at[city]
+        )
+        for city in range(len(board.cities))
+    )  # fmt: skip
+
+
+def shortest_path(
+    board: Map, owners: Sequence[int], seat: int, source: int, target: int
+) -> list[int] | None:
+    """Routes of a cheapest path (own routes free, free routes by length, others' closed)."""
+    links = _links(board)
+    best = {source: 0}
+    back: dict[int, tuple[int, int]] = {}
+    queue = [(0, source)]
+    pop, push = heapq.heappop, heapq.heappush
+    while queue:
+        dist, city = pop(queue)
+        if city == target:
+            path: list[int] = []
+            while city != source:
+                r, city = back[city]
+                path.append(r)
+            return path
+        if dist > best[city]:
+            continue
+        for r, other, length in links[city]:
+            owner = owners[r]
+            if owner == seat:
+                step = dist
+            elif owner == NO_OWNER:
+                step = dist + length
+            else:
+                continue
+            if step < best.get(other, 1 << 30):
+                best[other] = step
+                back[other] = (r, city)
+                push(queue, (step, other))
+    return None
