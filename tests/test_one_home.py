@@ -170,3 +170,22 @@ def test_the_game_is_over_is_one_rule_everywhere() -> None:
                 rules_named.add((name, node.args[0].value))
     assert {rule for _, rule in rules_named if rule != "env"} == {"R46"}, sorted(rules_named)
     assert len(rules_named) >= 4
+
+
+def test_the_public_face_is_small_and_the_old_names_still_resolve() -> None:
+    """The top level exports the README's names; the names that left resolve from their
+    modules (the same objects); the README shows the fast mask."""
+    import importlib
+
+    readme = (SRC.parent.parent / "README.md").read_text("utf-8")
+    imported = re.findall(r"^from ttr_europe import (\([^)]*\)|.+)$", readme, re.MULTILINE)
+    shown = {name.strip(" ()\n") for names in imported for name in names.split(",")} - {""}
+    assert shown <= set(ttr_europe.__all__)
+    assert "legal_action_mask_bytes" in shown and "legal_action_mask" not in shown
+    assert len(ttr_europe.__all__) <= 50
+    for name in ttr_europe.__all__:
+        assert getattr(ttr_europe, name) is not None
+    for name, home in ttr_europe._ELSEWHERE.items():
+        assert name not in ttr_europe.__all__
+        module = importlib.import_module(f"ttr_europe.{home}")
+        assert getattr(ttr_europe, name) is getattr(module, name), name

@@ -144,7 +144,9 @@ def test_readme_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
     for block in rest:
         exec(compile("\n".join(block), "README.md", "exec"), namespace)
     assert "Final scores" in capsys.readouterr().out
-    assert namespace["mask"] == namespace["codec"].mask(namespace["state"])  # type: ignore[attr-defined]
+    mask, codec, state = namespace["mask"], namespace["codec"], namespace["state"]
+    assert mask == codec.mask_bytes(state)  # type: ignore[attr-defined]
+    assert [b == 1 for b in mask] == codec.mask(state)  # type: ignore[attr-defined, attr-defined]
 
 
 def test_the_version_is_written_once_and_the_wheel_carries_it(wheel: Path) -> None:

@@ -1,4 +1,10 @@
-"""ttr_europe: an exact, fast, immutable rules engine for Ticket to Ride: Europe (and USA)."""
+"""ttr_europe: an exact, fast, immutable rules engine for Ticket to Ride: Europe (and USA).
+
+The top level is what a user needs (docs/architecture.md, "The public face"): playing a game,
+the actions, the cards and maps, the main errors, scores, views, JSON, records and the codes and
+mask for learning. Everything else lives in its module (``ttr_europe.errors``,
+``ttr_europe.state``, ...); the names that used to be here as well still resolve, from there.
+"""
 
 from typing import TYPE_CHECKING
 
@@ -14,28 +20,15 @@ from .actions import (
     PayTunnel,
     WithdrawTunnel,
 )
-from .board import City, Map, Route, Ticket, Variant
+from .board import Map
 from .cards import LOCOMOTIVE, Cards, Color
-from .codec import ActionCodec, legal_action_mask
+from .codec import ActionCodec, legal_action_mask_bytes
 from .data import available_maps, load_map
-from .errors import (
-    ActionParseError,
-    CardsError,
-    DataError,
-    GameOverError,
-    IllegalActionError,
-    MalformedActionError,
-    NotYourTurnError,
-    ScoreMismatchError,
-    ScoringError,
-    SetupError,
-    TTRError,
-)
-from .jsonio import dumps, from_json, loads, to_json
+from .errors import DataError, IllegalActionError, SetupError, TTRError
+from .jsonio import dumps, loads
 from .notation import parse_action
-from .records import GameRecord, playthrough, random_game, replay
+from .records import GameRecord, random_game, replay
 from .rules import (
-    LegalActions,
     apply,
     apply_with_events,
     current_player,
@@ -45,79 +38,65 @@ from .rules import (
     new_game,
     why_illegal,
 )
-from .state import GameState, PendingTunnel, Phase, PlayerState, Rules
-from .views import PlayerView, View, determinize, observe
+from .state import GameState, Phase
+from .views import View, determinize, observe
 
 if TYPE_CHECKING:
-    from .scoring import (
-        Outcome,
-        PlayerScore,
-        Scoreboard,
-        format_scoreboard,
-        outcome,
-        returns,
-        score,
-    )
+    from .scoring import Scoreboard, outcome, returns, score
 
 __version__ = "0.1.0"
 
-_SCORING = frozenset(
-    ("Outcome", "PlayerScore", "Scoreboard", "format_scoreboard", "outcome", "returns", "score")
-)  # fmt: skip
+_SCORING = frozenset(("Scoreboard", "outcome", "returns", "score"))
+"""Loaded on first use, so that importing the package does not load networkx."""
+
+_ELSEWHERE = {
+    "City": "board", "Route": "board", "Ticket": "board", "Variant": "board",
+    "ActionParseError": "errors", "CardsError": "errors", "GameOverError": "errors",
+    "MalformedActionError": "errors", "NotYourTurnError": "errors",
+    "ScoreMismatchError": "errors", "ScoringError": "errors",
+    "legal_action_mask": "codec", "from_json": "jsonio", "to_json": "jsonio",
+    "playthrough": "records", "LegalActions": "rules",
+    "PendingTunnel": "state", "PlayerState": "state", "Rules": "state", "PlayerView": "views",
+    "Outcome": "scoring", "PlayerScore": "scoring", "format_scoreboard": "scoring",
+}  # fmt: skip
+"""Names that were at the top level before it was made small, and the module that holds them."""
 
 
 def __getattr__(name: str) -> object:
-    """Scoring names load on first use, so that importing the package does not load networkx."""
-    if name in _SCORING:
-        from . import scoring
+    """Scoring names load on first use; the names of ``_ELSEWHERE`` come from their modules."""
+    home = "scoring" if name in _SCORING else _ELSEWHERE.get(name)
+    if home is None:
+        raise AttributeError(f"module 'ttr_europe' has no attribute {name!r}")
+    from importlib import import_module
 
-        value = getattr(scoring, name)
-        globals()[name] = value  # found directly from now on, like the eager names
-        return value
-    raise AttributeError(f"module 'ttr_europe' has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value  # found directly from now on, like the eager names
+    return value
 
 
 __all__ = [
     "LOCOMOTIVE",
     "Action",
     "ActionCodec",
-    "ActionParseError",
     "BuildStation",
     "Cards",
-    "CardsError",
-    "City",
     "ClaimRoute",
     "Color",
     "DataError",
     "DrawBlind",
     "DrawFaceUp",
     "DrawTickets",
-    "GameOverError",
     "GameRecord",
     "GameState",
     "IllegalActionError",
     "KeepTickets",
-    "LegalActions",
-    "MalformedActionError",
     "Map",
-    "NotYourTurnError",
-    "Outcome",
     "Pass",
     "PayTunnel",
-    "PendingTunnel",
     "Phase",
-    "PlayerScore",
-    "PlayerState",
-    "PlayerView",
-    "Route",
-    "Rules",
-    "ScoreMismatchError",
     "Scoreboard",
-    "ScoringError",
     "SetupError",
     "TTRError",
-    "Ticket",
-    "Variant",
     "View",
     "WithdrawTunnel",
     "__version__",
@@ -127,11 +106,9 @@ __all__ = [
     "current_player",
     "determinize",
     "dumps",
-    "format_scoreboard",
-    "from_json",
     "is_legal",
     "is_terminal",
-    "legal_action_mask",
+    "legal_action_mask_bytes",
     "legal_actions",
     "load_map",
     "loads",
@@ -139,11 +116,9 @@ __all__ = [
     "observe",
     "outcome",
     "parse_action",
-    "playthrough",
     "random_game",
     "replay",
     "returns",
     "score",
-    "to_json",
     "why_illegal",
 ]

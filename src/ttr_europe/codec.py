@@ -269,7 +269,7 @@ class ActionCodec:
         """``mask[code]`` is True exactly when the action of ``code`` is legal in ``state``."""
         if type(state) is not GameState:
             raise not_a_state(state, "ActionCodec.mask")
-        return [b == 1 for b in self.mask_bytes(state)]
+        return list(map(bool, self.mask_bytes(state)))
 
     def mask_bytes(self, state: GameState) -> bytearray:
         """One byte per code, 1 where the action is legal (for ``numpy.frombuffer``).
@@ -424,13 +424,16 @@ def codec_for(map: Map, variant: str) -> ActionCodec:
     return ActionCodec(map, variant)
 
 
+def legal_action_mask_bytes(state: GameState) -> bytearray:
+    """The legal-action mask of ``state`` under its map's and variant's codec: one byte per
+    code, 1 where the action is legal (``numpy.frombuffer(mask, bool)`` reads it in place)."""
+    if type(state) is not GameState:
+        raise not_a_state(state, "legal_action_mask_bytes")
+    return codec_for(state.rules.map, state.rules.variant.id).mask_bytes(state)
+
+
 def legal_action_mask(state: GameState) -> list[bool]:
-    """The legal-action mask of ``state`` under its map's and variant's codec."""
+    """``legal_action_mask_bytes`` as a list of booleans (slower: one Python bool per code)."""
     if type(state) is not GameState:
         raise not_a_state(state, "legal_action_mask")
     return codec_for(state.rules.map, state.rules.variant.id).mask(state)
-
-
-def legal_action_mask_bytes(state: GameState) -> bytearray:
-    """``legal_action_mask`` as one byte per code (1 = legal), for array libraries."""
-    return codec_for(state.rules.map, state.rules.variant.id).mask_bytes(state)

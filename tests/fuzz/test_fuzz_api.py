@@ -20,6 +20,7 @@ from ttr_europe import (
     ActionCodec,
     GameRecord,
     apply,
+    apply_with_events,
     available_maps,
     current_player,
     determinize,
@@ -28,7 +29,7 @@ from ttr_europe import (
     from_json,
     is_legal,
     is_terminal,
-    legal_action_mask,
+    legal_action_mask_bytes,
     legal_actions,
     load_map,
     loads,
@@ -46,6 +47,7 @@ from ttr_europe import (
 )
 from ttr_europe.actions import parse
 from ttr_europe.cards import Cards
+from ttr_europe.codec import legal_action_mask
 from ttr_europe.data import build_map, data_files, load_map_file, parse_map
 from ttr_europe.jsonio import (
     action_from_json,
@@ -69,6 +71,7 @@ ENTRY_POINTS: dict[str, tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any
     "new_game": (new_game, ("usa", "base", 2, 1, None), {}),
     "new_game options": (new_game, ("usa",), {"reset_cap": 0, "second_card_optional": True}),
     "apply": (apply, (MID, ACTION), {"player": MID.current}),
+    "apply_with_events": (apply_with_events, (MID, ACTION), {"player": MID.current}),
     "legal_actions": (legal_actions, (MID,), {}),
     "is_legal": (is_legal, (MID, ACTION), {}),
     "why_illegal": (why_illegal, (MID, ACTION), {}),
@@ -83,6 +86,7 @@ ENTRY_POINTS: dict[str, tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any
     "longest_path": (longest_path, (MID, 1), {}),
     "format_scoreboard": (format_scoreboard, (score(MID),), {}),
     "legal_action_mask": (legal_action_mask, (MID,), {}),
+    "legal_action_mask_bytes": (legal_action_mask_bytes, (MID,), {}),
     "ActionCodec": (ActionCodec, ("usa", "base"), {}),
     "ActionCodec.encode": (CODEC.encode, (ACTION, MID), {}),
     "ActionCodec.decode": (CODEC.decode, (CODEC.encode(ACTION, MID), MID), {}),
