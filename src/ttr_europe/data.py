@@ -127,6 +127,44 @@ def _is_type(value: Any, name: str) -> bool:
 _TYPES = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
 
 
+def _check_kind(schema: Any, value: Any, path: str, source: str) -> None:
+    """``type``, ``const`` and ``enum``."""
+    if "type" in schema:
+        names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        if not any(_is_type(value, n) for n in names):
+            raise DataError(f"expected {' or '.join(names)}, found {_type_name(value)}",
+                            source=source, path=path)  # fmt: skip
+    if "const" in schema and not _json_equal(value, schema["const"]):
+        raise DataError(f"must be {json.dumps(schema['const'])}, not {_short(value)}",
+                        source=source, path=path)  # fmt: skip
+    if "enum" in schema and not any(_json_equal(value, e) for e in schema["enum"]):
+        allowed = ", ".join(json.dumps(e) for e in schema["enum"])
+        raise DataError(f"{_short(value)} is not one of {allowed}", source=source, path=path)
+
+
+def _check_number(schema: Any, value: float, path: str, source: str) -> None:
+    """``minimum`` and ``maximum``."""
+    if "minimum" in schema and value < schema["minimum"]:
+        raise DataError(f"{value} is below the minimum {schema['minimum']}", source=source,
+                        path=path)  # fmt: skip
+    if "maximum" in schema and value > schema["maximum"]:
+        raise DataError(f"{value} is above the maximum {schema['maximum']}", source=source,
+                        path=path)  # fmt: skip
+
+
+def _check_text(schema: Any, value: str, path: str, source: str) -> None:
+    """``minLength``, ``maxLength`` and ``pattern``."""
+    if "minLength" in schema and len(value) < schema["minLength"]:
+        raise DataError(f"text shorter than {schema['minLength']} characters", source=source,
+                        path=path)  # fmt: skip
+    if "maxLength" in schema and len(value) > schema["maxLength"]:
+        raise DataError(f"text longer than {schema['maxLength']} characters", source=source,
+                        path=path)  # fmt: skip
+    if "pattern" in schema and not re.search(schema["pattern"], value):
+        raise DataError(f"{_short(value)} does not match the pattern {schema['pattern']}",
+                        source=source, path=path)  # fmt: skip
+
+
 def _type_name(value: Any) -> str:
     for name in ("null", "boolean", "integer", "number", "string", "array", "object"):
         if _is_type(value, name):
@@ -192,13 +230,25 @@ class SchemaValidator:
         return True
 
     def _check(self, schema: Any, value: Any, path: str, source: str) -> None:
-        def fail(message: str, where: str = path) -> DataError:
-            return DataError(message, source=source, path=where)
-
+        """``value`` at ``path`` against ``schema``: its references and alternatives, its type
+        and allowed values, then the rules for numbers, text, arrays and objects."""
         if schema is True:
             return
         if schema is False:
-            raise fail("no value is allowed here")
+            raise DataError("no value is allowed here", source=source, path=path)
+        self._check_forms(schema, value, path, source)
+        _check_kind(schema, value, path, source)
+        if _is_type(value, "number"):
+            _check_number(schema, value, path, source)
+        if isinstance(value, str):
+            _check_text(schema, value, path, source)
+        if isinstance(value, list):
+            self._check_array(schema, value, path, source)
+        if isinstance(value, dict):
+            self._check_object(schema, value, path, source)
+
+    def _check_forms(self, schema: Any, value: Any, path: str, source: str) -> None:
+        """``$ref``: the schema referred to; ``anyOf``: at least one of the alternatives."""
         if "$ref" in schema:
             self._check(self._resolve(schema["$ref"]), value, path, source)
         if "anyOf" in schema:
@@ -207,34 +257,9 @@ class SchemaValidator:
                     self._check(option, value, path, source)
                 except DataError:
                     continue
-                break
-            else:
-                raise fail(f"{_type_name(value)} {_short(value)} matches none of the allowed forms")
-        if "type" in schema:
-            names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-            if not any(_is_type(value, n) for n in names):
-                raise fail(f"expected {' or '.join(names)}, found {_type_name(value)}")
-        if "const" in schema and not _json_equal(value, schema["const"]):
-            raise fail(f"must be {json.dumps(schema['const'])}, not {_short(value)}")
-        if "enum" in schema and not any(_json_equal(value, e) for e in schema["enum"]):
-            allowed = ", ".join(json.dumps(e) for e in schema["enum"])
-            raise fail(f"{_short(value)} is not one of {allowed}")
-        if _is_type(value, "number"):
-            if "minimum" in schema and value < schema["minimum"]:
-                raise fail(f"{value} is below the minimum {schema['minimum']}")
-            if "maximum" in schema and value > schema["maximum"]:
-                raise fail(f"{value} is above the maximum {schema['maximum']}")
-        if isinstance(value, str):
-            if "minLength" in schema and len(value) < schema["minLength"]:
-                raise fail(f"text shorter than {schema['minLength']} characters")
-            if "maxLength" in schema and len(value) > schema["maxLength"]:
-                raise fail(f"text longer than {schema['maxLength']} characters")
-            if "pattern" in schema and not re.search(schema["pattern"], value):
-                raise fail(f"{_short(value)} does not match the pattern {schema['pattern']}")
-        if isinstance(value, list):
-            self._check_array(schema, value, path, source)
-        if isinstance(value, dict):
-            self._check_object(schema, value, path, source)
+                return
+            raise DataError(f"{_type_name(value)} {_short(value)} matches none of the allowed "
+                            "forms", source=source, path=path)  # fmt: skip
 
     def _check_array(self, schema: Any, value: list[Any], path: str, source: str) -> None:
         if "minItems" in schema and len(value) < schema["minItems"]:

@@ -52,7 +52,7 @@ from .state import (
 from .views import PlayerView, View, rules_options, view_to_json
 
 if TYPE_CHECKING:
-    from .scoring import Scoreboard
+    from .scoring import PlayerScore, Scoreboard
 
 STATE_FORMAT = "ttr_europe/state"
 ACTION_FORMAT = "ttr_europe/action"
@@ -666,46 +666,56 @@ def _check_scoreboard(r: _Reader, board: Scoreboard) -> None:
     crit = board.criteria
     if crit[:1] != ("total",) or not set(crit[1:]) <= set(_CRITERIA) or len(set(crit)) < len(crit):
         raise r.fail("$.criteria", "criteria are 'total' then distinct tie-breaks")
-    keys = []
-    for seat, p in enumerate(board.players):
-        path = f"$.players[{seat}]"
-        if p.seat != seat:
-            raise r.fail(f"{path}.seat", f"expected seat {seat}, got {p.seat}")
-        if p.ticket_points != sum(t.points for t in p.tickets):
-            raise r.fail(f"{path}.ticket_points", "not the sum of the tickets' points")
-        if p.completed != sum(t.completed for t in p.tickets):
-            raise r.fail(f"{path}.completed", "not the number of completed tickets")
-        for i, t in enumerate(p.tickets):
-            if t.completed != bool(t.routes) or (t.points > 0) != t.completed:
-                raise r.fail(f"{path}.tickets[{i}]", "completion, points and routes disagree")
-        if min(p.route_points, p.station_points, p.bonus) < 0:
-            raise r.fail(path, "route, station and bonus points are never negative")
-        lp = p.longest_path
-        if (lp.length > 0) != bool(lp.routes) or len(lp.cities) != len(lp.routes) + bool(lp.routes):
-            raise r.fail(f"{path}.longest_path", "length, routes and cities disagree")
-        if p.total != p.route_points + p.ticket_points + p.station_points + p.bonus:
-            raise r.fail(f"{path}.total", "not routes + tickets + stations + bonus")
-        expected = {
-            "total": p.total,
-            "completed_tickets": p.completed,
-            "fewest_stations": len(p.stations),
-            "bonus_card": int(p.bonus > 0),
-            "longest_path": p.longest_path.length,
-        }
-        if p.criteria_values != tuple(expected[c] for c in crit):
-            raise r.fail(f"{path}.criteria_values", "do not match the seat's figures")
-        keys.append(tuple(-expected[c] if c == "fewest_stations" else expected[c] for c in crit))
+    keys = [_check_seat_score(r, seat, p, crit) for seat, p in enumerate(board.players)]
+    _check_ranking(r, board, keys)
+
+
+def _check_seat_score(
+    r: _Reader, seat: int, p: PlayerScore, crit: tuple[str, ...]
+) -> tuple[int, ...]:
+    """One seat's figures agree with each other; returns its ranking key (higher ranks first)."""
+    path = f"$.players[{seat}]"
+    if p.seat != seat:
+        raise r.fail(f"{path}.seat", f"expected seat {seat}, got {p.seat}")
+    if p.ticket_points != sum(t.points for t in p.tickets):
+        raise r.fail(f"{path}.ticket_points", "not the sum of the tickets' points")
+    if p.completed != sum(t.completed for t in p.tickets):
+        raise r.fail(f"{path}.completed", "not the number of completed tickets")
+    for i, t in enumerate(p.tickets):
+        if t.completed != bool(t.routes) or (t.points > 0) != t.completed:
+            raise r.fail(f"{path}.tickets[{i}]", "completion, points and routes disagree")
+    if min(p.route_points, p.station_points, p.bonus) < 0:
+        raise r.fail(path, "route, station and bonus points are never negative")
+    lp = p.longest_path
+    if (lp.length > 0) != bool(lp.routes) or len(lp.cities) != len(lp.routes) + bool(lp.routes):
+        raise r.fail(f"{path}.longest_path", "length, routes and cities disagree")
+    if p.total != p.route_points + p.ticket_points + p.station_points + p.bonus:
+        raise r.fail(f"{path}.total", "not routes + tickets + stations + bonus")
+    expected = {
+        "total": p.total,
+        "completed_tickets": p.completed,
+        "fewest_stations": len(p.stations),
+        "bonus_card": int(p.bonus > 0),
+        "longest_path": p.longest_path.length,
+    }
+    if p.criteria_values != tuple(expected[c] for c in crit):
+        raise r.fail(f"{path}.criteria_values", "do not match the seat's figures")
+    return tuple(-expected[c] if c == "fewest_stations" else expected[c] for c in crit)
+
+
+def _check_ranking(r: _Reader, board: Scoreboard, keys: list[tuple[int, ...]]) -> None:
+    """Ranks, ranking, winners and what decided each place follow from the seats' keys."""
     ranks = [1 + sum(other > key for other in keys) for key in keys]
     for seat, p in enumerate(board.players):
         if p.rank != ranks[seat]:
             raise r.fail(f"$.players[{seat}].rank", f"the figures give rank {ranks[seat]}")
-    ranking = tuple(sorted(range(n), key=lambda s: (ranks[s], s)))
+    ranking = tuple(sorted(range(len(keys)), key=lambda s: (ranks[s], s)))
     if board.ranking != ranking:
         raise r.fail("$.ranking", f"the figures give the ranking {list(ranking)}")
     if board.winners != tuple(s for s in ranking if ranks[s] == 1):
         raise r.fail("$.winners", "not the seats of rank 1")
     decided = tuple(
-        next((c for c, x, y in zip(crit, keys[a], keys[b], strict=True) if x != y), None)
+        next((c for c, x, y in zip(board.criteria, keys[a], keys[b], strict=True) if x != y), None)
         for a, b in pairwise(ranking)
     )
     if board.decided_by != decided:

@@ -259,55 +259,88 @@ def choose_borrowed(
     label = components(own) if networks is None else networks  # each network by its lowest city
     if not stations:  # nothing to borrow: a ticket is completed within one network
         return (), tuple(label.get(a, a) == label.get(b, b) for a, b, _ in tickets)
+    chosen, free, label = _explicit_choices(stations, label)
+    get = label.get  # a city in no network is its own set
+    completed = [get(a, a) == get(b, b) for a, b, _ in tickets]
+    open_tickets = [
+        (get(a, a), get(b, b), p, t) for t, (a, b, p) in enumerate(tickets) if not completed[t]
+    ]
+    if not open_tickets or not free:
+        return tuple(chosen), tuple(completed)
+    links = _candidate_links(stations, free, get)
+    _prune(links, {c for a, b, _, _ in open_tickets for c in (a, b)})
+    open_tickets = _reachable(open_tickets, [link for i in free for link in links[i]])
+    if not open_tickets:  # every choice ties: the lowest is borrowing nothing
+        return tuple(chosen), tuple(completed)
+    best_combo, best_done = _best_combination([[None, *links[i]] for i in free], open_tickets)
+    for i, item in zip(free, best_combo, strict=True):
+        chosen[i] = None if item is None else item[0]
+    for t in best_done:
+        completed[t] = True
+    return tuple(chosen), tuple(completed)
+
+
+_Link = tuple[int, int, int]
+"""A station's candidate: (route, component of the station's city, component reached)."""
+
+
+def _explicit_choices(
+    stations: Sequence[tuple[int, Sequence[Choice]]], label: Mapping[int, int]
+) -> tuple[list[int | None], list[int], Mapping[int, int]]:
+    """Stations with one explicit route borrow it (and join two networks); the others are free.
+
+    Returns the route per station (None where still free), the free stations, and the networks
+    relabelled once the explicit routes join them."""
     chosen: list[int | None] = [None] * len(stations)
     free: list[int] = []
     forced: list[tuple[int, int]] = []
     for i, (city, choices) in enumerate(stations):
-        if len(choices) == 1 and choices[0] is not None:  # an explicit choice: it joins networks
+        if len(choices) == 1 and choices[0] is not None:
             chosen[i], other = choices[0]
             forced.append((city, other))
         else:
             free.append(i)
-    if forced:  # relabel: each city by its set once forced stations join networks
-        label = _joined(label, forced)
-    get = label.get  # a city in no network is its own set
+    return chosen, free, _joined(label, forced) if forced else label
 
-    completed: list[bool] = []
-    open_tickets: list[tuple[int, int, int, int]] = []
-    for t, (a, b, p) in enumerate(tickets):
-        x, y = get(a, a), get(b, b)
-        completed.append(x == y)
-        if x != y:
-            open_tickets.append((x, y, p, t))
-    if not open_tickets or not free:
-        return tuple(chosen), tuple(completed)
 
-    # Candidate links per free station: (route, component of the city, component reached).
-    links: dict[int, list[tuple[int, int, int]]] = {}
+def _candidate_links(
+    stations: Sequence[tuple[int, Sequence[Choice]]],
+    free: list[int],
+    get: Callable[[int, int], int],
+) -> dict[int, list[_Link]]:
+    """Per free station, the lowest route reaching each other network from its own."""
+    links: dict[int, list[_Link]] = {}
     for i in free:
         city, choices = stations[i]
         home = get(city, city)
         reached = {home}
-        mine: list[tuple[int, int, int]] = []
+        mine: list[_Link] = []
         for choice in sorted([c for c in choices if c is not None]):
             far = get(choice[1], choice[1])
             if far not in reached:
                 reached.add(far)
                 mine.append((choice[0], home, far))
         links[i] = mine
-    _prune(links, {c for a, b, _, _ in open_tickets for c in (a, b)})
+    return links
 
-    # Every candidate link at once bounds what any choice completes: a ticket it leaves open
-    # is lost whatever the choice (the same points in every key), so only the others count.
-    every = _joined({}, [(a, b) for i in free for _, a, b in links[i]])
-    reach = every.get
-    open_tickets = [x for x in open_tickets if reach(x[0], x[0]) == reach(x[1], x[1])]
-    if not open_tickets:  # every choice ties: the lowest is borrowing nothing
-        return tuple(chosen), tuple(completed)
 
-    options: list[list[tuple[int, int, int] | None]] = [[None, *links[i]] for i in free]
+def _reachable(
+    open_tickets: list[tuple[int, int, int, int]], links: list[_Link]
+) -> list[tuple[int, int, int, int]]:
+    """The open tickets some choice could complete: every candidate link at once bounds what
+    any choice completes, and a ticket it leaves open is lost whatever the choice (the same
+    points in every key), so only the others count."""
+    reach = _joined({}, [(a, b) for _, a, b in links]).get
+    return [x for x in open_tickets if reach(x[0], x[0]) == reach(x[1], x[1])]
+
+
+def _best_combination(
+    options: list[list[_Link | None]], open_tickets: list[tuple[int, int, int, int]]
+) -> tuple[tuple[_Link | None, ...], tuple[int, ...]]:
+    """The first combination in increasing order with the highest ticket total, then the most
+    tickets completed; and the tickets it completes. Stops early when one completes all."""
     best_key = (-(10**9), -1)
-    best_combo: tuple[tuple[int, int, int] | None, ...] = tuple(None for _ in free)
+    best_combo: tuple[_Link | None, ...] = tuple(None for _ in options)
     best_done: tuple[int, ...] = ()
     everything = (sum(p for _, _, p, _ in open_tickets), len(open_tickets))
     for combo in product(*options):
@@ -325,11 +358,7 @@ def choose_borrowed(
             best_key, best_combo, best_done = key, combo, tuple(done)
             if key == everything:
                 break
-    for i, item in zip(free, best_combo, strict=True):
-        chosen[i] = None if item is None else item[0]
-    for t in best_done:
-        completed[t] = True
-    return tuple(chosen), tuple(completed)
+    return best_combo, best_done
 
 
 def _prune(links: dict[int, list[tuple[int, int, int]]], terminals: set[int]) -> None:
