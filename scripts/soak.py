@@ -47,10 +47,10 @@ from ttr_europe import (
     observe,
     score,
 )
+from ttr_europe.loop import MAX_ACTIONS
 from ttr_europe.records import final_state, record_of
 from ttr_europe.state import NO_CARD
 from ttr_europe.testing.play import (
-    MAX_ACTIONS,
     POLICIES,
     choose,
     configs,
