@@ -56,6 +56,7 @@ def test_text_form_parses_back(action: Action) -> None:
         assert parse(str(action).upper()) == action
 
 
+@pytest.mark.slow
 @given(played())
 def test_every_legal_action_round_trips_through_text(
     case: tuple[GameState, list[Action], dict[str, object]],

@@ -29,6 +29,7 @@ def test_throughput_figures_are_consistent() -> None:
     assert abs(t["us_per_action"] * t["actions_per_s"] - 1e6) < 1.0
 
 
+@pytest.mark.slow
 def test_quick_run_writes_json(tmp_path: Path, capsys: object) -> None:
     out = tmp_path / "bench.json"
     assert bench_main(["--quick", "--games", "20", "--samples", "100", "--json", str(out)]) == 0

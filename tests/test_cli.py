@@ -60,6 +60,7 @@ def test_play_reports_an_unwritable_svg(capsys: pytest.CaptureFixture[str], tmp_
     assert err.startswith("ttr-europe: error:") and "no such folder" in err
 
 
+@pytest.mark.slow
 def test_bench_quick_run(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out = tmp_path / "b.json"
     assert main(["bench", "--quick", "--games", "10", "--samples", "50", "--json", str(out)]) == 0

@@ -85,6 +85,7 @@ def test_documented_sizes_match() -> None:
         assert numbers == [*(len(r) for r in codec.blocks.values()), codec.size], (m, v)
 
 
+@pytest.mark.slow
 @given(played())
 def test_every_legal_action_round_trips(sample: tuple[GameState, Any, Any]) -> None:
     """Each legal action has its own code and decodes back; the mask marks exactly them."""
@@ -194,6 +195,7 @@ def _positions(draw: st.DrawFn) -> GameState:
     )  # fmt: skip
 
 
+@pytest.mark.slow
 @given(_positions())
 def test_the_mask_marks_exactly_the_legal_actions_of_any_turn_start(state: GameState) -> None:
     """Claims of gray and coloured routes with some routes closed, ferries, big hands, stations

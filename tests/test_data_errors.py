@@ -360,6 +360,7 @@ def changed(draw: st.DrawFn) -> Any:
     return doc
 
 
+@pytest.mark.slow
 @given(changed())
 def test_no_other_exception_escapes(doc: Any) -> None:
     try:

@@ -255,6 +255,7 @@ def leaves(node: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, .
         yield path, node
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", MAPS)
 def test_validator_agrees_at_every_field(name: str) -> None:
     """Each field of a small document, set to values around its limits, or removed."""
@@ -295,6 +296,7 @@ def mutated(draw: st.DrawFn) -> Any:
     return doc
 
 
+@pytest.mark.slow
 @given(mutated())
 def test_validator_agrees_with_jsonschema(doc: Any) -> None:
     agree(doc)

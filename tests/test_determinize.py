@@ -23,6 +23,7 @@ def _seat(state: GameState, draw: st.DrawFn) -> int | None:
     return None if seat < 0 else seat
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(st.data())
 def test_states_with_one_view_give_the_same_worlds(data: st.DataObject) -> None:

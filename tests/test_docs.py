@@ -67,6 +67,7 @@ def scratch(tmp_path: Path) -> Iterator[Path]:
         os.chdir(here)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", PAGES, ids=_name)
 def test_interactive_examples(page: Path, scratch: Path) -> None:
     text = re.sub(r"^```.*$", "", page.read_text("utf-8"), flags=re.MULTILINE)  # fences end output
@@ -77,6 +78,7 @@ def test_interactive_examples(page: Path, scratch: Path) -> None:
     assert runner.failures == 0, f"{runner.failures} failing example(s) in {page.name}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", PAGES, ids=_name)
 def test_python_blocks_run(page: Path, scratch: Path) -> None:
     """Every ```python block that is not an interactive session runs without error."""

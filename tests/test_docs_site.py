@@ -19,6 +19,7 @@ pytest.importorskip("material")
 REPO = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow
 def test_the_docs_site_builds_strictly(tmp_path: Path) -> None:
     site = tmp_path / "site"
     done = subprocess.run(

@@ -106,6 +106,7 @@ def _world_is_valid(world: GameState, seat: int | None, view: View, *, honest: b
 # --------------------------------------------------------------------------- views (R52, D20)
 
 
+@pytest.mark.slow
 @given(played(), st.data())
 def test_r52_view_documents_name_no_hidden_ticket_and_no_generator_state(
     sample: tuple[GameState, Any, Any], data: st.DataObject
@@ -204,6 +205,7 @@ def _public_changes(state: GameState) -> Iterator[tuple[str, GameState]]:
     )
 
 
+@pytest.mark.slow
 @given(played())
 def test_r52_every_public_fact_shows_in_every_view(sample: tuple[GameState, Any, Any]) -> None:
     """R52, D20: change one public fact and every seat's view, and the spectator's, changes."""
@@ -214,6 +216,7 @@ def test_r52_every_public_fact_shows_in_every_view(sample: tuple[GameState, Any,
             assert observe(other, seat).to_json() != observe(state, seat).to_json(), (what, seat)
 
 
+@pytest.mark.slow
 @given(played())
 def test_r52_own_secrets_show_only_to_their_holder(sample: tuple[GameState, Any, Any]) -> None:
     """R52: a change of seat 0's hand (same size) or of its ticket choice shows in seat 0's view
@@ -256,6 +259,7 @@ def test_r52_own_secrets_show_only_to_their_holder(sample: tuple[GameState, Any,
 # --------------------------------------------------------------------------- determinization
 
 
+@pytest.mark.slow
 @given(played(), st.data())
 def test_determinize_gives_states_the_reader_accepts(
     sample: tuple[GameState, Any, Any], data: st.DataObject
@@ -308,6 +312,7 @@ def _semantic_faults(draw: st.DrawFn, doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
+@pytest.mark.slow
 @given(played(max_steps=400), st.data())
 def test_d20_impossible_views_are_refused_or_give_valid_worlds(
     sample: tuple[GameState, Any, Any], data: st.DataObject
@@ -404,6 +409,7 @@ def test_r37_oversized_offer_in_a_state_document_is_refused() -> None:
 # --------------------------------------------------------------------------- JSON round trips
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("map_id", "variant"), CONFIGS)
 def test_every_phase_of_every_variant_round_trips(map_id: str, variant: str) -> None:
     """States of every phase, on every map and variant, with and without options, are saved
@@ -464,6 +470,7 @@ def _friendly(state: GameState, action: Action) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 @given(played())
 def test_friendly_forms_name_the_exact_legal_action(sample: tuple[GameState, Any, Any]) -> None:
     """Each legal action read back from its text, and from friendly forms (cities by printed
@@ -485,6 +492,7 @@ _AWKWARD = st.sampled_from(
 )  # fmt: skip
 
 
+@pytest.mark.slow
 @given(played(max_steps=300), _AWKWARD)
 def test_awkward_numbers_give_a_legal_action_or_a_parse_error(
     sample: tuple[GameState, Any, Any], text: str
@@ -568,6 +576,7 @@ def test_playthrough_headers_with_unreadable_numbers_raise_data_errors(header: s
 # --------------------------------------------------------------------------- action codes
 
 
+@pytest.mark.slow
 @given(played(max_steps=400))
 def test_mask_is_exactly_legality_over_every_code(sample: tuple[GameState, Any, Any]) -> None:
     """Over the whole code space: a code is set in the mask exactly when the action it

@@ -17,6 +17,8 @@ import random
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from ttr_europe.actions import Action, ClaimRoute, parse
 from ttr_europe.events import Event, Reshuffled, TunnelRevealed
 from ttr_europe.records import read_playthrough, replay
@@ -104,6 +106,7 @@ def _stream() -> dict[str, dict[str, object]]:
     return out
 
 
+@pytest.mark.slow
 def test_events_are_the_recorded_ones_but_the_tunnel_reshuffle_order() -> None:
     now = _stream()
     if os.environ.get("TTR_REGEN_EVENTS"):

@@ -111,6 +111,7 @@ def _codes(state: GameState) -> bytearray:
     return out
 
 
+@pytest.mark.slow
 @given(played())
 def test_mask_bytes_mark_exactly_the_encoded_legal_actions(sample: Any) -> None:
     state = sample[0]
@@ -126,6 +127,7 @@ def test_mask_bytes_on_every_position_of_whole_games() -> None:
             assert legal_action_mask_bytes(state) == _codes(state)
 
 
+@pytest.mark.slow
 @given(played(), st.data())
 def test_membership_is_the_scan_of_the_list(sample: Any, data: st.DataObject) -> None:
     state = sample[0]
@@ -135,6 +137,7 @@ def test_membership_is_the_scan_of_the_list(sample: Any, data: st.DataObject) ->
     assert (action in legal) == (action in listed) == is_legal(state, action)
 
 
+@pytest.mark.slow
 @given(played())
 def test_create_derives_the_closed_masks(sample: Any) -> None:
     state = sample[0]

@@ -15,12 +15,14 @@ from ttr_europe.testing import scenario
 from ttr_europe.testing.strategies import last_round, states, views
 
 
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(states())
 def test_states_reached_by_play_have_no_problem(state: GameState) -> None:
     assert check_invariants(state) == []
 
 
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(views())
 def test_views_of_played_states_have_no_problem(view: object) -> None:
@@ -108,6 +110,7 @@ def test_a_tunnel_outside_its_phase_and_a_phase_without_tunnel_break_d31() -> No
     assert _paths(check_invariants(wrong_extra)) == ["$.tunnel.extra"]
 
 
+@pytest.mark.slow
 def test_the_last_round_is_reachable_and_sound() -> None:
     @settings(max_examples=5)
     @given(states(where=last_round))

@@ -61,6 +61,7 @@ def _play(seed: int, players: int = 2, until: Phase | None = None) -> GameState:
 # --------------------------------------------------------------------------- round trips
 
 
+@pytest.mark.slow
 @given(played())
 def test_every_state_of_random_play_round_trips(sample: tuple[GameState, Any, Any]) -> None:
     """D19: a saved state loads back equal, field for field (pile order, rng, box included)."""
@@ -72,6 +73,7 @@ def test_every_state_of_random_play_round_trips(sample: tuple[GameState, Any, An
     assert json.loads(dumps(state, indent=2)) == doc
 
 
+@pytest.mark.slow
 @given(played(max_steps=300))
 def test_views_and_actions_round_trip(sample: tuple[GameState, Any, Any]) -> None:
     state = sample[0]
@@ -288,6 +290,7 @@ def _check_refusal_or_valid(reader: Any, doc: Any) -> Any:
     return result
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_hostile_state_documents_raise_only_data_errors(data: st.DataObject) -> None:
     """Any corruption of a valid state document is either refused with a DataError naming a
@@ -305,6 +308,7 @@ def test_hostile_state_documents_raise_only_data_errors(data: st.DataObject) -> 
             result = apply(result, legal[len(legal) // 2])
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_hostile_view_documents_raise_only_data_errors(data: st.DataObject) -> None:
     state, _, _ = data.draw(played(max_steps=400))
@@ -322,6 +326,7 @@ def test_hostile_view_documents_raise_only_data_errors(data: st.DataObject) -> N
         assert card_total(world) == FULL_DECK
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_hostile_action_documents_raise_only_data_errors(data: st.DataObject) -> None:
     state, _, _ = data.draw(played(max_steps=200))
@@ -336,6 +341,7 @@ def test_hostile_action_documents_raise_only_data_errors(data: st.DataObject) ->
         assert action_from_json(action_to_json(result), map=board) == result
 
 
+@pytest.mark.slow
 @given(played())
 def test_scoreboards_round_trip(sample: tuple[GameState, Any, Any]) -> None:
     """Provisional and final scoreboards (R47) travel as JSON and load back equal."""
@@ -346,6 +352,7 @@ def test_scoreboards_round_trip(sample: tuple[GameState, Any, Any]) -> None:
     assert loads(dumps(board)) == board
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_hostile_scoreboard_documents_raise_only_data_errors(data: st.DataObject) -> None:
     state, _, _ = data.draw(played(max_steps=400))

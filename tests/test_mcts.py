@@ -20,6 +20,7 @@ from ttr_europe.state import Phase
 from ttr_europe.views import determinize, observe
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.data())
 def test_playout_and_searched_moves_are_legal(data: st.DataObject) -> None:
@@ -36,6 +37,7 @@ def test_playout_and_searched_moves_are_legal(data: st.DataObject) -> None:
     assert len(set(moves)) == len(moves)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(st.data())
 def test_playouts_finish_games(data: st.DataObject) -> None:
@@ -72,6 +74,7 @@ def test_cheapest_payment_agrees_with_the_payments(
     assert cheapest_payment(colour, length, ferry, hand) == expected
 
 
+@pytest.mark.slow
 def test_a_smoke_game_against_greedy() -> None:
     """A tiny budget keeps this short; the benchmark measures strength (docs/bots.md)."""
     state = new_game("europe", players=2, seed=3)
@@ -122,6 +125,7 @@ def test_a_time_budget_and_an_iteration_budget() -> None:
     assert capped.last_playouts == 30
 
 
+@pytest.mark.slow
 def test_the_tree_counts_every_iteration() -> None:
     """The root tries every searched move; visits add up (the policy's move carrying its
     prior); deeper nodes are the seat's later decisions, and ``depth`` bounds them."""
@@ -145,6 +149,7 @@ def test_the_tree_counts_every_iteration() -> None:
     assert shallow.last_tree is not None and depth(shallow.last_tree) == 2
 
 
+@pytest.mark.slow
 def test_the_policy_move_stands_unless_another_beats_it() -> None:
     """With an unreachable confidence the search always plays the policy's own move."""
     for seed in (5, 7, 9):

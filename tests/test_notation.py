@@ -38,6 +38,7 @@ def _fails(state: GameState, text: str) -> ActionParseError:
     return info.value
 
 
+@pytest.mark.slow
 @given(played())
 def test_exact_text_of_every_legal_action_parses_back(sample: tuple[GameState, Any, Any]) -> None:
     """``str(action)`` is context-free: ``parse`` and ``parse_action`` both read it back."""
@@ -266,6 +267,7 @@ _WORDS = st.sampled_from(
 )  # fmt: skip
 
 
+@pytest.mark.slow
 @given(played(max_steps=300), st.lists(_WORDS, min_size=1, max_size=5))
 def test_friendly_text_gives_a_legal_action_or_a_parse_error(
     sample: tuple[GameState, Any, Any], words: list[str]

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import networkx as nx
+import pytest
 
 import ttr_europe
 from ttr_europe import errors
@@ -110,6 +111,7 @@ def _graph(*, lazy: bool) -> nx.DiGraph:
     return graph
 
 
+@pytest.mark.slow
 def test_no_import_cycle_between_modules() -> None:
     """No cycle, counting the imports inside functions too; the package itself (its lazy
     names) is left out."""

@@ -29,6 +29,7 @@ def _advance(state, steps: int, seed: int = 0):
     return state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("map_id", "players"), [("europe", 2), ("europe", 3), ("usa", 4)])
 def test_pyspiel_random_simulation_test(map_id: str, players: int) -> None:
     params = {"map": map_id, "players": players, "seed": players}
@@ -137,6 +138,7 @@ def test_wrapping_a_position_and_coding_engine_actions() -> None:
     assert state.action_to_string(state.current_player(), code) == str(action)
 
 
+@pytest.mark.slow
 def test_the_documented_example_runs() -> None:
     pytest.importorskip("open_spiel.python.algorithms.ismcts")
     blocks = re.findall(r"```python\n(.*?)```", DOC.read_text("utf-8"), re.DOTALL)

@@ -66,6 +66,7 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     yield bindir
 
 
+@pytest.mark.slow
 def test_wheel_contains_the_data(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert len(names) == len(set(names))
@@ -86,6 +87,7 @@ def test_wheel_contains_the_data(wheel: Path) -> None:
     assert not [n for n in names if "__pycache__" in n or n.startswith("tests/")]
 
 
+@pytest.mark.slow
 def test_installed_wheel_loads_both_maps(installed: Path, tmp_path: Path) -> None:
     python = installed / ("python.exe" if sys.platform == "win32" else "python")
     result = json.loads(run(python, "-c", SNIPPET, cwd=tmp_path))
@@ -94,6 +96,7 @@ def test_installed_wheel_loads_both_maps(installed: Path, tmp_path: Path) -> Non
     assert result["counts"] == {"europe": [47, 101, 101], "usa": [36, 100, 30]}
 
 
+@pytest.mark.slow
 def test_installed_command(installed: Path, tmp_path: Path) -> None:
     command = installed / ("ttr-europe.exe" if sys.platform == "win32" else "ttr-europe")
     out = run(command, "info", "europe", cwd=tmp_path)
@@ -149,6 +152,7 @@ def test_readme_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert [b == 1 for b in mask] == codec.mask(state)  # type: ignore[attr-defined, attr-defined]
 
 
+@pytest.mark.slow
 def test_the_version_is_written_once_and_the_wheel_carries_it(wheel: Path) -> None:
     """pyproject.toml reads the version from ttr_europe/__init__.py; the wheel's metadata says
     it, with the project links, the development status and the optional extras."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -47,6 +48,7 @@ from ttr_europe.testing import card_total
 from ttr_europe.testing.strategies import setups
 
 
+@pytest.mark.slow
 @given(played())
 def test_invariants_hold_after_random_legal_play_r3_r2_r24(
     case: tuple[GameState, list[Action], dict[str, object]],
@@ -56,6 +58,7 @@ def test_invariants_hold_after_random_legal_play_r3_r2_r24(
     assert_invariants(state)
 
 
+@pytest.mark.slow
 @given(played())
 def test_legal_actions_sequence_is_consistent(
     case: tuple[GameState, list[Action], dict[str, object]],
@@ -71,6 +74,7 @@ def test_legal_actions_sequence_is_consistent(
     assert not legal_list_problems(state, random.Random(0))
 
 
+@pytest.mark.slow
 @given(played(), st.data())
 def test_every_listed_action_applies(
     case: tuple[GameState, list[Action], dict[str, object]], data: st.DataObject
@@ -91,6 +95,7 @@ def test_every_listed_action_applies(
         assert card_total(after) == card_total(state)
 
 
+@pytest.mark.slow
 @given(played(), st.data())
 def test_unlisted_actions_raise_and_change_nothing(
     case: tuple[GameState, list[Action], dict[str, object]], data: st.DataObject
@@ -120,6 +125,7 @@ def test_unlisted_actions_raise_and_change_nothing(
         assert repr(state) == before
 
 
+@pytest.mark.slow
 @given(played())
 def test_same_seed_and_actions_give_equal_states_d19(
     case: tuple[GameState, list[Action], dict[str, object]],
@@ -132,6 +138,7 @@ def test_same_seed_and_actions_give_equal_states_d19(
     assert repr(again) == repr(state)
 
 
+@pytest.mark.slow
 @given(games(), st.integers(0, 2**32), st.sampled_from(POLICIES))
 @settings(max_examples=30)
 def test_every_game_ends_r46(state: GameState, seed: int, policy: str) -> None:
@@ -227,3 +234,4 @@ class GameMachine(RuleBasedStateMachine):
 
 GameMachine.TestCase.settings = settings(max_examples=40, stateful_step_count=30)
 TestGameMachine = GameMachine.TestCase
+TestGameMachine.pytestmark = [pytest.mark.slow]  # type: ignore[attr-defined]

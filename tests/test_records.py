@@ -150,6 +150,7 @@ _JUNK = st.one_of(
 )  # fmt: skip
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_hostile_records_raise_only_data_errors(data: st.DataObject) -> None:
     """Corrupt record documents are refused, or replay to a DataError, never anything else."""

@@ -140,6 +140,7 @@ def _samples(group: ET.Element) -> list[list[tuple[int, int]]]:
     return out
 
 
+@pytest.mark.slow
 def test_pixels_of_a_claimed_route_show_its_owners_colour() -> None:
     cairosvg = pytest.importorskip("cairosvg")
     image = pytest.importorskip("PIL.Image")

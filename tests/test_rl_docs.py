@@ -19,6 +19,7 @@ def test_the_page_has_its_four_examples() -> None:
     assert len(BLOCKS) == 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", BLOCKS, ids=["observations", "pettingzoo", "gymnasium", "bot"])
 def test_example_runs(block: str) -> None:
     exec(compile(block, str(DOC), "exec"), {"__name__": "docs_example"})

@@ -203,6 +203,7 @@ def test_seat_relative_one_policy_plays_any_seat() -> None:
 # --------------------------------------------------------------------------- hidden facts
 
 
+@pytest.mark.slow
 @settings(max_examples=30)
 @given(played(max_steps=300), st.integers(0, 4), st.integers(0, 2**32))
 def test_encoding_does_not_depend_on_what_the_seat_cannot_see(game, seat_pick, seed) -> None:
@@ -212,6 +213,7 @@ def test_encoding_does_not_depend_on_what_the_seat_cannot_see(game, seat_pick, s
     assert np.array_equal(encode(state, seat), encode(world, seat))
 
 
+@pytest.mark.slow
 @settings(max_examples=15)
 @given(st.integers(0, 2**32), st.sampled_from((2, 3, 5)), st.sampled_from(("hoard", "build")))
 def test_public_hands_never_exceed_the_hidden_truth(seed: int, players: int, policy: str) -> None:
@@ -266,6 +268,7 @@ def _replayed(setup: dict, actions: list) -> tuple[object, PublicHands]:
     return state, memory
 
 
+@pytest.mark.slow
 @settings(max_examples=30)
 @given(played(max_steps=300))
 def test_a_view_encodes_as_its_state_does(game) -> None:
@@ -293,6 +296,7 @@ def test_views_that_cannot_be_encoded_are_refused() -> None:
 # --------------------------------------------------------------------------- masks
 
 
+@pytest.mark.slow
 @settings(max_examples=30)
 @given(played(max_steps=300))
 def test_numpy_mask_marks_exactly_the_legal_actions(game) -> None:

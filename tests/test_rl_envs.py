@@ -280,6 +280,7 @@ def test_gymnasium_bad_settings_and_bad_bots() -> None:
     assert info["action_mask"].any()
 
 
+@pytest.mark.slow
 @settings(max_examples=8)
 @given(st.integers(0, 2**32), st.sampled_from((2, 3, 4)))
 def test_refused_codes_never_disturb_a_game(seed: int, players: int) -> None:

@@ -30,6 +30,7 @@ def test_rule_references_and_ranges(text: str, rules: set[str]) -> None:
     assert index.rules_named(text) == rules
 
 
+@pytest.mark.slow
 def test_a_rule_with_no_test_fails_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
     code, tests = index.collect()
     tests.pop("R21")

@@ -64,6 +64,7 @@ GAMES = [("europe", "base", 2), ("europe", "mega", 5), ("europe", "big_cities", 
          ("usa", "base", 4)]  # fmt: skip
 
 
+@pytest.mark.slow
 @settings(max_examples=6)
 @given(st.sampled_from(GAMES), st.integers(0, 2**32))
 def test_every_document_of_a_random_game_validates(game: tuple[str, str, int], seed: int) -> None:

@@ -300,6 +300,7 @@ def multigraphs(draw: st.DrawFn) -> list[Edge]:
     return edges
 
 
+@pytest.mark.slow
 @given(multigraphs())
 def test_r48_longest_trail_matches_route_set_enumeration(edges: list[Edge]) -> None:
     """R48 exactly, on graphs larger and denser than a trail walk can check quickly."""
@@ -457,6 +458,7 @@ def _eligible(state: GameState, seat: int, city: int) -> list[int]:
     return [r for r in state.map.routes_at[city] if state.owners[r] not in (NO_OWNER, seat)]
 
 
+@pytest.mark.slow
 @given(played(), st.data())
 def test_d10_no_other_station_choice_does_better(
     sample: tuple[GameState, Any, Any], data: st.DataObject
@@ -494,6 +496,7 @@ def _index(state: GameState, route: str | None) -> int:
     return -1 if route is None else state.map.route_index[route]
 
 
+@pytest.mark.slow
 @given(played())
 def test_r45_d10_another_station_never_costs_tickets(sample: tuple[GameState, Any, Any]) -> None:
     """One more station (in a free city) can only keep or raise the ticket points (it may
@@ -516,6 +519,7 @@ def test_r45_d10_another_station_never_costs_tickets(sample: tuple[GameState, An
         assert after.longest_path == old.longest_path  # R44
 
 
+@pytest.mark.slow
 @given(played(), st.randoms(use_true_random=False))
 def test_seat_order_changes_no_score(
     sample: tuple[GameState, Any, Any], rnd: random.Random
@@ -552,6 +556,7 @@ def _my_key(p: PlayerScore, path_option: bool, usa: bool) -> tuple[int, ...]:
     return (p.total, p.completed, -p.stations_built, third)
 
 
+@pytest.mark.slow
 @given(played())
 def test_scores_of_played_games_add_up_and_rank_by_the_rules(
     sample: tuple[GameState, Any, Any],

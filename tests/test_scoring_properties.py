@@ -11,6 +11,7 @@ import random
 from collections.abc import Sequence
 from itertools import product
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -120,6 +121,7 @@ def small_boards(draw: st.DrawFn, max_routes: int = 10) -> tuple[int, list[tuple
     return cities, routes
 
 
+@pytest.mark.slow
 @given(small_boards(max_routes=11))
 def test_r48_longest_trail_matches_brute_force_on_small_boards(
     board: tuple[int, list[tuple[int, ...]]],
@@ -132,6 +134,7 @@ def test_r48_longest_trail_matches_brute_force_on_small_boards(
     assert longest_trail(list(reversed(edges))) == trail  # deterministic, order-free
 
 
+@pytest.mark.slow
 @given(map_regions(3, 12))
 def test_r48_longest_trail_matches_brute_force_on_map_regions(edges: list[Edge]) -> None:
     """Dense pieces of the real maps: many cycles and odd cities."""
@@ -227,6 +230,7 @@ def played(draw: st.DrawFn) -> GameState:
     return state
 
 
+@pytest.mark.slow
 @given(played())
 def test_scores_of_played_games_match_the_references(state: GameState) -> None:
     """R39, R43, R44, R45, R47, R48, D10, D14, D35 on states reached by legal play."""

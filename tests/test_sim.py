@@ -170,6 +170,7 @@ def test_an_illegal_move_forfeits_and_names_the_action() -> None:
     assert row.forfeit.error.startswith("illegal action draw 41 (R9:")
 
 
+@pytest.mark.slow
 def test_a_dead_worker_is_replaced_and_no_game_is_lost_or_repeated(tmp_path: Path) -> None:
     bots = [DiesOnce(str(tmp_path)), "random"]
     out = tmp_path / "rows.jsonl"

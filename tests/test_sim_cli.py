@@ -183,6 +183,7 @@ def _wait_for_rows(out: Path, count: int, process: subprocess.Popen[str]) -> Non
     raise AssertionError("the run did not write rows in time")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["serial", "process"])
 def test_a_killed_driver_resumes_with_nothing_lost_or_repeated(
     backend: str, tmp_path: Path
@@ -202,6 +203,7 @@ def test_a_killed_driver_resumes_with_nothing_lost_or_repeated(
     assert after[: len(before)] == before  # rows already written are kept as they were
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path: Path) -> None:
     out = tmp_path / "rows.jsonl"
     argv = ["simulate", "--games", "300", "--backend", "process", "--workers", "2",

@@ -29,6 +29,7 @@ def local_ray() -> Iterator[None]:
     ray.shutdown()
 
 
+@pytest.mark.slow
 def test_ray_gives_the_same_rows_as_the_process_pool(local_ray: None) -> None:
     settings: dict[str, Any] = {"games": 8, "map": "usa", "seed": 7}
     on_ray = simulate([*BOTS, Raises()], players=3, backend="ray", workers=2, batch=3, **settings)
@@ -38,6 +39,7 @@ def test_ray_gives_the_same_rows_as_the_process_pool(local_ray: None) -> None:
     assert len(on_ray.forfeits) == 8  # the raising bot sits in every game
 
 
+@pytest.mark.slow
 def test_a_killed_ray_worker_is_retried_and_every_game_reported_once(
     local_ray: None, tmp_path: Path
 ) -> None:

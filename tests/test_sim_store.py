@@ -183,6 +183,7 @@ def test_a_run_that_fails_to_start_leaves_an_empty_file(tmp_path: Path) -> None:
 CLEAN = {5: simulate(BOTS, games=5, **SETTINGS).results}
 
 
+@pytest.mark.slow
 @settings(
     max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

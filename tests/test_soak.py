@@ -12,6 +12,7 @@ from repo_scripts import load_script
 soak = load_script("soak")
 
 
+@pytest.mark.slow
 def test_short_soak_passes(capsys: pytest.CaptureFixture[str]) -> None:
     """Twenty games (every map/variant pair and player count) finish with no failure."""
     assert soak.main(["--games", "20", "--quiet"]) == 0

@@ -14,6 +14,7 @@ from ttr_europe.views import View
 soak = load_script("soak")
 
 
+@pytest.mark.slow
 def test_document_mode_passes_on_real_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert soak.main(["--games", "2", "--seed", "7", "--documents", "--quiet"]) == 0
     assert "failures: 0" in capsys.readouterr().out

@@ -109,6 +109,7 @@ def test_check_bot_against_opponents_reports_only_the_bot_under_test() -> None:
     assert faults == []
 
 
+@pytest.mark.slow
 @settings(max_examples=10)
 @given(st.data())
 def test_phase_strategies_reach_the_phase_asked(data: st.DataObject) -> None:

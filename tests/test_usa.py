@@ -92,6 +92,7 @@ def full_game(seed: int, players: int) -> list[GameState]:
     return seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_r51_usa_games_have_no_station_or_tunnel_and_end(players: int) -> None:
     """R51: three actions only: no station is ever listed and a claim never waits on a

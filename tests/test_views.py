@@ -72,6 +72,7 @@ def _scramble(state: GameState, seat: int | None, rng: random.Random) -> GameSta
     )
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_view_is_blind_to_hidden_parts_r52_d20(data: st.DataObject) -> None:
     """R52/D20: states that differ only in what a seat cannot see give that seat equal views."""
@@ -83,6 +84,7 @@ def test_view_is_blind_to_hidden_parts_r52_d20(data: st.DataObject) -> None:
     assert observe(other, seat).to_json() == observe(state, seat).to_json()
 
 
+@pytest.mark.slow
 @given(played())
 def test_view_shows_what_is_public_and_own_r52(sample: tuple[GameState, object, object]) -> None:
     """R52: row, discard, sizes, owners, stations, trains, scores are public; hands are not."""
@@ -172,6 +174,7 @@ def _all_tickets(state: GameState) -> list[int]:
     return out
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_determinize_keeps_the_view_and_the_totals_d19_d20(data: st.DataObject) -> None:
     """D20: a determinized state looks the same to the seat; 110 cards, the whole ticket pool,
@@ -191,6 +194,7 @@ def test_determinize_keeps_the_view_and_the_totals_d19_d20(data: st.DataObject) 
     assert is_terminal(end)
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_determinize_from_a_view_document(data: st.DataObject) -> None:
     """A view that went through JSON is enough to sample a world (no state needed)."""

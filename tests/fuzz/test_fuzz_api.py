@@ -151,6 +151,7 @@ def _positions(kwargs: dict[str, Any], args: tuple[Any, ...]) -> list[int | str]
     return [*range(len(args)), *kwargs]
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_hostile_arguments_are_typed_errors(data: st.DataObject) -> None:
     name = data.draw(st.sampled_from(sorted(ENTRY_POINTS)), label="entry point")
@@ -172,6 +173,7 @@ def test_hostile_arguments_are_typed_errors(data: st.DataObject) -> None:
     hostile_call(fn, *args, **kwargs)
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_extra_and_missing_arguments(data: st.DataObject) -> None:
     """Unknown keyword arguments are refused as typed errors where a function takes options."""

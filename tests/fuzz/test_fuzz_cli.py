@@ -17,6 +17,7 @@ import time
 from functools import cache
 from pathlib import Path
 
+import pytest
 from fuzzing import BASE, PER_UNIT, SLACK, adversarial_text, mutated, mutated_text
 from hypothesis import assume, event, given, note
 from hypothesis import strategies as st
@@ -162,6 +163,7 @@ def command_lines(draw: st.DrawFn) -> list[str]:
     return argv
 
 
+@pytest.mark.slow
 @given(command_lines())
 def test_bad_command_lines(argv: list[str]) -> None:
     note(repr(argv))

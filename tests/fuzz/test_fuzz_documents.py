@@ -12,6 +12,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from fuzzing import hostile_call, mid_game, mutated, mutated_text
 from hypothesis import given
 from hypothesis import strategies as st
@@ -114,6 +115,7 @@ def _read(kind: str, doc: Any) -> None:
         goes_on(outcome.result)
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_mutated_documents(data: st.DataObject) -> None:
     kind = data.draw(st.sampled_from(sorted(DOCUMENTS)), label="reader")
@@ -132,6 +134,7 @@ def test_mutated_text(data: st.DataObject) -> None:
         assert outcome.refused or to_json(outcome.result) is not None
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_mutated_playthroughs(data: st.DataObject) -> None:
     from ttr_europe import playthrough

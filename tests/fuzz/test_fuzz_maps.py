@@ -7,6 +7,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from fuzzing import BASE, PER_UNIT, SLACK, hostile_call, mutated, mutated_text
 from hypothesis import given
 from hypothesis import strategies as st
@@ -88,16 +89,19 @@ def _check(doc: Any, seed: int) -> None:
     hostile_call(_plays, outcome.result, seed, size=size * 50)
 
 
+@pytest.mark.slow
 @given(st.sampled_from(sorted(MAPS)), st.data())
 def test_maps_with_numbers_at_and_beyond_the_bounds(name: str, data: st.DataObject) -> None:
     _check(data.draw(numbers_changed(MAPS[name]), label="map"), data.draw(st.integers(0, 9)))
 
 
+@pytest.mark.slow
 @given(st.sampled_from(sorted(MAPS)), st.data())
 def test_mutated_maps(name: str, data: st.DataObject) -> None:
     _check(data.draw(mutated(MAPS[name]), label="map"), 0)
 
 
+@pytest.mark.slow
 @given(st.sampled_from(sorted(MAPS)), st.data())
 def test_mutated_map_text(name: str, data: st.DataObject) -> None:
     text = data.draw(mutated_text(json.dumps(MAPS[name])), label="text")

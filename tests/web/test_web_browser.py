@@ -78,6 +78,7 @@ def _scores_on_page(page: Any) -> dict[int, dict[str, int]]:
     return {seat: fields for seat, fields in rows}
 
 
+@pytest.mark.slow
 def test_a_whole_game_by_clicks_ends_with_the_engines_scoreboard(
     browser: Any, tmp_path: Path
 ) -> None:
@@ -145,6 +146,7 @@ def _screenshot(page: Any, tmp_path: Path) -> None:
         assert rgb in colours  # both players' pieces are on the board
 
 
+@pytest.mark.slow
 def test_tabs_share_a_match_and_a_closed_tab_gets_its_seat_back(browser: Any) -> None:
     people = ["person", "person", "greedy"]
     with serving(lambda: Match.new("europe", "base", 3, 4, people)) as server:
@@ -196,6 +198,7 @@ def _click_route(page: Any, route_id: str) -> None:
     page.mouse.click(x, y)
 
 
+@pytest.mark.slow
 def test_a_tunnel_and_a_station_by_clicks(browser: Any) -> None:
     pile = "red blue green " + " ".join(["orange", "black", "white", "pink"] * 10)
     start = scenario(hands={0: "5red+2loco"}, row="blue blue green green yellow", pile=pile)
@@ -242,6 +245,7 @@ def test_a_tunnel_and_a_station_by_clicks(browser: Any) -> None:
         assert all(not t.startswith("seat 1") or ":" not in t for t in texts)
 
 
+@pytest.mark.slow
 def test_a_tab_that_reconnects_shows_each_event_once(browser: Any) -> None:
     with serving(lambda: Match.new("usa", "base", 2, 8, ["person", "greedy"])) as server:
         page = browser.new_page()
@@ -259,6 +263,7 @@ def test_a_tab_that_reconnects_shows_each_event_once(browser: Any) -> None:
         assert page.evaluate(numbers) == shown
 
 
+@pytest.mark.slow
 def test_new_game_sits_at_the_first_persons_seat(browser: Any) -> None:
     with serving(lambda: Match.new("usa", "base", 2, 8, ["greedy", "person"])) as server:
         page = browser.new_page()
@@ -272,6 +277,7 @@ def test_new_game_sits_at_the_first_persons_seat(browser: Any) -> None:
         assert "match=2" in page.url and "seat=1" in page.url
 
 
+@pytest.mark.slow
 def test_a_tab_refused_for_too_many_tabs_at_a_seat_watches_instead(
     browser: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

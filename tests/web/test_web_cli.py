@@ -24,6 +24,7 @@ def _free_port() -> int:
         return port
 
 
+@pytest.mark.slow
 def test_serve_starts_a_server_with_the_seats_asked_for() -> None:
     port = _free_port()
     argv = [sys.executable, "-m", "ttr_europe", "serve", "--port", str(port), "--players", "3",

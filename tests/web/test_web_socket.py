@@ -151,6 +151,7 @@ def _tab_that_never_reads(host: str) -> socket.socket:
     return tab
 
 
+@pytest.mark.slow
 def test_a_tab_that_stops_reading_does_not_stall_the_others() -> None:
     people = ["person", "person"]  # drawing cards only, so the game cannot end meanwhile
     with serving(lambda: Match.new("europe", "base", 2, 3, people, first_player=0)) as server:
