@@ -39,6 +39,8 @@ CARD_COLOURS = {
 SEAT_COLOURS = ("#00c8d7", "#6a1b9a", "#808000", "#795548", "#000075")
 HIGHLIGHT_COLOURS = ("#ffd000", "#ff4fa3", "#00e070", "#ff7a00", "#40a0ff")
 BACKGROUND = "#f4efe1"
+DARK_COLOURS = frozenset({"black"})  # card colours a black tunnel border would vanish on
+TUNNEL_DASH_ON_DARK = "#ffd000"  # the dashed tunnel border of a black route
 PIECE_MARK = "#ffffff"  # the dot on every claimed space and station
 
 MAP_WIDTH = 1100
@@ -162,6 +164,113 @@ def _layout(board: Map) -> tuple[float, tuple[tuple[float, float], ...]]:
     fit = (MAP_WIDTH - MARGIN - RIGHT_MARGIN) / ((max(p[0] for p in pts) - low_x) or 1.0)
     pos = [(MARGIN + (x - low_x) * fit, MARGIN + (y - low_y) * fit) for x, y in pts]
     return max(y for _, y in pos) + MARGIN, tuple(pos)
+
+
+LABEL_SIZE = 11.0  # font size of city names
+LABEL_CHAR = 0.6 * LABEL_SIZE  # a generous width per character, for placing names
+
+
+def _label_places_around() -> tuple[tuple[float, float, str], ...]:
+    """Where a name may go, nearest first: (dx, dy of the text's anchor, text-anchor), on rings
+    around the city, the name starting, ending or centred on the side it lies."""
+    places = []
+    for radius in (8.0, 13.0, 19.0, 25.0):
+        for step in (0, 8, 4, 12, 2, 14, 6, 10, 1, 15, 7, 9, 3, 13, 5, 11):  # right, left, up..
+            angle = math.pi * 2 * step / 16
+            dx, dy = math.cos(angle) * radius, -math.sin(angle) * radius
+            anchor = "start" if dx > 3 else "end" if dx < -3 else "middle"
+            places.append((round(dx, 1), round(dy + 4 + (6 if dy > 3 else 0), 1), anchor))
+    return tuple(places)
+
+
+LABEL_PLACES = _label_places_around()
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def label_box(x: float, y: float, anchor: str, text: str) -> Box:
+    """The box a city name drawn at (x, y) with this text-anchor covers (estimated)."""
+    width = LABEL_CHAR * len(text)
+    left = x - {"start": 0.0, "middle": width / 2, "end": width}[anchor]
+    return (left, y - LABEL_SIZE * 0.8, left + width, y + LABEL_SIZE * 0.25)
+
+
+def segment_meets_box(a: tuple[float, float], b: tuple[float, float], box: Box) -> bool:
+    """Whether the segment a-b passes through the box (Liang-Barsky clipping)."""
+    (x1, y1), (x2, y2) = a, b
+    dx, dy = x2 - x1, y2 - y1
+    low, high = 0.0, 1.0
+    for p, q in ((-dx, x1 - box[0]), (dx, box[2] - x1), (-dy, y1 - box[1]), (dy, box[3] - y1)):
+        if p == 0:
+            if q < 0:
+                return False
+        else:
+            t = q / p
+            if p < 0:
+                low = max(low, t)
+            else:
+                high = min(high, t)
+            if low > high:
+                return False
+    return True
+
+
+def _grow(box: Box, by: float) -> Box:
+    return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
+
+
+def _boxes_meet(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def route_line(
+    board: Map, pos: Sequence[tuple[float, float]], index: int
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The centre line of a route's spaces: from the edge of one city's circle to the other's."""
+    route = board.routes[index]
+    (x1, y1), (x2, y2) = pos[route.a], pos[route.b]
+    norm = math.hypot(x2 - x1, y2 - y1) or 1.0
+    ux, uy = (x2 - x1) / norm, (y2 - y1) / norm
+    offset = _offset(board, index)
+    ox, oy = -uy * offset, ux * offset
+    cut = min(CITY_RADIUS + 1, norm / 2)
+    return (
+        (x1 + ux * cut + ox, y1 + uy * cut + oy),
+        (x2 - ux * cut + ox, y2 - uy * cut + oy),
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def _label_places(board: Map) -> tuple[tuple[float, float, str], ...]:
+    """Where each city's name goes: the first of ``LABEL_PLACES`` that crosses the fewest
+    routes, other cities and names already placed (cities with the most neighbours first)."""
+    _, pos = _layout(board)
+    lines = [route_line(board, pos, route.index) for route in board.routes]
+    half = SPACE_THICKNESS / 2
+    dots = [_grow((x, y, x, y), CITY_RADIUS + 1) for x, y in pos]
+    placed: dict[int, tuple[float, float, str]] = {}
+    taken: list[Box] = []
+    order = sorted(range(len(board.cities)), key=lambda i: (-len(board.routes_at[i]), i))
+    for i in order:
+        x, y = pos[i]
+        name = board.cities[i].name
+
+        def cost(
+            place: tuple[float, float, str], x: float = x, y: float = y, name: str = name
+        ) -> int:
+            box = label_box(x + place[0], y + place[1], place[2], name)
+            wide = _grow(box, half)
+            return (
+                sum(segment_meets_box(a, b, wide) for a, b in lines) * 6
+                + sum(_boxes_meet(box, d) for d in dots) * 4
+                + sum(_boxes_meet(box, t) for t in taken) * 3
+                + (box[0] < 2 or box[2] > MAP_WIDTH - 2) * 30
+            )
+
+        best = min(LABEL_PLACES, key=cost)
+        placed[i] = (x + best[0], y + best[1], best[2])
+        taken.append(label_box(*placed[i], name))
+    return tuple(placed[i] for i in range(len(board.cities)))
 
 
 def _slug(text: str) -> str:
@@ -323,7 +432,8 @@ def _space(
             f'<g class="space piece" {place}><rect {box} fill="{ink}" stroke="#111" '
             f'stroke-width="1"/><circle r="1.6" fill="{PIECE_MARK}"/></g>'
         )
-    border = 'stroke="#000" stroke-width="1.6" stroke-dasharray="2.5,1.5"' if tunnel else (
+    dash = TUNNEL_DASH_ON_DARK if colour in DARK_COLOURS else "#000"  # seen on black spaces too
+    border = f'stroke="{dash}" stroke-width="1.6" stroke-dasharray="2.5,1.5"' if tunnel else (
         'stroke="#333" stroke-width="0.8"')  # fmt: skip
     inner = '<circle r="2.2" fill="#111"/>' if loco else ""
     return (
@@ -373,6 +483,7 @@ def _cities(
     scene: _Scene, pos: Sequence[tuple[float, float]], labels: bool, ringed: set[str]
 ) -> list[str]:
     out = ['<g class="cities">']
+    places = _label_places(scene.board)
     for city in scene.board.cities:
         x, y = pos[city.index]
         classes = "city big" if city.big else "city"
@@ -393,7 +504,9 @@ def _cities(
         if seat is not None:
             out.append(_station(x, y - 12, seat))
         if labels:
-            at = f'x="{x + 8:.1f}" y="{y + 4:.1f}" font-size="11"'
+            lx, ly, anchor = places[city.index]
+            at = f'x="{lx:.1f}" y="{ly:.1f}" font-size="{LABEL_SIZE:g}"'
+            at += f' text-anchor="{anchor}"' if anchor != "start" else ""
             name = escape(city.name)
             out.append(  # a halo first, so the name stays readable over the routes
                 f'<text {at} fill="{BACKGROUND}" stroke="{BACKGROUND}" stroke-width="3" '
