@@ -311,3 +311,18 @@ def test_the_dashed_tunnel_border_shows_on_black_routes() -> None:
             assert rect.attrib.get("stroke-dasharray"), g.attrib["id"]
             contrast = abs(light(rect.attrib["stroke"]) - light(rect.attrib["fill"]))
             assert contrast > 60, (g.attrib["id"], rect.attrib["stroke"], rect.attrib["fill"])
+
+
+def test_hit_shapes_are_wide_and_lie_under_every_routes_spaces() -> None:
+    from ttr_europe.render import CITY_HIT, ROUTE_HIT
+
+    board = load_map("europe")
+    root = ET.fromstring(render_svg(board))
+    layers = [g.attrib.get("class") for g in root.findall(f"{SVG}g")]
+    assert layers.index("route-hits") < layers.index("routes") < layers.index("cities")
+    hits = [line for line in root.iter(f"{SVG}line") if line.attrib.get("class") == "hit"]
+    assert sorted(h.attrib["data-route"] for h in hits) == sorted(r.id for r in board.routes)
+    assert {float(h.attrib["stroke-width"]) for h in hits} == {ROUTE_HIT} and ROUTE_HIT >= 20
+    circles = [c for c in root.iter(f"{SVG}circle") if c.attrib.get("class") == "hit"]
+    assert len(circles) == len(board.cities)
+    assert {float(c.attrib["r"]) for c in circles} == {CITY_HIT} and CITY_HIT >= 12

@@ -48,6 +48,8 @@ MARGIN = 40
 RIGHT_MARGIN = 90  # room for the labels of the easternmost cities
 SIDEBAR = 300
 CITY_RADIUS = 6.0
+CITY_HIT = 12.0  # radius of a city's transparent hit circle
+ROUTE_HIT = 20.0  # width of a route's transparent hit line (40 px once drawn twice as large)
 SPACE_THICKNESS = 8.0
 SPACE_GAP = 2.0
 LINE = 18  # legend and sidebar line height
@@ -331,6 +333,7 @@ def render_svg(
         f'<rect class="background" width="100%" height="100%" fill="{BACKGROUND}"/>',
     ]
     out += _highlight_layer(board, pos, marks)
+    out += _route_hits(board, pos)
     out += _routes(scene, pos)
     out += _cities(scene, pos, labels, {c for m in marks for c in m.cities})
     out += [f'<g class="legend" transform="translate({MARGIN} {map_height:.0f})">', *legend, "</g>"]
@@ -368,6 +371,25 @@ def _offset(board: Map, index: int) -> float:
     return half if index < twin else -half
 
 
+def _route_hits(board: Map, pos: Sequence[tuple[float, float]]) -> list[str]:
+    """A wide transparent line along each route, under every route's spaces, so a narrow route
+    is easy to tap while a visible space always belongs to its own route (double routes)."""
+    out = ['<g class="route-hits">']
+    for route in board.routes:
+        (x1, y1), (x2, y2) = pos[route.a], pos[route.b]
+        dx, dy = x2 - x1, y2 - y1
+        norm = math.hypot(dx, dy) or 1.0
+        offset = _offset(board, route.index)
+        ox, oy = -dy / norm * offset, dx / norm * offset
+        out.append(
+            f'<line class="hit" data-route="{_attr(route.id)}" x1="{x1 + ox:.1f}" '
+            f'y1="{y1 + oy:.1f}" x2="{x2 + ox:.1f}" y2="{y2 + oy:.1f}" stroke="#000" '
+            f'stroke-opacity="0" stroke-width="{ROUTE_HIT}"/>'
+        )
+    out.append("</g>")
+    return out
+
+
 def _routes(scene: _Scene, pos: Sequence[tuple[float, float]]) -> list[str]:
     board = scene.board
     out = ['<g class="routes">']
@@ -388,19 +410,10 @@ def _routes(scene: _Scene, pos: Sequence[tuple[float, float]]) -> list[str]:
         if owner is not None:
             title += f", claimed by seat {owner}"
         offset = _offset(board, route.index)
-        (x1, y1), (x2, y2) = pos[route.a], pos[route.b]
         out.append(
             f'<g id="route-{_attr(_slug(route.id))}" class="{" ".join(classes)}" '
             f'data-route="{_attr(route.id)}" data-length="{route.length}" '
             f'data-colour="{route.colour_name}"><title>{escape(title)}</title>'
-        )
-        # A wide transparent line under the spaces, so a narrow route is easy to click.
-        dx, dy = x2 - x1, y2 - y1
-        norm = math.hypot(dx, dy) or 1.0
-        ox, oy = -dy / norm * offset, dx / norm * offset
-        out.append(
-            f'<line class="hit" x1="{x1 + ox:.1f}" y1="{y1 + oy:.1f}" x2="{x2 + ox:.1f}" '
-            f'y2="{y2 + oy:.1f}" stroke="#000" stroke-opacity="0" stroke-width="14"/>'
         )
         for i, (cx, cy, long_side, angle) in enumerate(
             _spaces(pos[route.a], pos[route.b], route.length, offset)
@@ -496,7 +509,7 @@ def _cities(
         out.append(
             f'<g id="city-{_attr(_slug(city.id))}" class="{classes}" data-city="{_attr(city.id)}">'
             f"<title>{escape(title)}</title>"
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{CITY_RADIUS + 4}" fill="#000" '
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{CITY_HIT}" fill="#000" '
             'fill-opacity="0" class="hit"/>'
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{CITY_RADIUS}" '
             f'fill="{"#ffe9a8" if city.big else "#ffffff"}" stroke="#333" stroke-width="1.5"/>'
