@@ -297,3 +297,51 @@ def test_watching_is_a_choice(browser: Any) -> None:
         assert page.locator("#seat-choice button").all_inner_texts() == ["Sit at seat 0"]
         assert server.hub.latest.tokens == {}  # watching took no seat
         page.close()
+
+
+def test_two_fingers_zoom_the_map_and_the_zoomed_map_pans(browser: Any) -> None:
+    with serving(_midgame) as server:
+        context = browser.new_context(**SIZES["phone"])
+        page = context.new_page()
+        page.goto(server.url + "?seat=0")
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        fit = float(page.locator("#board").get_attribute("data-zoom") or 0)
+        left, top, right, bottom = page.locator("#board").evaluate(BOX)
+        cx, cy = (left + right) / 2, (top + bottom) / 2
+        cdp = context.new_cdp_session(page)
+
+        def touch(kind: str, spread: float) -> None:
+            points = [{"x": cx - spread, "y": cy, "id": 0}, {"x": cx + spread, "y": cy, "id": 1}]
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+        touch("touchStart", 20)
+        for spread in range(25, 65, 5):  # the fingers move apart: three times as far
+            touch("touchMove", spread)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        zoomed = float(page.locator("#board").get_attribute("data-zoom") or 0)
+        assert abs(zoomed - 3 * fit) < 0.1 * fit, (fit, zoomed)  # as far as the fingers
+        assert page.locator("#options").is_hidden()  # a pinch is not a tap
+        # The map is now larger than its area: it pans, and the page itself did not zoom.
+        sizes = page.evaluate(
+            "() => { const b = document.getElementById('board');"
+            " return [b.scrollWidth, b.clientWidth, b.scrollHeight, b.clientHeight,"
+            " window.visualViewport.scale]; }"
+        )
+        assert sizes[0] > sizes[1] and sizes[2] > sizes[3] and sizes[4] == 1
+        page.locator("#board").evaluate("b => { b.scrollLeft = 200; b.scrollTop = 150; }")
+        assert page.locator("#board").evaluate("b => [b.scrollLeft, b.scrollTop]") == [200, 150]
+        # After a pinch, the next taps count again: the map comes near (still under the tap
+        # size), then the route under the finger is picked.
+        route = page.locator("#board g.route[data-route='Brindisi-Roma']")
+        for _ in range(2):
+            route.evaluate("g => g.scrollIntoView({block: 'center', inline: 'center'})")
+            x, y = route.evaluate(VISIBLE_POINT)
+            page.touchscreen.tap(x, y)
+        page.wait_for_selector("#options-list button.pay-option", timeout=TIMEOUT)
+        assert float(page.locator("#board").get_attribute("data-zoom") or 0) == 2
+        zoomed = 2
+        page.click("#zoom-out")
+        assert float(page.locator("#board").get_attribute("data-zoom") or 0) < zoomed
+        page.click("#zoom-fit")
+        assert float(page.locator("#board").get_attribute("data-zoom") or 0) == fit
+        context.close()

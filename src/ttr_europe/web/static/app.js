@@ -280,6 +280,7 @@ function onBoardClick(e) {
 }
 
 function onPointerDown(e) {
+  if (pointers.size === 0) dragged = false; // a new gesture: a tap unless it becomes a pinch
   pointers.set(e.pointerId, [e.clientX, e.clientY]);
   if (pointers.size === 2) {
     const [a, b] = [...pointers.values()];
@@ -362,7 +363,7 @@ function showTickets(tickets) {
     name.textContent = ticketLabel(t);
     const points = document.createElement("span");
     points.className = "points";
-    points.textContent = `${t.points}`;
+    points.textContent = t.done || !over ? `${t.points}` : `−${t.points}`; // what it scored
     li.append(mark, name);
     if (t.long) li.append(longBadge());
     li.append(points);
