@@ -147,6 +147,12 @@ def test_a_claim_by_tapping_a_route_on_a_phone(browser: Any) -> None:
         page.wait_for_function(TURN, timeout=TIMEOUT)
         route = page.locator("#board g.route[data-route='Brindisi-Roma']")
         assert "claimable" in (route.get_attribute("class") or "")
+        # The hint is seen: a blue outline on each space of a claimable route, none elsewhere.
+        outline = "g => { const s = getComputedStyle(g.querySelector('g.space rect'));"
+        outline += " return [s.stroke, parseFloat(s.strokeWidth)]; }"
+        assert route.evaluate(outline) == ["rgb(0, 162, 255)", 2.4]
+        claimed = page.locator("#board g.route[data-route='Berlin-Wien']")
+        assert claimed.evaluate(outline)[0] != "rgb(0, 162, 255)"
         x, y = route.evaluate(VISIBLE_POINT)
         page.touchscreen.tap(x, y)  # the map comes near around the finger
         page.wait_for_function("Number(document.getElementById('board').dataset.zoom) >= 2")

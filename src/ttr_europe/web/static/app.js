@@ -212,9 +212,22 @@ function fitZoom() {
 
 function scale() { return zoom === null ? fitZoom() : zoom; }
 
+// On a narrow screen the map sits above the panel: its area is no taller than the whole map
+// needs at the screen's width (at most 56% of the height), leaving the rest to the panel.
+function sizeBoardArea() {
+  const area = $("board-area");
+  if (!matchMedia("(max-width: 999px)").matches) { area.style.height = ""; return; }
+  const [w, h] = natural();
+  const board = $("board");
+  const tools = $("board-tools").getBoundingClientRect().height;
+  const wanted = tools + 4 + (board.clientWidth * h) / w + 2;
+  area.style.height = `${Math.round(Math.min(window.innerHeight * 0.56, wanted))}px`;
+}
+
 function applyZoom() {
   const svg = $("board").querySelector("svg");
   if (!svg) return;
+  sizeBoardArea();
   const z = scale();
   const [w, h] = natural();
   svg.style.width = `${w * z}px`;
