@@ -351,3 +351,47 @@ def test_two_fingers_zoom_the_map_and_the_zoomed_map_pans(browser: Any) -> None:
         page.click("#zoom-fit")
         assert float(page.locator("#board").get_attribute("data-zoom") or 0) == fit
         context.close()
+
+
+def test_the_end_names_the_winner_and_tells_each_seats_tickets_and_stations(
+    browser: Any,
+) -> None:
+    from ttr_europe.testing import finished
+
+    state = finished(
+        {"Frankfurt-Paris-white": 0, "Frankfurt-Munchen": 0, "Munchen-Wien": 1},
+        tickets={0: ["Paris-Wien", "Brest-Petrograd"], 1: ["Berlin-Roma"]},
+        stations={0: ["Munchen"]},
+    )
+    with serving(lambda: Match(state, ["person", "greedy"])) as server:
+        page = browser.new_context(**SIZES["phone"]).new_page()
+        page.goto(server.url + "?seat=0")
+        page.wait_for_function("document.body.dataset.state === 'over'", timeout=TIMEOUT)
+        assert page.locator("#turn-title").inner_text() == "Game over: you win!"
+        assert page.locator("#winner").inner_text() == "you win!"
+        me = page.locator(".seat-detail[data-seat='0']")
+        lines = me.locator("li").all()
+        assert [li.get_attribute("class") for li in lines] == ["done", "failed"]
+        assert [li.locator(".points").inner_text() for li in lines] == ["+8", "-20"]
+        assert me.locator(".longest").inner_text() == (
+            "Longest path: 5 trains (European Express, +10)"
+        )
+        assert me.locator("p.station").all_inner_texts() == [
+            "Station in Munchen borrowed Munchen-Wien"
+        ]
+        other = page.locator(".seat-detail[data-seat='1']")
+        assert other.locator("h4").inner_text().startswith("Greedy bot: 7 points, rank 2")
+        assert other.locator("li").get_attribute("class") == "failed"
+        # The winner's paths on the map: the ticket through the borrowed route, and the
+        # longest path; the other seat's on choosing it.
+        ticket = page.eval_on_selector_all(
+            "#board g.route.hl-ticket", "gs => gs.map(g => g.dataset.route)"
+        )
+        assert sorted(ticket) == ["Frankfurt-Munchen", "Frankfurt-Paris-white", "Munchen-Wien"]
+        other.click()
+        longest = page.eval_on_selector_all(
+            "#board g.route.hl-longest", "gs => gs.map(g => g.dataset.route)"
+        )
+        assert longest == ["Munchen-Wien"]
+        mine = page.locator("#my-tickets li")
+        assert [li.locator(".points").inner_text() for li in mine.all()] == ["8", "−20"]
