@@ -293,7 +293,8 @@ def test_city_names_keep_off_the_routes() -> None:
     # space. Europe has room for every name; the USA map is denser.
     assert _labels_on_routes("europe", 0.0) == []
     crossing = _labels_on_routes("usa", 0.0)
-    assert len(crossing) <= 8, crossing  # of 36, each by a few pixels at most
+    assert len(crossing) <= 5, crossing  # of 36, each by a few pixels at most
+    assert "Salt Lake City" not in crossing
     assert not {"Pamplona", "Roma", "Palermo"} & set(_labels_on_routes("europe", 2.0))
 
 

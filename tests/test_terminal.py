@@ -449,3 +449,16 @@ def test_wording_plurals_and_stations_left() -> None:
         "claimed, +1 point, 1 train left"
     )
     assert describe(LastRound(0, 2, 1)) == "LAST ROUND: seat 0 has 2 trains left; 1 turn to go"
+
+
+def test_board_in_play_draws_the_seats_view_beside_the_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = tmp_path / "game.json"
+    args = ["play", "--human", "0", "--players", "2", "--record", str(record)]
+    code, out = run_main(args, "routes\nboard\nquit\n", monkeypatch)
+    drawn = tmp_path / "game-board.svg"
+    assert code == 0 and f"Board drawn to {drawn} (open it in a browser)" in out
+    assert "You have no routes yet" in out and "  Seat 1 has no routes yet" in out
+    root = ET.fromstring(drawn.read_text())
+    assert root.find("{http://www.w3.org/2000/svg}g[@class='sidebar']") is not None  # seat 0's

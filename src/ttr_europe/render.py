@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from html import escape
 
 import attrs
@@ -169,14 +169,13 @@ def _layout(board: Map) -> tuple[float, tuple[tuple[float, float], ...]]:
 
 
 LABEL_SIZE = 11.0  # font size of city names
-LABEL_CHAR = 0.6 * LABEL_SIZE  # a generous width per character, for placing names
 
 
 def _label_places_around() -> tuple[tuple[float, float, str], ...]:
     """Where a name may go, nearest first: (dx, dy of the text's anchor, text-anchor), on rings
     around the city, the name starting, ending or centred on the side it lies."""
     places = []
-    for radius in (8.0, 13.0, 19.0, 25.0):
+    for radius in (8.0, 13.0, 19.0, 25.0, 31.0):
         for step in (0, 8, 4, 12, 2, 14, 6, 10, 1, 15, 7, 9, 3, 13, 5, 11):  # right, left, up..
             angle = math.pi * 2 * step / 16
             dx, dy = math.cos(angle) * radius, -math.sin(angle) * radius
@@ -186,13 +185,25 @@ def _label_places_around() -> tuple[tuple[float, float, str], ...]:
 
 
 LABEL_PLACES = _label_places_around()
+LABEL_ROUNDS = 3  # the names' first choices, then two rounds of second thoughts
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
 
 
+NARROW, WIDE = frozenset("fijlrtI.,'- "), frozenset("mwMW")
+
+
+def label_width(text: str) -> float:
+    """A city name's drawn width, a little over what common sans-serif fonts give."""
+    return 1.08 * sum(
+        LABEL_SIZE * (0.34 if c in NARROW else 0.9 if c in WIDE else 0.72 if c.isupper() else 0.6)
+        for c in text
+    )
+
+
 def label_box(x: float, y: float, anchor: str, text: str) -> Box:
     """The box a city name drawn at (x, y) with this text-anchor covers (estimated)."""
-    width = LABEL_CHAR * len(text)
+    width = label_width(text)
     left = x - {"start": 0.0, "middle": width / 2, "end": width}[anchor]
     return (left, y - LABEL_SIZE * 0.8, left + width, y + LABEL_SIZE * 0.25)
 
@@ -245,34 +256,48 @@ def route_line(
 @functools.lru_cache(maxsize=8)
 def _label_places(board: Map) -> tuple[tuple[float, float, str], ...]:
     """Where each city's name goes: the first of ``LABEL_PLACES`` that crosses the fewest
-    routes, other cities and names already placed (cities with the most neighbours first)."""
+    routes, cities and other names. Busiest cities choose first; then each name chooses again
+    knowing where all the others are, so a crowded corner settles."""
     _, pos = _layout(board)
     lines = [route_line(board, pos, route.index) for route in board.routes]
     half = SPACE_THICKNESS / 2
     dots = [_grow((x, y, x, y), CITY_RADIUS + 1) for x, y in pos]
-    placed: dict[int, tuple[float, float, str]] = {}
-    taken: list[Box] = []
-    order = sorted(range(len(board.cities)), key=lambda i: (-len(board.routes_at[i]), i))
-    for i in order:
-        x, y = pos[i]
-        name = board.cities[i].name
+    names = [c.name for c in board.cities]
+    boxes: dict[int, Box] = {}
+    places: dict[int, tuple[float, float, str]] = {}
 
-        def cost(
-            place: tuple[float, float, str], x: float = x, y: float = y, name: str = name
-        ) -> int:
-            box = label_box(x + place[0], y + place[1], place[2], name)
+    def near(i: int) -> Box:  # where any of a city's names may reach
+        x, y = pos[i]
+        reach = 40 + label_width(names[i])
+        return (x - reach, y - 60, x + reach, y + 60)
+
+    def costs(i: int) -> Callable[[tuple[float, float, str]], int]:
+        x, y = pos[i]
+        region = near(i)
+        close = [(a, b) for a, b in lines if segment_meets_box(a, b, region)]
+        others = [b for j, b in boxes.items() if j != i and _boxes_meet(b, region)]
+        spots = [d for d in dots if _boxes_meet(d, region)]
+
+        def cost(place: tuple[float, float, str]) -> int:
+            box = label_box(x + place[0], y + place[1], place[2], names[i])
             wide = _grow(box, half)
             return (
-                sum(segment_meets_box(a, b, wide) for a, b in lines) * 6
-                + sum(_boxes_meet(box, d) for d in dots) * 4
-                + sum(_boxes_meet(box, t) for t in taken) * 3
+                sum(segment_meets_box(a, b, wide) for a, b in close) * 6
+                + sum(_boxes_meet(box, d) for d in spots) * 4
+                + sum(_boxes_meet(box, t) for t in others) * 3
                 + (box[0] < 2 or box[2] > MAP_WIDTH - 2) * 30
             )
 
-        best = min(LABEL_PLACES, key=cost)
-        placed[i] = (x + best[0], y + best[1], best[2])
-        taken.append(label_box(*placed[i], name))
-    return tuple(placed[i] for i in range(len(board.cities)))
+        return cost
+
+    order = sorted(range(len(names)), key=lambda i: (-len(board.routes_at[i]), i))
+    for _ in range(LABEL_ROUNDS):
+        for i in order:
+            best = min(LABEL_PLACES, key=costs(i))
+            x, y = pos[i]
+            places[i] = (x + best[0], y + best[1], best[2])
+            boxes[i] = label_box(*places[i], names[i])
+    return tuple(places[i] for i in range(len(names)))
 
 
 def _slug(text: str) -> str:
