@@ -74,12 +74,9 @@ MESSAGE_TYPES = ("join", "act", "options", "new", "play", "ping")
 MAX_NAME = 24  # characters of a player's chosen name
 RATE = 50.0  # message credits a tab regains per second: far above any person's clicking
 BURST = 100.0  # credits a tab may hold, so a quick series of moves is never refused
-COSTS = {
-    "new": 25.0,
-    "play": 25.0,
-    "join": 5.0,
-}  # what a message costs beyond one credit: dealing and
-# playing bots to a person's turn, drawing the board; every other message costs one
+# What a message costs beyond one credit: dealing and playing bots to a person's turn, drawing
+# the board; every other message costs one.
+COSTS = {"new": 25.0, "play": 25.0, "join": 5.0}
 
 Json = dict[str, Any]
 
@@ -209,14 +206,13 @@ class Hub:
 
     def _on_play(self, client: Client, message: Json) -> Outgoing:
         _fields(message, ())
-        latest = self.latest
-        seats = latest.match.seats
-        free = [i for i, s in enumerate(seats) if s.is_person and i not in latest.tokens]
+        latest = self.latest  # dealt at the start, or by the last "new"
+        people = any(s.is_person for s in latest.match.seats)
         fresh = latest.id in self.matches and not latest.tokens and not latest.match.finished
-        hosted = latest if fresh and free else self.new_match()
-        people = [i for i, s in enumerate(hosted.match.seats) if s.is_person]
-        created = {"type": "created", "match": hosted.id, "seat": people[0] if people else None}
-        return [(client, created)]
+        # nobody sat there yet: that seat; only bots play (every match alike): watch them
+        hosted = latest if fresh or not people else self.new_match()
+        first = next((i for i, s in enumerate(hosted.match.seats) if s.is_person), None)
+        return [(client, {"type": "created", "match": hosted.id, "seat": first})]
 
     def _on_join(self, client: Client, message: Json) -> Outgoing:
         _fields(message, ("match", "seat", "token", "name"))
