@@ -120,7 +120,7 @@ def run_play(args: argparse.Namespace) -> int:
     from ..match import PERSON, Match
     from ..records import GameRecord
     from ..scoring import format_scoreboard
-    from ..terminal import LEGEND, PlayLog, Terminal
+    from ..terminal import LEGEND, PlayLog, Terminal, plural
 
     names = [n.strip() for n in args.bots.split(",") if n.strip()] or ["greedy"]
     record = None
@@ -181,8 +181,9 @@ def run_play(args: argparse.Namespace) -> int:
         for seat, player in enumerate(state.players):
             routes = [r.id for r in state.map.routes if state.owners[r.index] == seat]
             print(
-                f"  seat {seat}: {player.trains} trains left, {len(routes)} routes, "
-                f"{len(player.stations)} stations, {player.hand.total} cards in hand"
+                f"  seat {seat}: {plural(player.trains, 'train')} left, "
+                f"{plural(len(routes), 'route')}, {plural(len(player.stations), 'station')}, "
+                f"{plural(player.hand.total, 'card')} in hand"
             )
         print()
         print(format_scoreboard(board))
@@ -191,7 +192,7 @@ def run_play(args: argparse.Namespace) -> int:
         print(
             ("Winner: " if len(winners) == 1 else "Shared win: ")
             + ", ".join(
-                f"seat {w} ({match.seats[w].name}, {board.players[w].total} points)"
+                f"seat {w} ({match.seats[w].name}, {plural(board.players[w].total, 'point')})"
                 for w in winners
             )
         )
