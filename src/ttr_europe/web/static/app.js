@@ -160,6 +160,7 @@ function update(msg) {
   lastRound.hidden = msg.finished || view.final_turns < 0;
   lastRound.textContent = `Last round: ${plural(view.final_turns, "turn")} left after this one`;
   const moves = msg.moves || { draw: [], blind: false, tickets: false, withdraw: false, pass: false, keep: [], pay: [], claims: {}, stations: {} };
+  $("buttons").hidden = msg.finished; // nothing to draw once the game is over
   $("blind").disabled = !moves.blind;
   $("tickets").disabled = !moves.tickets;
   $("withdraw").hidden = !moves.withdraw;
