@@ -45,6 +45,10 @@ from ttr_europe.events import (
     TunnelRevealed,
     TunnelWithdrawn,
     TurnStarted,
+    blind_drawn,
+    face_up_taken,
+    slot_refilled,
+    turn_started,
     visible_to,
 )
 from ttr_europe.records import random_game, replay
@@ -149,6 +153,18 @@ def test_a_pile_already_empty_is_reshuffled_before_the_reveal() -> None:
     after, events = step(s, ClaimRoute(SOCHI, Cards.of(red=3)))
     assert [type(e) for e in events] == [Reshuffled, TunnelRevealed]
     assert events[0] == Reshuffled(3) and after.phase is Phase.TUNNEL
+
+
+def test_shared_events_are_the_events_built_anew() -> None:
+    """The reducer looks the commonest events up; any seat, slot or kind gives the same value."""
+    for seat in (0, 4, 7):
+        for slot in (0, 5, 9):
+            for card in (0, LOCOMOTIVE):
+                assert face_up_taken(seat, slot, card) == FaceUpTaken(seat, slot, card)
+                assert slot_refilled(slot, card) == SlotRefilled(slot, card)
+                assert blind_drawn(seat, card) == BlindDrawn(seat, card)
+        for phase in Phase:
+            assert turn_started(seat, phase) == TurnStarted(seat, phase.name)
 
 
 def test_apply_with_events_is_apply_and_the_events() -> None:

@@ -20,15 +20,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
-from .cards import KIND_NAMES, Cards
+from .cards import KIND_NAMES, KINDS, Cards
 from .errors import EventError as EventError  # noqa: PLC0414 (re-exported from its old home)
 from .jsontext import cards_json
-from .state import NO_CARD, _fast_builder
+from .state import NO_CARD, Phase, _fast_builder
 
 if TYPE_CHECKING:
     from .scoring import Scoreboard
@@ -224,13 +223,52 @@ EVENT_TYPES: tuple[type, ...] = (
 )  # fmt: skip
 
 # The reducer makes an event or two on every move (``rules.apply_with_events``). Events are
-# values, so the commonest, made of a few small ints, are made once and shared (``cache``);
-# a claim is built by a positional builder: the same frozen object, built three times faster
-# (``state._fast_builder``).
-new_face_up_taken: Callable[[int, int, int], FaceUpTaken] = cache(FaceUpTaken)
-new_blind_drawn: Callable[[int, int], BlindDrawn] = cache(BlindDrawn)
-new_slot_refilled: Callable[[int, int], SlotRefilled] = cache(SlotRefilled)
-new_turn_started: Callable[[int, str], TurnStarted] = cache(TurnStarted)
+# values, so the commonest, made of a seat, a slot, a card kind or a phase, are made once and
+# shared: the functions below look them up (a seat or slot beyond the tables is built anew;
+# a card kind is never NO_CARD there). A claim is built by a positional builder: the same
+# frozen object, built three times faster (``state._fast_builder``).
+_SEATS, _SLOTS = 5, 8
+_TAKEN = tuple(
+    tuple(tuple(FaceUpTaken(s, i, k) for k in range(KINDS)) for i in range(_SLOTS))
+    for s in range(_SEATS)
+)
+_REFILLED = tuple(tuple(SlotRefilled(i, k) for k in range(KINDS)) for i in range(_SLOTS))
+_BLIND = tuple(tuple(BlindDrawn(s, k) for k in range(KINDS)) for s in range(_SEATS))
+_STARTED = tuple(tuple(TurnStarted(s, phase.name) for s in range(_SEATS)) for phase in Phase)
+
+
+def face_up_taken(seat: int, slot: int, card: int) -> FaceUpTaken:
+    """``FaceUpTaken(seat, slot, card)``, shared."""
+    try:
+        return _TAKEN[seat][slot][card]
+    except IndexError:
+        return FaceUpTaken(seat, slot, card)
+
+
+def slot_refilled(slot: int, card: int) -> SlotRefilled:
+    """``SlotRefilled(slot, card)``, shared."""
+    try:
+        return _REFILLED[slot][card]
+    except IndexError:
+        return SlotRefilled(slot, card)
+
+
+def blind_drawn(seat: int, card: int) -> BlindDrawn:
+    """``BlindDrawn(seat, card)``, shared."""
+    try:
+        return _BLIND[seat][card]
+    except IndexError:
+        return BlindDrawn(seat, card)
+
+
+def turn_started(seat: int, phase: Phase) -> TurnStarted:
+    """``TurnStarted(seat, phase.name)``, shared."""
+    try:
+        return _STARTED[phase][seat]
+    except IndexError:
+        return TurnStarted(seat, phase.name)
+
+
 new_route_claimed: Callable[[int, str, Cards, int, int], RouteClaimed] = _fast_builder(RouteClaimed)
 
 

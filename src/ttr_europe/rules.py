@@ -48,11 +48,11 @@ from .events import (
     TunnelPaid,
     TunnelRevealed,
     TunnelWithdrawn,
-    new_blind_drawn,
-    new_face_up_taken,
+    blind_drawn,
+    face_up_taken,
     new_route_claimed,
-    new_slot_refilled,
-    new_turn_started,
+    slot_refilled,
+    turn_started,
 )
 from .guards import not_a_state
 from .payments import (
@@ -87,7 +87,6 @@ _INITIAL_TICKETS = Phase.INITIAL_TICKETS
 _SECOND_DRAW = Phase.SECOND_DRAW
 _TUNNEL = Phase.TUNNEL
 _TURN = Phase.TURN
-_PHASE_NAMES = tuple(phase.name for phase in Phase)  # Phase.name is slow to read
 _DRAW_BLIND = DrawBlind()
 _DRAW_TICKETS = DrawTickets()
 _PASS = Pass()
@@ -761,7 +760,7 @@ def apply_with_events(
 
         out.append(GameOver(score(after)))
     elif after.current != seat:
-        out.append(new_turn_started(after.current, _PHASE_NAMES[after.phase]))
+        out.append(turn_started(after.current, after.phase))
     return after, tuple(out)
 
 
@@ -920,12 +919,11 @@ def _apply_face_up(state: GameState, action: DrawFaceUp, out: list[Event] | None
             new_row = (*row[:slot], pile[top], *row[slot + 1 :])
             if new_row.count(LOCOMOTIVE) < state.rules.variant.reset_locomotives:  # no reset (R17)
                 if out is not None:
-                    taken = new_face_up_taken(state.current, slot, card)
-                    out += taken, new_slot_refilled(slot, pile[top])
+                    out += face_up_taken(state.current, slot, card), slot_refilled(slot, pile[top])
                 return _drew(state, card, pile, top + 1, new_row, card == LOCOMOTIVE)
     _check_face_up(state, action)
     if out is not None:
-        out.append(new_face_up_taken(state.current, slot, row[slot]))
+        out.append(face_up_taken(state.current, slot, row[slot]))
     table = _table(state, out)
     card = table.take(action.slot)
     hand = state.players[state.current].hand.add_kind(card)
@@ -988,13 +986,13 @@ def _apply_blind(state: GameState, action: DrawBlind, out: list[Event] | None) -
     phase = state.phase
     if top < len(state.pile) and (phase is _TURN or phase is _SECOND_DRAW):  # no Table (R19)
         if out is not None:
-            out.append(new_blind_drawn(state.current, state.pile[top]))
+            out.append(blind_drawn(state.current, state.pile[top]))
         return _drew(state, state.pile[top], state.pile, top + 1, state.row, False)
     _check_blind(state, action)
     table = _table(state, out)
     card = table.draw()
     if out is not None:
-        out.append(new_blind_drawn(state.current, card))
+        out.append(blind_drawn(state.current, card))
     return _after_card(state, table, state.players[state.current].hand.add_kind(card), False)
 
 

@@ -12,7 +12,7 @@ D3/D6 (empty slots, slot order).
 from __future__ import annotations
 
 from .cards import KINDS, LOCOMOTIVE, Cards, _make
-from .events import Event, Reshuffled, RowReset, new_slot_refilled
+from .events import Event, Reshuffled, RowReset, slot_refilled
 from .rng import shuffled
 from .state import NO_CARD
 
@@ -112,7 +112,7 @@ class Table:
                 row[slot] = card
                 placed = True
                 if self.events is not None:
-                    self.events.append(new_slot_refilled(slot, card))
+                    self.events.append(slot_refilled(slot, card))
         if not placed:
             return
         resets = 0
@@ -128,7 +128,7 @@ class Table:
             for slot in range(len(row)):
                 card = row[slot] = self.draw()
                 if self.events is not None and card != NO_CARD:
-                    self.events.append(new_slot_refilled(slot, card))
+                    self.events.append(slot_refilled(slot, card))
 
     def reset_can_help(self) -> bool:
         """Whether a new row could show fewer locomotives than the reset threshold.
