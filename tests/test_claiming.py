@@ -229,17 +229,6 @@ def test_r26_d21_claiming_one_track_closes_the_twin_by_player_count(players: int
         assert bool(s.closed[seat] >> twin & 1) is (players < 4)
 
 
-def test_r26_every_double_route_shares_cities_and_length() -> None:
-    pairs = {frozenset((r.index, r.twin)) for r in EUROPE.routes if r.twin is not None}
-    assert len(pairs) == 11
-    for pair in pairs:
-        a, b = (EUROPE.routes[i] for i in pair)
-        assert {a.a, a.b} == {b.a, b.b} and a.length == b.length
-    for between in EUROPE.routes_between.values():
-        if len(between) == 2:
-            assert EUROPE.routes[between[0]].twin == between[1]
-
-
 # --------------------------------------------------------------------------- R27 ferries
 
 

@@ -161,10 +161,12 @@ def test_boards_are_connected(name: str) -> None:
     assert nx.is_connected(graph(load_map(name)))
 
 
-@pytest.mark.parametrize("name", ["europe", "usa"])
-def test_double_routes_pair_up(name: str) -> None:
-    """R26: each track of a double route names the other, same cities and length."""
+@pytest.mark.parametrize(("name", "pairs"), [("europe", 11), ("usa", 22)])
+def test_double_routes_pair_up(name: str, pairs: int) -> None:
+    """R26: each track of a double route names the other, same cities and length; a route
+    alone between its cities has no twin."""
     board = load_map(name)
+    assert len({frozenset((r.index, r.twin)) for r in board.routes if r.twin is not None}) == pairs
     for r in board.routes:
         if r.twin is None:
             assert len(board.routes_between[frozenset((r.a, r.b))]) == 1
