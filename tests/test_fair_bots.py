@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import random
+import sys
 import types
 from collections.abc import Iterator, Sequence
 
@@ -17,13 +18,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ttr_europe.actions import Action, ClaimRoute
-from ttr_europe.bots import decide
-from ttr_europe.cards import Cards
+from ttr_europe.actions import Action, ClaimRoute, DrawBlind
+from ttr_europe.bots import Bot, GreedyBot, RandomBot, decide
+from ttr_europe.cards import LOCOMOTIVE, Cards
 from ttr_europe.errors import IllegalActionError
+from ttr_europe.mcts import MctsBot
 from ttr_europe.rules import apply, is_legal, legal_actions, new_game
 from ttr_europe.state import GameState, Phase, PlayerState
-from ttr_europe.testing import scenario
+from ttr_europe.testing import check_bot, scenario
 from ttr_europe.testing.play import near_miss_action
 from ttr_europe.testing.strategies import played, states
 from ttr_europe.views import View, determinize
@@ -226,3 +228,45 @@ def test_a_list_given_another_positions_open_routes_fools_nothing() -> None:
         accepted_only_if_legal(taken, action)
         handed_out.append(action)
     assert any(isinstance(a, ClaimRoute) and a.route == route for a in handed_out)
+
+
+# --------------------------------------------------------------------------- check_bot
+
+
+class FramePeeker(GreedyBot):
+    """Greedy, but it reads the state out of its caller's frame and draws blind whenever the
+    top of the draw pile is a locomotive: the cheat the issue describes."""
+
+    name = "peeker"
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        frame = sys._getframe(1)
+        while frame is not None and not isinstance(frame.f_locals.get("state"), GameState):
+            frame = frame.f_back  # type: ignore[assignment]
+        state: GameState = frame.f_locals["state"]
+        if view.phase in (Phase.TURN, Phase.SECOND_DRAW) and DrawBlind() in legal:
+            top = state.pile[state.pile_top] if state.pile_top < len(state.pile) else None
+            if top == LOCOMOTIVE:
+                return DrawBlind()
+        return super().choose(view, legal, rng)
+
+
+@pytest.mark.parametrize("map_id", ["europe", "usa"])
+def test_check_bot_reports_a_bot_that_peeks_through_its_callers_frame(map_id: str) -> None:
+    faults = check_bot(FramePeeker(), games=2, map=map_id, seed=40)
+    peeks = [f for f in faults if f.kind == "peeks"]
+    assert [f.seed for f in peeks] == [40, 41] and len(faults) == 2
+    for fault in peeks:
+        assert fault.seat in (0, 1) and fault.move >= 0
+        assert "blind" in fault.detail and "decisions" in fault.detail
+        assert f"(seat {fault.seat})" in str(fault)
+
+
+@pytest.mark.parametrize(
+    ("bot", "moves"), [(RandomBot(), 5_000), (GreedyBot(), 5_000), (MctsBot(iterations=8), 40)]
+)
+def test_the_shipped_bots_look_only_at_what_they_may_see(bot: Bot, moves: int) -> None:
+    """Whole games for the quick bots, the first moves of the search bot (its worlds are drawn
+    from the generator it is handed, so it answers alike in worlds it cannot tell apart)."""
+    assert check_bot(bot, games=2, worlds=2, seed=7, max_actions=moves) == []
+    assert check_bot(bot, games=1, map="usa", players=3, seed=8, max_actions=moves) == []
