@@ -201,3 +201,36 @@ def test_command_specs_read_their_settings_and_refuse_bad_ones() -> None:
     ]:
         with pytest.raises(BotError, match=message):
             make_bot(spec)
+
+
+def test_play_gives_a_failed_program_s_seat_to_a_stand_in_and_says_why(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    bots = f"{faulty('garbage', 4, pids)},greedy"
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    out = subprocess.run(
+        [sys.executable, "-m", "ttr_europe", "play", "--bots", bots, "--quiet", "--seed", "2"],
+        capture_output=True, text=True, timeout=300, env=env, check=False,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "(seat 0): answered garbage: 'a move, please?'" in out.stderr
+    assert "a random bot plays seat 0 from now on" in out.stderr
+    assert "Final scores" in out.stdout  # the game was played to its end
+    assert_all_ended(pids)
+
+
+def test_serve_gives_a_failed_program_s_seat_to_a_stand_in(tmp_path: Path) -> None:
+    pytest.importorskip("starlette")
+    from ttr_europe.match import Match
+    from ttr_europe.web.hub import Client, Hub
+
+    pids = tmp_path / "pids"
+    spec = faulty("dies", 1, pids)
+    hub = Hub(lambda: Match.new("usa", "base", 2, 3, ["person", spec], first_player=0))
+    tab = Client()
+    hub.receive(tab, json.dumps({"type": "join", "seat": 0}))
+    out = hub.receive(tab, json.dumps({"type": "act", "action": "keep all"}))
+    match = hub.latest.match
+    assert match.seats[1].name == f"random for {spec}" and len(match.actions) == 2
+    (error,) = [doc for _, doc in out if doc["type"] == "error"]
+    assert error["code"] == "bot_failed" and "exited without answering" in error["message"]
+    assert_all_ended(pids)

@@ -74,8 +74,10 @@ def _seat(spec: str | Bot | Seat, index: int) -> Seat:
         name = spec.strip().lower()
         if name in _PERSON_NAMES:
             return Seat(PERSON)
+        if not name.startswith("cmd"):  # a command keeps its case (paths, arguments)
+            spec = name
         try:
-            return Seat(name, make_bot(name))
+            return Seat(spec.strip(), make_bot(spec.strip()))
         except ValueError as exc:
             raise SetupError(f"seat {index}: {exc}; or {PERSON!r}") from None
     if callable(getattr(spec, "choose", None)):

@@ -99,7 +99,7 @@ def _saver(path: str, map_data: str | None = None) -> Callable[[object], str]:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from ..bots import make_bot
+    from ..bots import close_bots, make_bot
     from ..errors import BotError
     from ..match import PERSON, Match
     from ..records import GameRecord
@@ -147,13 +147,15 @@ def run_play(args: argparse.Namespace) -> int:
             before = match.state
             try:
                 match.step()
-            except BotError:  # the game so far is kept, as in the terminal
-                if args.record:
-                    _saver(args.record, map_data)(match)
-                raise
+            except BotError as exc:  # a stand-in plays on, as in the terminal
+                match.stand_in(before.current)
+                print(f"ttr-europe: {exc}; a random bot plays seat {before.current} from now "
+                      "on", file=sys.stderr)  # fmt: skip
+                continue
             line = log.add(before, match.actions[-1], match.state)
             if line is not None and not args.quiet:
                 print(line)
+    close_bots(seat.bot for seat in match.seats)  # programs in other processes: quit
     state = match.state
     board = match.scoreboard()
     if args.quiet:
