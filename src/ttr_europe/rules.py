@@ -213,7 +213,7 @@ class LegalActions(Sequence[Action]):
 
     __slots__ = (
         "_board", "_built", "_claims", "_ends", "_free", "_hand", "_head", "_kinds", "_len",
-        "_pays", "_taken",
+        "_pays", "_stations",
     )  # fmt: skip
 
     def __init__(
@@ -225,7 +225,7 @@ class LegalActions(Sequence[Action]):
         ends: list[int] | None = None,
         free_cities: int = 0,
         station_pays: int = 0,
-        taken: frozenset[int] = frozenset(),
+        stations: tuple[tuple[int, ...], ...] = (),
         built: int = 0,
     ) -> None:
         self._head = head
@@ -236,7 +236,7 @@ class LegalActions(Sequence[Action]):
         self._claims = ends[-1] if ends else 0
         self._free = free_cities
         self._pays = station_pays
-        self._taken = taken
+        self._stations = stations  # every seat's station cities (public), for the free cities
         self._built = built
         self._len = len(head) + self._claims + free_cities * station_pays
 
@@ -301,8 +301,11 @@ class LegalActions(Sequence[Action]):
 
     def _free_cities(self) -> list[int]:
         """Cities with no station yet (R40), in index order."""
-        taken = self._taken
+        taken = self._taken()
         return [c for c in range(len(self._board.cities)) if c not in taken]
+
+    def _taken(self) -> set[int]:
+        return {c for cities in self._stations for c in cities}
 
     def _station_cost(self) -> int:
         """Cards the next station of the seat costs (R41): one more than it has built."""
@@ -353,7 +356,7 @@ class LegalActions(Sequence[Action]):
         c = self._board.city_index.get(city_id)
         return (
             c is not None
-            and c not in self._taken
+            and c not in self._taken()
             and pays_cards(payment, None, self._station_cost(), 0) is None
             and self._hand.covers(payment)
         )
@@ -476,16 +479,17 @@ def _turn_actions(state: GameState) -> LegalActions:
             ends.append(total)
     free = station_pays = 0
     built = len(player.stations)
+    stations: tuple[tuple[int, ...], ...] = ()
     if built < state.rules.variant.stations:  # R40, R41
-        free = len(board.cities) - sum([len(p.stations) for p in state.players])
+        stations = tuple([p.stations for p in state.players])
+        free = len(board.cities) - sum([len(s) for s in stations])
         if free:
             station_pays = count_payments(None, built + 1, 0, player.hand)
     if not head and not kinds and not station_pays:
         return LegalActions((_PASS,), board)
     if not station_pays:
         return LegalActions(head, board, player.hand, kinds, ends)
-    taken = frozenset(_occupied_cities(state))
-    return LegalActions(head, board, player.hand, kinds, ends, free, station_pays, taken, built)
+    return LegalActions(head, board, player.hand, kinds, ends, free, station_pays, stations, built)
 
 
 def _bits(mask: int) -> Iterator[int]:
