@@ -234,3 +234,20 @@ def test_serve_gives_a_failed_program_s_seat_to_a_stand_in(tmp_path: Path) -> No
     (error,) = [doc for _, doc in out if doc["type"] == "error"]
     assert error["code"] == "bot_failed" and "exited without answering" in error["message"]
     assert_all_ended(pids)
+
+
+def test_simulate_on_worker_processes_counts_a_failed_program_as_a_forfeit(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    dies = faulty("dies", 5, pids)
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    out = subprocess.run(
+        [sys.executable, "-m", "ttr_europe", "simulate", "--bots", f"{dies},{example()}",
+         "--games", "2", "--workers", "2", "--backend", "process", "--json"],
+        capture_output=True, text=True, timeout=300, env=env, check=False,
+    )  # fmt: skip
+    assert out.returncode == 1  # simulate fails on a forfeit (a tournament does not)
+    assert "2 of 2 games forfeited" in out.stderr
+    assert "exited without answering (exit status 3)" in out.stderr
+    summary = json.loads(out.stdout)
+    assert summary["finished"] == 2
+    assert_all_ended(pids)

@@ -20,8 +20,8 @@ def configure_play(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
         default="greedy,random",
-        help="comma-separated bots (random, greedy, mcts or package.module:Class), repeated "
-        "over the seats (default greedy,random)",
+        help="comma-separated bots (random, greedy, mcts, package.module:Class or "
+        "cmd:COMMAND), repeated over the seats (default greedy,random)",
     )
     parser.add_argument(
         "--human",

@@ -17,8 +17,8 @@ def configure_serve(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seats",
         default="person,greedy",
-        help="comma-separated seats in order: person, greedy or random; the last fills the "
-        "remaining seats (default person,greedy: one person, the rest greedy bots)",
+        help="comma-separated seats in order: person, greedy, random or cmd:COMMAND; the last "
+        "fills the remaining seats (default person,greedy: one person, the rest greedy bots)",
     )
     parser.add_argument("--seed", type=seed_int, help="seed of the first match (default: random)")
 

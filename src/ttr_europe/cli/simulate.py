@@ -30,8 +30,8 @@ def configure_games(parser: argparse.ArgumentParser) -> None:
     add(
         "--bots",
         default="greedy,random",
-        help="comma-separated bots, repeated over the seats: random, greedy or "
-        "package.module:Class (default greedy,random)",
+        help="comma-separated bots, repeated over the seats: random, greedy, mcts, "
+        "package.module:Class or cmd:COMMAND (default greedy,random)",
     )
     add("--games", type=positive_int, default=100, help="games to play (default 100)")
     add("--players", type=positive_int, help="seats (default: one per bot)")
