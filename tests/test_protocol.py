@@ -18,11 +18,13 @@ from pathlib import Path
 import pytest
 
 from ttr_europe.bots import GreedyBot, close_bots, decide, make_bot, play
-from ttr_europe.errors import BotError
+from ttr_europe.codec import ActionCodec
+from ttr_europe.errors import BotError, MalformedActionError
 from ttr_europe.protocol import PROTOCOL, ProcessBot, TimeControl, parse_command_spec
-from ttr_europe.rules import new_game
+from ttr_europe.rules import legal_actions, new_game
 from ttr_europe.sim import tournament
 from ttr_europe.state import Phase
+from ttr_europe.views import observe, view_to_json
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "line_bot.py"
@@ -184,6 +186,13 @@ def test_the_exchange_follows_the_schemas_and_a_whole_game_is_played(tmp_path: P
         validator("protocol-referee").validate(message)  # type: ignore[attr-defined]
     for message in answered:
         validator("protocol-bot").validate(message)  # type: ignore[attr-defined]
+    asked = [s for s in history[:-1] if s.current == 0]
+    codec = ActionCodec("usa")
+    for message, state in zip(moves, asked, strict=True):
+        assert message["view"] == view_to_json(observe(state, 0))
+        legal = list(legal_actions(state))
+        assert [m["move"] for m in message["legal"]] == [str(a) for a in legal]
+        assert [m["code"] for m in message["legal"]] == [codec.encode(a, state) for a in legal]
     assert all(m["view"]["observer"] == 0 for m in moves)
     assert all(p["hand"] is None for m in moves for p in m["view"]["players"] if p["seat"])
 
@@ -251,3 +260,35 @@ def test_simulate_on_worker_processes_counts_a_failed_program_as_a_forfeit(tmp_p
     summary = json.loads(out.stdout)
     assert summary["finished"] == 2
     assert_all_ended(pids)
+
+
+def test_options_declared_by_the_bot_are_sent_and_moves_may_be_named_by_notation(
+    tmp_path: Path,
+) -> None:
+    pids = tmp_path / "pids"
+    command = [sys.executable, str(FAULTY), "notation", "1", str(pids)]
+    bot = ProcessBot(command, options={"level": 3})
+    history = play(new_game("europe", players=2, seed=6), [bot, GreedyBot()], seed=6)
+    assert history[-1].phase is Phase.GAME_OVER and bot.name == "notation"
+    assert bot.declared == {"level": 1, "style": "calm"} and bot.version == "0"
+    close_bots([bot])
+    sent = json.loads((tmp_path / "pids.log").read_text())
+    assert sent == {"type": "options", "options": {"level": 3, "style": "calm"}}
+    stranger = ProcessBot(command, options={"speed": 2})
+    with pytest.raises(BotError, match="does not accept the options speed"):
+        decide(stranger, new_game("europe", players=2, seed=1), random.Random(0))
+    assert_all_ended(pids)
+
+
+def test_the_codec_numbers_a_ticket_choice_from_the_places_it_keeps() -> None:
+    from ttr_europe.actions import KeepTickets
+
+    state = new_game("europe", players=2, seed=3)
+    codec = ActionCodec("europe")
+    offer = [state.map.tickets[t].id for t in state.players[0].offer]
+    keep = KeepTickets([offer[0], offer[2]])
+    assert codec.keep_code(0b101) == codec.encode(keep, state)
+    assert codec.decode(codec.keep_code(0b101), state) == keep
+    for bad in (-1, 1 << codec.max_offer, True):
+        with pytest.raises(MalformedActionError):
+            codec.keep_code(bad)

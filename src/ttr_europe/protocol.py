@@ -193,7 +193,8 @@ class ProcessBot:
         message = {"type": "move", "view": view_to_json(view), "legal": moves,
                    "time": {"move": round(limit, 3), "game": round(left, 3)}}  # fmt: skip
         start = time.monotonic()
-        answer = self._ask(message, limit, "move")
+        clock = "move time" if self.time.move <= left else "game time"
+        answer = self._ask(message, limit, "move", clock)
         self.used += time.monotonic() - start
         return self._chosen(answer, legal, by_code)
 
@@ -239,7 +240,7 @@ class ProcessBot:
         hello = {"type": "hello", "protocol": PROTOCOL, "engine": "ttr_europe",
                  "engine_version": __version__,
                  "time": {"move": self.time.move, "game": self.time.game}}  # fmt: skip
-        answer = self._ask(hello, self.time.startup, "hello")
+        answer = self._ask(hello, self.time.startup, "hello", "start time")
         version, name = answer.get("protocol"), answer.get("name")
         if version != PROTOCOL:
             raise self._fail(f"speaks protocol {version!r}, the referee {PROTOCOL}")
@@ -272,15 +273,16 @@ class ProcessBot:
         if self._selector is not None:
             self._selector.close()
 
-    def _ask(self, message: Json, seconds: float, kind: str) -> Json:
-        """Send ``message`` and read the one answer of type ``kind`` within ``seconds``."""
+    def _ask(self, message: Json, seconds: float, kind: str, clock: str) -> Json:
+        """Send ``message`` and read the one answer of type ``kind`` within ``seconds`` (the
+        limit of ``clock``, named when it runs out)."""
         deadline = time.monotonic() + max(seconds, 0.0)
         if self._buffer or self._readable(0.0):
             self._read_some()  # anything written unasked is a fault found here
             if self._buffer:
                 raise self._fail("wrote without being asked")
         self._send(message, seconds)
-        line = self._line(deadline, seconds, kind)
+        line = self._line(deadline, f"no {kind} answer within {seconds:g} s ({clock})")
         try:
             answer = json.loads(line)
         except (ValueError, RecursionError):
@@ -328,7 +330,8 @@ class ProcessBot:
         if self._output > MAX_OUTPUT:
             raise self._fail(f"wrote more than {MAX_OUTPUT >> 20} MB (output without end)")
 
-    def _line(self, deadline: float, seconds: float, kind: str) -> str:
+    def _line(self, deadline: float, late: str) -> str:
+        """The next line the program writes before ``deadline`` (else the fault ``late``)."""
         while True:
             end = self._buffer.find(b"\n")
             if end >= 0:
@@ -340,10 +343,7 @@ class ProcessBot:
                 break
             left = deadline - time.monotonic()
             if left <= 0:
-                which = "move" if kind == "move" and seconds >= self.time.move else "game"
-                if kind == "hello":
-                    which = "start"
-                raise self._fail(f"timed out: no {kind} answer within {seconds:g} s ({which} time)")
+                raise self._fail(f"timed out: {late}")
             if self._readable(left):
                 self._read_some()
         raise self._fail(f"wrote a line longer than {MAX_LINE >> 20} MB (output without end)")

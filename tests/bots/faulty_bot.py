@@ -6,7 +6,9 @@ MODE: ``dies`` (exits), ``hangs`` (starts a child that sleeps, then sleeps itsel
 ``garbage`` (a line that is not JSON), ``illegal`` (a code that is not listed), ``endless``
 (writes without end), ``unasked`` (an extra line after its answer), ``protocol2`` (says hello in
 protocol 2), ``mute`` (never says hello), ``hog`` (asks for far more memory than allowed),
-``record`` (never goes wrong; writes every line it reads and writes to PIDFILE.log).
+``record`` (never goes wrong; writes every line it reads and writes to PIDFILE.log),
+``notation`` (never goes wrong; answers the last legal move by its notation, declares the
+options ``level`` and ``style`` and writes the options message it gets to PIDFILE.log).
 """
 
 import json
@@ -40,9 +42,18 @@ for line in sys.stdin:
         if mode == "mute":
             time.sleep(3600)
         version = 2 if mode == "protocol2" else 1
-        send(json.dumps({"type": "hello", "protocol": version, "name": mode, "version": "0"}))
+        hello = {"type": "hello", "protocol": version, "name": mode, "version": "0"}
+        if mode == "notation":
+            hello["options"] = {"level": 1, "style": "calm"}
+        send(json.dumps(hello))
+    elif message["type"] == "options" and mode == "notation":
+        with open(pidfile + ".log", "a") as f:
+            f.write(line)
     elif message["type"] == "move":
         moves += 1
+        if mode == "notation":
+            send(json.dumps({"type": "move", "move": message["legal"][-1]["move"]}))
+            continue
         if moves < n or mode == "record":
             send(json.dumps({"type": "move", "code": message["legal"][0]["code"]}))
             continue
