@@ -37,7 +37,8 @@ import attrs
 from .actions import Action, KeepTickets, parse
 from .bots import board_of
 from .codec import ActionCodec, codec_for
-from .errors import ActionParseError, BotError
+from .errors import ActionParseError, BotError, DataError
+from .jsontext import parse_json
 from .views import View, view_to_json
 
 try:
@@ -284,8 +285,8 @@ class ProcessBot:
         self._send(message, seconds)
         line = self._line(deadline, f"no {kind} answer within {seconds:g} s ({clock})")
         try:
-            answer = json.loads(line)
-        except (ValueError, RecursionError):
+            answer = parse_json(line, "<bot answer>", MAX_LINE)
+        except DataError:
             raise self._fail(f"answered garbage: {line[:80]!r}") from None
         if not isinstance(answer, dict) or answer.get("type") != kind:
             raise self._fail(f"answered {line[:80]!r} to a {kind} message")
