@@ -292,3 +292,22 @@ def test_the_codec_numbers_a_ticket_choice_from_the_places_it_keeps() -> None:
     for bad in (-1, 1 << codec.max_offer, True):
         with pytest.raises(MalformedActionError):
             codec.keep_code(bad)
+
+
+def test_a_closed_bot_starts_its_program_again_and_a_copy_is_a_new_bot(tmp_path: Path) -> None:
+    import copy
+    import pickle
+
+    pids = tmp_path / "pids"
+    bot = ProcessBot([sys.executable, str(FAULTY), "dies", "3", str(pids)])
+    with pytest.raises(BotError, match="exited"):
+        play(new_game("europe", players=2, seed=1), [bot, GreedyBot()])
+    for twin in (copy.deepcopy(bot), pickle.loads(pickle.dumps(bot))):
+        assert isinstance(twin, ProcessBot) and twin.command == bot.command
+        with pytest.raises(BotError, match="exited without answering"):  # not "failed before"
+            play(new_game("europe", players=2, seed=1), [twin, GreedyBot()])
+    bot.close()
+    with pytest.raises(BotError, match="exited without answering"):
+        play(new_game("europe", players=2, seed=1), [bot, GreedyBot()])
+    assert len(pids.read_text().split()) == 4
+    assert_all_ended(pids)

@@ -134,7 +134,7 @@ class ProcessBot:
     """A bot that is a program in another process (see the module docstring).
 
     It starts on its first decision and plays one game; ``close()`` (or garbage collection, or
-    the end of the interpreter) ends it. A copy is a fresh, unstarted bot.
+    the end of the interpreter) ends it. A copy or a pickle is a fresh, unstarted bot.
     """
 
     def __init__(
@@ -162,11 +162,9 @@ class ProcessBot:
         self._finalizer: weakref.finalize[Any, Any] | None = None
         self._failed: str | None = None
 
-    def __deepcopy__(self, memo: dict[int, object]) -> ProcessBot:
-        return ProcessBot(
-            self.command, time=self.time, options=self.options, memory_mb=self.memory_mb,
-            spec=self.spec,
-        )  # fmt: skip
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A copy or a pickle is a new bot with the same settings, not started."""
+        return (_fresh, (self.command, self.time, self.options, self.memory_mb, self.spec))
 
     def __repr__(self) -> str:
         return f"<ProcessBot {self.spec!r}>"
@@ -260,19 +258,21 @@ class ProcessBot:
         self._send({"type": "options", "options": {**declared, **self.options}}, 1.0)
 
     def close(self) -> None:
-        """Say ``quit``, give the program a moment to leave, then end its process group."""
-        proc = self._proc
-        if proc is None or self._finalizer is None or not self._finalizer.alive:
-            return
-        if proc.poll() is None and self._failed is None:
-            try:
-                self._send({"type": "quit"}, 0.2)
-                proc.wait(0.5)
-            except (BotError, subprocess.TimeoutExpired):
-                pass
-        self._finalizer()
+        """Say ``quit``, give the program a moment to leave, then end its process group. The
+        bot is then as new: its next decision starts the program again, for another game."""
+        proc, finalizer = self._proc, self._finalizer
+        if proc is not None and finalizer is not None and finalizer.alive:
+            if proc.poll() is None and self._failed is None:
+                try:
+                    self._send({"type": "quit"}, 0.2)
+                    proc.wait(0.5)
+                except (BotError, subprocess.TimeoutExpired):
+                    pass
+            finalizer()
         if self._selector is not None:
             self._selector.close()
+        self._proc = self._finalizer = self._selector = self._failed = None
+        self._buffer, self._output, self.used = b"", 0, 0.0
 
     def _ask(self, message: Json, seconds: float, kind: str, clock: str) -> Json:
         """Send ``message`` and read the one answer of type ``kind`` within ``seconds`` (the
@@ -370,6 +370,13 @@ class ProcessBot:
 
     def _error(self, reason: str) -> BotError:
         return BotError(self.name, None, None, reason)
+
+
+def _fresh(
+    command: Sequence[str], time: TimeControl, options: Mapping[str, Json],
+    memory_mb: int | None, spec: str,
+) -> ProcessBot:  # fmt: skip
+    return ProcessBot(command, time=time, options=options, memory_mb=memory_mb, spec=spec)
 
 
 def _code(codec: ActionCodec, action: Action, offer: Sequence[str]) -> int:
