@@ -124,10 +124,12 @@ def test_the_list_of_a_new_game_does_not_hold_the_opponents_hand() -> None:
 @settings(max_examples=20)
 @given(data=st.data())
 def test_the_legal_list_is_a_function_of_the_seats_view(phase: Phase, data: st.DataObject) -> None:
-    """In every phase: what the bot gets lists ``legal_actions(state)`` in the same order, the
-    same as in any world the seat cannot tell apart, and ``in`` answers what ``is_legal`` does."""
+    """In every phase: what the bot gets holds no state, lists ``legal_actions(state)`` in the
+    same order, the same as in any world the seat cannot tell apart, and ``in`` answers what
+    ``is_legal`` does."""
     state = data.draw(states(phase=phase))
     view, legal, _ = handed(state)
+    assert not any(isinstance(o, GameState) for o in reachable(legal))
     listed = list(legal_actions(state))
     assert list(legal) == listed and len(legal) == len(listed)
     assert [legal[i] for i in range(len(legal))] == listed
