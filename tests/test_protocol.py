@@ -135,7 +135,8 @@ def test_each_fault_is_a_bot_error_with_its_reason_and_the_process_ends(
     with pytest.raises(BotError) as caught:
         play(new_game("europe", players=2, seed=1), [bot, GreedyBot()])
     assert reason in caught.value.reason, caught.value.reason
-    assert caught.value.seat == 0
+    assert not caught.value.reason.startswith("raised")  # the program's fault, said plainly
+    assert caught.value.seat == 0 and caught.value.bot in (mode, bot.spec)
     assert_all_ended(pids)
     with pytest.raises(BotError, match="failed before"):  # a failed bot stays failed
         decide(bot, new_game("europe", players=2, seed=1), random.Random(0))
