@@ -16,7 +16,16 @@ from ttr_europe.match import Match
 from ttr_europe.notation import parse_action
 from ttr_europe.rules import legal_actions
 from ttr_europe.testing import finished, scenario
-from ttr_europe.web.hub import BURST, COSTS, RATE, Client, Hub, moves
+from ttr_europe.web.hub import (
+    BURST,
+    COSTS,
+    JOIN_GRACE,
+    PERSON_IDLE,
+    RATE,
+    Client,
+    Hub,
+    moves,
+)
 
 
 def _send(hub: Hub, client: Client, doc: Any) -> list[tuple[Client, dict[str, Any]]]:
@@ -37,7 +46,7 @@ def test_a_tab_joins_a_seat_and_sees_only_that_seats_secrets() -> None:
     a, b = Client(), Client()
     out = _send(hub, a, {"type": "join", "seat": 0})
     joined, update = (doc for _, doc in out)
-    assert joined["seat"] == 0 and joined["match"] == "1" and len(joined["token"]) > 10
+    assert joined["seat"] == 0 and joined["match"] == hub.latest.id and len(joined["token"]) > 10
     match = hub.latest.match
     assert update["view"] == observe(match.state, 0).to_json()
     assert update["view"]["players"][1]["hand"] is None
@@ -165,7 +174,7 @@ def test_a_seat_belongs_to_its_token() -> None:
     assert thief.hosted is None
     hub.leave(a)  # the tab closed
     out = _send(hub, again, {"type": "join", "seat": 0, "token": token})
-    assert out[0][1] == {"type": "joined", "match": "1", "seat": 0, "token": token}
+    assert out[0][1] == {"type": "joined", "match": hub.latest.id, "seat": 0, "token": token}
     assert out[1][1]["moves"]["keep"]  # back at its seat, mid-choice
 
 
@@ -178,8 +187,9 @@ def test_wrong_turn_and_after_the_game() -> None:
     assert (answer["code"], answer["rule"]) == ("not_your_turn", "R12")
     over = finished({"Berlin-Wien": 0}, players=2)
     hub = Hub(lambda: Match(over, ["person", "greedy"]))
-    _send(hub, a, {"type": "join", "seat": 0})
-    update = _send(hub, a, {"type": "join", "seat": 0, "token": hub.latest.tokens[0]})[1][1]
+    a = Client()
+    token = _send(hub, a, {"type": "join", "seat": 0})[0][1]["token"]
+    update = _send(hub, a, {"type": "join", "seat": 0, "token": token})[1][1]
     assert update["finished"] and update["moves"] is None
     assert update["scoreboard"]["players"][0]["total"] == score(over).players[0].total
     assert update["highlights"][0][0]["routes"] == ["Berlin-Wien"]
@@ -187,19 +197,27 @@ def test_wrong_turn_and_after_the_game() -> None:
     assert answer["code"] == "game_over" and answer["rule"] == "R47"
 
 
-def test_new_matches_are_bounded_by_dropping_idle_ones() -> None:
-    hub = Hub(two_people, max_matches=2)
+def test_new_matches_are_bounded_by_archiving_idle_ones() -> None:
+    now = [1000.0]
+    hub = Hub(two_people, max_matches=2, now=lambda: now[0])
     a = Client()
+    first = hub.latest.id
     _send(hub, a, {"type": "join", "seat": 0})
     created = _only(_send(hub, a, {"type": "new"}), a)
-    assert created == {"type": "created", "match": "2", "seat": 0}
-    assert list(hub.matches) == ["1", "2"]
+    second = created["match"]
+    assert created == {"type": "created", "match": second, "seat": 0}
+    assert list(hub.matches) == [first, second]
     idle = Client()
-    assert _only(_send(hub, idle, {"type": "new"}), idle)["match"] == "3"
-    assert list(hub.matches) == ["1", "3"]  # "2" had no tab
-    b = Client()
-    _send(hub, b, {"type": "join", "match": "3"})
+    # match 2 waits JOIN_GRACE for its tab; match 1 has a person connected
     assert _only(_send(hub, idle, {"type": "new"}), idle)["code"] == "too_many_matches"
+    now[0] += JOIN_GRACE
+    third = _only(_send(hub, idle, {"type": "new"}), idle)["match"]
+    assert list(hub.matches) == [first, third]  # the second had no tab: archived
+    assert hub.store.exists(second) and second not in hub.store.live()
+    b = Client()
+    _send(hub, b, {"type": "join", "match": third})
+    now[0] += 3600
+    assert _only(_send(hub, c := Client(), {"type": "new"}), c)["code"] == "too_many_matches"
 
 
 def test_nobody_has_moves_once_the_game_is_over_not_even_a_watcher() -> None:
@@ -283,22 +301,27 @@ def test_a_move_draws_the_board_once_per_seat_whatever_the_number_of_tabs(
     assert len(boards) == 1
 
 
-def test_a_new_match_drops_an_idle_match_nobody_plays_before_one_a_person_left() -> None:
-    hub = Hub(two_people, max_matches=2)
+def test_a_new_match_archives_an_idle_match_nobody_plays_before_one_a_person_left() -> None:
+    now = [1000.0]
+    hub = Hub(two_people, max_matches=2, now=lambda: now[0])
     a, b = Client(), Client()
+    first = hub.latest.id
     _send(hub, a, {"type": "join", "seat": 0})  # a person sits at match 1, then closes the tab
     hub.leave(a)
-    _send(hub, b, {"type": "new"})  # match 2: nobody ever sits there
-    _send(hub, b, {"type": "new"})
-    assert list(hub.matches) == ["1", "3"]  # match 1 waits for its person to come back
+    second = _only(_send(hub, b, {"type": "new"}), b)["match"]  # nobody ever sits there
+    now[0] += JOIN_GRACE
+    third = _only(_send(hub, c := Client(), {"type": "new"}), c)["match"]
+    assert list(hub.matches) == [first, third]  # match 1 waits for its person to come back
+    assert second not in hub.matches
     over = Hub(lambda: Match(finished({"Berlin-Wien": 0}, players=2), ["person", "greedy"]),
-               max_matches=2)  # fmt: skip
+               max_matches=2, now=lambda: now[0])  # fmt: skip
+    ended = over.latest.id
     _send(over, a, {"type": "join", "seat": 0})
     over.leave(a)
-    c = Client()  # a tab of its own (each tab has its own message credits)
-    _send(over, c, {"type": "new"})
-    _send(over, c, {"type": "new"})
-    assert list(over.matches) == ["2", "3"]  # a finished match goes first
+    now[0] += PERSON_IDLE
+    _send(over, d := Client(), {"type": "new"})
+    third = _only(_send(over, e := Client(), {"type": "new"}), e)["match"]
+    assert ended not in over.matches and third in over.matches  # a finished match goes first
 
 
 def test_a_new_match_names_its_first_person_seat_for_the_page_to_take() -> None:
@@ -317,7 +340,7 @@ def test_a_tab_that_floods_the_server_is_slowed_down_and_changes_nothing() -> No
     answers = [_only(_send(hub, a, {"type": "ping"}), a)["type"] for _ in range(int(BURST))]
     assert answers == ["pong"] * int(BURST)
     refused = _only(_send(hub, a, {"type": "ping"}), a)
-    assert refused["code"] == "too_fast" and "wait 0.02 s" in refused["message"]
+    assert refused["code"] == "too_fast" and f"wait {1 / RATE:.2f} s" in refused["message"]
     assert _only(_send(hub, b, {"type": "ping"}), b)["type"] == "pong"  # others are served
     matches = len(hub.matches)
     now[0] += 10 / RATE  # ten credits back: not enough for a new match

@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 
@@ -19,8 +20,9 @@ pytest.importorskip("starlette")
 uvicorn = pytest.importorskip("uvicorn")
 
 from ttr_europe.match import Match  # noqa: E402
-from ttr_europe.web.app import WS_MAX_BYTES, create_app  # noqa: E402
+from ttr_europe.web.app import create_app  # noqa: E402
 from ttr_europe.web.hub import Hub  # noqa: E402
+from ttr_europe.web.server import config  # noqa: E402
 
 
 class Running:
@@ -40,14 +42,14 @@ class Running:
 
 
 @contextmanager
-def serving(make_match: Callable[[], Match]) -> Iterator[Running]:
-    """Uvicorn serving the app on 127.0.0.1 and a free port, in a thread, for one test."""
-    app = create_app(make_match)
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=0, ws_max_size=WS_MAX_BYTES, log_level="warning",
-        lifespan="off",
-    )  # fmt: skip
-    server = uvicorn.Server(config)
+def serving(
+    make_match: Callable[[], Match], *, header_timeout: float = 10.0, **app_options: Any
+) -> Iterator[Running]:
+    """Uvicorn serving the app on 127.0.0.1 and a free port, in a thread, for one test, with
+    the settings of ``ttr-europe serve`` (``app_options`` go to ``create_app``)."""
+    app = create_app(make_match, **app_options)
+    settings = config(app, "127.0.0.1", 0, header_timeout=header_timeout, lifespan="off")
+    server = uvicorn.Server(settings)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
