@@ -319,7 +319,7 @@ def test_a_new_match_archives_an_idle_match_nobody_plays_before_one_a_person_lef
     _send(over, a, {"type": "join", "seat": 0})
     over.leave(a)
     now[0] += PERSON_IDLE
-    _send(over, d := Client(), {"type": "new"})
+    _send(over, Client(), {"type": "new"})
     third = _only(_send(over, e := Client(), {"type": "new"}), e)["match"]
     assert ended not in over.matches and third in over.matches  # a finished match goes first
 

@@ -75,10 +75,13 @@ def run_serve(args: argparse.Namespace) -> int:
     board = open_map(args.map)
     names = [n.strip() for n in args.seats.split(",") if n.strip()] or ["person"]
     seats = [names[min(i, len(names) - 1)] for i in range(args.players)]
+    from ..match import Match
+
+    Match.new(board, args.variant, args.players, 0, seats)  # bad settings fail before any file
     store = Store(args.db)  # DataError for a file that is not a match database
     try:
         make_match = dealer(board, args.variant, args.players, seats, args.seed, store.count())
-        hub = Hub(make_match, store=store)  # restores, or deals: bad settings fail here
+        hub = Hub(make_match, store=store)  # restores the matches, or deals the first
         app = create_app(make_match, hub=hub)
         kept = "in memory only" if args.db == ":memory:" else f"in {args.db}"
         print(f"Open http://{args.host}:{args.port}/ in a browser (Ctrl-C stops the server); "
