@@ -258,9 +258,10 @@ class Hub:
         return match, specs
 
     def _restore(self, stored: Stored) -> Hosted:
-        """A stored match in memory again; its bots move if it is their turn."""
+        """A stored match in memory again; its bots move if it is their turn. Its people count
+        as seen now: their tabs come back within seconds of a restart."""
         match, specs = self._rebuild(stored)
-        hosted = Hosted(stored.id, match, specs, stored.seen, dict(stored.tokens),
+        hosted = Hosted(stored.id, match, specs, self._now(), dict(stored.tokens),
                         saved=len(stored.record.actions), joined=stored.joined)  # fmt: skip
         if _bots_move(hosted):
             log.warning("match %s: a bot failed on restoring; a stand-in plays on", stored.id)
@@ -295,7 +296,6 @@ class Hub:
             hosted.clients.remove(client)
             if client.seat is not None:
                 hosted.seen = self._now()
-                self.store.seen(hosted.id, hosted.seen)
         client.hosted, client.seat = None, None
 
     def receive(self, client: Client, text: str | bytes) -> Outgoing:
@@ -389,8 +389,6 @@ class Hub:
                 self.store.seat_taken(hosted.id, seat, token_hash(token), now=hosted.seen)
                 hosted.tokens[seat] = token_hash(token)
                 hosted.joined = True
-            else:
-                self.store.seen(hosted.id, hosted.seen)
         self.leave(client)
         client.hosted, client.seat, client.seen = hosted, seat, 0
         hosted.clients.append(client)

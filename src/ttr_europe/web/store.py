@@ -166,10 +166,6 @@ class Store:
                 "UPDATE matches SET joined = 1, seen = max(seen, ?) WHERE id = ?", (now, id)
             )
 
-    def seen(self, id: str, when: float) -> None:
-        """A person was at the match at ``when`` (kept for eviction after a restart)."""
-        self._db.execute("UPDATE matches SET seen = max(seen, ?) WHERE id = ?", (when, id))
-
     def archive(self, id: str, when: float | None) -> None:
         """The match leaves the server's memory (``when``), or comes back (None)."""
         self._db.execute("UPDATE matches SET archived = ? WHERE id = ?", (when, id))

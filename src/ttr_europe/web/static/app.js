@@ -61,6 +61,15 @@ function showError(msg) {
   box.textContent = msg.message + (msg.rule ? ` (rule ${msg.rule})` : "");
   box.dataset.code = msg.code;
   box.hidden = false;
+  if (msg.code === "unknown_match") { // gone or never here: nothing of it stays playable
+    last = null;
+    $("board").replaceChildren();
+    $("turn").hidden = true;
+    $("where").textContent = `no match ${matchId} here`;
+    setStatus("start a new game", "unknown");
+    $("new-game").focus();
+    return;
+  }
   const refusedSeat = ["seat_taken", "bot_seat", "no_seat", "too_many_tabs"].includes(msg.code);
   if (refusedSeat && seat !== null) { // watch instead (once: a full match refuses that too)
     seat = null;
@@ -387,4 +396,5 @@ $("keep").onclick = () => {
   act({ format: "ttr_europe/action", version: 1, type: "keep_tickets", tickets: kept });
 };
 $("new-game").onclick = () => send({ type: "new" });
+setInterval(() => send({ type: "ping" }), 30000); // the server closes connections silent for 120 s
 connect();
