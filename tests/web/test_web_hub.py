@@ -189,17 +189,17 @@ def test_wrong_turn_and_after_the_game() -> None:
     hub = Hub(lambda: Match(over, ["person", "greedy"]))
     a = Client()
     token = _send(hub, a, {"type": "join", "seat": 0})[0][1]["token"]
-    update = _send(hub, a, {"type": "join", "seat": 0, "token": token})[1][1]
+    update = _send(hub, again := Client(), {"type": "join", "seat": 0, "token": token})[1][1]
     assert update["finished"] and update["moves"] is None
     assert update["scoreboard"]["players"][0]["total"] == score(over).players[0].total
     assert update["highlights"][0][0]["routes"] == ["Berlin-Wien"]
-    answer = _only(_send(hub, a, {"type": "act", "action": "blind"}), a)
+    answer = _only(_send(hub, again, {"type": "act", "action": "blind"}), again)
     assert answer["code"] == "game_over" and answer["rule"] == "R47"
 
 
 def test_new_matches_are_bounded_by_archiving_idle_ones() -> None:
     now = [1000.0]
-    hub = Hub(two_people, max_matches=2, now=lambda: now[0])
+    hub = Hub(two_people, max_matches=2, now=lambda: now[0], clock=lambda: now[0])
     a = Client()
     first = hub.latest.id
     _send(hub, a, {"type": "join", "seat": 0})
@@ -264,7 +264,8 @@ def test_a_bot_that_fails_before_anyone_joins_is_replaced_and_the_match_is_creat
 def test_tabs_per_seat_and_watchers_are_bounded_and_a_full_match_changes_nothing() -> None:
     from ttr_europe.web.hub import MAX_TABS_PER_SEAT, MAX_WATCHERS
 
-    hub = Hub(two_people)
+    now = [0.0]
+    hub = Hub(two_people, clock=lambda: now[0])
     hosted = hub.latest
     for _ in range(MAX_WATCHERS):
         _send(hub, Client(), {"type": "join"})
@@ -276,6 +277,7 @@ def test_tabs_per_seat_and_watchers_are_bounded_and_a_full_match_changes_nothing
         assert _send(hub, Client(), {"type": "join", "seat": 0, "token": token})[0][1]["seat"] == 0
     again = {"type": "join", "seat": 0, "token": token}
     assert _only(_send(hub, extra := Client(), again), extra)["code"] == "too_many_tabs"
+    now[0] += 10  # its credits back
     assert _send(hub, owner, again)[0][1]["type"] == "joined"  # a tab already there may rejoin
     assert len(hosted.clients) == MAX_WATCHERS + MAX_TABS_PER_SEAT
 
@@ -352,3 +354,30 @@ def test_a_tab_that_floods_the_server_is_slowed_down_and_changes_nothing() -> No
     now[0] += 3600  # credits never exceed the burst
     sent = [_only(_send(hub, a, "not json"), a)["code"] for _ in range(int(BURST) + 1)]
     assert sent.count("too_fast") == 1 and sent[-1] == "too_fast"
+
+
+def test_an_update_is_turned_into_text_once_per_position_and_reads_back_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import ttr_europe.web.hub as hub_module
+
+    hub = Hub(two_people)
+    tabs = [Client() for _ in range(5)]
+    drawn: list[object] = []
+    real = hub_module.render_svg
+    monkeypatch.setattr(hub_module, "render_svg", lambda *a, **k: drawn.append(a) or real(*a, **k))
+    docs = [doc for tab in tabs for _, doc in _send(hub, tab, {"type": "join"})]
+    assert len(drawn) == 1  # five joins at one position: one drawing
+    texts = [hub.encode(doc) for doc in docs]
+    assert [json.loads(t) for t in texts] == docs
+    assert hub.latest.shown_text.keys() == {None}
+    seated = Client()
+    token = _send(hub, seated, {"type": "join", "seat": 0})[0][1]["token"]
+    assert token
+    offer = observe(hub.latest.match.state, 0).players[0].offer
+    assert offer is not None
+    out = _send(hub, seated, {"type": "act", "action": "keep " + ", ".join(offer)})
+    for _, doc in out:  # a new position: new text, still the same document
+        assert json.loads(hub.encode(doc)) == doc
+    stale = docs[0]  # an update of an older position is still encoded faithfully
+    assert json.loads(hub.encode(stale)) == stale

@@ -209,6 +209,7 @@ def test_another_tab_cannot_evict_a_match_whose_person_was_just_here(tmp_path: P
         clock.t += 10  # the attacker keeps within its rate
         created = _send(hub, attacker, {"type": "new"})[0]
         codes.append(created.get("code", created["type"]))
+        clock.t += 5
         if created["type"] == "created":
             _send(hub, attacker, {"type": "join", "match": created["match"], "seat": 0})
     assert codes[:63] == ["created"] * 63 and codes[63] == "too_many_matches"

@@ -18,7 +18,6 @@ waits. A tab silent for ``IDLE_TIMEOUT`` seconds is closed (the page pings well 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Callable
 from importlib.resources import files
@@ -87,12 +86,13 @@ def create_app(
             del outboxes[target]
             box.writer.cancel()  # ends that tab's connection
             return
-        box.queue.put_nowait(json.dumps(doc))
+        box.queue.put_nowait(the_hub.encode(doc))
 
     async def read(websocket: WebSocket, client: Client) -> None:
         while True:
             try:
-                message = await asyncio.wait_for(websocket.receive(), idle_timeout)
+                async with asyncio.timeout(idle_timeout):  # a deadline, no task per message
+                    message = await websocket.receive()
             except TimeoutError:
                 await websocket.close(IDLE_CLOSE, "idle")
                 return
@@ -111,7 +111,8 @@ def create_app(
             if box is None:  # let go while its answers were queued
                 return
             try:  # read on once this tab has its answers: flow control, not a drop
-                await asyncio.wait_for(box.queue.join(), send_timeout)
+                async with asyncio.timeout(send_timeout):
+                    await box.queue.join()
             except TimeoutError:
                 return  # a tab that does not read: let go
             await asyncio.sleep(0)  # every other tab has its turn before this one again

@@ -34,6 +34,7 @@ the scoreboard once over), ``options``, ``created``, ``pong`` and ``error`` (``c
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import sqlite3
@@ -79,8 +80,8 @@ MAX_WATCHERS = 32  # tabs watching one match; each costs work at every move
 MAX_TABS_PER_SEAT = 8  # tabs at one seat (its token's holder may open several)
 MESSAGE_TYPES = ("join", "act", "options", "new", "ping")
 RATE = 20.0  # message credits a tab regains per second: above any person's clicking
-BURST = 60.0  # credits a tab may hold, so a quick series of moves is never refused
-COSTS = {"new": 29.0, "join": 19.0}  # what a message costs beyond one credit: dealing and
+BURST = 120.0  # credits a tab may hold, so a quick series of moves is never refused
+COSTS = {"new": 29.0, "join": 79.0}  # what a message costs beyond one credit: dealing and
 # playing bots to a person's turn; sending the whole position (about 120 kB); others cost one
 PERSON_IDLE = 30 * 60.0  # seconds after a person was last seen during which a match stays
 JOIN_GRACE = 60.0  # seconds a new match nobody has sat at yet stays, for its tab to join
@@ -115,6 +116,7 @@ class Hosted:
     saved: int = 0  # moves in the database
     joined: bool = False  # a person has taken a seat
     shown: dict[int | None, Json] = attrs.field(factory=dict)  # per seat, at ``shown_seq``
+    shown_text: dict[int | None, str] = attrs.field(factory=dict)  # the same, as JSON text
     shown_seq: int = -1
 
 
@@ -449,7 +451,7 @@ class Hub:
         assert hosted is not None
         match, seat = hosted.match, client.seat
         if hosted.shown_seq != match.seq:
-            hosted.shown, hosted.shown_seq = {}, match.seq
+            hosted.shown, hosted.shown_text, hosted.shown_seq = {}, {}, match.seq
         shown = hosted.shown.get(seat)
         if shown is None:
             shown = hosted.shown[seat] = self._position(hosted, seat)
@@ -474,6 +476,22 @@ class Hub:
             doc["scoreboard"] = shown["scoreboard"]
             doc["highlights"] = shown["highlights"]
         return doc
+
+    def encode(self, doc: Json) -> str:
+        """The JSON text of a document to send. The parts of an update shared by every tab at
+        a position (the board alone is about 100 kB) are turned into text once, not per tab."""
+        if doc.get("type") != "update":
+            return json.dumps(doc)
+        hosted = self.matches.get(doc["match"])
+        seat = doc["seat"]
+        parts = None if hosted is None or hosted.shown_seq != doc["seq"] else hosted.shown.get(seat)
+        if parts is None or hosted is None or any(doc.get(k) is not v for k, v in parts.items()):
+            return json.dumps(doc)
+        text = hosted.shown_text.get(seat)
+        if text is None:
+            text = hosted.shown_text[seat] = json.dumps(parts)[1:-1]
+        rest = json.dumps({k: v for k, v in doc.items() if k not in parts})
+        return f"{rest[:-1]}, {text}}}"
 
     @staticmethod
     def _position(hosted: Hosted, seat: int | None) -> Json:
