@@ -286,3 +286,23 @@ def test_a_file_that_is_not_a_match_database_is_refused(
     assert main(["serve", "--db", str(junk), "--port", "1"]) == 2
     err = capsys.readouterr().err
     assert "junk.db" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_match_that_cannot_be_read_back_is_archived_and_the_others_restored(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    clock = Clock()
+    path = tmp_path / "m.db"
+    hub = _hub(path, clock)
+    good = hub.latest.id
+    clock.t += JOIN_GRACE
+    bad = _send(hub, Client(), {"type": "new"})[0]["match"]
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("UPDATE matches SET seats = '[{\"name\": 1}' WHERE id = ?", (bad,))
+    db.close()
+    again = _hub(path, clock)
+    assert list(again.matches) == [good]
+    assert bad in caplog.text and bad not in again.store.live()
+    refused = _send(again, Client(), {"type": "join", "match": bad})[0]
+    assert refused["code"] == "broken_match" and bad in refused["message"]

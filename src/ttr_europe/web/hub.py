@@ -181,9 +181,9 @@ class Hub:
         if hosted is not None or not self.store.exists(match_id):
             return hosted
         self._make_room()
-        stored = self.store.load(match_id)
-        assert stored is not None
         try:
+            stored = self.store.load(match_id)
+            assert stored is not None
             hosted = self._restore(stored)
         except TTRError as exc:
             raise WebError("broken_match", f"match {match_id} cannot be restored: {exc}") from None

@@ -23,6 +23,7 @@ from typing import Any
 import attrs
 
 from ..errors import DataError
+from ..jsontext import parse_json
 from ..records import GameRecord
 
 SCHEMA_VERSION = 1
@@ -210,8 +211,8 @@ class Store:
         tokens = dict(self._db.execute("SELECT seat, hash FROM tokens WHERE match = ?", (id,)))
         try:
             record = GameRecord.from_json(header, source=source).then(*moves)
-            specs = tuple(SeatSpec(s["name"], s["bot"]) for s in json.loads(seats))
-            states = {int(k): _rng_state(v) for k, v in json.loads(rngs).items()}
+            specs = tuple(SeatSpec(s["name"], s["bot"]) for s in parse_json(seats, source))
+            states = {int(k): _rng_state(v) for k, v in parse_json(rngs, source).items()}
         except (ValueError, KeyError, TypeError) as exc:
             raise DataError(f"unreadable match row: {exc}", source=source) from None
         return Stored(id, created, seen, record, specs, states, tokens, bool(joined),
