@@ -164,9 +164,10 @@ class Hub:
         self._maps.setdefault(match.state.map.id, match.state.map)
         specs = [SeatSpec(s.name, None if s.is_person else s.name) for s in match.seats]
         now = self._now()
+        hosted = Hosted("", match, specs, now)
+        _bots_move(hosted)  # nobody to tell yet: the seat names show a stand-in
         while True:  # a clash of 72 random bits is unheard of, but an id is never reused
-            hosted = Hosted(secrets.token_urlsafe(ID_BYTES), match, specs, now)
-            _bots_move(hosted)  # nobody to tell yet: the seat names show a stand-in
+            hosted.id = secrets.token_urlsafe(ID_BYTES)
             if self.store.add(hosted.id, match.record(), hosted.specs, _rngs(hosted), now=now,
                               finished=match.finished):  # fmt: skip
                 break
@@ -213,8 +214,9 @@ class Hub:
         self.store.archive(gone.id, now)
 
     def _restore_all(self) -> None:
-        """Bring back the matches the database says were live, the most recently seen first;
-        one that cannot be restored (its bot or map is gone) is archived and logged."""
+        """Bring back the matches the database says were live (the ``max_matches`` most
+        recently seen; any others are archived), in the order they were made; one that cannot
+        be restored (its map is gone, its row unreadable) is archived and logged."""
         loaded: list[Stored] = []
         for match_id in self.store.live():
             try:
