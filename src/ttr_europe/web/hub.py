@@ -16,7 +16,10 @@ Messages from the browser (JSON objects with a ``"type"``):
   an action JSON document.
 - ``{"type": "options", "route": id}`` or ``{"type": "options", "city": id}``: the legal claims
   of a route, or stations in a city, with their payments.
-- ``{"type": "new"}``: start another match with the same settings; ``{"type": "ping"}``.
+- ``{"type": "new"}``: start another match with the same settings; ``{"type": "play"}``: a
+  person's seat to play at, in the latest match if nobody has sat there yet, else in a new one
+  (what the page asks for when opened without a match); ``{"type": "ping"}``.
+- ``join`` may carry ``"name"``: the name the seat's player goes by (at most 24 characters).
 
 Matches live in a ``Store`` (SQLite): each move, seat token (hashed) and new match is committed
 before any tab hears of it, and a hub made on the same database restores every match it held,
@@ -28,14 +31,16 @@ match nobody is connected to, never one whose person was seen within ``PERSON_ID
 joins it.
 
 Answers: ``joined``, ``update`` (view, board SVG, new events, the moves of the seat to act,
-the scoreboard once over), ``options``, ``created``, ``pong`` and ``error`` (``code``,
-``message``, ``rule`` when a rule refused the move).
+the seat's tickets with points and done marks, the scoreboard once over), ``options``,
+``created``, ``pong`` and ``error`` (``code``, ``message``, and when a rule refused the move
+``rule`` and ``text``: the reason in a player's words, without the rule number).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import secrets
 import sqlite3
 import time
@@ -57,6 +62,7 @@ from ..actions import (
     PayTunnel,
     WithdrawTunnel,
 )
+from ..board import Ticket
 from ..bots import make_bot
 from ..errors import (
     ActionParseError,
@@ -78,11 +84,13 @@ MAX_MATCHES = 64
 JOIN_EVENTS = 200  # events replayed to a tab that joins late or comes back
 MAX_WATCHERS = 32  # tabs watching one match; each costs work at every move
 MAX_TABS_PER_SEAT = 8  # tabs at one seat (its token's holder may open several)
-MESSAGE_TYPES = ("join", "act", "options", "new", "ping")
+MESSAGE_TYPES = ("join", "act", "options", "new", "play", "ping")
+MAX_NAME = 24  # characters of a player's chosen name
 RATE = 20.0  # message credits a tab regains per second: above any person's clicking
-BURST = 120.0  # credits a tab may hold, so a quick series of moves is never refused
-COSTS = {"new": 29.0, "join": 79.0}  # what a message costs beyond one credit: dealing and
-# playing bots to a person's turn; sending the whole position (about 120 kB); others cost one
+BURST = 200.0  # credits a tab may hold: a quick series of moves, two joins back to back
+# What a message costs beyond one credit: dealing and playing bots to a person's turn (``new``,
+# ``play``); sending the whole position, about 120 kB (a granted ``join``); others cost one.
+COSTS = {"new": 29.0, "play": 29.0, "join": 79.0}
 PERSON_IDLE = 30 * 60.0  # seconds after a person was last seen during which a match stays
 JOIN_GRACE = 60.0  # seconds a new match nobody has sat at yet stays, for its tab to join
 ID_BYTES = 9  # random bytes in a match id (12 characters)
@@ -113,6 +121,7 @@ class Hosted:
     seen: float  # wall clock
     tokens: dict[int, str] = attrs.field(factory=dict)
     clients: list[Client] = attrs.field(factory=list)
+    names: dict[int, str] = attrs.field(factory=dict)  # the names people chose for their seats
     saved: int = 0  # moves in the database
     joined: bool = False  # a person has taken a seat
     shown: dict[int | None, Json] = attrs.field(factory=dict)  # per seat, at ``shown_seq``
@@ -266,7 +275,8 @@ class Hub:
         as seen now: their tabs come back within seconds of a restart."""
         match, specs = self._rebuild(stored)
         hosted = Hosted(stored.id, match, specs, self._now(), dict(stored.tokens),
-                        saved=len(stored.record.actions), joined=stored.joined)  # fmt: skip
+                        names=dict(stored.names), saved=len(stored.record.actions),
+                        joined=stored.joined)  # fmt: skip
         if _bots_move(hosted):
             log.warning("match %s: a bot failed on restoring; a stand-in plays on", stored.id)
         self._save(hosted)
@@ -321,11 +331,13 @@ class Hub:
         except WebError as exc:
             return [(client, error(exc.code, str(exc)))]
         except GameOverError as exc:
-            return [(client, error("game_over", str(exc), exc.rule))]
+            text = "The game is over."
+            return [(client, error("game_over", str(exc), exc.rule, text=text))]
         except NotYourTurnError as exc:
-            return [(client, error("not_your_turn", str(exc), exc.rule))]
+            text = "It is not your turn."
+            return [(client, error("not_your_turn", str(exc), exc.rule, text=text))]
         except IllegalActionError as exc:
-            return [(client, error("illegal", str(exc), exc.rule))]
+            return [(client, error("illegal", str(exc), exc.rule, text=in_words(exc.reason)))]
         except ActionParseError as exc:
             candidates = list(exc.candidates)
             return [(client, error("unreadable", str(exc), None, candidates=candidates))]
@@ -356,11 +368,23 @@ class Hub:
         created = {"type": "created", "match": hosted.id, "seat": people[0] if people else None}
         return [(client, created)]
 
+    def _on_play(self, client: Client, message: Json) -> Outgoing:
+        _fields(message, ())
+        self._charge(client, COSTS["play"])
+        latest = self.latest  # dealt at the start, or by the last "new"
+        people = any(s.is_person for s in latest.match.seats)
+        fresh = latest.id in self.matches and not latest.tokens and not latest.match.finished
+        # nobody sat there yet: that seat; only bots play (every match alike): watch them
+        hosted = latest if fresh or not people else self.new_match()
+        first = next((i for i, s in enumerate(hosted.match.seats) if s.is_person), None)
+        return [(client, {"type": "created", "match": hosted.id, "seat": first})]
+
     def _on_join(self, client: Client, message: Json) -> Outgoing:
-        _fields(message, ("match", "seat", "token"))
+        _fields(message, ("match", "seat", "token", "name"))
         match_id = _optional(message, "match", str)
         seat = _optional(message, "seat", int)
         token = _optional(message, "token", str)
+        name = _name(_optional(message, "name", str))
         if match_id is None:
             hosted = self.latest if self.latest.id in self.matches else self.new_match()
         else:
@@ -393,6 +417,9 @@ class Hub:
                 self.store.seat_taken(hosted.id, seat, token_hash(token), now=hosted.seen)
                 hosted.tokens[seat] = token_hash(token)
                 hosted.joined = True
+        if seat is not None and name and hosted.names.get(seat) != name:
+            self.store.named(hosted.id, seat, name)
+            hosted.names[seat] = name
         self.leave(client)
         client.hosted, client.seat, client.seen = hosted, seat, 0
         hosted.clients.append(client)
@@ -466,6 +493,8 @@ class Hub:
                 "person": s.is_person,
                 "taken": i in hosted.tokens,
                 "online": sum(c.seat == i for c in hosted.clients),
+                "player": hosted.names.get(i) or _given_name(i, s.name, s.is_person),
+                "stations_left": match.state.stations_left(i),
             }
             for i, s in enumerate(match.seats)
         ]
@@ -473,7 +502,8 @@ class Hub:
                      "current": match.current, "finished": match.finished, "seats": seats,
                      "view": shown["view"], "board": shown["board"],
                      "events": [{"seq": n, "event": e.to_json()} for n, e in events],
-                     "moves": shown["moves"]}  # fmt: skip
+                     "moves": shown["moves"], "tickets": shown["tickets"],
+                     "offer": shown["offer"]}  # fmt: skip
         if match.finished:
             doc["scoreboard"] = shown["scoreboard"]
             doc["highlights"] = shown["highlights"]
@@ -501,10 +531,13 @@ class Hub:
         match = hosted.match
         view = match.view(seat)
         to_act = seat is not None and seat == match.current  # None == None once it is over
+        offer = [] if seat is None else view.players[seat].offer or ()
         parts: Json = {
             "view": view.to_json(),
             "board": render_svg(view, sidebar=False),
             "moves": moves(match.legal(seat)) if to_act else None,
+            "tickets": _tickets(match, seat),
+            "offer": [_ticket(match.state.map.ticket(t)) for t in offer],
         }
         if match.finished:
             board = match.scoreboard()
@@ -517,6 +550,49 @@ class Hub:
                 for i in range(len(match.seats))
             ]
         return parts
+
+
+def _ticket(ticket: Ticket) -> Json:
+    return {"ticket": ticket.id, "points": ticket.points, "long": ticket.long}
+
+
+def _tickets(match: Match, seat: int | None) -> list[Json]:
+    """The seat's kept tickets: points, long or not, and whether its routes (and stations, as
+    final scoring would use them) join the two cities yet, with the path when they do."""
+    if seat is None or not match.state.players[seat].tickets:
+        return []
+    board = match.state.map
+    scored = match.scoreboard().players[seat].tickets
+    return [
+        {**_ticket(board.ticket(t.ticket)), "done": t.completed, "routes": list(t.routes),
+         "cities": [board.cities[board.ticket(t.ticket).a].id,
+                    board.cities[board.ticket(t.ticket).b].id]}
+        for t in scored
+    ]  # fmt: skip
+
+
+def _given_name(seat: int, name: str, person: bool) -> str:
+    """The name shown for a seat whose player chose none: "Player 1", "Greedy bot"."""
+    return f"Player {seat + 1}" if person else f"{name[:1].upper()}{name[1:]} bot"
+
+
+def _name(text: str | None) -> str | None:
+    """A chosen name, printable and short; None when nothing is left of it."""
+    if text is None:
+        return None
+    kept = " ".join("".join(c for c in text if c.isprintable()).split())[:MAX_NAME]
+    return kept or None
+
+
+def in_words(reason: str) -> str:
+    """A rule's reason as a sentence for players: "keep at least 2 ticket(s)" becomes "Keep at
+    least 2 tickets." (the rule's number travels apart, for those who want it)."""
+
+    def agree(m: re.Match[str]) -> str:
+        return m.group(1) + m.group(2) + ("" if m.group(1) == "1 " else "s")
+
+    text = re.sub(r"(\d+ )((?:\w+ )*?\w+)\(s\)", agree, reason.strip())
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
 def _bots_move(hosted: Hosted) -> list[str]:

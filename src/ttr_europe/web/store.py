@@ -2,7 +2,8 @@
 
 Every match is a row (its record header: map, variant, players, seed, options; its seats; the
 generators of its bots; when a person was last seen; whether it is over or archived), its moves
-are rows in the notation, one per action, and its seat tokens are stored as SHA-256 hashes only.
+are rows in the notation, one per action, and its seat tokens are stored as SHA-256 hashes only,
+with the names the seats' players chose.
 Each change is one transaction, committed before the hub answers any tab, so a server killed at
 any moment restarts with every move it ever acknowledged. The database runs in WAL mode with
 ``synchronous=FULL``: a commit is on disk, not only in the operating system's cache.
@@ -50,6 +51,7 @@ CREATE TABLE IF NOT EXISTS tokens (
     match TEXT NOT NULL REFERENCES matches(id),
     seat INTEGER NOT NULL,
     hash TEXT NOT NULL,
+    name TEXT,
     PRIMARY KEY (match, seat)
 );
 CREATE INDEX IF NOT EXISTS live ON matches (archived, created);
@@ -80,6 +82,7 @@ class Stored:
     seats: tuple[SeatSpec, ...]
     rngs: dict[int, Any]  # each bot seat's generator state (``random.Random.getstate``)
     tokens: dict[int, str]  # seat -> token hash
+    names: dict[int, str]  # seat -> the name its player chose
     joined: bool  # a person has ever taken a seat
     finished: bool
     archived: float | None
@@ -167,6 +170,12 @@ class Store:
                 "UPDATE matches SET joined = 1, seen = max(seen, ?) WHERE id = ?", (now, id)
             )
 
+    def named(self, id: str, seat: int, name: str) -> None:
+        """The name a seat's player chose (the seat is taken)."""
+        self._db.execute(
+            "UPDATE tokens SET name = ? WHERE match = ? AND seat = ?", (name, id, seat)
+        )
+
     def archive(self, id: str, when: float | None) -> None:
         """The match leaves the server's memory (``when``), or comes back (None)."""
         self._db.execute("UPDATE matches SET archived = ? WHERE id = ?", (when, id))
@@ -208,14 +217,16 @@ class Store:
         moves = [r[0] for r in self._db.execute(
             "SELECT action FROM moves WHERE match = ? ORDER BY n", (id,)
         )]  # fmt: skip
-        tokens = dict(self._db.execute("SELECT seat, hash FROM tokens WHERE match = ?", (id,)))
+        rows = list(self._db.execute("SELECT seat, hash, name FROM tokens WHERE match = ?", (id,)))
+        tokens = {seat: hashed for seat, hashed, _ in rows}
+        names = {seat: name for seat, _, name in rows if name is not None}
         try:
             record = GameRecord.from_json(header, source=source).then(*moves)
             specs = tuple(SeatSpec(s["name"], s["bot"]) for s in parse_json(seats, source))
             states = {int(k): _rng_state(v) for k, v in parse_json(rngs, source).items()}
         except (ValueError, KeyError, TypeError) as exc:
             raise DataError(f"unreadable match row: {exc}", source=source) from None
-        return Stored(id, created, seen, record, specs, states, tokens, bool(joined),
+        return Stored(id, created, seen, record, specs, states, tokens, names, bool(joined),
                       bool(finished), archived)  # fmt: skip
 
 
