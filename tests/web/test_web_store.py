@@ -81,7 +81,8 @@ def test_a_restart_restores_every_match_its_seats_tokens_and_bots(tmp_path: Path
     path = tmp_path / "matches.db"
     old = _hub(path, clock)
     tabs = {0: Client(), 2: Client()}
-    joined = {s: _send(old, t, {"type": "join", "seat": s})[0] for s, t in tabs.items()}
+    joined = {s: _send(old, t, {"type": "join", "seat": s, "name": f"P{s}"})[0]
+              for s, t in tabs.items()}  # fmt: skip
     first = joined[0]["match"]
     rng = random.Random(1)
     for _ in range(12):
@@ -89,14 +90,16 @@ def test_a_restart_restores_every_match_its_seats_tokens_and_bots(tmp_path: Path
         _play(old, tabs, first, rng)
     clock.t += 100
     second = _send(old, Client(), {"type": "new"})[0]["match"]
-    before = {i: (h.match.state, h.match.seq, dict(h.tokens), [s.name for s in h.match.seats])
-              for i, h in old.matches.items()}  # fmt: skip
+    before = {i: (h.match.state, h.match.seq, dict(h.tokens), [s.name for s in h.match.seats],
+                  dict(h.names)) for i, h in old.matches.items()}  # fmt: skip
 
     new = _hub(path, clock)  # the old server is gone without closing anything
     assert set(new.matches) == {first, second}
     for i, hosted in new.matches.items():
         m = hosted.match
-        assert (m.state, m.seq, dict(hosted.tokens), [s.name for s in m.seats]) == before[i]
+        seats = [s.name for s in m.seats]
+        assert (m.state, m.seq, dict(hosted.tokens), seats, dict(hosted.names)) == before[i]
+    assert new.matches[first].names == {0: "P0", 2: "P2"}
     # the tabs come back with their tokens, at the same position; without one, refused
     again = {s: Client() for s in tabs}
     for s, tab in again.items():
