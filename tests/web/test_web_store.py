@@ -147,8 +147,7 @@ def _script(path: Path | str, moves: int, restart_every: int | None) -> list[Any
             clock.t += JOIN_GRACE
             current = _send(hub, Client(), {"type": "new"})[0]["match"]
     store = Store(path)
-    ids = [r[0] for r in store._db.execute("SELECT id FROM matches ORDER BY created, rowid")]
-    loaded = [store.load(i) for i in ids]
+    loaded = [store.load(i) for i in store.ids()]
     return [(s.record, s.seats, s.finished) for s in loaded if s is not None]
 
 

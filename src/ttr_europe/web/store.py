@@ -195,6 +195,10 @@ class Store:
         """How many matches were ever made on this database."""
         return int(self._db.execute("SELECT count(*) FROM matches").fetchone()[0])
 
+    def ids(self) -> list[str]:
+        """Every match ever made on this database, oldest first."""
+        return [r[0] for r in self._db.execute("SELECT id FROM matches ORDER BY created, rowid")]
+
     def live(self) -> list[str]:
         """The matches that were in memory when the server stopped, oldest first."""
         rows = self._db.execute(
