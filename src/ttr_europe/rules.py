@@ -35,7 +35,7 @@ from .errors import (
     NotYourTurnError,
     SetupError,
 )
-from .guards import check_setup, not_a_state
+from .guards import check_seat, check_setup, not_a_state
 from .payments import (
     count_payments,
     kind_counts,
@@ -704,10 +704,14 @@ _CHECKS: dict[type, Any] = {
 def apply(state: GameState, action: Action, *, player: int | None = None) -> GameState:
     """The state after ``action``; raises ``IllegalActionError`` (state untouched) if illegal.
 
-    ``player``, when given, must be the seat to act (else ``NotYourTurnError``).
+    ``player``, when given, must be the seat to act (else ``NotYourTurnError``): a plain int,
+    as everywhere a seat is named, so that ``0.0``, ``True`` or ``"0"`` is a ``BadArgumentError``
+    rather than quietly taken for seat 0 (or refused as another seat's turn).
     """
     if type(state) is not GameState:
         raise not_a_state(state, "apply")
+    if player is not None:
+        check_seat(player, "apply", "player")
     if player is not None and player != state.current and state.phase is not _GAME_OVER:
         raise NotYourTurnError("R12", f"it is seat {state.current}'s turn, not {player}'s", action)
     step = _APPLY.get(type(action))

@@ -1,0 +1,35 @@
+"""Documents and arguments that meant one thing to one part of the project and another to the
+next: a seat given as ``0.0``, a view listed in another order, a scenario the readers refused,
+a state ``attrs.asdict`` could not walk."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ttr_europe import apply
+from ttr_europe.actions import DrawBlind
+from ttr_europe.errors import BadArgumentError, NotYourTurnError
+from ttr_europe.state import Phase
+from ttr_europe.testing import scenario
+
+ROW = "red blue green yellow pink"
+
+
+@pytest.mark.parametrize("player", [0.0, True, False, "0", 0j, [0]])
+def test_apply_takes_an_int_seat_only(player: Any) -> None:
+    state = scenario(row=ROW)
+    with pytest.raises(BadArgumentError, match="apply: player must be an int") as info:
+        apply(state, DrawBlind(), player=player)
+    assert info.value.argument == "player"
+
+
+def test_apply_with_a_seat() -> None:
+    state = scenario(row=ROW)
+    assert apply(state, DrawBlind(), player=0) == apply(state, DrawBlind())
+    with pytest.raises(NotYourTurnError, match="R12"):
+        apply(state, DrawBlind(), player=1)
+    over = scenario(row=ROW, phase=Phase.GAME_OVER, final_turns=0)
+    with pytest.raises(BadArgumentError):
+        apply(over, DrawBlind(), player=1.0)  # type: ignore[arg-type]
