@@ -261,7 +261,7 @@ class LegalActions(Sequence[Action]):
             route_id = state.rules.map.routes[r].id
             claim = ClaimRoute(
                 route_id,
-                nth_payment(kind[0], kind[1], kind[2], hand, pay)
+                nth_payment(kind.colour, kind.length, kind.ferry, hand, pay)
                 if options is None
                 else options[pay],
             )
@@ -413,8 +413,8 @@ def _turn_actions(state: GameState) -> LegalActions:
     ends: list[int] = []
     total = 0
     for kind, n, pays_ in kind_counts(board, player.hand):  # R21, R27: payments per kind
-        mask = kind[3] & avail
-        if mask and kind[1] <= trains:  # R22
+        mask = kind.mask & avail
+        if mask and kind.length <= trains:  # R22
             total += n * mask.bit_count()
             kinds.append((kind, mask, n, pays_))
             ends.append(total)
