@@ -421,6 +421,7 @@ def view_problems(view: View, rules: Rules) -> list[Problem]:
         path = f"$.players[{seat}]"
         if p.seat != seat:
             out.append(Problem(f"{path}.seat", f"expected {seat}"))
+        out += _route_order_problems(board, p.routes, f"{path}.routes")
         for route_id in p.routes:
             ri = board.route_index[route_id]
             if owners[ri] != NO_OWNER:
@@ -455,6 +456,17 @@ def view_problems(view: View, rules: Rules) -> list[Problem]:
         )
     out += _view_total_problems(view, rules)
     return out
+
+
+def _route_order_problems(board: Map, routes: Sequence[str], path: str) -> list[Problem]:
+    """A seat's routes are listed once each, in map order: the one order ``observe`` writes,
+    so that two views of one position are equal and ``observe(determinize(v)) == v``."""
+    index = [board.route_index[r] for r in routes]
+    for k in range(1, len(index)):
+        if index[k] <= index[k - 1]:
+            return [Problem(f"{path}[{k}]", f"routes are listed once each in map order: "
+                            f"{routes[k]} does not come after {routes[k - 1]}")]  # fmt: skip
+    return []
 
 
 def _unknown_ids(view: View, board: Map) -> list[Problem]:
