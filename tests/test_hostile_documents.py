@@ -11,9 +11,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ttr_europe import apply, determinize, dumps, load_map, new_game, observe, score
+from ttr_europe import (
+    apply,
+    determinize,
+    dumps,
+    from_json,
+    load_map,
+    new_game,
+    observe,
+    score,
+    to_json,
+)
 from ttr_europe.actions import DrawBlind
-from ttr_europe.errors import BadArgumentError, DataError, NotYourTurnError
+from ttr_europe.errors import BadArgumentError, DataError, NotYourTurnError, SetupError
 from ttr_europe.invariants import check_invariants
 from ttr_europe.jsonio import view_from_json
 from ttr_europe.state import Phase
@@ -108,3 +118,70 @@ def test_views_are_canonical(data: st.DataObject) -> None:
             with pytest.raises(DataError, match="map order"):
                 view_from_json(doc)
             return
+
+
+def test_the_reported_scenario_round_trips() -> None:
+    """``scenario(trains={0: 3})`` plays normally but ``from_json(to_json(s))`` refused it (R2)."""
+    state = scenario(trains={0: 3})
+    assert from_json(to_json(state)) == state
+    assert from_json(to_json(scenario(row=ROW, pile="red blue"))) == scenario(
+        row=ROW, pile="red blue"
+    )
+    with pytest.raises(SetupError, match=r"\$\.players\[0\]\.score: R24"):
+        scenario(scores={0: 3})  # no route owned: scoring would refuse it (D35)
+
+
+EUROPE = load_map("europe")
+KIND_SPECS = st.sampled_from(["red", "blue", "green", "loco", "white", "black", "orange"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    owners=st.dictionaries(
+        st.sampled_from([r.id for r in EUROPE.routes[:40]]), st.integers(0, 1), max_size=4
+    ),
+    trains=st.dictionaries(st.integers(0, 1), st.integers(0, 45), max_size=2),
+    scores=st.dictionaries(st.integers(0, 1), st.integers(0, 30), max_size=1),
+    hands=st.dictionaries(
+        st.integers(0, 1), st.lists(KIND_SPECS, max_size=6).map(" ".join), max_size=2
+    ),
+    pile=st.none() | st.lists(KIND_SPECS, max_size=8).map(" ".join),
+    stations=st.dictionaries(
+        st.integers(0, 1),
+        st.lists(st.sampled_from(["Paris", "Wien", "Roma"]), max_size=2),
+        max_size=2,
+    ),
+    phase=st.sampled_from([Phase.TURN, Phase.GAME_OVER]),
+)
+def test_scenario_builds_exactly_what_the_readers_accept(
+    owners: dict[str, int],
+    trains: dict[int, int],
+    scores: dict[int, int],
+    hands: dict[int, str],
+    pile: str | None,
+    stations: dict[int, list[str]],
+    phase: Phase,
+) -> None:
+    """One definition of a valid position: ``scenario`` refuses a position exactly when the
+    state reader refuses the same position built unchecked, and what it builds reads back."""
+    hand_cards = {
+        seat: "+".join(f"1{k}" for k in text.split()) or "0red" for seat, text in hands.items()
+    }
+    placed: dict[str, Any] = dict(
+        owners=owners, trains=trains, scores=scores, hands=hand_cards, pile=pile,
+        stations=stations, phase=phase, row=ROW, final_turns=0 if phase is Phase.GAME_OVER else -1,
+    )  # fmt: skip
+    try:
+        unchecked = scenario(check=False, **placed)
+    except SetupError:
+        with pytest.raises(SetupError):
+            scenario(**placed)
+        return
+    try:
+        read = from_json(to_json(unchecked))
+    except DataError as refused:
+        with pytest.raises(SetupError) as info:
+            scenario(**placed)
+        assert f"{refused.path}: {refused.reason}" in str(info.value)
+        return
+    assert read == unchecked == scenario(**placed)
