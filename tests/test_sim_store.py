@@ -118,6 +118,8 @@ def test_a_corrupt_row_is_refused_and_nothing_is_written(tmp_path: Path) -> None
         (json.dumps({k: v for k, v in json.loads(text[2]).items() if k != "ranks"}),
          "line 3 is corrupt \\(no field 'ranks'\\)"),
         (text[1], "line 3 repeats seed"),
+        (json.dumps({**json.loads(text[2]), "bonus": 1}),
+         "line 3 is corrupt \\(unknown field 'bonus'\\)"),
     ]:  # fmt: skip
         broken = "\n".join([text[0], text[1], bad, text[3]]) + "\n"
         out.write_text(broken)
