@@ -14,6 +14,7 @@ monotonic and clients simply show it.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -162,6 +163,12 @@ class Match:
     @property
     def states(self) -> tuple[GameState, ...]:
         return tuple(self._states)
+
+    @property
+    def rngs(self) -> tuple[random.Random, ...]:
+        """Each seat's generator, which its bot draws from: a server saves their states
+        (``getstate``) with the moves and sets them back after a restart."""
+        return tuple(self._rngs)
 
     def person_to_act(self) -> bool:
         return not self.finished and self.seats[self.state.current].is_person
