@@ -117,6 +117,9 @@ class GameResult:
         """A row read back; raises ``ValueError``, ``TypeError`` or ``KeyError`` if malformed."""
         if not isinstance(row, dict):
             raise TypeError("a row is a JSON object")
+        unknown = sorted(set(row) - _ROW_FIELDS)
+        if unknown:
+            raise ValueError(f"unknown field {unknown[0]!r}")
         forfeit = row["forfeit"]
         record = row.get("record")
         result = cls(
@@ -135,6 +138,12 @@ class GameResult:
         if not seats or {len(result.scores), len(result.ranks), len(result.returns)} != {seats}:
             raise ValueError("bots, scores, ranks and returns differ in length")
         return result
+
+
+_ROW_FIELDS = frozenset(
+    {"seed", "bots", "scores", "ranks", "winners", "returns", "actions", "duration", "forfeit",
+     "record"}
+)  # fmt: skip
 
 
 def _int(value: Any) -> int:
@@ -171,6 +180,8 @@ def play_game(spec: GameSpec) -> GameResult:
             state = after
     except BotError as exc:  # a bot's failure is a result, not a crash of the run
         forfeit = Forfeit(state.current, names[state.current], len(taken), exc.reason)
+    finally:
+        bots.close_bots(players)  # a program in another process ends with its game
     if forfeit is None and state.phase is not Phase.GAME_OVER:  # the loop's cap
         seat = state.current
         forfeit = Forfeit(seat, names[seat], len(taken), f"no end after {MAX_ACTIONS} actions")
