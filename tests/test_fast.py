@@ -1,0 +1,374 @@
+"""The compiled core against the reference: the same deals, legal moves in the same order, the
+same states after every move, the same whole random games and the same typed errors.
+
+- every map, variant, player count and option: setup, then seeded random games compared move
+  by move (legal lists and states), and many more compared by their final states;
+- hand-built edge positions: an empty pile, resets that fail or cannot help, tunnels that run
+  the pile out, an empty ticket deck, the last round, a forced pass; every legal move of each;
+- hostile input: near-miss and malformed actions get the reference's error class and rule;
+  positions beyond the core's limits are refused with ``BadArgumentError``.
+
+The core is optional: without a build (``python -m ttr_europe.fast.build``) these tests skip with
+that reason; CI builds it, and fails on any skip.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import attrs
+import pytest
+
+from ttr_europe import fast
+from ttr_europe.actions import (
+    Action,
+    BuildStation,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    KeepTickets,
+    Pass,
+    PayTunnel,
+)
+from ttr_europe.cards import Cards
+from ttr_europe.data import load_map
+from ttr_europe.errors import BadArgumentError, IllegalActionError, SetupError
+from ttr_europe.rng import below, seed_state
+from ttr_europe.rules import apply, is_terminal, legal_actions, new_game, why_illegal
+from ttr_europe.state import GameState, PendingTunnel, Phase
+from ttr_europe.testing import cards, scenario
+from ttr_europe.testing.play import configs, near_miss_action
+
+pytestmark = pytest.mark.skipif(
+    not fast.available(), reason="the compiled core is not built (python -m ttr_europe.fast.build)"
+)
+
+OPTIONS: tuple[dict[str, Any], ...] = (
+    {},
+    {"reset_cap": 0},
+    {"reset_cap": 1, "second_card_optional": True},
+    {"second_card_optional": True, "tiebreak_path_length": True, "bonus_at_zero": True},
+    {"max_long_kept": 0},
+    {"max_long_kept": 1, "reset_cap": 2},
+)
+
+
+def setups() -> list[tuple[str, str, int]]:
+    """Every map, variant and player count shipped."""
+    out = []
+    for map_id, variant in configs():
+        v = load_map(map_id).variants[variant]
+        out += [(map_id, variant, n) for n in range(v.min_players, v.max_players + 1)]
+    return out
+
+
+SETUPS = setups()
+
+
+def reference_playout(state: GameState, seed: int) -> tuple[GameState, int]:
+    """What ``FastGame.playout`` does, on the reference: ``legal_actions[below(n)]``."""
+    rng = seed_state(seed)
+    steps = 0
+    while not is_terminal(state):
+        options = legal_actions(state)
+        index, rng = below(rng, len(options))
+        state = apply(state, options[index])
+        steps += 1
+    return state, steps
+
+
+def assert_same_step(state: GameState, game: fast.FastGame, action: Action) -> GameState:
+    """Apply ``action`` to both engines; the successors must be equal (or both refuse it)."""
+    expected = why_illegal(state, action)
+    if expected is not None:
+        with pytest.raises(IllegalActionError) as caught:
+            game.apply(action)
+        assert (type(caught.value), caught.value.rule) == (type(expected), expected.rule), action
+        assert game.to_state() == state, "a refused action changed the compiled game"
+        return state
+    after = apply(state, action)
+    game.apply(action)
+    assert game.to_state() == after, action
+    return after
+
+
+def assert_every_move_same(state: GameState) -> None:
+    """The same legal list, and equal successors after each of its moves."""
+    game = fast.FastGame.from_state(state)
+    assert game.to_state() == state
+    listed = list(legal_actions(state))
+    assert game.legal_actions() == listed
+    assert game.legal_count() == len(listed)
+    for action in listed:
+        copy = game.copy()
+        assert_same_step(state, copy, action)
+
+
+# --------------------------------------------------------------------------- setup and play
+
+
+def test_available_and_built() -> None:
+    assert fast.available()
+    assert fast.library_path().exists()
+
+
+@pytest.mark.parametrize(("map_id", "variant", "players"), SETUPS)
+def test_setup_deals_the_same(map_id: str, variant: str, players: int) -> None:
+    for seed, chosen in zip(range(12), OPTIONS * 2, strict=True):
+        options = {} if "max_long_kept" in chosen and variant != "mega" else chosen
+        first = None if seed % 3 else seed % players
+        state = new_game(map_id, variant, players, seed, first_player=first, **options)
+        game = fast.new_game(map_id, variant, players, seed, first_player=first, **options)
+        assert game.to_state() == state
+        assert fast.FastGame.from_state(state).to_state() == state
+
+
+@pytest.mark.parametrize(("map_id", "variant", "players"), SETUPS)
+def test_random_games_agree_move_by_move(map_id: str, variant: str, players: int) -> None:
+    """Legal lists compared in full and states after every move, over two seeded games."""
+    for seed in range(2):
+        options = OPTIONS[(seed + players) % len(OPTIONS)]
+        state = new_game(map_id, variant, players, seed, **options)
+        game = fast.new_game(map_id, variant, players, seed, **options)
+        rng = random.Random(seed)
+        while not is_terminal(state):
+            listed = list(legal_actions(state))
+            assert game.legal_actions() == listed
+            state = assert_same_step(state, game, listed[rng.randrange(len(listed))])
+        assert game.is_terminal()
+        assert game.legal_actions() == []
+
+
+@pytest.mark.parametrize(("map_id", "variant", "players"), SETUPS)
+def test_whole_playouts_agree(map_id: str, variant: str, players: int) -> None:
+    """Compiled playouts end where the reference, replaying the same choices, ends."""
+    for seed in range(30):
+        options = OPTIONS[seed % len(OPTIONS)]
+        if "max_long_kept" in options and variant != "mega":
+            options = {"reset_cap": 0}
+        start = new_game(map_id, variant, players, seed, **options)
+        expected, steps = reference_playout(start, seed + 1000)
+        game = fast.FastGame.from_state(start)
+        assert game.playout(seed + 1000) == steps
+        assert game.to_state() == expected
+
+
+def test_playout_from_the_middle_and_with_a_step_limit() -> None:
+    state = new_game("europe", players=3, seed=5)
+    rng = random.Random(5)
+    for _ in range(150):
+        options = legal_actions(state)
+        state = apply(state, options[rng.randrange(len(options))])
+    assert fast.playout(state, 9) == reference_playout(state, 9)[0]
+    game = fast.FastGame.from_state(state)
+    assert game.playout(9, max_steps=3) == 3
+    assert not game.is_terminal()
+    with pytest.raises(BadArgumentError):
+        game.playout(9, max_steps=-1)
+
+
+# --------------------------------------------------------------------------- edge positions
+
+
+def _tunnel_route(map_id: str = "europe") -> str:
+    return next(r.id for r in load_map(map_id).routes if r.tunnel and r.colour is not None)
+
+
+EDGES: dict[str, GameState] = {}
+
+
+def _edges() -> dict[str, GameState]:
+    if EDGES:
+        return EDGES
+    tunnel = _tunnel_route()
+    EDGES.update(
+        {
+            "empty pile, discard to reshuffle": scenario(
+                hands={0: "2red+1loco"}, pile="", row="red blue green pink white",
+                discard="3red+2loco+1black",
+            ),
+            "empty pile and discard, partial row": scenario(
+                hands={0: "2red"}, pile="", row=["red", "loco", None, None, None], discard="none",
+            ),
+            "second draw from a partial row": scenario(
+                phase=Phase.SECOND_DRAW, hands={0: "2red"}, pile="",
+                row=["loco", "blue", None, None, None], discard="none",
+            ),
+            "a reset that repeats up to the cap": scenario(
+                hands={0: "1red"}, pile="loco loco loco loco loco red loco loco",
+                row="loco loco red blue green", discard="2loco", reset_cap=2,
+            ),
+            "a reset that cannot help, no cap": scenario(
+                hands={0: "1red"}, pile="loco loco loco", row="loco loco red loco blue",
+                discard="none", reset_cap=0,
+            ),
+            "a reset with nothing to refill": scenario(
+                hands={0: "1red"}, pile="loco", row="loco loco red blue green", discard="none",
+            ),
+            "a tunnel with one card in the pile": scenario(
+                hands={0: "6red+3loco"}, pile="red", row="blue blue green pink white",
+                discard="2red+1loco",
+            ),
+            "a tunnel that runs the pile out": scenario(
+                hands={0: "6red+3loco"}, pile="loco", row="blue blue green pink white",
+                discard="none",
+            ),
+            "the tunnel's answer": scenario(
+                phase=Phase.TUNNEL, hands={0: "3red+2loco"},
+                tunnel=PendingTunnel(
+                    load_map("europe").route_index[tunnel], cards("2red"), (0, 8, 3), 0, 2
+                ),
+            ),
+            "the tunnel's answer with empty slots": scenario(
+                phase=Phase.TUNNEL, hands={0: "3loco"}, pile="", discard="1blue",
+                row=["red", None, None, None, None],
+                tunnel=PendingTunnel(
+                    load_map("europe").route_index[tunnel], cards("2loco"), (8,), 8, 1
+                ),
+            ),
+            "an empty ticket deck": scenario(hands={0: "1red"}, ticket_deck=()),
+            "nothing to do but pass": scenario(
+                hands={0: "none"}, pile="", row=[None] * 5, discard="none", ticket_deck=(),
+                stations={0: ["Berlin", "Paris", "London"]},
+            ),
+            "the last round begins": scenario(hands={0: "2red+4loco"}, trains={0: 3}),
+            "the last turn": scenario(hands={0: "2red"}, final_turns=1, current=1),
+            "three stations to pay": scenario(
+                hands={0: "5red+4loco"}, stations={0: ["Berlin", "Paris"]}
+            ),
+        }
+    )  # fmt: skip
+    return EDGES
+
+
+@pytest.mark.parametrize("name", list(_edges()))
+def test_edge_positions_agree_on_every_move(name: str) -> None:
+    assert_every_move_same(_edges()[name])
+
+
+def test_edge_positions_include_the_ticket_phases() -> None:
+    start = new_game("europe", "mega", players=3, seed=4, max_long_kept=1)
+    assert_every_move_same(start)
+    state = apply(start, legal_actions(start)[0])
+    state = apply(state, legal_actions(state)[-1])
+    state = apply(state, legal_actions(state)[3])
+    assert state.phase is Phase.TURN
+    drawn = apply(state, next(a for a in legal_actions(state) if str(a) == "tickets"))
+    assert drawn.phase is Phase.CHOOSE_TICKETS
+    assert_every_move_same(drawn)
+
+
+# --------------------------------------------------------------------------- hostile input
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_near_miss_actions_get_the_reference_errors(seed: int) -> None:
+    map_id, n = ("europe", 2 + seed % 4) if seed % 3 else ("usa", 2)
+    state = new_game(map_id, players=n, seed=seed, second_card_optional=seed % 2 == 0)
+    game = fast.FastGame.from_state(state)
+    rng = random.Random(seed)
+    while not is_terminal(state):
+        for _ in range(8):  # usually refused; a legal one is played by both
+            state = assert_same_step(state, game, near_miss_action(rng, state))
+            if is_terminal(state):
+                break
+        if is_terminal(state):
+            break
+        options = legal_actions(state)
+        state = assert_same_step(state, game, options[rng.randrange(len(options))])
+    for _ in range(20):  # the game is over: every action is refused the same way
+        assert_same_step(state, game, near_miss_action(rng, state))
+
+
+MALFORMED: tuple[object, ...] = (
+    DrawFaceUp(-1), DrawFaceUp(99), DrawFaceUp(True), DrawFaceUp("1"),  # type: ignore[arg-type]
+    ClaimRoute("Nowhere-Else", cards("1red")), ClaimRoute(7, cards("1red")),  # type: ignore[arg-type]
+    ClaimRoute("Amsterdam-Bruxelles", (1, 0, 0, 0, 0, 0, 0, 0, 0)),  # type: ignore[arg-type]
+    ClaimRoute("Amsterdam-Bruxelles", Cards((10**30, 0, 0, 0, 0, 0, 0, 0, 10**30))),
+    BuildStation("atlantis", cards("1red")), BuildStation("Berlin", "1red"),  # type: ignore[arg-type]
+    BuildStation("Berlin", Cards((0,) * 8 + (10**40,))), PayTunnel(cards("1red")),
+    PayTunnel(None),  # type: ignore[arg-type]
+    KeepTickets(["nope"]), KeepTickets([]), KeepTickets(["Brest-Petrograd", "Brest-Petrograd"]),
+    KeepTickets([3]),  # type: ignore[list-item]
+    "claim Paris-Dieppe with 2red", None, Pass(), DrawBlind(),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("phase", [Phase.TURN, Phase.SECOND_DRAW, Phase.INITIAL_TICKETS])
+def test_malformed_actions_get_the_reference_errors(phase: Phase) -> None:
+    offers = {0: ["Brest-Petrograd"]} if phase is Phase.INITIAL_TICKETS else None
+    state = scenario(phase=phase, hands={0: "2red+2loco"}, offers=offers)
+    game = fast.FastGame.from_state(state)
+    for action in MALFORMED:
+        assert_same_step(state, game, action)  # type: ignore[arg-type]
+
+
+def test_wrong_seat_is_refused_as_the_reference_does() -> None:
+    state = new_game("europe", seed=3)
+    game = fast.FastGame.from_state(state)
+    action = legal_actions(state)[0]
+    other = 1 - state.current
+    with pytest.raises(IllegalActionError) as theirs:
+        apply(state, action, player=other)
+    with pytest.raises(IllegalActionError) as ours:
+        game.apply(action, player=other)
+    assert (type(ours.value), ours.value.rule) == (type(theirs.value), theirs.value.rule)
+    game.apply(action, player=state.current)
+    assert game.to_state() == apply(state, action)
+
+
+def seat0(state: GameState, **changes: Any) -> GameState:
+    """``state`` with seat 0 changed."""
+    return attrs.evolve(state, players=(attrs.evolve(state.players[0], **changes),
+                                        *state.players[1:]))  # fmt: skip
+
+
+def _hostile_states() -> list[GameState]:
+    base = scenario(hands={0: "2red"})
+    routes = len(base.owners)
+    return [
+        attrs.evolve(base, owners=(7,) * routes),
+        attrs.evolve(base, rng=-1),
+        attrs.evolve(base, rng=1 << 64),
+        attrs.evolve(base, closed=(1 << 300, 0)),
+        attrs.evolve(base, row=(0, 1, 2, 3, 99)),
+        attrs.evolve(base, phase=Phase.TUNNEL),
+        attrs.evolve(base, ticket_deck=(1000,)),
+        attrs.evolve(base, ticket_deck=base.ticket_deck * 20),
+        attrs.evolve(base, discard=Cards((10**6,) * 9)),
+        seat0(base, trains=10**30),
+        seat0(base, stations=(1, 2, 3, 4)),
+        seat0(base, offer=tuple(range(17))),
+        attrs.evolve(base, current=5),
+        attrs.evolve(base, pile=("red",)),  # type: ignore[arg-type]
+    ]
+
+
+@pytest.mark.parametrize("index", range(len(_hostile_states())))
+def test_positions_beyond_the_core_are_refused(index: int) -> None:
+    with pytest.raises(BadArgumentError):
+        fast.FastGame.from_state(_hostile_states()[index])
+
+
+def test_setup_errors_are_the_reference_errors() -> None:
+    bad: list[dict[str, Any]] = [
+        {"map": "mars"}, {"variant": "huge"}, {"players": 9}, {"players": "2"},
+        {"seed": 1.5}, {"reset_cap": -1}, {"depots": True}, {"first_player": 4},
+        {"second_card_optional": 1},
+    ]  # fmt: skip
+    for arguments in bad:
+        with pytest.raises(Exception) as theirs:
+            new_game(**arguments)
+        with pytest.raises(Exception) as ours:
+            fast.new_game(**arguments)
+        assert type(ours.value) is type(theirs.value), arguments
+        assert isinstance(ours.value, SetupError | type(theirs.value))
+
+
+def test_not_a_state_is_refused() -> None:
+    with pytest.raises(BadArgumentError):
+        fast.FastGame.from_state("europe")  # type: ignore[arg-type]
+    game = fast.new_game(seed=1)
+    with pytest.raises(BadArgumentError):
+        game.load(new_game("usa", seed=1))
