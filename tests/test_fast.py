@@ -34,7 +34,6 @@ from ttr_europe.actions import (
 from ttr_europe.cards import Cards
 from ttr_europe.data import load_map
 from ttr_europe.errors import BadArgumentError, IllegalActionError, SetupError
-from ttr_europe.rng import below, seed_state
 from ttr_europe.rules import apply, is_terminal, legal_actions, new_game, why_illegal
 from ttr_europe.state import GameState, PendingTunnel, Phase
 from ttr_europe.testing import cards, scenario
@@ -64,18 +63,6 @@ def setups() -> list[tuple[str, str, int]]:
 
 
 SETUPS = setups()
-
-
-def reference_playout(state: GameState, seed: int) -> tuple[GameState, int]:
-    """What ``FastGame.playout`` does, on the reference: ``legal_actions[below(n)]``."""
-    rng = seed_state(seed)
-    steps = 0
-    while not is_terminal(state):
-        options = legal_actions(state)
-        index, rng = below(rng, len(options))
-        state = apply(state, options[index])
-        steps += 1
-    return state, steps
 
 
 def assert_same_step(state: GameState, game: fast.FastGame, action: Action) -> GameState:
@@ -148,7 +135,7 @@ def test_whole_playouts_agree(map_id: str, variant: str, players: int) -> None:
         if "max_long_kept" in options and variant != "mega":
             options = {"reset_cap": 0}
         start = new_game(map_id, variant, players, seed, **options)
-        expected, steps = reference_playout(start, seed + 1000)
+        expected, steps = fast.reference_playout(start, seed + 1000)
         game = fast.FastGame.from_state(start)
         assert game.playout(seed + 1000) == steps
         assert game.to_state() == expected
@@ -160,7 +147,7 @@ def test_playout_from_the_middle_and_with_a_step_limit() -> None:
     for _ in range(150):
         options = legal_actions(state)
         state = apply(state, options[rng.randrange(len(options))])
-    assert fast.playout(state, 9) == reference_playout(state, 9)[0]
+    assert fast.playout(state, 9) == fast.reference_playout(state, 9)[0]
     game = fast.FastGame.from_state(state)
     assert game.playout(9, max_steps=3) == 3
     assert not game.is_terminal()
@@ -372,3 +359,43 @@ def test_not_a_state_is_refused() -> None:
     game = fast.new_game(seed=1)
     with pytest.raises(BadArgumentError):
         game.load(new_game("usa", seed=1))
+
+
+def test_deal_is_new_game_in_place() -> None:
+    game = fast.new_game("usa", players=3, seed=1, reset_cap=1)
+    for seed, first in ((5, None), (6, 2), (2**70, 0)):
+        game.playout(seed % 100)
+        game.deal(seed, first)
+        assert game.to_state() == new_game("usa", players=3, seed=seed, first_player=first,
+                                           reset_cap=1)  # fmt: skip
+    for bad in ((1.5, None), (1, 3), (1, True)):
+        with pytest.raises(SetupError):
+            game.deal(*bad)  # type: ignore[arg-type]
+
+
+def test_benchmark_section_reports_both_engines() -> None:
+    from ttr_europe.bench import verdict
+    from ttr_europe.fast.bench import CONFIGS, format_section, side_by_side
+
+    figures = side_by_side(games=2, rounds=1)
+    assert set(figures) == {f"{m}/{n}" for m, n in CONFIGS}
+    for f in figures.values():
+        assert f["python_games_per_s"] > 0 and f["fast_games_per_s"] > 0
+        assert f["ratio"] == pytest.approx(f["fast_games_per_s"] / f["python_games_per_s"])
+    text = "\n".join(format_section(figures))
+    assert "europe/2" in text and "usa/2" in text
+    names = [name for name, _ in verdict_of(figures, verdict)]
+    assert names[-2:] == ["compiled europe/2", "compiled usa/2"]
+
+
+def verdict_of(figures: dict[str, dict[str, float]], verdict: Any) -> list[tuple[str, bool]]:
+    """The bench verdicts of a report holding only the compiled section and dummy figures."""
+    timing = {"median_us": 1.0, "p90_us": 1.0}
+    report = {
+        "throughput": {},
+        "micro": {"score_final_europe4": timing, "mask_bytes_turn": timing},
+        "memory": {"mb": 0.1, "states": 1000.0},
+        "compiled": figures,
+    }
+    result: list[tuple[str, bool]] = verdict(report)
+    return result

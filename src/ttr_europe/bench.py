@@ -194,6 +194,12 @@ def run(
     }  # fmt: skip
     report["micro"] = micro(samples)
     report["memory"] = memory()
+    from . import fast
+
+    if fast.available():  # the optional compiled core, side by side (docs/fast.md)
+        from .fast.bench import side_by_side
+
+        report["compiled"] = side_by_side(max(2, games // 2), rounds)
     return report
 
 
@@ -230,6 +236,10 @@ def format_report(report: dict[str, Any]) -> str:
         f"({mem['bytes_per_state']:.0f} bytes/state); target <= {MEMORY_TARGET_MB} MB per 1000 "
         f"{'met' if verdicts['memory'] else 'MISSED'}",
     ]
+    if "compiled" in report:
+        from .fast.bench import format_section
+
+        lines += format_section(report["compiled"])
     return "\n".join(lines)
 
 
@@ -245,6 +255,10 @@ def verdict(report: dict[str, Any]) -> list[tuple[str, bool]]:
     out.append(("mask", micro["mask_bytes_turn"]["p90_us"] <= MASK_TARGET_P90_US))
     mem = report["memory"]
     out.append(("memory", mem["mb"] <= MEMORY_TARGET_MB * mem["states"] / 1000))
+    if "compiled" in report:
+        from .fast.bench import verdicts
+
+        out += verdicts(report["compiled"])
     return out
 
 

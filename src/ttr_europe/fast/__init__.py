@@ -41,10 +41,10 @@ from ..errors import (
     SetupError,
 )
 from ..guards import check_setup, not_a_state
-from ..rng import seed_state
+from ..rng import below, seed_state
 from ..state import GameState, PendingTunnel, Phase, PlayerState, Rules
 
-__all__ = ["FastGame", "available", "library_path", "new_game", "playout"]
+__all__ = ["FastGame", "available", "library_path", "new_game", "playout", "reference_playout"]
 
 LIBRARY_ENV = "TTR_EUROPE_FAST_LIB"
 """An environment variable naming another build of the core (a sanitizer build, say)."""
@@ -345,6 +345,19 @@ class FastGame:
                 argument="state",
             )
 
+    def deal(self, seed: int, first_player: int | None = None) -> None:
+        """Deal a new game under the same rules, in place: what ``new_game`` with these rules,
+        ``seed`` and ``first_player`` deals, without building anything new (bulk play)."""
+        if type(seed) is not int:
+            raise SetupError(f"D19: seed must be an int, not {type(seed).__name__}")
+        n = self.rules.players
+        if first_player is not None and (type(first_player) is not int
+                                         or not 0 <= first_player < n):  # fmt: skip
+            raise SetupError(f"first_player must be a seat 0..{n - 1}, not {first_player!r}")
+        first = -1 if first_player is None else first_player
+        if _lib().fg_setup(self._ptr, seed_state(seed), first):
+            raise SetupError(f"variant {self.rules.variant.id!r} has too few tickets for {n}")
+
     def copy(self) -> FastGame:
         other = FastGame(self.rules)
         _lib().fg_copy(other._ptr, self._ptr)
@@ -507,9 +520,7 @@ def new_game(
                                      or not 0 <= first_player < players):  # fmt: skip
         raise SetupError(f"first_player must be a seat 0..{players - 1}, not {first_player!r}")
     game = FastGame(rules)
-    first = -1 if first_player is None else first_player
-    if _lib().fg_setup(game._ptr, seed_state(seed), first):
-        raise SetupError(f"variant {variant!r} has too few tickets for {players} players")
+    game.deal(seed, first_player)
     return game
 
 
@@ -518,3 +529,19 @@ def playout(state: GameState, seed: int) -> GameState:
     game = FastGame.from_state(state)
     game.playout(seed)
     return game.to_state()
+
+
+def reference_playout(state: GameState, seed: int) -> tuple[GameState, int]:
+    """What ``FastGame.playout`` does, on the pure-Python engine: at each step
+    ``legal_actions(state)[k]`` with ``k`` drawn by ``rng.below`` from ``seed``. The final state
+    and the number of actions (the differential tests and the benchmark replay playouts so)."""
+    from ..rules import apply, legal_actions
+
+    rng = seed_state(seed)
+    steps = 0
+    while state.phase is not Phase.GAME_OVER:
+        options = legal_actions(state)
+        index, rng = below(rng, len(options))
+        state = apply(state, options[index])
+        steps += 1
+    return state, steps

@@ -288,9 +288,17 @@ static void head_act(Legal *L, int32_t kind, int32_t arg) {
     a->arg = arg;
 }
 
+/* Bits set, portably fast (the builtin is a library call without a popcnt instruction). */
+static int32_t pop64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int32_t)((x * 0x0101010101010101ULL) >> 56);
+}
+
 static int32_t popcount_and_not(const uint64_t *m, const uint64_t *closed, int32_t words) {
     int32_t n = 0;
-    for (int32_t w = 0; w < words; w++) n += __builtin_popcountll(m[w] & ~closed[w]);
+    for (int32_t w = 0; w < words; w++) n += pop64(m[w] & ~closed[w]);
     return n;
 }
 
@@ -346,12 +354,17 @@ static void legal(const Game *g, Legal *L) {
         if (pile_left) head_act(L, A_BLIND, 0);
         if (g->ndeck) head_act(L, A_TICKETS, 0);
         int32_t words = (R->nroutes + 63) / 64;
+        int32_t most = 0; /* the most cards of one colour: no longer gray route is payable */
+        for (int32_t c = 0; c < LOCO; c++)
+            if (P->hand[c] > most) most = P->hand[c];
         for (int32_t k = 0; k < R->nkinds; k++) {
-            if (R->k_len[k] > P->trains) continue;
-            int32_t nr = popcount_and_not(R->k_mask[k], g->closed[g->current], words);
-            if (!nr) continue;
+            int32_t len = R->k_len[k], colour = R->k_col[k];
+            if (len > P->trains || len > (colour < 0 ? most : P->hand[colour]) + P->hand[LOCO])
+                continue; /* R22, or no payment (R21) */
             int32_t n = count_pay(R->k_col[k], R->k_len[k], R->k_ferry[k], P->hand);
             if (!n) continue;
+            int32_t nr = popcount_and_not(R->k_mask[k], g->closed[g->current], words);
+            if (!nr) continue;
             L->claims += (int64_t)n * nr;
             L->kind[L->nk] = k;
             L->kroutes[L->nk] = nr;
@@ -393,7 +406,7 @@ static void legal(const Game *g, Legal *L) {
 static int32_t nth_route(const uint64_t *mask, const uint64_t *closed, int32_t words, int32_t n) {
     for (int32_t w = 0; w < words; w++) {
         uint64_t m = mask[w] & ~closed[w];
-        int32_t c = __builtin_popcountll(m);
+        int32_t c = pop64(m);
         if (n >= c) {
             n -= c;
             continue;

@@ -1,0 +1,109 @@
+"""The two engines side by side: the same seeded random games, played whole by each.
+
+For each configuration both engines play uniformly random games from the same seeds with the
+same choices (``FastGame.playout`` in C, ``reference_playout`` on the pure-Python engine), in
+interleaved rounds; CPU time, medians over rounds. ``ttr-europe bench`` adds this section when
+the core is built; ``python -m ttr_europe.fast.bench`` runs it alone.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+
+from ..rules import new_game
+from . import new_game as fast_new_game
+from . import reference_playout
+
+CONFIGS: tuple[tuple[str, int], ...] = (("europe", 2), ("usa", 2), ("europe", 4))
+TARGET_RATIO = 30.0  # compiled over pure-Python games per CPU-second (issue 22)
+FAST_FACTOR = 20  # the compiled side plays this many times more games per round
+
+
+def _python_round(map_id: str, players: int, games: int) -> tuple[float, int]:
+    start = time.process_time()
+    actions = sum(
+        reference_playout(new_game(map_id, players=players, seed=seed), seed)[1]
+        for seed in range(games)
+    )
+    return time.process_time() - start, actions
+
+
+def _fast_round(map_id: str, players: int, games: int) -> tuple[float, int]:
+    start = time.process_time()
+    game = fast_new_game(map_id, players=players)
+    actions = 0
+    for seed in range(games):
+        game.deal(seed)  # what new_game(map_id, players=players, seed=seed) deals
+        actions += game.playout(seed)
+    return time.process_time() - start, actions
+
+
+def side_by_side(games: int = 50, rounds: int = 3) -> dict[str, dict[str, float]]:
+    """Games per CPU-second of each engine and their ratio, per configuration."""
+    out: dict[str, dict[str, float]] = {}
+    for map_id, players in CONFIGS:
+        _python_round(map_id, players, 1)  # warm-up: imports, caches
+        _fast_round(map_id, players, 1)
+        py: list[float] = []
+        fast: list[float] = []
+        actions = fast_actions = 0.0
+        for _ in range(rounds):
+            gc.collect()
+            elapsed, n = _python_round(map_id, players, games)
+            py.append(games / elapsed)
+            elapsed, n_fast = _fast_round(map_id, players, games * FAST_FACTOR)
+            fast.append(games * FAST_FACTOR / elapsed)
+            actions, fast_actions = n / games, n_fast / (games * FAST_FACTOR)
+        py.sort()
+        fast.sort()
+        python_rate, fast_rate = py[len(py) // 2], fast[len(fast) // 2]
+        out[f"{map_id}/{players}"] = {
+            "python_games_per_s": python_rate,
+            "fast_games_per_s": fast_rate,
+            "ratio": fast_rate / python_rate,
+            "actions_per_game": actions,
+            "fast_us_per_action": 1e6 / (fast_rate * fast_actions),
+        }
+    return out
+
+
+def format_section(figures: dict[str, dict[str, float]]) -> list[str]:
+    lines = [
+        "",
+        "compiled core (ttr_europe.fast) against the pure-Python engine, the same random games:",
+        f"{'config':<10} {'python g/s':>10} {'fast g/s':>10} {'ratio':>7} {'us/action':>10}"
+        "  target",
+    ]
+    for key, f in figures.items():
+        note = ""
+        if key in ("europe/2", "usa/2"):
+            met = "met" if f["ratio"] >= TARGET_RATIO else "MISSED"
+            note = f">= {TARGET_RATIO:.0f}x {met}"
+        lines.append(
+            f"{key:<10} {f['python_games_per_s']:>10.1f} {f['fast_games_per_s']:>10.0f} "
+            f"{f['ratio']:>6.1f}x {f['fast_us_per_action']:>10.2f}  {note}"
+        )
+    return lines
+
+
+def verdicts(figures: dict[str, dict[str, float]]) -> list[tuple[str, bool]]:
+    return [
+        (f"compiled {key}", figures[key]["ratio"] >= TARGET_RATIO)
+        for key in ("europe/2", "usa/2")
+        if key in figures
+    ]
+
+
+def main() -> int:
+    from . import available
+
+    if not available():
+        print("the compiled core is not built: python -m ttr_europe.fast.build")
+        return 1
+    print("\n".join(format_section(side_by_side())))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
