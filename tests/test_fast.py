@@ -399,3 +399,34 @@ def verdict_of(figures: dict[str, dict[str, float]], verdict: Any) -> list[tuple
     }
     result: list[tuple[str, bool]] = verdict(report)
     return result
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_mutated_positions_are_refused_or_played_safely(seed: int) -> None:
+    """Random values written into a position's flat layout: the core refuses the position with
+    ``BadArgumentError`` or plays on from it; it never crashes (run under ASan, docs/fast.md)."""
+    from ttr_europe.fast import _state_array
+
+    rng = random.Random(seed)
+    state = new_game("europe", players=3, seed=seed)
+    state = fast.playout(state, seed) if seed % 2 else state
+    layout = _state_array(state)
+    extremes = (-(2**63), -(2**31), -2, -1, 0, 1, 2, 3, 5, 8, 9, 15, 16, 17, 100, 255, 256,
+                1023, 1024, 2**20, 2**31, 2**63 - 1)  # fmt: skip
+    accepted = 0
+    for _ in range(300):
+        values = list(layout)
+        for _ in range(rng.randrange(1, 4)):
+            values[rng.randrange(len(values))] = rng.choice(extremes)
+        if rng.random() < 0.2:
+            values = values[: rng.randrange(len(values))]
+        game = fast.FastGame(state.rules)
+        code = fast._lib().fg_load(game._ptr, fast._int64s(values, "test"), len(values))
+        if code:
+            continue
+        accepted += 1
+        game.legal_actions()
+        game.playout(rng.randrange(100), max_steps=400)
+        game.legal_actions()
+        game.to_state()
+    assert accepted > 0
