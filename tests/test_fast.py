@@ -14,6 +14,7 @@ that reason; CI builds it, and fails on any skip.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import Any
 
@@ -33,10 +34,16 @@ from ttr_europe.actions import (
 )
 from ttr_europe.cards import Cards
 from ttr_europe.data import load_map
-from ttr_europe.errors import BadArgumentError, IllegalActionError, SetupError
+from ttr_europe.errors import (
+    BadArgumentError,
+    IllegalActionError,
+    ScoreMismatchError,
+    SetupError,
+)
 from ttr_europe.rules import apply, is_terminal, legal_actions, new_game, why_illegal
+from ttr_europe.scoring import outcome, score
 from ttr_europe.state import GameState, PendingTunnel, Phase
-from ttr_europe.testing import cards, scenario
+from ttr_europe.testing import cards, finished, scenario
 from ttr_europe.testing.play import configs, near_miss_action
 
 pytestmark = pytest.mark.skipif(
@@ -426,7 +433,127 @@ def test_mutated_positions_are_refused_or_played_safely(seed: int) -> None:
             continue
         accepted += 1
         game.legal_actions()
+        with contextlib.suppress(ScoreMismatchError):  # a mutated score or owner
+            game.scores()
         game.playout(rng.randrange(100), max_steps=400)
         game.legal_actions()
         game.to_state()
     assert accepted > 0
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def assert_same_scores(state: GameState) -> None:
+    """``FastGame.scores``/``outcome`` against ``scoring.score``/``outcome``, every figure."""
+    board = score(state)
+    expected = tuple(
+        (p.route_points, p.ticket_points, p.completed, p.station_points, p.longest_path.length,
+         p.bonus, p.total, p.rank)
+        for p in board.players
+    )  # fmt: skip
+    game = fast.FastGame.from_state(state)
+    assert tuple(tuple(s) for s in game.scores()) == expected
+    assert game.outcome() == outcome(state)
+
+
+@pytest.mark.parametrize(("map_id", "variant", "players"), SETUPS)
+def test_scores_of_random_games_agree(map_id: str, variant: str, players: int) -> None:
+    """Final scores (and provisional ones halfway) of seeded random games."""
+    for seed in range(15):
+        options = OPTIONS[seed % len(OPTIONS)]
+        if "max_long_kept" in options and variant != "mega":
+            options = {"tiebreak_path_length": True}
+        start = new_game(map_id, variant, players, seed, **options)
+        game = fast.FastGame.from_state(start)
+        game.playout(seed, max_steps=120)
+        assert_same_scores(game.to_state())
+        game.playout(seed)
+        assert_same_scores(game.to_state())
+
+
+def hand_scored() -> dict[str, GameState]:
+    """Positions of tests/test_scoring_by_hand.py and a few like them: stations that borrow
+    (one route for several tickets, chains of stations), ties decided by each criterion."""
+    from test_scoring_by_hand import FOUR_DISJOINT_THREES, worked
+
+    chained = {"Munchen-Zurich": 0, "Munchen-Wien": 1, "Budapest-Wien-red": 1}
+    routes = load_map("europe").routes
+    return {
+        "a dense network (25 routes)": finished(dict.fromkeys([r.id for r in routes[:25]], 0)),
+        "a denser one, beyond the C search's budget": finished(
+            dict.fromkeys([r.id for r in routes[:40]], 1)
+        ),
+        "worked example (three stations borrow)": worked(),
+        "worked example, path option": attrs.evolve(
+            worked(), rules=attrs.evolve(worked().rules, tiebreak_path_length=True)
+        ),
+        "bonus to three tied seats": finished(
+            {
+                "Brest-Pamplona": 0,
+                "Berlin-Danzig": 1,
+                "Amsterdam-Frankfurt": 2,
+                "Frankfurt-Munchen": 2,
+                "Cadiz-Madrid": 3,
+            },
+            players=4,
+        ),
+        "nobody has track": finished({}, players=3),
+        "nobody has track, bonus at zero": finished({}, players=3, bonus_at_zero=True),
+        "tie on total, the card decides": finished(
+            {"Brest-Pamplona": 0, **FOUR_DISJOINT_THREES}, players=2
+        ),
+        "tie on total, path option": finished(
+            {"Brest-Pamplona": 0, **FOUR_DISJOINT_THREES}, players=2, tiebreak_path_length=True
+        ),
+        "tie, fewer stations decide": finished(
+            {
+                "Petrograd-Stockholm": 0,
+                "Budapest-Kyiv": 1,
+                "Athina-Sarajevo": 1,
+                "Cadiz-Madrid": 1,
+                "Amsterdam-Bruxelles": 1,
+            },
+            players=2,
+            stations={0: ["Lisboa"]},
+        ),
+        "tie, completed tickets decide": finished(
+            {
+                "Petrograd-Stockholm": 0,
+                "Athina-Smyrna": 1,
+                "Angora-Smyrna": 1,
+                "Budapest-Kyiv": 1,
+                "Cadiz-Madrid": 1,
+                "Amsterdam-Bruxelles": 1,
+            },
+            players=2,
+            tickets={1: ["Athina-Angora"]},
+        ),
+        "a chain of stations": finished(
+            chained,
+            players=3,
+            stations={2: ["Zurich", "Munchen", "Budapest"]},
+            tickets={2: ["Zurich-Budapest"]},
+        ),
+        "two stations, one needed": finished(
+            chained,
+            players=3,
+            stations={2: ["Zurich", "Wien"]},
+            tickets={2: ["Zurich-Budapest", "Paris-Wien"]},
+        ),
+    }
+
+
+@pytest.mark.parametrize("name", list(hand_scored()))
+def test_scores_of_hand_built_positions_agree(name: str) -> None:
+    assert_same_scores(hand_scored()[name])
+
+
+def test_a_running_score_that_differs_is_refused_alike() -> None:
+    state = finished({"Brest-Pamplona": 0}, players=2)
+    wrong = seat0(state, score=3)
+    with pytest.raises(ScoreMismatchError) as theirs:
+        score(wrong)
+    with pytest.raises(ScoreMismatchError) as ours:
+        fast.FastGame.from_state(wrong).scores()
+    assert str(ours.value) == str(theirs.value)

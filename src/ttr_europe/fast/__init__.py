@@ -15,7 +15,7 @@ import ctypes
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..actions import (
     Action,
@@ -38,13 +38,23 @@ from ..errors import (
     IllegalActionError,
     MalformedActionError,
     NotYourTurnError,
+    ScoreMismatchError,
     SetupError,
 )
 from ..guards import check_setup, not_a_state
 from ..rng import below, seed_state
+from ..scoring import Outcome, longest_path
 from ..state import GameState, PendingTunnel, Phase, PlayerState, Rules
 
-__all__ = ["FastGame", "available", "library_path", "new_game", "playout", "reference_playout"]
+__all__ = [
+    "FastGame",
+    "SeatScore",
+    "available",
+    "library_path",
+    "new_game",
+    "playout",
+    "reference_playout",
+]
 
 LIBRARY_ENV = "TTR_EUROPE_FAST_LIB"
 """An environment variable naming another build of the core (a sanitizer build, say)."""
@@ -93,6 +103,10 @@ def _load() -> Any:
         "fg_current": (i32, [vp]),
         "fg_offer": (i32, [vp, ctypes.POINTER(ctypes.c_int32)]),
         "fg_playout": (i64, [vp, u64, i64]),
+        "fg_score": (
+            ctypes.c_int,
+            [vp, ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int32)],
+        ),
     }
     for name, (restype, argtypes) in signatures.items():
         fn = getattr(lib, name)
@@ -140,7 +154,17 @@ def _rules_array(rules: Rules) -> list[int]:
     out.append(len(kinds))
     for kind in kinds:
         out += [-1 if kind.colour is None else kind.colour, kind.length, kind.ferry]
+    for t in board.tickets:
+        out += [t.a, t.b, t.points]
+    tiebreaks = [_TIEBREAKS.get(name, 0) for name in v.tiebreaks]
+    if rules.tiebreak_path_length:  # R49 (3'): path length instead of the bonus card
+        tiebreaks = [_TIEBREAKS["longest_path"] if k == 3 else k for k in tiebreaks]
+    out += [v.station_points, v.bonus.points, int(rules.bonus_at_zero), len(tiebreaks),
+            *tiebreaks]  # fmt: skip
     return out
+
+
+_TIEBREAKS = {"completed_tickets": 1, "fewest_stations": 2, "bonus_card": 3, "longest_path": 4}
 
 
 def _int64s(values: Sequence[int], what: str) -> Any:
@@ -291,6 +315,23 @@ def _payment(value: object, act: _Act) -> None:
             act.pay[k] = min(value[k], _CLAMP)
     else:
         act.pay[0] = -1  # not Cards: the core answers in the reference's order of checks
+
+
+class SeatScore(NamedTuple):
+    """One seat's figures from ``FastGame.scores``, named as in ``scoring.PlayerScore``."""
+
+    route_points: int
+    ticket_points: int
+    completed: int
+    station_points: int
+    longest_path: int
+    bonus: int
+    total: int
+    rank: int
+
+
+_SCORE_FIELDS = len(SeatScore._fields)
+_PATH = SeatScore._fields.index("longest_path")
 
 
 # --------------------------------------------------------------------------- the game
@@ -470,6 +511,40 @@ class FastGame:
     def current(self) -> int:
         """The seat to act (the last to act once the game is over)."""
         return int(_lib().fg_current(self._ptr))
+
+    def scores(self) -> tuple[SeatScore, ...]:
+        """Each seat's figures as ``scoring.score`` computes them, in C: tickets with the
+        stations' best borrowing (D10), the exact longest path, bonus, total and rank.
+
+        Raises ``ScoreMismatchError`` when a running score disagrees with the routes owned.
+        """
+        n = self.rules.players
+        out = (ctypes.c_int32 * (n * _SCORE_FIELDS))()
+        bad = _lib().fg_score(self._ptr, None, out)
+        if bad < 0:  # a seat's trail too costly for the plain search: paths.py's search
+            state = self.to_state()
+            paths = (ctypes.c_int32 * n)(*(
+                longest_path(state, q).length if out[q * _SCORE_FIELDS + _PATH] < 0 else -1
+                for q in range(n)
+            ))  # fmt: skip
+            bad = _lib().fg_score(self._ptr, paths, out)
+        if bad:
+            seat = bad - 1
+            raise ScoreMismatchError(seat, self.to_state().players[seat].score, out[0])
+        return tuple(SeatScore(*out[q * _SCORE_FIELDS : (q + 1) * _SCORE_FIELDS]) for q in range(n))
+
+    def outcome(self) -> Outcome:
+        """``scoring.outcome`` of the game, computed in C."""
+        seats = self.scores()
+        ranks = tuple(s.rank for s in seats)
+        ranking = tuple(sorted(range(len(seats)), key=lambda q: (ranks[q], q)))
+        return Outcome(
+            final=self.is_terminal(),
+            winners=tuple(q for q in ranking if ranks[q] == 1),
+            ranking=ranking,
+            ranks=ranks,
+            totals=tuple(s.total for s in seats),
+        )
 
     def playout(self, seed: int, max_steps: int = 1 << 40) -> int:
         """Play uniformly random legal actions to the end, in place; the number applied.

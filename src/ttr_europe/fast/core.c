@@ -43,6 +43,9 @@ typedef struct {
     int32_t kind, arg, pay[KINDS];
 } Act;
 
+/* The map's tie-breaks after the total (R49, R50), as fast/__init__.py codes them. */
+enum { TB_COMPLETED = 1, TB_FEWEST_STATIONS, TB_BONUS_CARD, TB_PATH };
+
 typedef struct {
     int32_t players, nroutes, ncities, ntickets;
     int32_t trains, stations, hand, face_up, threshold, reset_cap, second_optional;
@@ -51,7 +54,8 @@ typedef struct {
     int32_t nlong, long_pool[MAXT], nreg, reg_pool[MAXT];
     int32_t r_a[MAXR], r_b[MAXR], r_len[MAXR], r_col[MAXR], r_tunnel[MAXR], r_ferry[MAXR];
     int32_t r_twin[MAXR], r_points[MAXR];
-    int32_t t_long[MAXT];
+    int32_t t_long[MAXT], t_a[MAXT], t_b[MAXT], t_points[MAXT];
+    int32_t station_points, bonus_points, bonus_at_zero, ntiebreaks, tiebreaks[8];
     int32_t nkinds, k_col[MAXR], k_len[MAXR], k_ferry[MAXR];
     uint64_t k_mask[MAXR][MAXW];
 } Rules;
@@ -782,6 +786,16 @@ Rules *fg_rules_new(const int64_t *v, int64_t n) {
                 R->r_ferry[r] == R->k_ferry[k])
                 R->k_mask[k][r >> 6] |= 1ULL << (r & 63);
     }
+    for (int32_t t = 0; t < R->ntickets; t++) {
+        NEXT(R->t_a[t], 0, R->ncities - 1);
+        NEXT(R->t_b[t], 0, R->ncities - 1);
+        NEXT(R->t_points[t], -BIG, BIG);
+    }
+    NEXT(R->station_points, -BIG, BIG);
+    NEXT(R->bonus_points, -BIG, BIG);
+    NEXT(R->bonus_at_zero, 0, 1);
+    NEXT(R->ntiebreaks, 0, 8);
+    for (int32_t k = 0; k < R->ntiebreaks; k++) NEXT(R->tiebreaks[k], TB_COMPLETED, TB_PATH);
     if (i != n) goto bad;
     return R;
 bad:
@@ -1024,4 +1038,257 @@ int64_t fg_playout(Game *g, uint64_t seed, int64_t max_steps) {
         steps++;
     }
     return steps;
+}
+
+/* ------------------------------------------------------------------ final scoring (scoring.py) */
+
+enum { SC_ROUTES, SC_TICKETS, SC_COMPLETED, SC_STATIONS, SC_PATH, SC_BONUS, SC_TOTAL, SC_RANK,
+       SC_FIELDS };
+
+static int32_t uf_find(int32_t *parent, int32_t x) {
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+#define TRAIL_BUDGET 20000 /* search steps per seat before scoring asks paths.py instead */
+
+typedef struct {
+    int32_t start[MAXC + 1], edge[2 * MAXR], other[2 * MAXR], len[MAXR];
+    uint8_t used[MAXR];
+    int32_t best, bound, left, steps; /* left: weight of the component not yet on the trail */
+} Trails;
+
+/* Depth-first over trails from one end, cut when even every route left could not beat the
+ * best; 1 when the search is settled (the bound reached), -1 past the budget. */
+static int trail_from(Trails *T, int32_t city, int32_t length) {
+    if (length > T->best) {
+        T->best = length;
+        if (length >= T->bound) return 1;
+    }
+    if (length + T->left <= T->best) return 0;
+    if (++T->steps > TRAIL_BUDGET) return -1;
+    for (int32_t j = T->start[city]; j < T->start[city + 1]; j++) {
+        int32_t e = T->edge[j];
+        if (T->used[e]) continue;
+        T->used[e] = 1;
+        T->left -= T->len[e];
+        int done = trail_from(T, T->other[j], length + T->len[e]);
+        T->left += T->len[e];
+        T->used[e] = 0;
+        if (done) return done;
+    }
+    return 0;
+}
+
+/* The exact longest trail of a seat's routes (R48: each route once, cities may repeat), or -1
+ * when the search would take too long (the caller then asks paths.longest_trail).
+ *
+ * A longest trail cannot be extended, so it ends at cities of odd degree, or covers its whole
+ * component: a component with at most two odd cities gives its whole weight (an Euler trail).
+ * Otherwise trails are searched from its odd cities, cut by the weight left, and stopped at
+ * the bound that every odd city but two loses at least half its lightest route. */
+static int32_t longest_trail(const Game *g, int32_t seat) {
+    const Rules *R = g->R;
+    Trails T;
+    int32_t degree[MAXC] = {0}, parent[MAXC], weight[MAXC] = {0}, odd[MAXC] = {0};
+    int32_t mine[MAXR], n = 0;
+    for (int32_t c = 0; c < R->ncities; c++) parent[c] = c;
+    for (int32_t r = 0; r < R->nroutes; r++)
+        if (g->owners[r] == seat) {
+            mine[n++] = r;
+            degree[R->r_a[r]]++;
+            degree[R->r_b[r]]++;
+            int32_t x = uf_find(parent, R->r_a[r]), y = uf_find(parent, R->r_b[r]);
+            if (x != y) parent[x] = y;
+        }
+    if (!n) return 0;
+    T.start[0] = 0;
+    for (int32_t c = 0; c < R->ncities; c++) T.start[c + 1] = T.start[c] + degree[c];
+    int32_t fill[MAXC];
+    memcpy(fill, T.start, sizeof(int32_t) * (size_t)R->ncities);
+    for (int32_t e = 0; e < n; e++) {
+        int32_t r = mine[e], a = R->r_a[r], b = R->r_b[r];
+        T.len[e] = R->r_len[r];
+        T.used[e] = 0;
+        T.edge[fill[a]] = e;
+        T.other[fill[a]++] = b;
+        T.edge[fill[b]] = e;
+        T.other[fill[b]++] = a;
+        weight[uf_find(parent, a)] += R->r_len[r];
+    }
+    for (int32_t c = 0; c < R->ncities; c++) odd[uf_find(parent, c)] += degree[c] & 1;
+    T.best = 0;
+    T.steps = 0;
+    for (;;) { /* components, heaviest first: a trail is no longer than its component */
+        int32_t k = -1;
+        for (int32_t c = 0; c < R->ncities; c++)
+            if (parent[c] == c && weight[c] > 0 && (k < 0 || weight[c] > weight[k])) k = c;
+        if (k < 0 || weight[k] <= T.best) return T.best;
+        int32_t total = weight[k];
+        weight[k] = 0;
+        if (odd[k] <= 2) {
+            T.best = total;
+            continue;
+        }
+        int32_t light[MAXC], nl = 0; /* the lightest route at each odd city, ascending */
+        for (int32_t c = 0; c < R->ncities; c++) {
+            if (!(degree[c] & 1) || uf_find(parent, c) != k) continue;
+            int32_t lo = -1;
+            for (int32_t j = T.start[c]; j < T.start[c + 1]; j++)
+                if (lo < 0 || T.len[T.edge[j]] < lo) lo = T.len[T.edge[j]];
+            int32_t i = nl++;
+            while (i > 0 && light[i - 1] > lo) {
+                light[i] = light[i - 1];
+                i--;
+            }
+            light[i] = lo;
+        }
+        int32_t cut = 0;
+        for (int32_t i = 0; i < nl - 2; i++) cut += light[i];
+        T.bound = total - (cut + 1) / 2;
+        T.left = total;
+        for (int32_t c = 0; c < R->ncities; c++) {
+            if (!(degree[c] & 1) || uf_find(parent, c) != k) continue;
+            int done = trail_from(&T, c, 0);
+            if (done < 0) return -1;
+            if (done) break;
+        }
+    }
+}
+
+/* Tickets with the stations' best borrowing (R39, R43, D10): the highest ticket total, then
+ * the most completed, over every choice of an opponent's route (or none) per station. */
+static void tickets_with_stations(const Game *g, int32_t seat, int32_t *points, int32_t *done) {
+    const Rules *R = g->R;
+    const Player *P = &g->p[seat];
+    int32_t parent[MAXC];
+    for (int32_t c = 0; c < R->ncities; c++) parent[c] = c;
+    for (int32_t r = 0; r < R->nroutes; r++)
+        if (g->owners[r] == seat) {
+            int32_t x = uf_find(parent, R->r_a[r]), y = uf_find(parent, R->r_b[r]);
+            if (x != y) parent[x] = y;
+        }
+    /* Per station: the networks it may join to its own (distinct, other than its own). */
+    int32_t nopt[MAXST], home[MAXST], far[MAXST][MAXR];
+    for (int32_t s = 0; s < P->nst; s++) {
+        int32_t city = P->st[s];
+        home[s] = uf_find(parent, city);
+        nopt[s] = 0;
+        for (int32_t r = 0; r < R->nroutes; r++) {
+            int32_t owner = g->owners[r];
+            if (owner == NO_OWNER || owner == seat) continue;
+            int32_t other;
+            if (R->r_a[r] == city)
+                other = R->r_b[r];
+            else if (R->r_b[r] == city)
+                other = R->r_a[r];
+            else
+                continue;
+            int32_t c = uf_find(parent, other), seen = c == home[s];
+            for (int32_t j = 0; j < nopt[s] && !seen; j++) seen = far[s][j] == c;
+            if (!seen) far[s][nopt[s]++] = c;
+        }
+    }
+    int32_t best_points = 0, best_done = -1;
+    int32_t pick[MAXST] = {0}; /* 0: nothing; j > 0: far[s][j - 1] */
+    for (;;) {
+        /* A small union-find over the networks the picked links join. */
+        int32_t nodes[2 * MAXST], up[2 * MAXST], nn = 0;
+        for (int32_t s = 0; s < P->nst; s++) {
+            if (!pick[s]) continue;
+            int32_t ends[2] = {home[s], far[s][pick[s] - 1]}, ix[2];
+            for (int e = 0; e < 2; e++) {
+                int32_t j = 0;
+                while (j < nn && nodes[j] != ends[e]) j++;
+                if (j == nn) {
+                    nodes[nn] = ends[e];
+                    up[nn] = nn;
+                    nn++;
+                }
+                ix[e] = uf_find(up, j);
+            }
+            if (ix[0] != ix[1]) up[ix[0]] = ix[1];
+        }
+        int32_t pts = 0, count = 0;
+        for (int32_t i = 0; i < P->ntk; i++) {
+            int32_t t = P->tk[i];
+            int32_t x = uf_find(parent, R->t_a[t]), y = uf_find(parent, R->t_b[t]);
+            if (x != y && nn) {
+                int32_t jx = 0, jy = 0;
+                while (jx < nn && nodes[jx] != x) jx++;
+                while (jy < nn && nodes[jy] != y) jy++;
+                if (jx < nn && jy < nn && uf_find(up, jx) == uf_find(up, jy)) x = y;
+            }
+            if (x == y) {
+                pts += R->t_points[t];
+                count++;
+            } else {
+                pts -= R->t_points[t];
+            }
+        }
+        if (best_done < 0 || pts > best_points || (pts == best_points && count > best_done)) {
+            best_points = pts;
+            best_done = count;
+        }
+        int32_t s = 0;
+        while (s < P->nst && pick[s] == nopt[s]) pick[s++] = 0;
+        if (s == P->nst) break;
+        pick[s]++;
+    }
+    *points = best_points;
+    *done = best_done;
+}
+
+/* Every seat's figures (SC_* per seat) as scoring.score computes them; paths[q] >= 0 gives a
+ * seat's longest trail instead of searching it (paths may be NULL). Returns 0; seat + 1 when a
+ * running score disagrees with the routes owned (D35), out[0] then holding the recomputed
+ * route points; -1 when a seat's longest trail is left to the caller (SC_PATH < 0). */
+int fg_score(const Game *g, const int32_t *paths, int32_t *out) {
+    const Rules *R = g->R;
+    int32_t n = R->players, longest = 0, unknown = 0;
+    for (int32_t q = 0; q < n; q++) {
+        int32_t *o = out + q * SC_FIELDS, points = 0;
+        for (int32_t r = 0; r < R->nroutes; r++)
+            if (g->owners[r] == q) points += R->r_points[r];
+        if (points != g->p[q].score) {
+            out[0] = points;
+            return q + 1;
+        }
+        o[SC_ROUTES] = points;
+        tickets_with_stations(g, q, &o[SC_TICKETS], &o[SC_COMPLETED]);
+        int32_t left = R->stations - g->p[q].nst;
+        o[SC_STATIONS] = (left > 0 ? left : 0) * R->station_points;
+        o[SC_PATH] = paths && paths[q] >= 0 ? paths[q] : longest_trail(g, q);
+        if (o[SC_PATH] < 0) unknown = 1;
+        if (o[SC_PATH] > longest) longest = o[SC_PATH];
+    }
+    if (unknown) return -1;
+    int give = longest >= 1 || R->bonus_at_zero;
+    int64_t keys[MAXP][9];
+    for (int32_t q = 0; q < n; q++) {
+        int32_t *o = out + q * SC_FIELDS;
+        o[SC_BONUS] = give && o[SC_PATH] == longest ? R->bonus_points : 0;
+        o[SC_TOTAL] = o[SC_ROUTES] + o[SC_TICKETS] + o[SC_STATIONS] + o[SC_BONUS];
+        keys[q][0] = o[SC_TOTAL];
+        for (int32_t k = 0; k < R->ntiebreaks; k++) {
+            int32_t tb = R->tiebreaks[k];
+            keys[q][k + 1] = tb == TB_COMPLETED          ? o[SC_COMPLETED]
+                             : tb == TB_FEWEST_STATIONS ? -g->p[q].nst
+                             : tb == TB_BONUS_CARD      ? o[SC_BONUS] > 0
+                                                        : o[SC_PATH];
+        }
+    }
+    for (int32_t q = 0; q < n; q++) {
+        int32_t rank = 1;
+        for (int32_t other = 0; other < n; other++) {
+            int32_t k = 0;
+            while (k <= R->ntiebreaks && keys[other][k] == keys[q][k]) k++;
+            rank += k <= R->ntiebreaks && keys[other][k] > keys[q][k];
+        }
+        out[q * SC_FIELDS + SC_RANK] = rank;
+    }
+    return 0;
 }
