@@ -382,7 +382,13 @@ def test_deal_is_new_game_in_place() -> None:
 
 def test_benchmark_section_reports_both_engines() -> None:
     from ttr_europe.bench import verdict
-    from ttr_europe.fast.bench import CONFIGS, format_section, side_by_side
+    from ttr_europe.fast.bench import (
+        CONFIGS,
+        format_score,
+        format_section,
+        score_timing,
+        side_by_side,
+    )
 
     figures = side_by_side(games=2, rounds=1)
     assert set(figures) == {f"{m}/{n}" for m, n in CONFIGS}
@@ -391,18 +397,24 @@ def test_benchmark_section_reports_both_engines() -> None:
         assert f["ratio"] == pytest.approx(f["fast_games_per_s"] / f["python_games_per_s"])
     text = "\n".join(format_section(figures))
     assert "europe/2" in text and "usa/2" in text
-    names = [name for name, _ in verdict_of(figures, verdict)]
-    assert names[-2:] == ["compiled europe/2", "compiled usa/2"]
+    timing = score_timing(games=3, repeat=2)
+    assert timing["fast_median_us"] > 0 and timing["python_median_us"] > 0
+    assert "FastGame.scores" in format_score(timing)[0]
+    names = [name for name, _ in verdict_of(figures, timing, verdict)]
+    assert names[-3:] == ["compiled europe/2", "compiled usa/2", "compiled score"]
 
 
-def verdict_of(figures: dict[str, dict[str, float]], verdict: Any) -> list[tuple[str, bool]]:
-    """The bench verdicts of a report holding only the compiled section and dummy figures."""
-    timing = {"median_us": 1.0, "p90_us": 1.0}
+def verdict_of(
+    figures: dict[str, dict[str, float]], timing: dict[str, float], verdict: Any
+) -> list[tuple[str, bool]]:
+    """The bench verdicts of a report holding the compiled sections and dummy figures."""
+    dummy = {"median_us": 1.0, "p90_us": 1.0}
     report = {
         "throughput": {},
-        "micro": {"score_final_europe4": timing, "mask_bytes_turn": timing},
+        "micro": {"score_final_europe4": dummy, "mask_bytes_turn": dummy},
         "memory": {"mb": 0.1, "states": 1000.0},
         "compiled": figures,
+        "compiled_score": timing,
     }
     result: list[tuple[str, bool]] = verdict(report)
     return result

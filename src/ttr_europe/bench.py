@@ -197,9 +197,10 @@ def run(
     from . import fast
 
     if fast.available():  # the optional compiled core, side by side (docs/fast.md)
-        from .fast.bench import side_by_side
+        from .fast.bench import score_timing, side_by_side
 
         report["compiled"] = side_by_side(max(2, games // 2), rounds)
+        report["compiled_score"] = score_timing(max(5, samples // 25))
     return report
 
 
@@ -237,9 +238,9 @@ def format_report(report: dict[str, Any]) -> str:
         f"{'met' if verdicts['memory'] else 'MISSED'}",
     ]
     if "compiled" in report:
-        from .fast.bench import format_section
+        from .fast.bench import format_score, format_section
 
-        lines += format_section(report["compiled"])
+        lines += format_section(report["compiled"]) + format_score(report["compiled_score"])
     return "\n".join(lines)
 
 
@@ -256,9 +257,11 @@ def verdict(report: dict[str, Any]) -> list[tuple[str, bool]]:
     mem = report["memory"]
     out.append(("memory", mem["mb"] <= MEMORY_TARGET_MB * mem["states"] / 1000))
     if "compiled" in report:
-        from .fast.bench import verdicts
+        from .fast.bench import SCORE_TARGET_US, verdicts
 
         out += verdicts(report["compiled"])
+        fast_score = report["compiled_score"]["fast_median_us"]
+        out.append(("compiled score", fast_score <= SCORE_TARGET_US))
     return out
 
 

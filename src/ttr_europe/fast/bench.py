@@ -12,11 +12,13 @@ import gc
 import time
 
 from ..rules import new_game
+from ..scoring import score
 from . import new_game as fast_new_game
 from . import reference_playout
 
 CONFIGS: tuple[tuple[str, int], ...] = (("europe", 2), ("usa", 2), ("europe", 4))
 TARGET_RATIO = 30.0  # compiled over pure-Python games per CPU-second (issue 22)
+SCORE_TARGET_US = 20.0  # FastGame.scores of a finished Europe 4-player game, median
 FAST_FACTOR = 20  # the compiled side plays this many times more games per round
 
 
@@ -68,6 +70,33 @@ def side_by_side(games: int = 50, rounds: int = 3) -> dict[str, dict[str, float]
     return out
 
 
+def score_timing(games: int = 20, repeat: int = 20) -> dict[str, float]:
+    """Median CPU time of final scoring of finished random Europe 4-player games: the whole
+    ``scoring.score`` against ``FastGame.scores`` (the same figures, without the breakdown)."""
+    finals = []
+    for seed in range(games):
+        game = fast_new_game("europe", players=4, seed=seed)
+        game.playout(seed)
+        finals.append(game)
+    states = [game.to_state() for game in finals]
+    score(states[0])  # the first call imports networkx
+    python, compiled = [], []
+    for game, state in zip(finals, states, strict=True):
+        start = time.process_time()
+        score(state)
+        python.append(time.process_time() - start)
+        start = time.process_time()
+        for _ in range(repeat):
+            game.scores()
+        compiled.append((time.process_time() - start) / repeat)
+    python.sort()
+    compiled.sort()
+    return {
+        "python_median_us": 1e6 * python[len(python) // 2],
+        "fast_median_us": 1e6 * compiled[len(compiled) // 2],
+    }
+
+
 def format_section(figures: dict[str, dict[str, float]]) -> list[str]:
     lines = [
         "",
@@ -87,6 +116,15 @@ def format_section(figures: dict[str, dict[str, float]]) -> list[str]:
     return lines
 
 
+def format_score(figures: dict[str, float]) -> list[str]:
+    met = "met" if figures["fast_median_us"] <= SCORE_TARGET_US else "MISSED"
+    return [
+        f"final scoring, finished Europe 4-player games (median): scoring.score "
+        f"{figures['python_median_us']:.0f} us, FastGame.scores {figures['fast_median_us']:.1f} "
+        f"us; target <= {SCORE_TARGET_US:.0f} us {met}"
+    ]
+
+
 def verdicts(figures: dict[str, dict[str, float]]) -> list[tuple[str, bool]]:
     return [
         (f"compiled {key}", figures[key]["ratio"] >= TARGET_RATIO)
@@ -101,7 +139,7 @@ def main() -> int:
     if not available():
         print("the compiled core is not built: python -m ttr_europe.fast.build")
         return 1
-    print("\n".join(format_section(side_by_side())))
+    print("\n".join(format_section(side_by_side()) + format_score(score_timing())))
     return 0
 
 
