@@ -569,3 +569,12 @@ def test_a_running_score_that_differs_is_refused_alike() -> None:
     with pytest.raises(ScoreMismatchError) as ours:
         fast.FastGame.from_state(wrong).scores()
     assert str(ours.value) == str(theirs.value)
+
+
+def test_the_long_differential_script_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    from repo_scripts import load_script
+
+    script = load_script("fast_differential")
+    assert script.main(["--games", "12", "--seed", "500"]) == 0
+    assert "12 games over" in capsys.readouterr().out
+    assert script.check_game(3, script.setups()) is None
