@@ -103,6 +103,9 @@ def _load() -> Any:
         "fg_current": (i32, [vp]),
         "fg_offer": (i32, [vp, ctypes.POINTER(ctypes.c_int32)]),
         "fg_playout": (i64, [vp, u64, i64]),
+        "fg_observe": (None, [vp, vp, vp, vp, vp]),
+        "fg_batch_step": (i64, [vp, i64, vp, vp, vp, vp, vp, vp, vp, vp]),
+        "fg_known": (None, [vp, ctypes.POINTER(ctypes.c_int32)]),
         "fg_score": (
             ctypes.c_int,
             [vp, ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int32)],
