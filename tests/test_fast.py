@@ -15,6 +15,7 @@ that reason; CI builds it, and fails on any skip.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import random
 from typing import Any
 
@@ -384,6 +385,8 @@ def test_benchmark_section_reports_both_engines() -> None:
     from ttr_europe.bench import verdict
     from ttr_europe.fast.bench import (
         CONFIGS,
+        batch_rate,
+        format_batch,
         format_score,
         format_section,
         score_timing,
@@ -400,12 +403,23 @@ def test_benchmark_section_reports_both_engines() -> None:
     timing = score_timing(games=3, repeat=2)
     assert timing["fast_median_us"] > 0 and timing["python_median_us"] > 0
     assert "FastGame.scores" in format_score(timing)[0]
-    names = [name for name, _ in verdict_of(figures, timing, verdict)]
-    assert names[-3:] == ["compiled europe/2", "compiled usa/2", "compiled score"]
+    rate = batch_rate(games=4, steps=5, rounds=1)
+    if importlib.util.find_spec("numpy") is None:  # the batch stepper needs the rl extra
+        assert rate == {} and "not measured" in format_batch(rate)[0]
+    else:
+        assert rate["steps_per_s"] > 0
+        assert "steps per CPU-second" in format_batch(rate)[0]
+    names = [name for name, _ in verdict_of(figures, timing, rate, verdict)]
+    assert names[-4:] == [
+        "compiled europe/2", "compiled usa/2", "compiled score", "compiled batch"
+    ]  # fmt: skip
 
 
 def verdict_of(
-    figures: dict[str, dict[str, float]], timing: dict[str, float], verdict: Any
+    figures: dict[str, dict[str, float]],
+    timing: dict[str, float],
+    rate: dict[str, float],
+    verdict: Any,
 ) -> list[tuple[str, bool]]:
     """The bench verdicts of a report holding the compiled sections and dummy figures."""
     dummy = {"median_us": 1.0, "p90_us": 1.0}
@@ -415,6 +429,7 @@ def verdict_of(
         "memory": {"mb": 0.1, "states": 1000.0},
         "compiled": figures,
         "compiled_score": timing,
+        "compiled_batch": rate,
     }
     result: list[tuple[str, bool]] = verdict(report)
     return result

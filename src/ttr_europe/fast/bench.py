@@ -19,6 +19,7 @@ from . import reference_playout
 CONFIGS: tuple[tuple[str, int], ...] = (("europe", 2), ("usa", 2), ("europe", 4))
 TARGET_RATIO = 30.0  # compiled over pure-Python games per CPU-second (issue 22)
 SCORE_TARGET_US = 20.0  # FastGame.scores of a finished Europe 4-player game, median
+BATCH_TARGET = 300_000.0  # batch steps per CPU-second, Europe 2 players, observation and mask
 FAST_FACTOR = 20  # the compiled side plays this many times more games per round
 
 
@@ -97,6 +98,43 @@ def score_timing(games: int = 20, repeat: int = 20) -> dict[str, float]:
     }
 
 
+def batch_rate(games: int = 256, steps: int = 200, rounds: int = 3) -> dict[str, float]:
+    """Steps per CPU-second of ``BatchGames`` on Europe 2 players: applying the codes, the
+    next observations and masks, returns and fresh deals. Each game's code is drawn uniformly
+    among its legal ones by numpy outside the timed calls (the policy is not the stepper's
+    time). The median of ``rounds`` rounds; None of numpy: an empty result."""
+    try:
+        import numpy as np
+
+        from .batch import BatchGames
+    except ImportError:
+        return {}
+    rates = []
+    for r in range(rounds):
+        batch = BatchGames(games, "europe", players=2, seed=r * games)
+        rng = np.random.default_rng(r)
+        spent = 0.0
+        for _ in range(steps):
+            noise = rng.random(batch.masks.shape, dtype=np.float32)
+            codes = np.argmax(np.where(batch.masks, noise, -1.0), axis=1)
+            start = time.process_time()
+            batch.step(codes)
+            spent += time.process_time() - start
+        rates.append(games * steps / spent)
+    rates.sort()
+    return {"games": float(games), "steps_per_s": rates[len(rates) // 2]}
+
+
+def format_batch(figures: dict[str, float]) -> list[str]:
+    if not figures:
+        return ["batch stepper: not measured (numpy, the rl extra, is not installed)"]
+    met = "met" if figures["steps_per_s"] >= BATCH_TARGET else "MISSED"
+    return [
+        f"batch stepper, Europe 2 players, {figures['games']:.0f} games, observation and mask: "
+        f"{figures['steps_per_s']:,.0f} steps per CPU-second; target >= {BATCH_TARGET:,.0f} {met}"
+    ]
+
+
 def format_section(figures: dict[str, dict[str, float]]) -> list[str]:
     lines = [
         "",
@@ -139,7 +177,8 @@ def main() -> int:
     if not available():
         print("the compiled core is not built: python -m ttr_europe.fast.build")
         return 1
-    print("\n".join(format_section(side_by_side()) + format_score(score_timing())))
+    lines = format_section(side_by_side()) + format_score(score_timing())
+    print("\n".join([*lines, *format_batch(batch_rate())]))
     return 0
 
 
