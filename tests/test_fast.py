@@ -16,7 +16,11 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -593,3 +597,37 @@ def test_the_long_differential_script_runs(capsys: pytest.CaptureFixture[str]) -
     assert script.main(["--games", "12", "--seed", "500"]) == 0
     assert "12 games over" in capsys.readouterr().out
     assert script.check_game(3, script.setups()) is None
+
+
+def test_without_a_build_the_core_says_so(tmp_path: Path) -> None:
+    """A missing library: ``available()`` is False and using the core names the build command."""
+    code = (
+        "from ttr_europe import fast\n"
+        "from ttr_europe.errors import BadArgumentError\n"
+        "assert not fast.available()\n"
+        "try:\n"
+        "    fast.new_game()\n"
+        "except BadArgumentError as exc:\n"
+        "    print(exc)\n"
+    )
+    env = {**os.environ, "TTR_EUROPE_FAST_LIB": str(tmp_path / "missing.so")}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert "python -m ttr_europe.fast.build" in done.stdout
+
+
+def test_the_build_command_compiles_a_working_core(tmp_path: Path) -> None:
+    """``python -m ttr_europe.fast.build --output PATH`` with the system's compiler, loaded in a
+    fresh process through ``TTR_EUROPE_FAST_LIB``."""
+    from ttr_europe.fast.build import main
+
+    target = tmp_path / "core.so"
+    assert main(["--output", str(target)]) == 0
+    env = {**os.environ, "TTR_EUROPE_FAST_LIB": str(target)}
+    code = "from ttr_europe import fast; g = fast.new_game(); g.playout(2); print(g.phase.name)"
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "GAME_OVER"
+    assert main(["--output", str(tmp_path / "no-such-dir" / "core.so")]) == 1
