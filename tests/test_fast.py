@@ -631,3 +631,40 @@ def test_the_build_command_compiles_a_working_core(tmp_path: Path) -> None:
     )
     assert done.stdout.strip() == "GAME_OVER"
     assert main(["--output", str(tmp_path / "no-such-dir" / "core.so")]) == 1
+
+
+# --------------------------------------------------------------------------- the greedy policy
+
+
+@pytest.mark.parametrize(("map_id", "variant", "players"), SETUPS)
+def test_greedy_playouts_are_mcts_playouts(map_id: str, variant: str, players: int) -> None:
+    """``FastGame.greedy_playout`` plays move for move as ``mcts.Playout.finish``, from the
+    deal and from positions reached by random play (the policy's remembered paths start empty
+    in both)."""
+    from ttr_europe.mcts import Playout
+
+    for seed in range(4):
+        options = OPTIONS[(seed + players) % len(OPTIONS)]
+        if "max_long_kept" in options and variant != "mega":
+            options = {"second_card_optional": True}
+        state = new_game(map_id, variant, players, seed, **options)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(0, 160) if seed else 0):
+            if is_terminal(state):
+                break
+            options_here = legal_actions(state)
+            state = apply(state, options_here[rng.randrange(len(options_here))])
+        expected = Playout(state.rules.map).finish(state)
+        game = fast.FastGame.from_state(state)
+        game.greedy_playout()
+        assert game.to_state() == expected
+
+
+def test_greedy_playout_stops_at_its_limit() -> None:
+    game = fast.new_game("usa", players=2, seed=3)
+    assert game.greedy_playout(max_steps=7) == 7
+    assert not game.is_terminal()
+    assert game.greedy_playout() > 0 and game.is_terminal()
+    assert game.greedy_playout() == 0
+    with pytest.raises(BadArgumentError):
+        game.greedy_playout(max_steps=-2)

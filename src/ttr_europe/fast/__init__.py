@@ -59,6 +59,7 @@ __all__ = [
 LIBRARY_ENV = "TTR_EUROPE_FAST_LIB"
 """An environment variable naming another build of the core (a sanitizer build, say)."""
 BUILD_COMMAND = "python -m ttr_europe.fast.build"
+GREEDY_MAX_STEPS = 2_000  # mcts.Playout.finish's limit: a playout this long stops where it is
 _MASK = (1 << 64) - 1
 _WORDS = 4  # 64-bit words of a closed mask: the core holds at most 256 routes
 _CLAMP = 1 << 20  # card counts above this answer every check as this does (core.c BIG)
@@ -103,6 +104,7 @@ def _load() -> Any:
         "fg_current": (i32, [vp]),
         "fg_offer": (i32, [vp, ctypes.POINTER(ctypes.c_int32)]),
         "fg_playout": (i64, [vp, u64, i64]),
+        "fg_greedy_playout": (i64, [vp, i64]),
         "fg_observe": (None, [vp, vp, vp, vp, vp]),
         "fg_batch_step": (i64, [vp, i64, vp, vp, vp, vp, vp, vp, vp, vp]),
         "fg_known": (None, [vp, ctypes.POINTER(ctypes.c_int32)]),
@@ -514,6 +516,17 @@ class FastGame:
     def current(self) -> int:
         """The seat to act (the last to act once the game is over)."""
         return int(_lib().fg_current(self._ptr))
+
+    def greedy_playout(self, max_steps: int = GREEDY_MAX_STEPS) -> int:
+        """Play to the end (or ``max_steps`` actions) with ``mcts.Playout``'s ticket-driven
+        greedy policy, in place, move for move as ``Playout(board).finish(state)`` plays;
+        the number of actions applied."""
+        if type(max_steps) is not int or max_steps < 0:
+            raise BadArgumentError("greedy_playout takes a non-negative max_steps")
+        steps = int(_lib().fg_greedy_playout(self._ptr, min(max_steps, 1 << 62)))
+        if steps < 0:  # pragma: no cover (the policy's moves are legal; checked, not trusted)
+            raise AssertionError("the compiled greedy policy chose an illegal move")
+        return steps
 
     def scores(self) -> tuple[SeatScore, ...]:
         """Each seat's figures as ``scoring.score`` computes them, in C: tickets with the

@@ -56,6 +56,7 @@ typedef struct {
     int32_t r_twin[MAXR], r_points[MAXR];
     int32_t t_long[MAXT], t_a[MAXT], t_b[MAXT], t_points[MAXT];
     int32_t station_points, bonus_points, bonus_at_zero, ntiebreaks, tiebreaks[8];
+    int32_t adj_start[MAXC + 1], adj_route[2 * MAXR], adj_other[2 * MAXR]; /* Map.routes_at */
     int32_t nkinds, k_col[MAXR], k_len[MAXR], k_ferry[MAXR];
     uint64_t k_mask[MAXR][MAXW];
 } Rules;
@@ -789,6 +790,20 @@ Rules *fg_rules_new(const int64_t *v, int64_t n) {
         NEXT(R->r_ferry[r], 0, 64);
         NEXT(R->r_twin[r], -1, R->nroutes - 1);
         NEXT(R->r_points[r], -BIG, BIG);
+    }
+    for (int32_t c = 0, at = 0; c < R->ncities; c++) {
+        R->adj_start[c] = at;
+        for (int32_t r = 0; r < R->nroutes; r++) {
+            if (R->r_a[r] == c) {
+                R->adj_route[at] = r;
+                R->adj_other[at++] = R->r_b[r];
+            }
+            if (R->r_b[r] == c) {
+                R->adj_route[at] = r;
+                R->adj_other[at++] = R->r_a[r];
+            }
+        }
+        R->adj_start[c + 1] = at;
     }
     for (int32_t t = 0; t < R->ntickets; t++) NEXT(R->t_long[t], 0, 1);
     NEXT(R->nkinds, 0, MAXR);
@@ -1531,3 +1546,316 @@ int64_t fg_batch_step(Game **games, int64_t n, const int64_t *codes, const int32
 }
 
 void fg_known(const Game *g, int32_t *out) { memcpy(out, g->known, sizeof g->known); }
+
+/* ------------------------------------------------------------------ the greedy policy (mcts.Playout) */
+
+#define HOARD 12        /* a hand this large claims for points whatever the tickets say */
+#define MORE_TICKETS 20 /* trains needed to draw tickets once the seat's own are connected */
+
+typedef struct {
+    int32_t traced[MAXP];         /* the ticket count the paths were traced for; -1: none */
+    uint64_t path[MAXP][MAXT][MAXW];
+} Targets;
+
+/* bots.shortest_path: Dijkstra with own routes free, free routes by length, others' closed;
+ * the routes of the path found (all of them) in mask; 0 when the cities are not joined. */
+static int shortest_path(const Game *g, int32_t seat, int32_t source, int32_t target,
+                         uint64_t *mask) {
+    const Rules *R = g->R;
+    int32_t best[MAXC], back_route[MAXC], back_city[MAXC];
+    int32_t heap_d[2 * MAXR + 2], heap_c[2 * MAXR + 2], n = 0;
+    for (int32_t c = 0; c < R->ncities; c++) best[c] = INT32_MAX;
+    memset(mask, 0, MAXW * sizeof(uint64_t));
+    best[source] = 0;
+    heap_d[0] = 0;
+    heap_c[n++] = source;
+    while (n) {
+        int32_t dist = heap_d[0], city = heap_c[0];
+        n--; /* pop: the last entry sinks from the root */
+        int32_t i = 0, d = heap_d[n], c = heap_c[n];
+        for (;;) {
+            int32_t k = 2 * i + 1;
+            if (k >= n) break;
+            if (k + 1 < n && (heap_d[k + 1] < heap_d[k] ||
+                              (heap_d[k + 1] == heap_d[k] && heap_c[k + 1] < heap_c[k])))
+                k++;
+            if (heap_d[k] > d || (heap_d[k] == d && heap_c[k] >= c)) break;
+            heap_d[i] = heap_d[k];
+            heap_c[i] = heap_c[k];
+            i = k;
+        }
+        heap_d[i] = d;
+        heap_c[i] = c;
+        if (city == target) {
+            while (city != source) {
+                int32_t r = back_route[city];
+                mask[r >> 6] |= 1ULL << (r & 63);
+                city = back_city[city];
+            }
+            return 1;
+        }
+        if (dist > best[city]) continue;
+        for (int32_t j = R->adj_start[city]; j < R->adj_start[city + 1]; j++) {
+            int32_t r = R->adj_route[j], other = R->adj_other[j], owner = g->owners[r], step;
+            if (owner == seat)
+                step = dist;
+            else if (owner == NO_OWNER)
+                step = dist + R->r_len[r];
+            else
+                continue;
+            if (step < best[other]) {
+                best[other] = step;
+                back_route[other] = r;
+                back_city[other] = city;
+                if (n >= 2 * MAXR + 2) return 0; /* cannot happen: one push per relaxation */
+                int32_t at = n++; /* push: sift up */
+                while (at > 0) {
+                    int32_t up = (at - 1) / 2;
+                    if (heap_d[up] < step || (heap_d[up] == step && heap_c[up] <= other)) break;
+                    heap_d[at] = heap_d[up];
+                    heap_c[at] = heap_c[up];
+                    at = up;
+                }
+                heap_d[at] = step;
+                heap_c[at] = other;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Playout.targets: the free routes on the seat's cheapest ticket paths, traced again only
+ * when another seat takes one of a path's routes or the seat's tickets change. */
+static void targets(const Game *g, Targets *T, int32_t seat, uint64_t *wanted) {
+    const Rules *R = g->R;
+    const Player *P = &g->p[seat];
+    uint64_t owned[MAXW] = {0}, theirs[MAXW] = {0};
+    for (int32_t r = 0; r < R->nroutes; r++)
+        if (g->owners[r] != NO_OWNER) {
+            owned[r >> 6] |= 1ULL << (r & 63);
+            if (g->owners[r] != seat) theirs[r >> 6] |= 1ULL << (r & 63);
+        }
+    int retrace = T->traced[seat] != P->ntk;
+    memset(wanted, 0, MAXW * sizeof(uint64_t));
+    for (int32_t i = 0; i < P->ntk; i++) {
+        uint64_t *path = T->path[seat][i];
+        int again = retrace;
+        for (int w = 0; w < MAXW && !again; w++) again = (path[w] & theirs[w]) != 0;
+        if (again) {
+            int32_t t = P->tk[i];
+            if (!shortest_path(g, seat, R->t_a[t], R->t_b[t], path))
+                memset(path, 0, MAXW * sizeof(uint64_t));
+        }
+        for (int w = 0; w < MAXW; w++) { /* a route the seat took just leaves its path */
+            path[w] &= ~owned[w];
+            wanted[w] |= path[w];
+        }
+    }
+    T->traced[seat] = P->ntk;
+}
+
+/* mcts.cheapest_payment: fewest locomotives, then the colour held most; -1 if none pays. */
+static int cheapest_payment(int32_t colour, int32_t len, int32_t ferry, const int32_t *hand,
+                            int32_t *pay) {
+    int32_t locos = hand[LOCO], best_colour = -1, best_locos = len, best_held = 0;
+    if (colour != LOCO) {
+        int32_t lo = colour < 0 ? 0 : colour, hi = colour < 0 ? 7 : colour;
+        for (int32_t c = lo; c <= hi; c++) {
+            int32_t held = hand[c];
+            if (!held) continue;
+            int32_t need = len - held > ferry ? len - held : ferry;
+            if (need <= locos && need < len &&
+                (need < best_locos || (need == best_locos && held > best_held))) {
+                best_colour = c;
+                best_locos = need;
+                best_held = held;
+            }
+        }
+    }
+    memset(pay, 0, KINDS * sizeof(int32_t));
+    if (best_colour >= 0) {
+        pay[best_colour] = len - best_locos;
+        pay[LOCO] = best_locos;
+    } else if (locos >= len) {
+        pay[LOCO] = len;
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+static int can_pay(int32_t colour, int32_t len, int32_t ferry, const int32_t *hand) {
+    int32_t locos = hand[LOCO];
+    if (locos >= len) return 1;
+    if (locos < ferry) return 0;
+    int32_t held = 0;
+    if (colour < 0) {
+        for (int c = 0; c < LOCO; c++)
+            if (hand[c] > held) held = hand[c];
+    } else {
+        held = hand[colour];
+    }
+    return held > 0 && held + locos >= len;
+}
+
+/* Playout._claim / _longest_claim: the longest claimable route of mask (all routes when mask
+ * is NULL), the lowest index among equals, with its cheapest payment; 0 if none. */
+static int best_claim(const Game *g, const uint64_t *mask, Act *a) {
+    const Rules *R = g->R;
+    const Player *P = &g->p[g->current];
+    int32_t best = -1;
+    for (int32_t r = 0; r < R->nroutes; r++) {
+        if (mask && !(mask[r >> 6] >> (r & 63) & 1)) continue;
+        if (R->r_len[r] > P->trains || is_closed(g, g->current, r)) continue;
+        if (best >= 0 && R->r_len[r] <= R->r_len[best]) continue;
+        if (can_pay(R->r_col[r], R->r_len[r], R->r_ferry[r], P->hand)) best = r;
+    }
+    if (best < 0) return 0;
+    memset(a, 0, sizeof *a);
+    a->kind = A_CLAIM;
+    a->arg = best;
+    cheapest_payment(R->r_col[best], R->r_len[best], R->r_ferry[best], P->hand, a->pay);
+    return 1;
+}
+
+static int any_bit(const uint64_t *m) {
+    for (int w = 0; w < MAXW; w++)
+        if (m[w]) return 1;
+    return 0;
+}
+
+static void greedy_draw(const Game *g, const uint64_t *wanted, int second, Act *a) {
+    const Rules *R = g->R;
+    const int32_t *hand = g->p[g->current].hand;
+    int colours[KINDS] = {0};
+    int gray = 0;
+    for (int w = 0; w < MAXW; w++)
+        for (uint64_t m = wanted[w]; m; m &= m - 1) {
+            int32_t r = w * 64 + __builtin_ctzll(m);
+            if (R->r_col[r] < 0)
+                gray = 1;
+            else
+                colours[R->r_col[r]] = 1;
+        }
+    if (gray) {
+        int32_t most = 0;
+        for (int c = 1; c < LOCO; c++)
+            if (hand[c] > hand[most]) most = c;
+        colours[most] = 1;
+    }
+    memset(a, 0, sizeof *a);
+    a->kind = A_FACEUP;
+    for (int32_t s = 0; s < g->nrow; s++)
+        if (g->row[s] >= 0 && g->row[s] < LOCO && colours[g->row[s]]) {
+            a->arg = s;
+            return;
+        }
+    if (!second && any_bit(wanted))
+        for (int32_t s = 0; s < g->nrow; s++)
+            if (g->row[s] == LOCO) {
+                a->arg = s;
+                return;
+            }
+    if (cards_left(g)) {
+        a->kind = A_BLIND;
+        return;
+    }
+    for (int32_t s = 0; s < g->nrow; s++)
+        if (g->row[s] != NO_CARD && g->row[s] != LOCO) {
+            a->arg = s;
+            return;
+        }
+    if (!second && best_claim(g, NULL, a)) return;
+    Legal L;
+    legal(g, &L);
+    nth_action(g, &L, 0, a);
+}
+
+/* Playout.keep: the fewest tickets allowed, the cheapest to connect (path trains less half
+ * the points, each ticket; compared doubled, so in whole numbers). */
+static void greedy_keep(const Game *g, Act *a) {
+    const Rules *R = g->R;
+    const Player *P = &g->p[g->current];
+    int32_t cost[MAXOFFER];
+    for (int32_t i = 0; i < P->noffer; i++) {
+        int32_t t = P->offer[i], length = 99;
+        uint64_t mask[MAXW];
+        if (shortest_path(g, g->current, R->t_a[t], R->t_b[t], mask)) {
+            length = 0;
+            for (int32_t r = 0; r < R->nroutes; r++)
+                if (mask[r >> 6] >> (r & 63) & 1) length += R->r_len[r];
+        }
+        cost[i] = 2 * length - R->t_points[t];
+    }
+    int64_t count = keep_walk(g, -1, &a->arg);
+    int32_t best = -1, best_size = 0;
+    int64_t best_cost = 0;
+    for (int64_t k = 0; k < count; k++) {
+        int32_t m;
+        keep_walk(g, k, &m);
+        int32_t size = pop64((uint64_t)m);
+        int64_t sum = 0;
+        for (int32_t i = 0; i < P->noffer; i++)
+            if (m >> i & 1) sum += cost[i];
+        if (best < 0) {
+            best_size = size;
+        } else if (size != best_size || sum >= best_cost) {
+            continue;
+        }
+        best = m;
+        best_cost = sum;
+    }
+    memset(a, 0, sizeof *a);
+    a->kind = A_KEEP;
+    a->arg = best;
+}
+
+static void greedy_choose(const Game *g, Targets *T, Act *a) {
+    const Player *P = &g->p[g->current];
+    uint64_t wanted[MAXW];
+    memset(a, 0, sizeof *a);
+    switch (g->phase) {
+    case PH_TURN: {
+        targets(g, T, g->current, wanted);
+        if (best_claim(g, wanted, a)) return;
+        int want = any_bit(wanted);
+        if (!want && g->ndeck && P->trains >= MORE_TICKETS) {
+            a->kind = A_TICKETS;
+            return;
+        }
+        if ((!want || total9(P->hand) >= HOARD) && best_claim(g, NULL, a)) return;
+        greedy_draw(g, wanted, 0, a);
+        return;
+    }
+    case PH_SECOND:
+        targets(g, T, g->current, wanted);
+        greedy_draw(g, wanted, 1, a);
+        return;
+    case PH_TUNNEL:
+        a->kind = cheapest_payment(g->tun_colour, g->tun_extra, 0, P->hand, a->pay) ? A_WITHDRAW
+                                                                                     : A_PAY;
+        return;
+    default:
+        greedy_keep(g, a);
+    }
+}
+
+/* Playout.finish: the greedy policy to the end or max_steps actions; the actions applied.
+ * -1 when the policy's move is refused (it never is; checked rather than trusted). */
+int64_t fg_greedy_playout(Game *g, int64_t max_steps) {
+    Targets *T = malloc(sizeof(Targets));
+    if (!T) return -2;
+    for (int q = 0; q < MAXP; q++) T->traced[q] = -1;
+    int64_t steps = 0;
+    Act a;
+    while (g->phase != PH_OVER && steps < max_steps) {
+        greedy_choose(g, T, &a);
+        if (fg_apply(g, &a)) {
+            steps = -1;
+            break;
+        }
+        steps++;
+    }
+    free(T);
+    return steps;
+}
