@@ -668,3 +668,37 @@ def test_greedy_playout_stops_at_its_limit() -> None:
     assert game.greedy_playout() == 0
     with pytest.raises(BadArgumentError):
         game.greedy_playout(max_steps=-2)
+
+
+def test_mcts_with_the_core_grows_the_same_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With an iteration budget, ``MctsBot(compiled=True)`` makes the same decisions from the
+    same randomness as the pure-Python bot, its tree node for node: the compiled playouts are
+    the same games with the same rewards."""
+    from ttr_europe.mcts import MctsBot
+    from ttr_europe.views import observe
+
+    state = new_game("europe", players=2, seed=11)
+    rng = random.Random(11)
+    for _ in range(40):
+        options = legal_actions(state)
+        state = apply(state, options[rng.randrange(len(options))])
+    while state.phase is not Phase.TURN:
+        state = apply(state, legal_actions(state)[0])
+    view = observe(state, state.current)
+    trees = []
+    for compiled in (True, False):
+        bot = MctsBot(iterations=24, compiled=compiled)
+        assert bot.compiled is compiled
+        move = bot.choose(view, legal_actions(state), random.Random(5))
+        root = bot.last_tree
+        assert root is not None
+        children = {str(m): (n.visits, n.total, n.squares) for m, n in root.children.items()}
+        trees.append((move, children))
+    assert trees[0] == trees[1]
+    assert MctsBot(iterations=1).compiled  # built: used by default
+    monkeypatch.setattr(fast, "available", lambda: False)
+    assert not MctsBot(iterations=1).compiled
+    with pytest.raises(SetupError, match="not built"):
+        MctsBot(iterations=1, compiled=True)
+    with pytest.raises(SetupError):
+        MctsBot(iterations=1, compiled="yes")  # type: ignore[arg-type]
