@@ -391,8 +391,10 @@ def test_benchmark_section_reports_both_engines() -> None:
         CONFIGS,
         batch_rate,
         format_batch,
+        format_greedy,
         format_score,
         format_section,
+        greedy_timing,
         score_timing,
         side_by_side,
     )
@@ -407,6 +409,9 @@ def test_benchmark_section_reports_both_engines() -> None:
     timing = score_timing(games=3, repeat=2)
     assert timing["fast_median_us"] > 0 and timing["python_median_us"] > 0
     assert "FastGame.scores" in format_score(timing)[0]
+    greedy = greedy_timing(games=2, rounds=1)
+    assert greedy["python_games_per_s"] > 0 and greedy["fast_games_per_s"] > 0
+    assert "greedy playouts" in format_greedy(greedy)[0]
     rate = batch_rate(games=4, steps=5, rounds=1)
     if importlib.util.find_spec("numpy") is None:  # the batch stepper needs the rl extra
         assert rate == {} and "not measured" in format_batch(rate)[0]

@@ -98,6 +98,42 @@ def score_timing(games: int = 20, repeat: int = 20) -> dict[str, float]:
     }
 
 
+def greedy_timing(games: int = 20, rounds: int = 3) -> dict[str, float]:
+    """Whole Europe 2-player games of ``mcts.Playout``'s greedy policy, deal included: the
+    Python ``Playout.finish`` against ``FastGame.greedy_playout`` (the same games); games per
+    CPU-second, medians of ``rounds``."""
+    from ..mcts import Playout
+
+    python, compiled = [], []
+    game = fast_new_game("europe", players=2)
+    for _ in range(rounds):
+        start = time.process_time()
+        for seed in range(games):
+            state = new_game("europe", players=2, seed=seed)
+            Playout(state.rules.map).finish(state)
+        python.append(games / (time.process_time() - start))
+        start = time.process_time()
+        for seed in range(games * FAST_FACTOR):
+            game.deal(seed)
+            game.greedy_playout()
+        compiled.append(games * FAST_FACTOR / (time.process_time() - start))
+    python.sort()
+    compiled.sort()
+    return {
+        "python_games_per_s": python[len(python) // 2],
+        "fast_games_per_s": compiled[len(compiled) // 2],
+    }
+
+
+def format_greedy(figures: dict[str, float]) -> list[str]:
+    ratio = figures["fast_games_per_s"] / figures["python_games_per_s"]
+    return [
+        f"greedy playouts (mcts.Playout), Europe 2 players: python "
+        f"{figures['python_games_per_s']:.0f} games/s, fast {figures['fast_games_per_s']:.0f} "
+        f"games/s ({ratio:.0f}x)"
+    ]
+
+
 def batch_rate(games: int = 256, steps: int = 200, rounds: int = 3) -> dict[str, float]:
     """Steps per CPU-second of ``BatchGames`` on Europe 2 players: applying the codes, the
     next observations and masks, returns and fresh deals. Each game's code is drawn uniformly
@@ -177,7 +213,8 @@ def main() -> int:
     if not available():
         print("the compiled core is not built: python -m ttr_europe.fast.build")
         return 1
-    lines = format_section(side_by_side()) + format_score(score_timing())
+    lines = format_section(side_by_side()) + format_greedy(greedy_timing())
+    lines += format_score(score_timing())
     print("\n".join([*lines, *format_batch(batch_rate())]))
     return 0
 
