@@ -707,3 +707,19 @@ def test_mcts_with_the_core_grows_the_same_tree(monkeypatch: pytest.MonkeyPatch)
         MctsBot(iterations=1, compiled=True)
     with pytest.raises(SetupError):
         MctsBot(iterations=1, compiled="yes")  # type: ignore[arg-type]
+
+
+def test_a_large_offer_is_listed_in_one_walk() -> None:
+    """Twelve tickets on offer: 4,083 keep choices, listed, masked and chosen from without a
+    walk per choice (a quadratic listing would take minutes at the core's limit of 16)."""
+    board = load_map("europe")
+    offer = [t.id for t in board.tickets[:12]]
+    state = scenario(phase=Phase.INITIAL_TICKETS, offers={0: offer}, hands={0: "2red"})
+    game = fast.FastGame.from_state(state)
+    listed = game.legal_actions()
+    assert listed == list(legal_actions(state)) and len(listed) == 2**12 - 1 - 12  # two or more
+    from ttr_europe.mcts import Playout
+
+    playout = Playout(board)
+    game.greedy_playout(max_steps=1)
+    assert game.to_state() == apply(state, playout.choose(state))

@@ -401,8 +401,12 @@ class FastGame:
                                          or not 0 <= first_player < n):  # fmt: skip
             raise SetupError(f"first_player must be a seat 0..{n - 1}, not {first_player!r}")
         first = -1 if first_player is None else first_player
-        if _lib().fg_setup(self._ptr, seed_state(seed), first):
-            raise SetupError(f"variant {self.rules.variant.id!r} has too few tickets for {n}")
+        short = _lib().fg_setup(self._ptr, seed_state(seed), first)
+        if short:
+            what = "tickets" if short == 1 else "train cards"
+            raise SetupError(
+                f"variant {self.rules.variant.id!r} has too few {what} for {n} players"
+            )
 
     def copy(self) -> FastGame:
         other = FastGame(self.rules)

@@ -308,8 +308,16 @@ static int32_t popcount_and_not(const uint64_t *m, const uint64_t *closed, int32
     return n;
 }
 
-/* Places kept by each KeepTickets choice, by size then places (itertools.combinations). */
+/* Places kept by each KeepTickets choice, by size then places (itertools.combinations):
+ * the count, and the mask of choice target in *mask_out; with all non-NULL, every mask in
+ * order into all (one walk, for listing them all). */
+static int64_t keep_walk_all(const Game *g, int64_t target, int32_t *mask_out, int32_t *all);
+
 static int64_t keep_walk(const Game *g, int64_t target, int32_t *mask_out) {
+    return keep_walk_all(g, target, mask_out, NULL);
+}
+
+static int64_t keep_walk_all(const Game *g, int64_t target, int32_t *mask_out, int32_t *all) {
     const Rules *R = g->R;
     const Player *P = &g->p[g->current];
     int32_t n = P->noffer;
@@ -331,6 +339,7 @@ static int64_t keep_walk(const Game *g, int64_t target, int32_t *mask_out) {
                     *mask_out = mask;
                     return count;
                 }
+                if (all) all[count] = mask;
                 count++;
             }
             int32_t i = size - 1;
@@ -847,7 +856,7 @@ void fg_free(Game *g) { free(g); }
 void fg_copy(Game *dst, const Game *src) { memcpy(dst, src, sizeof(Game)); }
 
 /* new_game after its argument checks: deal (R5-R10); first < 0 draws the first player.
- * Returns 0, or 1 when the variant has too few tickets for the players. */
+ * Returns 0; 1 when the variant has too few tickets for the players, 2 too few cards. */
 int fg_setup(Game *g, uint64_t seed, int32_t first) {
     const Rules *R = g->R;
     memset((char *)g + sizeof(g->R), 0, sizeof(Game) - sizeof(g->R));
@@ -857,7 +866,7 @@ int fg_setup(Game *g, uint64_t seed, int32_t first) {
         for (int32_t c = 0; c < (k == LOCO ? 14 : 12); c++) g->pile[n++] = k;
     shuffle(&g->rng, g->pile, n);
     g->npile = n;
-    if (R->players * R->hand > n) return 1;
+    if (R->players * R->hand > n) return 2;
     for (int32_t q = 0; q < R->players; q++) {
         Player *P = &g->p[q];
         for (int32_t i = 0; i < R->hand; i++) P->hand[g->pile[q * R->hand + i]]++;
@@ -1031,6 +1040,19 @@ int64_t fg_legal(const Game *g, int64_t first, Act *out, int64_t cap) {
     Legal L;
     legal(g, &L);
     int64_t k = 0;
+    if (g->phase == PH_INITIAL || g->phase == PH_CHOOSE) { /* one walk, not one per choice */
+        int32_t *all = malloc(sizeof(int32_t) * (size_t)(L.total ? L.total : 1));
+        if (!all) return -1;
+        int32_t unused;
+        keep_walk_all(g, -1, &unused, all);
+        for (int64_t i = first; i < L.total && k < cap; i++, k++) {
+            memset(&out[k], 0, sizeof(Act));
+            out[k].kind = A_KEEP;
+            out[k].arg = all[i];
+        }
+        free(all);
+        return k;
+    }
     for (int64_t i = first; i < L.total && k < cap; i++, k++)
         if (nth_action(g, &L, i, &out[k])) return -1;
     return k;
@@ -1435,6 +1457,15 @@ static void mask_of(const Game *g, const int32_t *C, uint8_t *mask) {
     Legal L;
     legal(g, &L);
     Act a;
+    if (g->phase == PH_INITIAL || g->phase == PH_CHOOSE) { /* every kept subset is a code */
+        int32_t *all = malloc(sizeof(int32_t) * (size_t)(L.total ? L.total : 1)), unused;
+        if (!all) return;
+        keep_walk_all(g, -1, &unused, all);
+        for (int64_t i = 0; i < L.total; i++)
+            if (C[C_KEEP] + (int64_t)all[i] < C[C_ROUTES]) mask[C[C_KEEP] + all[i]] = 1;
+        free(all);
+        return;
+    }
     for (int64_t i = 0; i < L.total; i++)
         if (!nth_action(g, &L, i, &a)) {
             int64_t code = code_of(g, &a, C);
@@ -1787,12 +1818,15 @@ static void greedy_keep(const Game *g, Act *a) {
         }
         cost[i] = 2 * length - R->t_points[t];
     }
-    int64_t count = keep_walk(g, -1, &a->arg);
+    int32_t unused;
+    int64_t count = keep_walk(g, -1, &unused);
+    int32_t *all = malloc(sizeof(int32_t) * (size_t)(count ? count : 1));
+    if (!all) return;
+    keep_walk_all(g, -1, &unused, all);
     int32_t best = -1, best_size = 0;
     int64_t best_cost = 0;
     for (int64_t k = 0; k < count; k++) {
-        int32_t m;
-        keep_walk(g, k, &m);
+        int32_t m = all[k];
         int32_t size = pop64((uint64_t)m);
         int64_t sum = 0;
         for (int32_t i = 0; i < P->noffer; i++)
@@ -1805,6 +1839,7 @@ static void greedy_keep(const Game *g, Act *a) {
         best = m;
         best_cost = sum;
     }
+    free(all);
     memset(a, 0, sizeof *a);
     a->kind = A_KEEP;
     a->arg = best;
