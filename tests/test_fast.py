@@ -723,3 +723,18 @@ def test_a_large_offer_is_listed_in_one_walk() -> None:
     playout = Playout(board)
     game.greedy_playout(max_steps=1)
     assert game.to_state() == apply(state, playout.choose(state))
+
+
+def test_a_library_built_from_another_source_is_refused(tmp_path: Path) -> None:
+    """A stale build (core.c changed since) is not loaded: its functions may differ."""
+    from ttr_europe.fast.build import command
+
+    target = tmp_path / "stale.so"
+    line = [arg for arg in command(target) if not arg.startswith("-DFG_SOURCE_HASH")]
+    subprocess.run([*line, "-DFG_SOURCE_HASH=1"], check=True)
+    env = {**os.environ, "TTR_EUROPE_FAST_LIB": str(target)}
+    code = "from ttr_europe import fast; print(fast.available(), fast._LOADED['error'])"
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.startswith("False") and "another version of core.c" in done.stdout

@@ -86,6 +86,19 @@ def _load() -> Any:
     except OSError as exc:
         _LOADED["error"] = f"the compiled core is not built ({exc}): " + BUILD_COMMAND
         return None
+    from .build import source_hash
+
+    stamp = getattr(lib, "fg_source_hash", None)
+    if stamp is None:
+        _LOADED["error"] = f"{library_path()} is not the compiled core: " + BUILD_COMMAND
+        return None
+    stamp.restype = ctypes.c_uint64
+    stamp.argtypes = []
+    if stamp() != source_hash():
+        _LOADED["error"] = (
+            f"{library_path()} was built from another version of core.c: " + BUILD_COMMAND
+        )
+        return None
     vp, i64, i32, u64 = ctypes.c_void_p, ctypes.c_int64, ctypes.c_int32, ctypes.c_uint64
     p64, pact = ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(_Act)
     signatures: dict[str, tuple[Any, list[Any]]] = {

@@ -8,6 +8,7 @@ AddressSanitizer and UndefinedBehaviorSanitizer for the checks described in docs
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import shlex
 import subprocess
@@ -20,11 +21,18 @@ FLAGS = ("-std=c11", "-O2", "-shared", "-fPIC", "-Wall", "-Wextra", "-Werror")
 SANITIZE = ("-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined")
 
 
+def source_hash() -> int:
+    """The hash of ``core.c`` built into the library: ``fast`` loads only a build of the
+    source beside it (a library left from an older version is refused, not trusted)."""
+    return int(hashlib.sha256(SOURCE.read_bytes()).hexdigest()[:15], 16)
+
+
 def command(output: Path, sanitize: bool = False) -> list[str]:
     """The compiler command line that builds the core into ``output``."""
     cc = shlex.split(os.environ.get("CC", "cc"))
     extra = SANITIZE if sanitize else ()
-    return [*cc, *FLAGS, *extra, "-o", str(output), str(SOURCE)]
+    stamp = f"-DFG_SOURCE_HASH={source_hash():#x}ULL"
+    return [*cc, *FLAGS, *extra, stamp, "-o", str(output), str(SOURCE)]
 
 
 def build(output: Path | None = None, sanitize: bool = False) -> Path:
