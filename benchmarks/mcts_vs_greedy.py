@@ -132,8 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     mine = statistics.mean(r["totals"][r["seat"]] for r in results)
     theirs = statistics.mean(r["totals"][1 - r["seat"]] for r in results)
     budget = f"{args.iterations} playouts" if args.iterations else f"{seconds} s"
-    budget += {"auto": "", "yes": ", compiled core", "no": ", pure Python"}[args.compiled]
-    print(f"\nMctsBot ({budget} per move) vs GreedyBot, {n} games of europe/base, 2 players")
+    playing = {"auto": "", "yes": ", compiled core", "no": ", pure Python"}[args.compiled]
+    print(f"\nMctsBot ({budget} per move{playing}) vs GreedyBot, {n} games of europe/base, "
+          "2 players")  # fmt: skip
     print(f"win rate {wins / n:.1%} ({wins:g}/{n}), 95 % interval {low:.1%} - {high:.1%}")
     print(f"mean score: mcts {mine:.1f}, greedy {theirs:.1f}")
     print(
