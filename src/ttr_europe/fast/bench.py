@@ -185,7 +185,7 @@ def format_section(figures: dict[str, dict[str, float]]) -> list[str]:
             note = f">= {TARGET_RATIO:.0f}x {met}"
         lines.append(
             f"{key:<10} {f['python_games_per_s']:>10.1f} {f['fast_games_per_s']:>10.0f} "
-            f"{f['ratio']:>6.1f}x {f['fast_us_per_action']:>10.2f}  {note}"
+            f"{f['ratio']:>6.1f}x {f['fast_us_per_action']:>10.2f}  {note}".rstrip()
         )
     return lines
 
