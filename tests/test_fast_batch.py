@@ -86,3 +86,21 @@ def test_reset_deals_every_game_again() -> None:
         state = new_game("usa", players=2, seed=40 + i)
         assert game.to_state() == state
         assert np.array_equal(batch.observations[i], encode(state, state.current))
+
+
+def test_a_loaded_game_larger_than_the_layout_writes_only_what_fits() -> None:
+    """A game loaded with a 16-ticket offer (more than the layout's offer part holds): the
+    observation keeps to its parts (nothing past the offer part is written)."""
+    from ttr_europe.data import load_map
+    from ttr_europe.state import Phase
+    from ttr_europe.testing import scenario
+
+    batch = BatchGames(1, seed=0)
+    offer = [t.id for t in load_map("europe").tickets[:16]]
+    batch.games[0].load(scenario(phase=Phase.INITIAL_TICKETS, offers={0: offer}))
+    batch._observe(0)
+    lay = batch.layout
+    kept = lay.part(batch.observations[0], "offer")
+    assert kept.sum() == lay.max_offer  # the first places only
+    for name in ("tunnel_route", "tunnel_colour"):
+        assert not lay.part(batch.observations[0], name).any()

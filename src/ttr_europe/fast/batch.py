@@ -58,7 +58,8 @@ class BatchGames:
         self.next_seed = seed + n
         lay, codec = self.layout, self.codec
         offsets = [lay.slices[name].start for name in OBS_PARTS]
-        offsets += [lay.size, lay.dense, lay.max_players, len(board.tickets)]
+        offsets += [lay.size, lay.dense, lay.max_players, len(board.tickets), lay.max_offer,
+                    lay.shapes["row"][0]]  # fmt: skip
         self._layout = (ctypes.c_int32 * len(offsets))(*offsets)
         cities = len(board.cities)
         station_patterns = len(codec.blocks["station"]) // cities if cities else 0

@@ -1354,12 +1354,13 @@ int fg_score(const Game *g, const int32_t *paths, int32_t *out) {
 /* ------------------------------------------------------------------ batch stepping (rl) */
 
 /* Where rl.encoding's parts start (Layout.slices), in this order, then its size, the end of
- * its dense part, the layout's most players and ticket count. */
+ * its dense part, the layout's most players, ticket count, largest offer and face-up slots
+ * (a game loaded with more than the layout holds writes only what fits). */
 enum { O_HAND, O_DISCARD, O_PILE, O_DECK, O_BOX, O_TRAINS, O_STATIONS, O_SCORES, O_HAND_SIZES,
        O_TICKET_COUNTS, O_OFFER_COUNTS, O_PUBLIC, O_LAID, O_REVEALED, O_EXTRA, O_LAST_ROUND,
        O_FINAL, O_PASSES, O_PLAYER_COUNT, O_PHASE, O_CURRENT, O_FIRST, O_ROW, O_OWNERS,
        O_CLOSED, O_STATION_OWNERS, O_TICKETS, O_OFFER, O_TUNNEL_ROUTE, O_TUNNEL_COLOUR,
-       O_SIZE, O_DENSE, O_MAXP, O_NTICKETS, O_FIELDS };
+       O_SIZE, O_DENSE, O_MAXP, O_NTICKETS, O_MAX_OFFER, O_FACE_UP, O_FIELDS };
 
 /* The observation of seat (Encoder.encode with the game's PublicHands). */
 static void encode(const Game *g, int32_t seat, const int32_t *L, float *out) {
@@ -1400,7 +1401,7 @@ static void encode(const Game *g, int32_t seat, const int32_t *L, float *out) {
     out[L[O_PHASE] + g->phase] = 1.0f;
     out[L[O_CURRENT] + (g->current - seat + n) % n] = 1.0f;
     out[L[O_FIRST] + (g->first - seat + n) % n] = 1.0f;
-    for (int32_t s = 0; s < g->nrow; s++)
+    for (int32_t s = 0; s < g->nrow && s < L[O_FACE_UP]; s++)
         out[L[O_ROW] + s * (KINDS + 1) + (g->row[s] == NO_CARD ? KINDS : g->row[s])] = 1.0f;
     for (int32_t r = 0; r < R->nroutes; r++) {
         if (g->owners[r] != NO_OWNER)
@@ -1411,7 +1412,7 @@ static void encode(const Game *g, int32_t seat, const int32_t *L, float *out) {
         for (int32_t i = 0; i < g->p[q].nst; i++)
             out[L[O_STATION_OWNERS] + g->p[q].st[i] * maxp + (q - seat + n) % n] = 1.0f;
     for (int32_t i = 0; i < me->ntk; i++) out[L[O_TICKETS] + me->tk[i]] = 1.0f;
-    for (int32_t i = 0; i < me->noffer; i++)
+    for (int32_t i = 0; i < me->noffer && i < L[O_MAX_OFFER]; i++)
         out[L[O_OFFER] + i * L[O_NTICKETS] + me->offer[i]] = 1.0f;
 }
 
