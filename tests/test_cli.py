@@ -25,7 +25,7 @@ def test_play_prints_every_turn_and_the_final_scoreboard(
     assert lines[0].startswith("Ticket to Ride: Europe, variant Europe, 3 players, seed 4")
     assert sum(1 for line in lines if " start seat " in line) == 3
     assert "Final scores (europe, base)" in out
-    assert sum(1 for line in lines if line.startswith("  seat ") and "trains left" in line) == 3
+    assert sum(1 for line in lines if line.startswith("  seat ") and " left, " in line) == 3
     assert any(line.strip().startswith("1 ") for line in lines)  # a rank-1 row
     assert any(line.startswith(("Winner: seat", "Shared win: seat")) for line in lines)
     assert ET.parse(svg).getroot().tag.endswith("svg")

@@ -16,7 +16,7 @@ from ttr_europe.match import Match
 from ttr_europe.notation import parse_action
 from ttr_europe.rules import legal_actions
 from ttr_europe.testing import finished, scenario
-from ttr_europe.web.hub import BURST, COSTS, RATE, Client, Hub, moves
+from ttr_europe.web.hub import BURST, COSTS, RATE, Client, Hub, in_words, moves
 
 
 def _send(hub: Hub, client: Client, doc: Any) -> list[tuple[Client, dict[str, Any]]]:
@@ -46,8 +46,10 @@ def test_a_tab_joins_a_seat_and_sees_only_that_seats_secrets() -> None:
     update_b = _send(hub, b, {"type": "join", "seat": 1})[1][1]
     assert update_b["moves"] is None and update_b["view"]["players"][0]["offer"] is None
     assert update_b["seats"][0] == {
-        "seat": 0, "name": "person", "person": True, "taken": True, "online": 1
+        "seat": 0, "name": "person", "person": True, "taken": True, "online": 1,
+        "player": "Player 1", "stations_left": 3,
     }  # fmt: skip
+    assert update_b["seats"][2]["player"] == "Greedy bot"
 
 
 def test_a_move_updates_every_tab_with_its_own_events() -> None:
@@ -329,3 +331,73 @@ def test_a_tab_that_floods_the_server_is_slowed_down_and_changes_nothing() -> No
     now[0] += 3600  # credits never exceed the burst
     sent = [_only(_send(hub, a, "not json"), a)["code"] for _ in range(int(BURST) + 1)]
     assert sent.count("too_fast") == 1 and sent[-1] == "too_fast"
+
+
+def test_play_seats_a_person_in_the_latest_match_until_someone_sits_there() -> None:
+    hub = Hub(lambda: Match.new("usa", "base", 3, 1, ["greedy", "person", "person"]))
+    a, b, c = Client(), Client(), Client()
+    assert _only(_send(hub, a, {"type": "play"}), a) == {"type": "created", "match": "1", "seat": 1}
+    _send(hub, a, {"type": "join", "match": "1", "seat": 1})
+    # Match 1 now has a person: the next person to open the page gets a new match of their own.
+    assert _only(_send(hub, b, {"type": "play"}), b) == {"type": "created", "match": "2", "seat": 1}
+    _send(hub, c, {"type": "join", "match": "2"})  # watching takes no seat
+    assert _only(_send(hub, c, {"type": "play"}), c)["match"] == "2"
+    bots = Hub(lambda: Match.new("usa", "base", 2, 1, ["greedy", "random"]))
+    for tab in (Client(), Client()):  # nothing to sit at: all watch the one match, none dealt
+        assert _only(_send(bots, tab, {"type": "play"}), tab) == {
+            "type": "created", "match": "1", "seat": None
+        }  # fmt: skip
+
+
+def test_updates_carry_the_seats_tickets_with_points_and_done_marks() -> None:
+    state = scenario(
+        hands={0: "2red"}, tickets={0: ["Zurich-Brindisi", "Brest-Petrograd"]},
+        owners={"Venezia-Zurich": 0, "Roma-Venezia": 0, "Brindisi-Roma": 0},
+    )  # fmt: skip
+    hub = Hub(lambda: Match(state, ["person", "greedy"]))
+    a, watcher = Client(), Client()
+    update = _send(hub, a, {"type": "join", "seat": 0, "name": "  Ann\x1b  Lee "})[1][1]
+    assert update["tickets"] == [
+        {"ticket": "Zurich-Brindisi", "points": 6, "long": False, "done": True,
+         "routes": ["Venezia-Zurich", "Roma-Venezia", "Brindisi-Roma"],
+         "cities": ["Zurich", "Brindisi"]},
+        {"ticket": "Brest-Petrograd", "points": 20, "long": True, "done": False, "routes": [],
+         "cities": ["Brest", "Petrograd"]},
+    ]  # fmt: skip
+    assert update["seats"][0]["player"] == "Ann Lee"  # printable, spaces tidied
+    seen = _send(hub, watcher, {"type": "join"})[1][1]
+    assert seen["tickets"] == [] and seen["offer"] == []  # a watcher sees nobody's tickets
+    assert seen["seats"][0]["player"] == "Ann Lee"
+    answer = _only(_send(hub, a, {"type": "join", "seat": 0, "name": 5}), a)
+    assert answer["code"] == "bad_message"
+
+
+def test_the_offer_carries_points_and_long_marks() -> None:
+    hub = Hub(lambda: Match.new("europe", "base", 2, 3, ["person", "greedy"]))
+    a = Client()
+    update = _send(hub, a, {"type": "join", "seat": 0})[1][1]
+    board = hub.latest.match.state.map
+    offer = observe(hub.latest.match.state, 0).players[0].offer
+    assert offer
+    assert update["offer"] == [
+        {"ticket": t, "points": board.ticket(t).points, "long": board.ticket(t).long} for t in offer
+    ]
+    assert sum(o["long"] for o in update["offer"]) == 1  # one long ticket in the first offer
+
+
+def test_a_refused_move_is_said_in_players_words_with_the_rule_apart() -> None:
+    hub = Hub(two_people)
+    a = Client()
+    _send(hub, a, {"type": "join", "seat": 0})
+    keep_none = {"format": "ttr_europe/action", "version": 1, "type": "keep_tickets",
+                 "tickets": []}  # fmt: skip
+    answer = _only(_send(hub, a, {"type": "act", "action": keep_none}), a)
+    assert answer["code"] == "illegal" and answer["rule"] == "R9"
+    assert answer["text"] == "Keep at least 2 tickets."
+    assert in_words("keep at most 1 long ticket(s)") == "Keep at most 1 long ticket."
+    assert in_words("that route is already claimed") == "That route is already claimed."
+    b = Client()
+    _send(hub, b, {"type": "join", "seat": 1})
+    assert _only(_send(hub, b, {"type": "act", "action": "blind"}), b)["text"] == (
+        "It is not your turn."
+    )

@@ -16,15 +16,20 @@ Messages from the browser (JSON objects with a ``"type"``):
   an action JSON document.
 - ``{"type": "options", "route": id}`` or ``{"type": "options", "city": id}``: the legal claims
   of a route, or stations in a city, with their payments.
-- ``{"type": "new"}``: start another match with the same settings; ``{"type": "ping"}``.
+- ``{"type": "new"}``: start another match with the same settings; ``{"type": "play"}``: a
+  person's seat to play at, in the latest match if nobody has sat there yet, else in a new one
+  (what the page asks for when opened without a match); ``{"type": "ping"}``.
+- ``join`` may carry ``"name"``: the name the seat's player goes by (at most 24 characters).
 
 Answers: ``joined``, ``update`` (view, board SVG, new events, the moves of the seat to act,
-the scoreboard once over), ``options``, ``created``, ``pong`` and ``error`` (``code``,
-``message``, ``rule`` when a rule refused the move).
+the seat's tickets with points and done marks, the scoreboard once over), ``options``,
+``created``, ``pong`` and ``error`` (``code``, ``message``, and when a rule refused the move
+``rule`` and ``text``: the reason in a player's words, without the rule number).
 """
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
 from collections import Counter
@@ -45,6 +50,7 @@ from ..actions import (
     PayTunnel,
     WithdrawTunnel,
 )
+from ..board import Ticket
 from ..errors import (
     ActionParseError,
     BotError,
@@ -64,11 +70,13 @@ MAX_MATCHES = 64
 JOIN_EVENTS = 200  # events replayed to a tab that joins late or comes back
 MAX_WATCHERS = 32  # tabs watching one match; each costs work at every move
 MAX_TABS_PER_SEAT = 8  # tabs at one seat (its token's holder may open several)
-MESSAGE_TYPES = ("join", "act", "options", "new", "ping")
+MESSAGE_TYPES = ("join", "act", "options", "new", "play", "ping")
+MAX_NAME = 24  # characters of a player's chosen name
 RATE = 50.0  # message credits a tab regains per second: far above any person's clicking
 BURST = 100.0  # credits a tab may hold, so a quick series of moves is never refused
-COSTS = {"new": 25.0, "join": 5.0}  # what a message costs beyond one credit: dealing and
-# playing bots to a person's turn, drawing the board; every other message costs one
+# What a message costs beyond one credit: dealing and playing bots to a person's turn, drawing
+# the board; every other message costs one.
+COSTS = {"new": 25.0, "play": 25.0, "join": 5.0}
 
 Json = dict[str, Any]
 
@@ -92,6 +100,7 @@ class Hosted:
     match: Match
     tokens: dict[int, str] = attrs.field(factory=dict)
     clients: list[Client] = attrs.field(factory=list)
+    names: dict[int, str] = attrs.field(factory=dict)  # the names people chose for their seats
 
 
 Outgoing = list[tuple[Client, Json]]
@@ -159,11 +168,13 @@ class Hub:
         except WebError as exc:
             return [(client, error(exc.code, str(exc)))]
         except GameOverError as exc:
-            return [(client, error("game_over", str(exc), exc.rule))]
+            text = "The game is over."
+            return [(client, error("game_over", str(exc), exc.rule, text=text))]
         except NotYourTurnError as exc:
-            return [(client, error("not_your_turn", str(exc), exc.rule))]
+            text = "It is not your turn."
+            return [(client, error("not_your_turn", str(exc), exc.rule, text=text))]
         except IllegalActionError as exc:
-            return [(client, error("illegal", str(exc), exc.rule))]
+            return [(client, error("illegal", str(exc), exc.rule, text=in_words(exc.reason)))]
         except ActionParseError as exc:
             candidates = list(exc.candidates)
             return [(client, error("unreadable", str(exc), None, candidates=candidates))]
@@ -193,11 +204,22 @@ class Hub:
         created = {"type": "created", "match": hosted.id, "seat": people[0] if people else None}
         return [(client, created)]
 
+    def _on_play(self, client: Client, message: Json) -> Outgoing:
+        _fields(message, ())
+        latest = self.latest  # dealt at the start, or by the last "new"
+        people = any(s.is_person for s in latest.match.seats)
+        fresh = latest.id in self.matches and not latest.tokens and not latest.match.finished
+        # nobody sat there yet: that seat; only bots play (every match alike): watch them
+        hosted = latest if fresh or not people else self.new_match()
+        first = next((i for i, s in enumerate(hosted.match.seats) if s.is_person), None)
+        return [(client, {"type": "created", "match": hosted.id, "seat": first})]
+
     def _on_join(self, client: Client, message: Json) -> Outgoing:
-        _fields(message, ("match", "seat", "token"))
+        _fields(message, ("match", "seat", "token", "name"))
         match_id = _optional(message, "match", str)
         seat = _optional(message, "seat", int)
         token = _optional(message, "token", str)
+        name = _name(_optional(message, "name", str))
         hosted = self.latest if match_id is None else self.matches.get(match_id)
         if hosted is None:
             raise WebError("unknown_match", f"no match {match_id!r} on this server")
@@ -219,6 +241,8 @@ class Hub:
         self.leave(client)
         client.hosted, client.seat, client.seen = hosted, seat, 0
         hosted.clients.append(client)
+        if seat is not None and name:
+            hosted.names[seat] = name
         joined = {"type": "joined", "match": hosted.id, "seat": seat, "token": token}
         return [(client, joined), (client, self._update(client))]
 
@@ -273,6 +297,7 @@ class Hub:
         assert hosted is not None
         match, seat = hosted.match, client.seat
         view = match.view(seat)
+        state = match.state
         boards = {} if boards is None else boards
         if seat not in boards:
             boards[seat] = render_svg(view, sidebar=False)
@@ -293,6 +318,8 @@ class Hub:
                     "person": s.is_person,
                     "taken": i in hosted.tokens,
                     "online": sum(c.seat == i for c in hosted.clients),
+                    "player": hosted.names.get(i) or _given_name(i, s.name, s.is_person),
+                    "stations_left": state.stations_left(i),
                 }
                 for i, s in enumerate(match.seats)
             ],
@@ -300,7 +327,11 @@ class Hub:
             "board": boards[seat],
             "events": [{"seq": n, "event": e.to_json()} for n, e in events],
             "moves": moves(match.legal(seat)) if to_act else None,
-        }
+            "tickets": _tickets(match, seat),
+            "offer": [] if seat is None else [
+                _ticket(state.map.ticket(t)) for t in view.players[seat].offer or ()
+            ],
+        }  # fmt: skip
         if match.finished:
             board = match.scoreboard()
             doc["scoreboard"] = scoreboard_to_json(board)
@@ -312,6 +343,49 @@ class Hub:
                 for i in range(len(match.seats))
             ]
         return doc
+
+
+def _ticket(ticket: Ticket) -> Json:
+    return {"ticket": ticket.id, "points": ticket.points, "long": ticket.long}
+
+
+def _tickets(match: Match, seat: int | None) -> list[Json]:
+    """The seat's kept tickets: points, long or not, and whether its routes (and stations, as
+    final scoring would use them) join the two cities yet, with the path when they do."""
+    if seat is None or not match.state.players[seat].tickets:
+        return []
+    board = match.state.map
+    scored = match.scoreboard().players[seat].tickets
+    return [
+        {**_ticket(board.ticket(t.ticket)), "done": t.completed, "routes": list(t.routes),
+         "cities": [board.cities[board.ticket(t.ticket).a].id,
+                    board.cities[board.ticket(t.ticket).b].id]}
+        for t in scored
+    ]  # fmt: skip
+
+
+def _given_name(seat: int, name: str, person: bool) -> str:
+    """The name shown for a seat whose player chose none: "Player 1", "Greedy bot"."""
+    return f"Player {seat + 1}" if person else f"{name[:1].upper()}{name[1:]} bot"
+
+
+def _name(text: str | None) -> str | None:
+    """A chosen name, printable and short; None when nothing is left of it."""
+    if text is None:
+        return None
+    kept = " ".join("".join(c for c in text if c.isprintable()).split())[:MAX_NAME]
+    return kept or None
+
+
+def in_words(reason: str) -> str:
+    """A rule's reason as a sentence for players: "keep at least 2 ticket(s)" becomes "Keep at
+    least 2 tickets." (the rule's number travels apart, for those who want it)."""
+
+    def agree(m: re.Match[str]) -> str:
+        return m.group(1) + m.group(2) + ("" if m.group(1) == "1 " else "s")
+
+    text = re.sub(r"(\d+ )((?:\w+ )*?\w+)\(s\)", agree, reason.strip())
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
 def _bots_move(match: Match) -> list[str]:
