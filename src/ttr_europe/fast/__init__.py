@@ -12,9 +12,7 @@ together.
 from __future__ import annotations
 
 import ctypes
-import os
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..actions import (
@@ -45,6 +43,8 @@ from ..guards import check_setup, not_a_state
 from ..rng import below, seed_state
 from ..scoring import Outcome, longest_path
 from ..state import GameState, PendingTunnel, Phase, PlayerState, Rules
+from .build import LIBRARY_ENV as LIBRARY_ENV
+from .build import library_path, source_hash
 
 __all__ = [
     "FastGame",
@@ -56,19 +56,11 @@ __all__ = [
     "reference_playout",
 ]
 
-LIBRARY_ENV = "TTR_EUROPE_FAST_LIB"
-"""An environment variable naming another build of the core (a sanitizer build, say)."""
 BUILD_COMMAND = "python -m ttr_europe.fast.build"
 GREEDY_MAX_STEPS = 2_000  # mcts.Playout.finish's limit: a playout this long stops where it is
 _MASK = (1 << 64) - 1
 _WORDS = 4  # 64-bit words of a closed mask: the core holds at most 256 routes
 _CLAMP = 1 << 20  # card counts above this answer every check as this does (core.c BIG)
-
-
-def library_path() -> Path:
-    """Where the built core is looked for: ``$TTR_EUROPE_FAST_LIB``, else beside this file."""
-    named = os.environ.get(LIBRARY_ENV)
-    return Path(named) if named else Path(__file__).with_name("_core.so")
 
 
 class _Act(ctypes.Structure):
@@ -86,8 +78,6 @@ def _load() -> Any:
     except OSError as exc:
         _LOADED["error"] = f"the compiled core is not built ({exc}): " + BUILD_COMMAND
         return None
-    from .build import source_hash
-
     stamp = getattr(lib, "fg_source_hash", None)
     if stamp is None:
         _LOADED["error"] = f"{library_path()} is not the compiled core: " + BUILD_COMMAND

@@ -17,6 +17,16 @@ from collections.abc import Sequence
 from pathlib import Path
 
 SOURCE = Path(__file__).with_name("core.c")
+LIBRARY_ENV = "TTR_EUROPE_FAST_LIB"
+"""An environment variable naming another build of the core (a sanitizer build, say)."""
+
+
+def library_path() -> Path:
+    """Where the built core is looked for: ``$TTR_EUROPE_FAST_LIB``, else beside ``core.c``."""
+    named = os.environ.get(LIBRARY_ENV)
+    return Path(named) if named else SOURCE.with_name("_core.so")
+
+
 FLAGS = ("-std=c11", "-O2", "-shared", "-fPIC", "-Wall", "-Wextra", "-Werror")
 SANITIZE = ("-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined")
 
@@ -37,8 +47,6 @@ def command(output: Path, sanitize: bool = False) -> list[str]:
 
 def build(output: Path | None = None, sanitize: bool = False) -> Path:
     """Compile the core; return the library's path (``CalledProcessError`` if cc fails)."""
-    from . import library_path
-
     target = output or library_path()
     subprocess.run(command(target, sanitize), check=True)
     return target
