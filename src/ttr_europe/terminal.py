@@ -372,17 +372,17 @@ class Terminal:
     def run(self) -> bool:
         """Play until the game ends (True) or a person quits (False; the record is saved).
 
-        A bot that fails (``BotError``) stops the game: the moves made so far are saved, then
-        the error goes on to the caller."""
+        A bot that fails (``BotError``) gives its seat to a random stand-in
+        (``Match.stand_in``) and the game goes on; the reason is written."""
         recent = self.log.lines[-len(self.match.seats) :]
         if recent:
             self.write("Recent turns:")
             for line in recent:
                 self.write(line)
         self._catch_up()
-        try:
-            while not self.match.finished:
-                seat = self.match.state.current
+        while not self.match.finished:
+            seat = self.match.state.current
+            try:
                 if not self.match.seats[seat].is_person:
                     self.match.step()
                     self._catch_up()
@@ -391,10 +391,11 @@ class Terminal:
                 if not self._decide(seat):
                     self._saved()
                     return False
-        except BotError:
-            self._catch_up()  # the person's move that came before stands
-            self._saved()
-            raise
+            except BotError as exc:  # the moves made stand, the person's included
+                self._catch_up()
+                failed = self.match.state.current
+                self.match.stand_in(failed)
+                self.write(f"{exc}; a random bot plays seat {failed} from now on.")
         return True
 
     def _saved(self) -> None:

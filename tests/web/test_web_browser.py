@@ -222,7 +222,7 @@ def test_tabs_share_a_match_and_a_closed_tab_gets_its_seat_back(browser: Any) ->
         assert not any(":" in k for k in kept)  # which tickets others kept stays secret
         # Seat 0's tab closes and comes back (same browser, so the same stored token).
         url = tabs[0].url
-        assert "match=1" in url and "seat=0" in url
+        assert f"match={server.hub.latest.id}" in url and "seat=0" in url
         tabs[0].close()
         again = context.new_page()
         again.goto(url)
@@ -307,12 +307,17 @@ def test_new_game_sits_at_the_first_persons_seat(browser: Any) -> None:
         page = browser.new_page()
         page.goto(server.url + "?seat=1")
         page.wait_for_function(TURN, timeout=TIMEOUT)
+        first = server.hub.latest.id
         page.click("#new-game")
         page.wait_for_function(
-            "document.getElementById('where').textContent === 'match 2, seat 1'", timeout=TIMEOUT
+            "document.getElementById('where').textContent.endsWith(', seat 1')"
+            f" && !document.getElementById('where').textContent.includes('{first}')",
+            timeout=TIMEOUT,
         )
+        second = server.hub.latest.id
+        assert second != first
         assert page.locator("#error").is_hidden()
-        assert "match=2" in page.url and "seat=1" in page.url
+        assert f"match={second}" in page.url and "seat=1" in page.url
 
 
 def test_a_tab_refused_for_too_many_tabs_at_a_seat_watches_instead(
@@ -326,9 +331,10 @@ def test_a_tab_refused_for_too_many_tabs_at_a_seat_watches_instead(
         first, second = context.new_page(), context.new_page()
         first.goto(server.url + "?seat=0")
         first.wait_for_function(TURN, timeout=TIMEOUT)
-        second.goto(server.url + "?match=1&seat=0")
+        match_id = server.hub.latest.id
+        second.goto(server.url + f"?match={match_id}&seat=0")
         second.wait_for_selector("#error[data-code='too_many_tabs']", timeout=TIMEOUT)
         second.wait_for_function(
-            "document.getElementById('where').textContent === 'match 1, watching'",
+            f"document.getElementById('where').textContent === 'match {match_id}, watching'",
             timeout=TIMEOUT,
         )

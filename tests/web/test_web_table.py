@@ -47,7 +47,8 @@ def _midgame() -> Match:
     state = scenario(
         hands={0: "2white+2red+3blue+1loco", 1: "4black"}, row="red blue green yellow pink",
         tickets={0: ["Zurich-Brindisi", "Brest-Petrograd", "Paris-Wien"], 1: ["Berlin-Roma"]},
-        owners=owners, stations={1: ["Budapest"]}, pile="orange " * 30,
+        owners=owners, stations={1: ["Budapest"]},
+        pile="orange " * 12 + "black " * 8 + "green " * 10,  # 30 cards the game has
     )  # fmt: skip
     return Match(state, ["person", "greedy"])
 
@@ -78,8 +79,9 @@ def test_the_whole_map_is_on_screen_with_hand_and_actions_beside_it(
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(server.url)  # the printed address: it seats the person
         page.wait_for_function(TURN, timeout=TIMEOUT)
-        assert "match=1" in page.url and "seat=0" in page.url
-        assert page.locator("#where").inner_text() == "match 1, seat 0"
+        match_id = server.hub.latest.id
+        assert f"match={match_id}" in page.url and "seat=0" in page.url
+        assert page.locator("#where").inner_text() == f"match {match_id}, seat 0"
         width, height = SIZES[size]["viewport"].values()  # type: ignore[attr-defined]
         board = page.locator("#board").evaluate(BOX)
         svg = page.locator("#board svg").evaluate(BOX)
@@ -296,7 +298,8 @@ def test_watching_is_a_choice(browser: Any) -> None:
         page = browser.new_page(viewport={"width": 1400, "height": 900})
         page.goto(server.url + "?watch")
         page.wait_for_function(
-            "document.getElementById('where').textContent === 'match 1, watching'",
+            f"document.getElementById('where').textContent === 'match {server.hub.latest.id}, "
+            "watching'",
             timeout=TIMEOUT,
         )
         assert page.locator("#hand-box").is_hidden()

@@ -20,8 +20,8 @@ def configure_play(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
         default="greedy,random",
-        help="comma-separated bots (random, greedy, mcts or package.module:Class), repeated "
-        "over the seats (default greedy,random)",
+        help="comma-separated bots (random, greedy, mcts, package.module:Class or "
+        "cmd:COMMAND), repeated over the seats (default greedy,random)",
     )
     parser.add_argument(
         "--human",
@@ -115,7 +115,7 @@ def _drawer(record_path: str) -> Callable[[object, int], str]:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from ..bots import make_bot
+    from ..bots import close_bots, make_bot
     from ..errors import BotError
     from ..match import PERSON, Match
     from ..records import GameRecord
@@ -165,13 +165,15 @@ def run_play(args: argparse.Namespace) -> int:
             before = match.state
             try:
                 match.step()
-            except BotError:  # the game so far is kept, as in the terminal
-                if args.record:
-                    _saver(args.record, map_data)(match)
-                raise
+            except BotError as exc:  # a stand-in plays on, as in the terminal
+                match.stand_in(before.current)
+                print(f"ttr-europe: {exc}; a random bot plays seat {before.current} from now "
+                      "on", file=sys.stderr)  # fmt: skip
+                continue
             line = log.add(before, match.actions[-1], match.state)
             if line is not None and not args.quiet:
                 print(line)
+    close_bots(seat.bot for seat in match.seats)  # programs in other processes: quit
     state = match.state
     board = match.scoreboard()
     if args.quiet:

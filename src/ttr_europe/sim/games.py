@@ -118,6 +118,9 @@ class GameResult:
         """A row read back; raises ``ValueError``, ``TypeError`` or ``KeyError`` if malformed."""
         if not isinstance(row, dict):
             raise TypeError("a row is a JSON object")
+        unknown = sorted(set(row) - _ROW_FIELDS)
+        if unknown:
+            raise ValueError(f"unknown field {unknown[0]!r}")
         forfeit = row["forfeit"]
         record = row.get("record")
         result = cls(
@@ -136,6 +139,12 @@ class GameResult:
         if not seats or {len(result.scores), len(result.ranks), len(result.returns)} != {seats}:
             raise ValueError("bots, scores, ranks and returns differ in length")
         return result
+
+
+_ROW_FIELDS = frozenset(
+    {"seed", "bots", "scores", "ranks", "winners", "returns", "actions", "duration", "forfeit",
+     "record"}
+)  # fmt: skip
 
 
 def _int(value: Any) -> int:
@@ -162,18 +171,22 @@ def play_game(spec: GameSpec) -> GameResult:
     rngs = [bots.seat_rng(spec.seed, seat) for seat in range(len(players))]
     taken: list[str] = []
     forfeit = None
-    while state.phase is not Phase.GAME_OVER:
-        seat = state.current
-        if len(taken) >= MAX_ACTIONS:
-            forfeit = Forfeit(seat, names[seat], len(taken), f"no end after {MAX_ACTIONS} actions")
-            break
-        try:
-            action = bots.decide(players[seat], state, rngs[seat])
-        except BotError as exc:  # a bot's failure is a result, not a crash of the run
-            forfeit = Forfeit(seat, names[seat], len(taken), exc.reason)
-            break
-        taken.append(str(action))
-        state = apply(state, action)
+    try:
+        while state.phase is not Phase.GAME_OVER:
+            seat = state.current
+            if len(taken) >= MAX_ACTIONS:
+                reason = f"no end after {MAX_ACTIONS} actions"
+                forfeit = Forfeit(seat, names[seat], len(taken), reason)
+                break
+            try:
+                action = bots.decide(players[seat], state, rngs[seat])
+            except BotError as exc:  # a bot's failure is a result, not a crash of the run
+                forfeit = Forfeit(seat, names[seat], len(taken), exc.reason)
+                break
+            taken.append(str(action))
+            state = apply(state, action)
+    finally:
+        bots.close_bots(players)  # a program in another process ends with its game
     board_score = score(state)
     scores = tuple(p.total for p in board_score.players)
     if forfeit is None:

@@ -76,6 +76,15 @@ function showError(msg) {
   box.title = msg.rule ? `rule ${msg.rule}` : ""; // the rule's number only on hover
   box.dataset.code = msg.code;
   box.hidden = false;
+  if (msg.code === "unknown_match") { // gone or never here: nothing of it stays playable
+    last = null;
+    $("board").replaceChildren();
+    $("turn").hidden = true;
+    $("where").textContent = `no match ${matchId} here`;
+    setStatus("start a new game", "unknown");
+    $("new-game").focus();
+    return;
+  }
   const refusedSeat = ["seat_taken", "bot_seat", "no_seat", "too_many_tabs"].includes(msg.code);
   if (refusedSeat && seat !== null) { // watch instead (once: a full match refuses that too)
     seat = null;
@@ -718,4 +727,5 @@ boardEl.addEventListener("wheel", (e) => { // a trackpad's pinch, or ctrl and th
   zoomAt(scale() * Math.exp(-e.deltaY / 200), e.clientX, e.clientY);
 }, { passive: false });
 window.addEventListener("resize", () => applyZoom());
+setInterval(() => send({ type: "ping" }), 30000); // the server closes connections silent for 120 s
 connect();
