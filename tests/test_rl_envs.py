@@ -25,7 +25,7 @@ from ttr_europe import (  # noqa: E402
 )
 from ttr_europe.bots import GreedyBot, RandomBot, decide, play  # noqa: E402
 from ttr_europe.errors import BotError, SetupError  # noqa: E402
-from ttr_europe.rl import GYM_ID, PolicyBot, encode  # noqa: E402
+from ttr_europe.rl import GYM_ID, MAX_AGENT_STEPS, PolicyBot, encode  # noqa: E402
 from ttr_europe.rl.gymnasium_env import TicketToRideGymEnv  # noqa: E402
 from ttr_europe.rl.pettingzoo_env import TicketToRideEnv, env  # noqa: E402
 from ttr_europe.scoring import outcome, returns  # noqa: E402
@@ -188,6 +188,85 @@ def test_gymnasium_check_env_on_the_registered_id() -> None:
     check_env(e.unwrapped, skip_render_check=True)
 
 
+def test_gymnasium_check_env_passes_with_every_default() -> None:
+    # the wrapped environment, as a researcher would pass it (Gymnasium advises the unwrapped)
+    with pytest.warns(UserWarning, match="different from the unwrapped"):
+        check_env(gym.make(GYM_ID))
+    assert gym.make(GYM_ID).unwrapped.illegal_action == "end"
+
+
+def test_default_episode_caps_of_both_environments() -> None:
+    assert gym.spec(GYM_ID).max_episode_steps == MAX_AGENT_STEPS == 1000
+    assert env().max_cycles == MAX_AGENT_STEPS
+    capped = gym.make(GYM_ID, opponents=("random",), max_episode_steps=3)
+    _, info = capped.reset(seed=2)
+    for step in range(3):
+        _, _, terminated, truncated, info = capped.step(int(np.flatnonzero(info["action_mask"])[0]))
+        assert not terminated and truncated == (step == 2)
+    assert env(max_cycles=None).max_cycles is None
+
+
+ACTION_FORMS = [
+    lambda c: c,
+    np.int64,
+    np.int32,
+    np.uint16,
+    np.array,
+    lambda c: np.array(c, np.int32),
+]
+
+
+@pytest.mark.parametrize("form", ACTION_FORMS)
+def test_every_action_form_the_space_admits_is_played(form) -> None:
+    gym_env = TicketToRideGymEnv(opponents=("random",), seat=0, illegal_action="raise")
+    _, info = gym_env.reset(seed=6)
+    code = int(np.flatnonzero(info["action_mask"])[0])
+    action = form(code)
+    assert gym_env.action_space.contains(action)
+    before = gym_env.game.state
+    gym_env.step(action)
+    assert gym_env.game.state is not before
+    zoo = env(players=2)
+    zoo.reset(seed=6)
+    code = int(np.flatnonzero(zoo.observe(zoo.agent_selection)["action_mask"])[0])
+    before = zoo.game.state
+    zoo.step(form(code))
+    assert zoo.game.state is not before
+
+
+def test_a_predicted_0d_array_plays_like_its_int() -> None:
+    """``model.predict(obs, action_masks=...)`` returns ``array(16)``: the same move as 16."""
+    a = TicketToRideGymEnv(opponents=("greedy",), seat=0)
+    b = TicketToRideGymEnv(opponents=("greedy",), seat=0)
+    _, info = a.reset(seed=8)
+    b.reset(seed=8)
+    for _ in range(30):
+        code = int(np.flatnonzero(info["action_mask"])[-1])
+        obs_a, r_a, done, _, info = a.step(np.array(code))
+        obs_b, r_b, *_ = b.step(code)
+        assert np.array_equal(obs_a, obs_b) and r_a == r_b
+        if done:
+            break
+
+
+@pytest.mark.parametrize(
+    "bad", [True, np.bool_(True), 2.0, np.float64(2), np.array(2.0), np.array([2]), "2", None]
+)
+def test_forms_the_space_refuses_are_refused_by_name(bad) -> None:
+    gym_env = TicketToRideGymEnv(opponents=("random",))
+    gym_env.reset(seed=1)
+    before = gym_env.game.state
+    # a bool is refused although Discrete admits Python's (bool is an int subclass)
+    assert bad is True or not gym_env.action_space.contains(bad)
+    with pytest.raises(MalformedActionError, match="no action code"):
+        gym_env.step(bad)  # even with illegal_action="end": not a code at all
+    assert gym_env.game.state is before and not gym_env._done
+    zoo = env(players=2)
+    zoo.reset(seed=1)
+    with pytest.raises(MalformedActionError, match="no action code"):
+        zoo.step(bad)
+
+
 def test_gymnasium_episode_against_bots() -> None:
     e = gym.make(GYM_ID, opponents=("greedy", "random"))
     obs, info = e.reset(seed=3)
@@ -229,7 +308,7 @@ def test_gymnasium_fixed_seat_and_bot_objects() -> None:
 
 
 def test_gymnasium_masked_out_code_raises_and_the_episode_goes_on() -> None:
-    e = TicketToRideGymEnv(opponents=("random",))
+    e = TicketToRideGymEnv(opponents=("random",), illegal_action="raise")
     _, info = e.reset(seed=4)
     before = e.game.state
     bad = _masked_out(info["action_mask"])
