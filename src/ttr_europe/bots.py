@@ -3,7 +3,9 @@
 A bot is any object with a ``name`` and ``choose(view, legal, rng) -> Action``: ``view`` is what
 its seat may know (``views.observe``), ``legal`` the legal actions of that seat, ``rng`` a seeded
 ``random.Random`` to draw any randomness from. ``decide(bot, state, rng)`` runs one decision and
-turns a bot that raises or answers an illegal action into a ``BotError`` naming both.
+turns a bot that raises or answers an illegal action into a ``BotError`` naming both. A bot that
+remembers what it saw between its turns also has ``see(view, action)``: game drivers call
+``tell(bots, state, action)`` before each move, which shows it the move and its seat's view.
 ``make_bot`` resolves ``random``, ``greedy``, ``mcts`` and ``package.module:Class`` specs.
 """
 
@@ -47,6 +49,7 @@ __all__ = [
     "make_bot",
     "play",
     "seat_rng",
+    "tell",
 ]
 
 
@@ -102,6 +105,30 @@ def decide(bot: Bot, state: GameState, rng: random.Random) -> Action:
     return action
 
 
+def tell(bots: Sequence[Bot | None], state: GameState, action: Action) -> None:
+    """Show ``action``, about to be played in ``state``, to each bot that has ``see``.
+
+    ``bots[seat]`` is the bot of ``seat`` (None for a seat no bot plays). A watching bot gets
+    ``see(view, move)`` once per move, ``view`` being its (first) seat's view before it and
+    ``move`` the action, or None for another seat's ticket choice, which stays secret (R52; the
+    next view shows how many were kept). A blind draw does not name its card. Raises
+    ``BotError`` naming a bot whose ``see`` raises.
+    """
+    told: set[int] = set()
+    secret = isinstance(action, KeepTickets)
+    for seat, bot in enumerate(bots):
+        see = getattr(bot, "see", None)
+        if see is None or id(bot) in told:
+            continue
+        told.add(id(bot))
+        try:
+            see(observe(state, seat), None if secret and seat != state.current else action)
+        except Exception as exc:
+            raise BotError(
+                bot_name(bot), seat, action, f"see raised {type(exc).__name__}: {_text(exc)}"
+            ) from exc
+
+
 def _text(thing: object) -> str:
     """``str(thing)``, or its type when even that fails (a bot may answer anything)."""
     try:
@@ -141,7 +168,9 @@ def play(
     for _ in range(max_steps):
         if state.phase is Phase.GAME_OVER:
             break
-        state = apply(state, decide(bots[state.current], state, rngs[state.current]))
+        action = decide(bots[state.current], state, rngs[state.current])
+        tell(bots, state, action)
+        state = apply(state, action)
         history.append(state)
     return history
 

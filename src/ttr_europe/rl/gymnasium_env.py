@@ -27,7 +27,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..bots import Bot, decide, make_bot
+from ..actions import Action
+from ..bots import Bot, decide, make_bot, tell
 from ..errors import (
     BotError,
     GameOverError,
@@ -121,7 +122,7 @@ class TicketToRideGymEnv(gym.Env[Obs, np.int64]):
             info = self._info()
             info["illegal_action"] = str(exc)
             return self._obs(), self.illegal_reward, True, False, info
-        reward = game.play(legal)[self.seat]
+        reward = self._play(legal)
         reward += self._opponents_move()
         return self._obs(), reward, self._done, False, self._info()
 
@@ -136,9 +137,15 @@ class TicketToRideGymEnv(gym.Env[Obs, np.int64]):
             except BotError:
                 self._done = True  # the episode cannot go on; reset() starts a new one
                 raise
-            reward += game.play(action)[self.seat]
+            reward += self._play(action)
         self._done = game.over
         return reward
+
+    def _play(self, action: Action) -> float:
+        """Play ``action``, shown first to the bots that watch; the agent's reward."""
+        seats = range(self.game.players)
+        tell([None if s == self.seat else self._bot_of(s) for s in seats], self.game.state, action)
+        return self.game.play(action)[self.seat]
 
     def _obs(self) -> Obs:
         return self.game.observe(self.seat)
