@@ -6,7 +6,9 @@ its seat may know (``views.observe``), ``legal`` the legal actions of that seat,
 turns a bot that raises or answers an illegal action into a ``BotError`` naming both. A bot that
 remembers what it saw between its turns also has ``see(view, action)``: game drivers call
 ``tell(bots, state, action)`` before each move, which shows it the move and its seat's view.
-``make_bot`` resolves ``random``, ``greedy``, ``mcts`` and ``package.module:Class`` specs.
+``make_bot`` resolves the names of ``BUILTIN_BOTS`` (the ladder of ``ttr_europe.ladder``:
+``random``, ``claimer``, ``saver``, ``greedy``, ``mcts-fast``, ``mcts``) and
+``package.module:Class`` specs.
 """
 
 from __future__ import annotations
@@ -398,15 +400,29 @@ def _mcts() -> Bot:
     return MctsBot()
 
 
+def _lazy(module: str, factory: str) -> Callable[[], Bot]:
+    """A factory of ``module`` (relative to the package) imported only when a bot is built."""
+
+    def build() -> Bot:
+        made: Bot = getattr(importlib.import_module(module, __package__), factory)()
+        return made
+
+    build.__name__ = factory
+    return build
+
+
 BUILTIN_BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
+    "claimer": _lazy(".ladder", "ClaimerBot"),
+    "saver": _lazy(".ladder", "SaverBot"),
     "greedy": GreedyBot,
+    "mcts-fast": _lazy(".ladder", "fast_mcts"),
     "mcts": _mcts,
 }
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
-    """A bot from a spec: ``random``, ``greedy``, ``mcts`` or ``package.module:Class``.
+    """A bot from a spec: a name of ``BUILTIN_BOTS`` or ``package.module:Class``.
 
     ``Class`` may be any callable returning a bot (a class or a factory); it is called with
     ``seed=seed`` when it accepts a ``seed`` keyword and ``seed`` is given, else with no

@@ -12,6 +12,7 @@ import sys
 import time
 from typing import TextIO
 
+from ..bots import BUILTIN_BOTS
 from .common import (
     Command,
     add_map_arguments,
@@ -30,8 +31,8 @@ def configure_games(parser: argparse.ArgumentParser) -> None:
     add(
         "--bots",
         default="greedy,random",
-        help="comma-separated bots, repeated over the seats: random, greedy or "
-        "package.module:Class (default greedy,random)",
+        help="comma-separated bots, repeated over the seats: "
+        f"{', '.join(BUILTIN_BOTS)} or package.module:Class (default greedy,random)",
     )
     add("--games", type=positive_int, default=100, help="games to play (default 100)")
     add("--players", type=positive_int, help="seats (default: one per bot)")
