@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import random
+import sys
 
 import pytest
 
+from repo_scripts import load_script
 from ttr_europe import new_game
 from ttr_europe.actions import ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets
 from ttr_europe.bots import BUILTIN_BOTS, GreedyBot, RandomBot, make_bot, play
@@ -110,3 +113,31 @@ def test_each_rung_beats_the_one_below_on_seeded_games() -> None:
             final = play(new_game(BOARD, "base", 2, seed), seats, seed=seed)[-1]
             won += returns(final)[seed % 2]
         assert won >= 6, (stronger, weaker, won)
+
+
+def test_the_rating_script_plays_every_pair_rates_and_resumes(tmp_path, capsys) -> None:
+    ladder = load_script("ladder")
+    argv = ["ladder.py", "--bots", "random,claimer,saver", "--games", "4", "--boot", "5"]
+    argv += ["--out", str(tmp_path)]
+    old, sys.argv = sys.argv, argv
+    try:
+        ladder.main()
+        first = capsys.readouterr().out
+        ladder.main()  # every game is in the files now: nothing is played again
+        second = capsys.readouterr().out
+    finally:
+        sys.argv = old
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "claimer-vs-saver.jsonl", "random-vs-claimer.jsonl", "random-vs-saver.jsonl"
+    ]  # fmt: skip
+    rows = [line for line in first.splitlines() if line.startswith("| ")]
+    ranked = [row.split(" | ")[0][2:] for row in rows[1:4]]
+    assert ranked == ["random", "claimer", "saver"]  # lowest rating first
+    assert "12 games, 3 pairs" in first
+    assert first.split("processor seconds")[0] == second.split("processor seconds")[0]
+    quick = argparse.Namespace(games=5, search_games=3, mcts_games=2)
+    assert [ladder.games_for("mcts", b, quick) for b in ("random", "greedy", "ppo")] == [0, 2, 2]
+    assert (ladder.games_for("mcts-fast", "saver", quick), ladder.games_for("a", "b", quick)) == (
+        3,
+        5,
+    )
