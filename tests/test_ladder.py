@@ -136,7 +136,11 @@ def test_the_rating_script_plays_every_pair_rates_and_resumes(tmp_path, capsys) 
     assert "12 games, 3 pairs" in first
     assert first.split("processor seconds")[0] == second.split("processor seconds")[0]
     quick = argparse.Namespace(games=5, search_games=3, mcts_games=2)
-    assert [ladder.games_for("mcts", b, quick) for b in ("random", "greedy", "ppo")] == [0, 2, 2]
+    assert [ladder.games_for("mcts", b, quick) for b in ("random", "greedy", "mcts-fast")] == [
+        0,
+        2,
+        2,
+    ]
     assert (ladder.games_for("mcts-fast", "saver", quick), ladder.games_for("a", "b", quick)) == (
         3,
         5,
