@@ -68,7 +68,8 @@ def main() -> None:
         if run.failures:
             raise SystemExit(f"{a} vs {b}: games failed: {run.failures[:3]}")
         by_pair[a, b] = list(run.results)
-        seconds[a, b] = (time.process_time() - started) / max(1, run.played)
+        if run.played:
+            seconds[a, b] = (time.process_time() - started) / run.played
         won = sum(r.returns[r.bots.index(a)] for r in run.results) / len(run.results)
         print(f"{a} vs {b}: {len(run.results)} games, {a} wins {won:.3f}", flush=True)
     results = [r for rows in by_pair.values() for r in rows]
@@ -98,7 +99,7 @@ def main() -> None:
             won = sum(r.returns[r.bots.index(a)] for r in rows) / len(rows) if rows else None
             cells.append("" if a == b or won is None else f"{won:.2f}")
         print(f"| {a} | " + " | ".join(cells) + " |")
-    print("\nprocessor seconds a game (this run's new games):")
+    print("\nprocessor seconds a game (pairs that played new games in this run):")
     for (a, b), value in seconds.items():
         print(f"  {a} vs {b}: {value:.3f}")
 
