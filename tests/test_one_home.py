@@ -103,6 +103,7 @@ def _imports(name: str, *, lazy: bool = True) -> set[str]:
 LAZY_BACK_EDGES = {
     ("ttr_europe.guards", "ttr_europe.views"),  # argument checks name the View type
     ("ttr_europe.bots", "ttr_europe.mcts"),  # the search bot is loaded when asked for by name
+    ("ttr_europe.bots", "ttr_europe.protocol"),  # a program in another process: cmd: specs
 }
 
 

@@ -253,3 +253,77 @@ def test_the_legend_explains_what_the_map_has(map_id: str, keys: list[str]) -> N
     texts = [t.text for t in legend.iter(f"{SVG}text")]
     assert texts == ["red", "orange", "yellow", "green", "blue", "pink", "white", "black", "gray",
                      *keys]  # fmt: skip
+
+
+def _labels_on_routes(map_id: str, margin: float) -> list[str]:
+    """City names whose drawn box (estimated generously) meets a route's spaces."""
+    from ttr_europe.render import SPACE_THICKNESS, label_box, segment_meets_box
+
+    root = ET.fromstring(render_svg(load_map(map_id)))
+    routes = [_spaces_line(line) for line in root.iter(f"{SVG}line") if line.get("class") == "hit"]
+    crossing = []
+    for g in root.iter(f"{SVG}g"):
+        if "city" not in g.attrib.get("class", "").split():
+            continue
+        text = next(t for t in g.iter(f"{SVG}text") if t.attrib.get("class") != "halo")
+        left, top, right, bottom = label_box(
+            float(text.attrib["x"]), float(text.attrib["y"]),
+            text.attrib.get("text-anchor", "start"), text.text or "",
+        )  # fmt: skip
+        assert left >= 0 and right <= float(root.attrib["width"]), text.text
+        grow = SPACE_THICKNESS / 2 + margin
+        box = (left - grow, top - grow, right + grow, bottom + grow)
+        if any(segment_meets_box(a, b, box) for a, b in routes):
+            crossing.append(text.text or "")
+    return crossing
+
+
+def _spaces_line(hit: ET.Element) -> tuple[tuple[float, float], tuple[float, float]]:
+    """A route's hit line (city centre to city centre) without the parts inside the cities."""
+    from ttr_europe.render import CITY_RADIUS
+
+    x1, y1, x2, y2 = (float(hit.attrib[k]) for k in ("x1", "y1", "x2", "y2"))
+    length = math.hypot(x2 - x1, y2 - y1)
+    ux, uy = (x2 - x1) / length * (CITY_RADIUS + 1), (y2 - y1) / length * (CITY_RADIUS + 1)
+    return (x1 + ux, y1 + uy), (x2 - ux, y2 - uy)
+
+
+def test_city_names_keep_off_the_routes() -> None:
+    # A route's centre line between the cities' circles; a name's box must clear it by half a
+    # space. Europe has room for every name; the USA map is denser.
+    assert _labels_on_routes("europe", 0.0) == []
+    crossing = _labels_on_routes("usa", 0.0)
+    assert len(crossing) <= 5, crossing  # of 36, each by a few pixels at most
+    assert "Salt Lake City" not in crossing
+    assert not {"Pamplona", "Roma", "Palermo"} & set(_labels_on_routes("europe", 2.0))
+
+
+def test_the_dashed_tunnel_border_shows_on_black_routes() -> None:
+    root = ET.fromstring(render_svg(load_map("europe")))
+    tunnels = [g for g in root.iter(f"{SVG}g") if "tunnel" in g.attrib.get("class", "").split()]
+    assert any(g.attrib["data-route"] == "Madrid-Pamplona-black" for g in tunnels)
+
+    def light(colour: str) -> float:
+        r, g, b = _rgb(colour if len(colour) == 7 else "#" + "".join(c * 2 for c in colour[1:]))
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    for g in tunnels:
+        for rect in _space_rects(g):
+            assert rect.attrib.get("stroke-dasharray"), g.attrib["id"]
+            contrast = abs(light(rect.attrib["stroke"]) - light(rect.attrib["fill"]))
+            assert contrast > 60, (g.attrib["id"], rect.attrib["stroke"], rect.attrib["fill"])
+
+
+def test_hit_shapes_are_wide_and_lie_under_every_routes_spaces() -> None:
+    from ttr_europe.render import CITY_HIT, ROUTE_HIT
+
+    board = load_map("europe")
+    root = ET.fromstring(render_svg(board))
+    layers = [g.attrib.get("class") for g in root.findall(f"{SVG}g")]
+    assert layers.index("route-hits") < layers.index("routes") < layers.index("cities")
+    hits = [line for line in root.iter(f"{SVG}line") if line.attrib.get("class") == "hit"]
+    assert sorted(h.attrib["data-route"] for h in hits) == sorted(r.id for r in board.routes)
+    assert {float(h.attrib["stroke-width"]) for h in hits} == {ROUTE_HIT} and ROUTE_HIT >= 20
+    circles = [c for c in root.iter(f"{SVG}circle") if c.attrib.get("class") == "hit"]
+    assert len(circles) == len(board.cities)
+    assert {float(c.attrib["r"]) for c in circles} == {CITY_HIT} and CITY_HIT >= 12

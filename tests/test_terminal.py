@@ -15,12 +15,22 @@ import pytest
 
 from ttr_europe import Cards, ClaimRoute, legal_actions
 from ttr_europe.cli import main
-from ttr_europe.errors import BotError
+from ttr_europe.events import LastRound, RouteClaimed, TicketsDrawn
 from ttr_europe.match import Match
 from ttr_europe.records import GameRecord, final_state, replay
 from ttr_europe.render import render_svg
 from ttr_europe.scoring import format_scoreboard, score
-from ttr_europe.terminal import LEGEND, MENU_CLAIMS, Terminal, menu, show_view, this_turn
+from ttr_europe.terminal import (
+    LEGEND,
+    MENU_CLAIMS,
+    Terminal,
+    describe,
+    help_text,
+    menu,
+    menu_text,
+    show_view,
+    this_turn,
+)
 from ttr_europe.testing import scenario
 
 
@@ -300,22 +310,17 @@ class _BrokenBot:
         raise RuntimeError("out of order")
 
 
-def test_a_bot_that_fails_stops_the_game_with_the_record_saved() -> None:
+def test_a_bot_that_fails_gives_its_seat_to_a_stand_in_and_the_game_goes_on() -> None:
     match = Match.new("usa", "base", 2, 3, seats=["person", _BrokenBot()], first_player=0)
-    lines = iter(["keep all", "blind", "blind", "quit"])
+    lines = iter(["keep all", "quit"])
     out: list[str] = []
-    saved: list[int] = []
-
-    def save(m: Match) -> str:
-        saved.append(len(m.actions))
-        return "game.json"
-
-    terminal = Terminal(match, lambda prompt: next(lines, None), out.append, save)
-    with pytest.raises(BotError, match="out of order"):
-        terminal.run()
-    assert saved == [1]  # the person's keep stands, and is saved
+    terminal = Terminal(match, lambda prompt: next(lines, None), out.append, lambda m: "g.json")
+    assert terminal.run() is False  # the person quit later, the bot's failure did not stop it
+    assert str(match.actions[0]).startswith("keep ")  # the person's keep stands
+    assert len(match.actions) == 2 and match.seats[1].name.startswith("random for")
+    (said,) = [line for line in out if "out of order" in line]
+    assert said.endswith("a random bot plays seat 1 from now on.") and "(seat 1)" in said
     assert not any(line.startswith("Not possible") for line in out), out
-    assert "Game saved to game.json" in out[-1]
 
 
 def test_a_line_under_the_limit_in_characters_is_read_whole_however_many_bytes(
@@ -346,3 +351,108 @@ def test_a_line_of_exactly_the_limit_is_not_called_too_long() -> None:
     Terminal(match, lambda prompt: next(lines), out.append, lambda m: "g.json").run()
     assert len(match.state.players[0].tickets) == 3
     assert sum("too long" in line for line in out) == 1  # only the line over the limit
+
+
+# --------------------------------------------------------------------------- the table's wording
+
+
+def test_quit_then_the_printed_command_keeps_the_persons_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    saved = tmp_path / "kept.json"
+    args = ["play", "--human", "1", "--players", "4", "--seed", "5", "--bots", "greedy,random",
+            "--record", str(saved)]  # fmt: skip
+    code, out = run_main(args, "quit\n", monkeypatch)
+    hint = next(line for line in out.splitlines() if line.startswith("Game saved to"))
+    command = hint.split("continue with: ")[1]
+    bots = "greedy,greedy,greedy,random"
+    assert command == f"ttr-europe play --resume {saved} --human 1 --bots {bots}"
+    code, out = run_main(command.split()[1:], "quit\n", monkeypatch)
+    assert code == 0
+    assert "seat 0 greedy, seat 1 person, seat 2 greedy, seat 3 random" in out
+    assert "== seat 1 (person)" in out  # the person is asked again, no bot took the seat
+
+
+def test_second_card_menu_numbers_agree_with_draw_n() -> None:
+    state = scenario(row="red loco green yellow pink", pile="black white orange")
+    match = Match(state, ["person", "random"])
+    match.play(0, "draw 1")  # now only a second card: the locomotive in slot 2 is not allowed
+    lines = iter(["2", "3", "quit"])
+    written: list[str] = []
+    Terminal(match, lambda prompt: next(lines), written.append, lambda m: "nowhere").run()
+    first = written[written.index("This turn: draw 1 (took red; slot 1 now black)") + 1 :]
+    first = first[: first.index("Type a number or a move (help, view, routes, board, undo, quit).")]
+    assert first == ["   1  draw 1 (black)", "   3  draw 3 (green)", "   4  draw 4 (yellow)",
+                     "   5  draw 5 (pink)", "   6  blind"]  # fmt: skip
+    assert "No choice 2: the menu has 1, 3, 4, 5, 6." in written
+    assert str(match.actions[1]) == "draw 3"  # "3" took slot 3, as "draw 3" does
+
+
+def test_help_names_moves_that_exist_on_the_map() -> None:
+    for map_id in ("europe", "usa"):
+        match = Match.new(map_id, "base", 2, 1, ["person", "random"])
+        text = help_text(match.state)
+        claim = next(line.split()[1] for line in text.splitlines() if "  claim " in line)
+        assert claim in match.state.map.route_index
+        assert ("station " in text) == (map_id == "europe")  # the USA map has no stations
+        keep = text.split("keep all / keep ")[1].split()[0]
+        assert keep in match.state.map.ticket_index
+
+
+def test_claim_menu_shows_length_points_tunnel_and_ferry() -> None:
+    state = scenario(hands={0: "3red+1loco"}, row="red blue green yellow pink")
+    texts = [menu_text(state, a) for a in menu(state) if isinstance(a, ClaimRoute)]
+    assert "claim Erzurum-Sochi with 3red  [length 3, 4 points, tunnel]" in texts
+    assert menu_text(state, ClaimRoute("Dieppe-London-1", Cards.of(red=1, loco=1))) == (
+        "claim Dieppe-London-1 with 1red+1loco  [length 2, 2 points, ferry (1 loco)]"
+    )
+    assert menu_text(state, ClaimRoute("Dieppe-Paris", Cards.of(red=1))) == (
+        "claim Dieppe-Paris with 1red  [length 1, 1 point]"
+    )
+
+
+def test_routes_and_board_commands_list_the_claims(tmp_path: Path) -> None:
+    state = scenario(hands={0: "2red"}, owners={"Dieppe-Paris": 0, "Paris-Zurich": 1},
+                     stations={1: ["Wien"]})  # fmt: skip
+    match = Match(state, ["person", "random"])
+    lines = iter(["routes", "board", "quit"])
+    written: list[str] = []
+    drawn = tmp_path / "board.svg"
+
+    def draw(m: Match, seat: int) -> str:
+        drawn.write_text(render_svg(m.view(seat)))
+        return str(drawn)
+
+    Terminal(match, lambda p: next(lines), written.append, lambda m: "x", draw=draw).run()
+    assert "You have 1 route (1 point): Dieppe-Paris (1)" in written
+    assert "  You have 1 route (1 point): Dieppe-Paris (1)" in written
+    assert "  Seat 1 has 1 route (4 points): Paris-Zurich (3); stations in Wien" in written
+    assert f"Board drawn to {drawn} (open it in a browser)" in written
+    ET.fromstring(drawn.read_text())
+
+
+def test_wording_plurals_and_stations_left() -> None:
+    state = scenario(hands={0: "1red"}, tickets={0: ["Zurich-Brindisi"]},
+                     owners={"Dieppe-Paris": 1}, stations={1: ["Wien"]})  # fmt: skip
+    match = Match(state, ["person", "greedy"])
+    text = "\n".join(show_view(match, 0))
+    assert "seat 1 (greedy): trains 44, route points 1, cards 0, tickets 0, stations left 2" in text
+    assert "seat 0 (you): " in text and "stations left 3" in text
+    assert describe(TicketsDrawn(0, 1, None)) == "drew 1 ticket"
+    assert describe(RouteClaimed(0, "Dieppe-Paris", Cards.of(red=1), 1, 1)) == (
+        "claimed, +1 point, 1 train left"
+    )
+    assert describe(LastRound(0, 2, 1)) == "LAST ROUND: seat 0 has 2 trains left; 1 turn to go"
+
+
+def test_board_in_play_draws_the_seats_view_beside_the_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = tmp_path / "game.json"
+    args = ["play", "--human", "0", "--players", "2", "--record", str(record)]
+    code, out = run_main(args, "routes\nboard\nquit\n", monkeypatch)
+    drawn = tmp_path / "game-board.svg"
+    assert code == 0 and f"Board drawn to {drawn} (open it in a browser)" in out
+    assert "You have no routes yet" in out and "  Seat 1 has no routes yet" in out
+    root = ET.fromstring(drawn.read_text())
+    assert root.find("{http://www.w3.org/2000/svg}g[@class='sidebar']") is not None  # seat 0's

@@ -8,7 +8,11 @@ remembers what it saw between its turns also has ``see(view, action)``: game dri
 ``tell(bots, state, action)`` before each move, which shows it the move and its seat's view.
 ``make_bot`` resolves the names of ``BUILTIN_BOTS`` (the ladder of ``ttr_europe.ladder``:
 ``random``, ``claimer``, ``saver``, ``greedy``, ``mcts-fast``, ``mcts``; ``ppo``, the trained
-baseline of ``ttr_europe.rl.baseline``) and ``package.module:Class`` specs.
+baseline of ``ttr_europe.rl.baseline``), ``package.module:Class`` and ``cmd:COMMAND`` specs (a
+program in another process, over the line protocol of ``protocol``).
+
+In-process bots run with the referee's rights: they receive nothing hidden, but nothing stops
+their code from reading the caller's frames (docs/bots.md); untrusted bots play out of process.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ __all__ = [
     "RandomBot",
     "board_of",
     "bot_name",
+    "close_bots",
     "decide",
     "make_bot",
     "play",
@@ -97,6 +102,8 @@ def decide(bot: Bot, state: GameState, rng: random.Random) -> Action:
     legal = legal_actions(state)
     try:
         action = bot.choose(view, legal, rng)
+    except BotError as exc:  # a bot in another process failed: its reason, this seat
+        raise BotError(bot_name(bot), seat, None, _text(exc.reason)) from exc
     except Exception as exc:
         raise BotError(
             bot_name(bot), seat, None, f"raised {type(exc).__name__}: {_text(exc)}"
@@ -146,6 +153,17 @@ def _illegal(state: GameState, action: object) -> str | None:
     except Exception as exc:  # a malformed object the checks did not expect
         return f"{type(exc).__name__}: {_text(exc)}"
     return None if error is None else str(error)
+
+
+def close_bots(bots: Iterable[object]) -> None:
+    """End what the bots hold (a ``ProcessBot``'s program): each one's ``close()``, if any.
+
+    A driver that built its bots from specs calls it when the game ends.
+    """
+    for bot in bots:
+        close = getattr(bot, "close", None)
+        if callable(close):
+            close()
 
 
 def seat_rng(seed: int, seat: int) -> random.Random:
@@ -423,7 +441,8 @@ BUILTIN_BOTS: dict[str, Callable[[], Bot]] = {
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
-    """A bot from a spec: a name of ``BUILTIN_BOTS`` or ``package.module:Class``.
+    """A bot from a spec: a name of ``BUILTIN_BOTS``, ``package.module:Class``, or
+    ``cmd:COMMAND`` for a program in another process (``protocol.ProcessBot``).
 
     ``Class`` may be any callable returning a bot (a class or a factory); it is called with
     ``seed=seed`` when it accepts a ``seed`` keyword and ``seed`` is given, else with no
@@ -433,6 +452,10 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
         raise BotError(repr(spec), None, None, "unknown bot spec (not a string)")
     text = spec.strip()
     factory: Any
+    if text.startswith(("cmd:", "cmd[")):
+        from .protocol import parse_command_spec  # a program in another process
+
+        return parse_command_spec(text)
     if text in BUILTIN_BOTS:
         factory = BUILTIN_BOTS[text]
     elif ":" in text:
@@ -440,7 +463,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     else:
         raise BotError(
             text, None, None, f"unknown bot spec; known: {', '.join(BUILTIN_BOTS)}, "
-            "or package.module:Class"
+            "package.module:Class or cmd:COMMAND"
         )  # fmt: skip
     try:
         accepts_seed = "seed" in inspect.signature(factory).parameters

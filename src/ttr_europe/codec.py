@@ -211,6 +211,14 @@ class ActionCodec:
             return self._keep + self._keep_mask(action, state)
         raise MalformedActionError("codec", f"not an action: {action!r}", action)
 
+    def keep_code(self, places: int) -> int:
+        """The code of keeping the offered tickets whose places are the bits of ``places`` (bit
+        ``i`` for place ``i`` of the offer): what ``encode`` gives a ``KeepTickets``, for a
+        caller that knows the offer but not the state (a seat's view)."""
+        if type(places) is not int or not 0 <= places < 1 << self.max_offer:
+            raise MalformedActionError("codec", f"no ticket choice {places!r}", None)
+        return self._keep + places
+
     def _keep_mask(self, action: KeepTickets, state: GameState | None) -> int:
         if state is None:
             raise MalformedActionError("codec", "encoding a ticket choice needs the state", action)

@@ -14,6 +14,7 @@ monotonic and clients simply show it.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -74,8 +75,10 @@ def _seat(spec: str | Bot | Seat, index: int) -> Seat:
         name = spec.strip().lower()
         if name in _PERSON_NAMES:
             return Seat(PERSON)
+        if not name.startswith("cmd"):  # a command keeps its case (paths, arguments)
+            spec = name
         try:
-            return Seat(name, make_bot(name))
+            return Seat(spec.strip(), make_bot(spec.strip()))
         except ValueError as exc:
             raise SetupError(f"seat {index}: {exc}; or {PERSON!r}") from None
     if callable(getattr(spec, "choose", None)):
@@ -162,6 +165,12 @@ class Match:
     @property
     def states(self) -> tuple[GameState, ...]:
         return tuple(self._states)
+
+    @property
+    def rngs(self) -> tuple[random.Random, ...]:
+        """Each seat's generator, which its bot draws from: a server saves their states
+        (``getstate``) with the moves and sets them back after a restart."""
+        return tuple(self._rngs)
 
     def person_to_act(self) -> bool:
         return not self.finished and self.seats[self.state.current].is_person

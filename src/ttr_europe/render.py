@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from html import escape
 
 import attrs
@@ -39,6 +39,8 @@ CARD_COLOURS = {
 SEAT_COLOURS = ("#00c8d7", "#6a1b9a", "#808000", "#795548", "#000075")
 HIGHLIGHT_COLOURS = ("#ffd000", "#ff4fa3", "#00e070", "#ff7a00", "#40a0ff")
 BACKGROUND = "#f4efe1"
+DARK_COLOURS = frozenset({"black"})  # card colours a black tunnel border would vanish on
+TUNNEL_DASH_ON_DARK = "#ffd000"  # the dashed tunnel border of a black route
 PIECE_MARK = "#ffffff"  # the dot on every claimed space and station
 
 MAP_WIDTH = 1100
@@ -46,6 +48,8 @@ MARGIN = 40
 RIGHT_MARGIN = 90  # room for the labels of the easternmost cities
 SIDEBAR = 300
 CITY_RADIUS = 6.0
+CITY_HIT = 12.0  # radius of a city's transparent hit circle
+ROUTE_HIT = 20.0  # width of a route's transparent hit line (40 px once drawn twice as large)
 SPACE_THICKNESS = 8.0
 SPACE_GAP = 2.0
 LINE = 18  # legend and sidebar line height
@@ -164,6 +168,138 @@ def _layout(board: Map) -> tuple[float, tuple[tuple[float, float], ...]]:
     return max(y for _, y in pos) + MARGIN, tuple(pos)
 
 
+LABEL_SIZE = 11.0  # font size of city names
+
+
+def _label_places_around() -> tuple[tuple[float, float, str], ...]:
+    """Where a name may go, nearest first: (dx, dy of the text's anchor, text-anchor), on rings
+    around the city, the name starting, ending or centred on the side it lies."""
+    places = []
+    for radius in (8.0, 13.0, 19.0, 25.0, 31.0):
+        for step in (0, 8, 4, 12, 2, 14, 6, 10, 1, 15, 7, 9, 3, 13, 5, 11):  # right, left, up..
+            angle = math.pi * 2 * step / 16
+            dx, dy = math.cos(angle) * radius, -math.sin(angle) * radius
+            anchor = "start" if dx > 3 else "end" if dx < -3 else "middle"
+            places.append((round(dx, 1), round(dy + 4 + (6 if dy > 3 else 0), 1), anchor))
+    return tuple(places)
+
+
+LABEL_PLACES = _label_places_around()
+LABEL_ROUNDS = 3  # the names' first choices, then two rounds of second thoughts
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+NARROW, WIDE = frozenset("fijlrtI.,'- "), frozenset("mwMW")
+
+
+def label_width(text: str) -> float:
+    """A city name's drawn width, a little over what common sans-serif fonts give."""
+    return 1.08 * sum(
+        LABEL_SIZE * (0.34 if c in NARROW else 0.9 if c in WIDE else 0.72 if c.isupper() else 0.6)
+        for c in text
+    )
+
+
+def label_box(x: float, y: float, anchor: str, text: str) -> Box:
+    """The box a city name drawn at (x, y) with this text-anchor covers (estimated)."""
+    width = label_width(text)
+    left = x - {"start": 0.0, "middle": width / 2, "end": width}[anchor]
+    return (left, y - LABEL_SIZE * 0.8, left + width, y + LABEL_SIZE * 0.25)
+
+
+def segment_meets_box(a: tuple[float, float], b: tuple[float, float], box: Box) -> bool:
+    """Whether the segment a-b passes through the box (Liang-Barsky clipping)."""
+    (x1, y1), (x2, y2) = a, b
+    dx, dy = x2 - x1, y2 - y1
+    low, high = 0.0, 1.0
+    for p, q in ((-dx, x1 - box[0]), (dx, box[2] - x1), (-dy, y1 - box[1]), (dy, box[3] - y1)):
+        if p == 0:
+            if q < 0:
+                return False
+        else:
+            t = q / p
+            if p < 0:
+                low = max(low, t)
+            else:
+                high = min(high, t)
+            if low > high:
+                return False
+    return True
+
+
+def _grow(box: Box, by: float) -> Box:
+    return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
+
+
+def _boxes_meet(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def route_line(
+    board: Map, pos: Sequence[tuple[float, float]], index: int
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The centre line of a route's spaces: from the edge of one city's circle to the other's."""
+    route = board.routes[index]
+    (x1, y1), (x2, y2) = pos[route.a], pos[route.b]
+    norm = math.hypot(x2 - x1, y2 - y1) or 1.0
+    ux, uy = (x2 - x1) / norm, (y2 - y1) / norm
+    offset = _offset(board, index)
+    ox, oy = -uy * offset, ux * offset
+    cut = min(CITY_RADIUS + 1, norm / 2)
+    return (
+        (x1 + ux * cut + ox, y1 + uy * cut + oy),
+        (x2 - ux * cut + ox, y2 - uy * cut + oy),
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def _label_places(board: Map) -> tuple[tuple[float, float, str], ...]:
+    """Where each city's name goes: the first of ``LABEL_PLACES`` that crosses the fewest
+    routes, cities and other names. Busiest cities choose first; then each name chooses again
+    knowing where all the others are, so a crowded corner settles."""
+    _, pos = _layout(board)
+    lines = [route_line(board, pos, route.index) for route in board.routes]
+    half = SPACE_THICKNESS / 2
+    dots = [_grow((x, y, x, y), CITY_RADIUS + 1) for x, y in pos]
+    names = [c.name for c in board.cities]
+    boxes: dict[int, Box] = {}
+    places: dict[int, tuple[float, float, str]] = {}
+
+    def near(i: int) -> Box:  # where any of a city's names may reach
+        x, y = pos[i]
+        reach = 40 + label_width(names[i])
+        return (x - reach, y - 60, x + reach, y + 60)
+
+    def costs(i: int) -> Callable[[tuple[float, float, str]], int]:
+        x, y = pos[i]
+        region = near(i)
+        close = [(a, b) for a, b in lines if segment_meets_box(a, b, region)]
+        others = [b for j, b in boxes.items() if j != i and _boxes_meet(b, region)]
+        spots = [d for d in dots if _boxes_meet(d, region)]
+
+        def cost(place: tuple[float, float, str]) -> int:
+            box = label_box(x + place[0], y + place[1], place[2], names[i])
+            wide = _grow(box, half)
+            return (
+                sum(segment_meets_box(a, b, wide) for a, b in close) * 6
+                + sum(_boxes_meet(box, d) for d in spots) * 4
+                + sum(_boxes_meet(box, t) for t in others) * 3
+                + (box[0] < 2 or box[2] > MAP_WIDTH - 2) * 30
+            )
+
+        return cost
+
+    order = sorted(range(len(names)), key=lambda i: (-len(board.routes_at[i]), i))
+    for _ in range(LABEL_ROUNDS):
+        for i in order:
+            best = min(LABEL_PLACES, key=costs(i))
+            x, y = pos[i]
+            places[i] = (x + best[0], y + best[1], best[2])
+            boxes[i] = label_box(*places[i], names[i])
+    return tuple(places[i] for i in range(len(names)))
+
+
 def _slug(text: str) -> str:
     """An ``id``-safe form of a route or city id (ids may not contain white space)."""
     return "_".join(text.split())
@@ -222,6 +358,7 @@ def render_svg(
         f'<rect class="background" width="100%" height="100%" fill="{BACKGROUND}"/>',
     ]
     out += _highlight_layer(board, pos, marks)
+    out += _route_hits(board, pos)
     out += _routes(scene, pos)
     out += _cities(scene, pos, labels, {c for m in marks for c in m.cities})
     out += [f'<g class="legend" transform="translate({MARGIN} {map_height:.0f})">', *legend, "</g>"]
@@ -259,6 +396,25 @@ def _offset(board: Map, index: int) -> float:
     return half if index < twin else -half
 
 
+def _route_hits(board: Map, pos: Sequence[tuple[float, float]]) -> list[str]:
+    """A wide transparent line along each route, under every route's spaces, so a narrow route
+    is easy to tap while a visible space always belongs to its own route (double routes)."""
+    out = ['<g class="route-hits">']
+    for route in board.routes:
+        (x1, y1), (x2, y2) = pos[route.a], pos[route.b]
+        dx, dy = x2 - x1, y2 - y1
+        norm = math.hypot(dx, dy) or 1.0
+        offset = _offset(board, route.index)
+        ox, oy = -dy / norm * offset, dx / norm * offset
+        out.append(
+            f'<line class="hit" data-route="{_attr(route.id)}" x1="{x1 + ox:.1f}" '
+            f'y1="{y1 + oy:.1f}" x2="{x2 + ox:.1f}" y2="{y2 + oy:.1f}" stroke="#000" '
+            f'stroke-opacity="0" stroke-width="{ROUTE_HIT}"/>'
+        )
+    out.append("</g>")
+    return out
+
+
 def _routes(scene: _Scene, pos: Sequence[tuple[float, float]]) -> list[str]:
     board = scene.board
     out = ['<g class="routes">']
@@ -279,19 +435,10 @@ def _routes(scene: _Scene, pos: Sequence[tuple[float, float]]) -> list[str]:
         if owner is not None:
             title += f", claimed by seat {owner}"
         offset = _offset(board, route.index)
-        (x1, y1), (x2, y2) = pos[route.a], pos[route.b]
         out.append(
             f'<g id="route-{_attr(_slug(route.id))}" class="{" ".join(classes)}" '
             f'data-route="{_attr(route.id)}" data-length="{route.length}" '
             f'data-colour="{route.colour_name}"><title>{escape(title)}</title>'
-        )
-        # A wide transparent line under the spaces, so a narrow route is easy to click.
-        dx, dy = x2 - x1, y2 - y1
-        norm = math.hypot(dx, dy) or 1.0
-        ox, oy = -dy / norm * offset, dx / norm * offset
-        out.append(
-            f'<line class="hit" x1="{x1 + ox:.1f}" y1="{y1 + oy:.1f}" x2="{x2 + ox:.1f}" '
-            f'y2="{y2 + oy:.1f}" stroke="#000" stroke-opacity="0" stroke-width="14"/>'
         )
         for i, (cx, cy, long_side, angle) in enumerate(
             _spaces(pos[route.a], pos[route.b], route.length, offset)
@@ -323,7 +470,8 @@ def _space(
             f'<g class="space piece" {place}><rect {box} fill="{ink}" stroke="#111" '
             f'stroke-width="1"/><circle r="1.6" fill="{PIECE_MARK}"/></g>'
         )
-    border = 'stroke="#000" stroke-width="1.6" stroke-dasharray="2.5,1.5"' if tunnel else (
+    dash = TUNNEL_DASH_ON_DARK if colour in DARK_COLOURS else "#000"  # seen on black spaces too
+    border = f'stroke="{dash}" stroke-width="1.6" stroke-dasharray="2.5,1.5"' if tunnel else (
         'stroke="#333" stroke-width="0.8"')  # fmt: skip
     inner = '<circle r="2.2" fill="#111"/>' if loco else ""
     return (
@@ -373,6 +521,7 @@ def _cities(
     scene: _Scene, pos: Sequence[tuple[float, float]], labels: bool, ringed: set[str]
 ) -> list[str]:
     out = ['<g class="cities">']
+    places = _label_places(scene.board)
     for city in scene.board.cities:
         x, y = pos[city.index]
         classes = "city big" if city.big else "city"
@@ -385,7 +534,7 @@ def _cities(
         out.append(
             f'<g id="city-{_attr(_slug(city.id))}" class="{classes}" data-city="{_attr(city.id)}">'
             f"<title>{escape(title)}</title>"
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{CITY_RADIUS + 4}" fill="#000" '
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{CITY_HIT}" fill="#000" '
             'fill-opacity="0" class="hit"/>'
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{CITY_RADIUS}" '
             f'fill="{"#ffe9a8" if city.big else "#ffffff"}" stroke="#333" stroke-width="1.5"/>'
@@ -393,7 +542,9 @@ def _cities(
         if seat is not None:
             out.append(_station(x, y - 12, seat))
         if labels:
-            at = f'x="{x + 8:.1f}" y="{y + 4:.1f}" font-size="11"'
+            lx, ly, anchor = places[city.index]
+            at = f'x="{lx:.1f}" y="{ly:.1f}" font-size="{LABEL_SIZE:g}"'
+            at += f' text-anchor="{anchor}"' if anchor != "start" else ""
             name = escape(city.name)
             out.append(  # a halo first, so the name stays readable over the routes
                 f'<text {at} fill="{BACKGROUND}" stroke="{BACKGROUND}" stroke-width="3" '

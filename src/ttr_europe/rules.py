@@ -202,30 +202,42 @@ class LegalActions(Sequence[Action]):
 
     Claims and stations are counted without being built, so ``len`` and ``seq[i]`` (what
     ``random.choice`` uses) cost little even when a big hand makes thousands of payments, and
-    ``action in seq`` asks ``is_legal`` instead of scanning.
+    ``action in seq`` checks the one action instead of scanning.
     Order: face-up draws, blind draw, tickets, claims (by route colour with gray last, length,
     ferry symbols, then route index, then payment),
     stations (by city, then payment); or the choices of a pending phase.
+
+    It holds only what the seat to act may know (its hand, the board, the open route kinds, the
+    cities with a station), never the state: a bot handed it can reach nothing hidden.
     """
 
-    __slots__ = ("_claims", "_ends", "_free", "_head", "_kinds", "_len", "_pays", "_state")
+    __slots__ = (
+        "_board", "_built", "_claims", "_ends", "_free", "_hand", "_head", "_kinds", "_len",
+        "_pays", "_stations",
+    )  # fmt: skip
 
     def __init__(
         self,
         head: Sequence[Action],
-        state: GameState,
+        board: Map,
+        hand: Cards = EMPTY,
         kinds: list[_Kind] | None = None,
         ends: list[int] | None = None,
         free_cities: int = 0,
         station_pays: int = 0,
+        stations: tuple[tuple[int, ...], ...] = (),
+        built: int = 0,
     ) -> None:
         self._head = head
-        self._state = state
+        self._board = board
+        self._hand = hand
         self._kinds = kinds or []
         self._ends = ends or []
         self._claims = ends[-1] if ends else 0
         self._free = free_cities
         self._pays = station_pays
+        self._stations = stations  # every seat's station cities (public), for the free cities
+        self._built = built
         self._len = len(head) + self._claims + free_cities * station_pays
 
     def __len__(self) -> int:
@@ -248,8 +260,7 @@ class LegalActions(Sequence[Action]):
         if index < len(head):
             return head[index]
         index -= len(head)
-        state = self._state
-        hand = state.players[state.current].hand
+        hand = self._hand
         if index < self._claims:
             ends = self._ends
             k = bisect_right(ends, index)
@@ -258,39 +269,47 @@ class LegalActions(Sequence[Action]):
             for _ in range(nth):
                 mask &= mask - 1  # drop the lowest route
             r = (mask & -mask).bit_length() - 1
-            route_id = state.rules.map.routes[r].id
-            claim = ClaimRoute(
-                route_id,
+            return ClaimRoute(
+                self._board.routes[r].id,
                 nth_payment(kind[0], kind[1], kind[2], hand, pay)
                 if options is None
                 else options[pay],
             )
-            _LISTED[0] = (state, claim, r)
-            return claim
         nth, pay = divmod(index - self._claims, self._pays)
-        city = _free_cities(state)[nth]
-        cost = len(state.players[state.current].stations) + 1
-        return BuildStation(state.rules.map.cities[city].id, nth_payment(None, cost, 0, hand, pay))
+        city = self._free_cities()[nth]
+        cost = self._station_cost()
+        return BuildStation(self._board.cities[city].id, nth_payment(None, cost, 0, hand, pay))
 
     def __iter__(self) -> Iterator[Action]:
         yield from self._head
         if not self._kinds and not self._pays:
             return
-        state = self._state
-        board = state.rules.map
-        player = state.players[state.current]
+        board = self._board
+        hand = self._hand
         for kind, mask, _, _ in self._kinds:
-            options = payments(kind.colour, kind.length, kind.ferry, player.hand)
+            options = payments(kind.colour, kind.length, kind.ferry, hand)
             for r in _bits(mask):
                 route = board.routes[r].id
                 for pay in options:
                     yield ClaimRoute(route, pay)
         if self._pays:
-            options = payments(None, len(player.stations) + 1, 0, player.hand)
-            for c in _free_cities(state):
+            options = payments(None, self._station_cost(), 0, hand)
+            for c in self._free_cities():
                 city = board.cities[c].id
                 for pay in options:
                     yield BuildStation(city, pay)
+
+    def _free_cities(self) -> list[int]:
+        """Cities with no station yet (R40), in index order."""
+        taken = self._taken()
+        return [c for c in range(len(self._board.cities)) if c not in taken]
+
+    def _taken(self) -> set[int]:
+        return {c for cities in self._stations for c in cities}
+
+    def _station_cost(self) -> int:
+        """Cards the next station of the seat costs (R41): one more than it has built."""
+        return self._built + 1
 
     @property
     def head(self) -> Sequence[Action]:
@@ -308,37 +327,77 @@ class LegalActions(Sequence[Action]):
         return self._free * self._pays
 
     def __contains__(self, action: object) -> bool:
-        """Whether ``action`` is legal: the cost of one ``is_legal`` check, not a scan."""
-        return is_legal(self._state, action)
+        """Whether ``action`` is legal (what ``is_legal`` says): one check, not a scan."""
+        kind = type(action)
+        if kind is ClaimRoute:
+            return self._has_claim(action)  # type: ignore[arg-type]
+        if kind is BuildStation:
+            return self._has_station(action)  # type: ignore[arg-type]
+        if kind not in _CHECKS or not _well_typed(action):
+            return False
+        return action in self._head
+
+    def _has_claim(self, action: ClaimRoute) -> bool:
+        route_id, payment = action.route, action.payment
+        if type(route_id) is not str or type(payment) is not Cards:
+            return False
+        r = self._board.route_index.get(route_id)
+        if r is None or not any(mask >> r & 1 for _, mask, _, _ in self._kinds):
+            return False
+        route = self._board.routes[r]
+        return pays_cards(
+            payment, route.colour, route.length, route.ferry
+        ) is None and self._hand.covers(payment)
+
+    def _has_station(self, action: BuildStation) -> bool:
+        city_id, payment = action.city, action.payment
+        if not self._pays or type(city_id) is not str or type(payment) is not Cards:
+            return False
+        c = self._board.city_index.get(city_id)
+        return (
+            c is not None
+            and c not in self._taken()
+            and pays_cards(payment, None, self._station_cost(), 0) is None
+            and self._hand.covers(payment)
+        )
 
     def __repr__(self) -> str:
         return f"<LegalActions: {self._len}>"
 
 
-_LISTED: list[tuple[GameState, ClaimRoute, int] | None] = [None]
-"""The last claim ``LegalActions`` handed out, with its state and route: ``apply`` of that very
-object in that very state (the random policy's loop) skips checking it again. Both are frozen,
-so identity is enough."""
+def _well_typed(action: object) -> bool:
+    """Whether the fields of an action listed one by one have the types ``apply`` accepts."""
+    if type(action) is DrawFaceUp:
+        return type(action.slot) is int
+    if type(action) is PayTunnel:
+        return type(action.payment) is Cards
+    if type(action) is KeepTickets:
+        return all(type(t) is str for t in action.tickets)
+    return True
 
 
 def legal_actions(state: GameState) -> LegalActions:
-    """Every legal action of the player to act, payments included (D24)."""
+    """Every legal action of the player to act, payments included (D24).
+
+    The list depends only on what that player may know, and holds no reference to ``state``.
+    """
     if type(state) is not GameState:
         raise not_a_state(state, "legal_actions")
     phase = state.phase
+    board = state.rules.map
     if phase is _TURN:
         return _turn_actions(state)
     if phase is _SECOND_DRAW:
         row = state.row
         key = (_second_shape(row), _can_draw_blind(state), state.rules.second_card_optional)
         found = _SECOND_HEADS.get(key)
-        return LegalActions(_second_head(row, key) if found is None else found, state)
+        return LegalActions(_second_head(row, key) if found is None else found, board)
     if phase is _TUNNEL:  # withdrawing is always legal, the only answer when nothing pays (D9)
         pays_extra = (PayTunnel(p) for p in _tunnel_payments(state))
-        return LegalActions((*pays_extra, _WITHDRAW), state)
+        return LegalActions((*pays_extra, _WITHDRAW), board)
     if phase is _INITIAL_TICKETS or phase is _CHOOSE_TICKETS:
-        return LegalActions(_keep_choices(state), state)
-    return LegalActions((), state)
+        return LegalActions(_keep_choices(state), board)
+    return LegalActions((), board)
 
 
 # The draw actions of a turn start and of a second draw depend on the row and two flags only;
@@ -420,13 +479,17 @@ def _turn_actions(state: GameState) -> LegalActions:
             ends.append(total)
     free = station_pays = 0
     built = len(player.stations)
+    stations: tuple[tuple[int, ...], ...] = ()
     if built < state.rules.variant.stations:  # R40, R41
-        free = len(board.cities) - sum([len(p.stations) for p in state.players])
+        stations = tuple([p.stations for p in state.players])
+        free = len(board.cities) - sum([len(s) for s in stations])
         if free:
             station_pays = count_payments(None, built + 1, 0, player.hand)
     if not head and not kinds and not station_pays:
-        return LegalActions((_PASS,), state)
-    return LegalActions(head, state, kinds, ends, free if station_pays else 0, station_pays)
+        return LegalActions((_PASS,), board)
+    if not station_pays:
+        return LegalActions(head, board, player.hand, kinds, ends)
+    return LegalActions(head, board, player.hand, kinds, ends, free, station_pays, stations, built)
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -435,12 +498,6 @@ def _bits(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
-
-
-def _free_cities(state: GameState) -> list[int]:
-    """Cities with no station yet (R40), in index order."""
-    taken = _occupied_cities(state)
-    return [c for c in range(len(state.rules.map.cities)) if c not in taken]
 
 
 def _tunnel_payments(state: GameState) -> tuple[Cards, ...]:
@@ -963,11 +1020,7 @@ def _finish_claim(state: GameState, table: Table | CardTable, hand: Cards, r: in
 
 
 def _apply_claim(state: GameState, action: ClaimRoute) -> GameState:
-    listed = _LISTED[0]
-    if listed is not None and listed[1] is action and listed[0] is state:
-        r = listed[2]  # just taken from legal_actions(state): legal as listed, checked there
-    else:
-        r = _check_claim(state, action)
+    r = _check_claim(state, action)  # always: an action or list handed out may have been altered
     route = state.rules.map.routes[r]
     seat = state.current
     p = state.players[seat]

@@ -3,6 +3,8 @@
 ``state``, ``view``, ``action``, ``event``, ``scoreboard`` and ``record`` documents each have a
 schema (JSON Schema 2020-12) that a client in any language can validate against; the event
 schema refers to the scoreboard schema by its relative ``$ref`` (``scoreboard.schema.json``).
+The messages of the line protocol for bots in another process (``protocol``) have one schema per
+direction, ``protocol-referee`` and ``protocol-bot``, each message under ``$defs``.
 The engine's own readers check more than the schemas can say (totals, legality, the phase).
 """
 
@@ -14,7 +16,9 @@ from .data import data_files
 from .errors import SetupError
 from .jsontext import parse_json
 
-DOCUMENTS = ("state", "view", "action", "event", "scoreboard", "record")
+DOCUMENTS = (
+    "state", "view", "action", "event", "scoreboard", "record", "protocol-referee", "protocol-bot",
+)  # fmt: skip
 
 
 def document_schema(kind: str) -> dict[str, Any]:

@@ -70,6 +70,11 @@ def card_name(kind: int | None) -> str:
     return "-" if kind is None or kind == NO_CARD else KIND_NAMES[kind]
 
 
+def plural(n: int, word: str) -> str:
+    """``1 ticket``, ``2 tickets``: a count with its noun agreeing."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def describe(event: Event) -> str:
     """A short phrase for one event ("" when the move's notation says it all)."""
     if isinstance(event, FaceUpTaken):
@@ -87,19 +92,21 @@ def describe(event: Event) -> str:
         due = f"{event.extra} more due" if event.extra else "nothing more due"
         return f"tunnel shows {shown}: {due}"
     if isinstance(event, RouteClaimed):
-        points = f"+{event.points} point{'s' if event.points != 1 else ''}"
-        return f"claimed, {points}, {event.trains_left} trains left"
+        return (
+            f"claimed, +{plural(event.points, 'point')}, {plural(event.trains_left, 'train')} left"
+        )
     if isinstance(event, TunnelWithdrawn):
         return f"took back {event.returned}"
     if isinstance(event, TicketsDrawn):
         if event.tickets is None:
-            return f"drew {event.count} tickets"
+            return f"drew {plural(event.count, 'ticket')}"
         return "drew " + ", ".join(event.tickets)
     if isinstance(event, TicketsKept):
         kept = f"kept {event.kept_count}"
         return f"{kept}, returned {event.returned_count} to the {event.returned_to}"
     if isinstance(event, LastRound):
-        return f"LAST ROUND: seat {event.seat} has {event.trains} trains; {event.turns} turns left"
+        trains, turns = plural(event.trains, "train"), plural(event.turns, "turn")
+        return f"LAST ROUND: seat {event.seat} has {trains} left; {turns} to go"
     if isinstance(event, GameOver):
         return "game over"
     assert isinstance(event, TurnStarted | Passed | TunnelPaid | StationBuilt)
@@ -202,7 +209,7 @@ def show_view(match: Match, seat: int) -> list[str]:
     stations = board.variants[view.variant].stations
     for p in view.players:
         who = "you" if p.seat == seat else match.seats[p.seat].name
-        station_part = f", stations {stations - len(p.stations)}" if stations else ""
+        station_part = f", stations left {stations - len(p.stations)}" if stations else ""
         lines.append(
             f"  seat {p.seat} ({who}): trains {p.trains}, route points {p.score}, "
             f"cards {p.hand_size}, tickets {p.ticket_count}{station_part}"
@@ -215,7 +222,7 @@ def show_view(match: Match, seat: int) -> list[str]:
             + f": pay {t.extra} more {card_name(t.colour)} or loco, or withdraw"
         )
     if view.final_turns >= 0:
-        lines.append(f"Last round: {view.final_turns} turn(s) left after this one")
+        lines.append(f"Last round: {plural(view.final_turns, 'turn')} left after this one")
     return lines
 
 
@@ -265,24 +272,66 @@ def menu(state: GameState) -> list[Action]:
     return out + ranked[:MENU_CLAIMS]
 
 
+def numbered(state: GameState) -> dict[int, Action]:
+    """The menu by number: a face-up draw is numbered by its slot, as ``draw N`` says it (a
+    slot that cannot be taken leaves its number out); the other moves follow from 6."""
+    choices = menu(state)
+    draws = {a.slot + 1: a for a in choices if isinstance(a, DrawFaceUp)}
+    rest = [a for a in choices if not isinstance(a, DrawFaceUp)]
+    first = len(state.row) + 1 if draws else 1
+    return draws | {first + i: a for i, a in enumerate(rest)}
+
+
 def menu_text(state: GameState, action: Action) -> str:
     if isinstance(action, DrawFaceUp):
         return f"{action} ({card_name(state.row[action.slot])})"
+    if isinstance(action, ClaimRoute):
+        route = state.map.route(action.route)
+        kind = ", tunnel" if route.tunnel else ""
+        kind += f", ferry ({plural(route.ferry, 'loco')})" if route.ferry else ""
+        return f"{action}  [length {route.length}, {plural(route.points, 'point')}{kind}]"
     return str(action)
 
 
-HELP = """\
+def help_text(state: GameState) -> str:
+    """The moves and commands, with examples that exist on this map and variant."""
+    board = state.map
+    route = min(board.routes, key=lambda r: (len(r.id), r.id))  # short names fit the column
+    city = min(board.cities, key=lambda c: (len(c.name), c.name))
+    ticket = min(board.tickets, key=lambda t: (len(t.id), t.id))
+    claim, station = f"claim {route.id}", f"station {city.name}"
+    stations = tunnels = ""
+    if state.rules.variant.stations:
+        stations = f'  {station:<22} build a station (add "with 2blue" to choose the cards)\n'
+    if any(r.tunnel for r in board.routes):
+        tunnels = (
+            "  pay / pay 1loco        pay a tunnel's extra; withdraw to take your cards back\n"
+        )
+    return f"""\
 Moves (words in any case; cities by name, id or English name):
   draw 3 / draw red      take a face-up card (slot 1-5, or a colour)
   blind                  take the top card of the pile
-  tickets                draw destination tickets; then keep 1 3 / keep all / keep Paris-Wien
-  claim Paris-Wien       claim a route (add "with 2red+1loco" to choose the cards)
-  station Wien           build a station (add "with 2blue" to choose the cards)
-  pay / pay 1loco        pay a tunnel's extra cards; withdraw to take your cards back
-  pass                   only when nothing else is possible
+  tickets                draw destination tickets; then keep 1 3 / keep all / keep {ticket.id}
+  {claim:<22} claim a route (add "with 2red+1loco" to choose the cards)
+{stations}{tunnels}  pass                   only when nothing else is possible
 Or type the number of a choice in the menu.
-Commands: help, view (show the position again), undo (take back your last move), quit (save
-the game record and stop)."""
+Commands: help, view (show the position again), routes (your routes), board (every seat's
+routes and stations), undo (take back your last move), quit (save the game record and stop)."""
+
+
+def routes_text(state: GameState, seat: int, viewer: int) -> str:
+    """One seat's routes with their lengths and points, and its stations."""
+    board = state.map
+    who = "You have" if seat == viewer else f"Seat {seat} has"
+    mine = [r for r in board.routes if state.owners[r.index] == seat]
+    stations = [board.cities[c].name for c in state.players[seat].stations]
+    if not mine:
+        text = f"{who} no routes yet"
+    else:
+        listed = ", ".join(f"{r.id} ({r.length})" for r in mine)
+        points = sum(r.points for r in mine)
+        text = f"{who} {plural(len(mine), 'route')} ({plural(points, 'point')}): {listed}"
+    return text + (f"; stations in {', '.join(stations)}" if stations else "")
 
 
 # --------------------------------------------------------------------------- the loop
@@ -297,14 +346,19 @@ class Terminal:
         read: Callable[[str], str | None],
         write: Callable[[str], None],
         save: Callable[[Match], str],
+        *,
+        draw: Callable[[Match, int], str] | None = None,
     ) -> None:
+        """``save`` writes the record and returns where; ``draw`` (for ``board``) draws the
+        board as a seat sees it and returns where."""
         self.match = match
         self.read = read
         self.write = write
         self.save = save
+        self.draw = draw
         persons = [i for i, s in enumerate(match.seats) if s.is_person]
         self.viewer = persons[0] if len(persons) == 1 else None
-        self._menu: list[Action] = []
+        self._menu: dict[int, Action] = {}
         self._rebuild_log()
 
     def _rebuild_log(self) -> None:
@@ -318,17 +372,17 @@ class Terminal:
     def run(self) -> bool:
         """Play until the game ends (True) or a person quits (False; the record is saved).
 
-        A bot that fails (``BotError``) stops the game: the moves made so far are saved, then
-        the error goes on to the caller."""
+        A bot that fails (``BotError``) gives its seat to a random stand-in
+        (``Match.stand_in``) and the game goes on; the reason is written."""
         recent = self.log.lines[-len(self.match.seats) :]
         if recent:
             self.write("Recent turns:")
             for line in recent:
                 self.write(line)
         self._catch_up()
-        try:
-            while not self.match.finished:
-                seat = self.match.state.current
+        while not self.match.finished:
+            seat = self.match.state.current
+            try:
                 if not self.match.seats[seat].is_person:
                     self.match.step()
                     self._catch_up()
@@ -337,15 +391,16 @@ class Terminal:
                 if not self._decide(seat):
                     self._saved()
                     return False
-        except BotError:
-            self._catch_up()  # the person's move that came before stands
-            self._saved()
-            raise
+            except BotError as exc:  # the moves made stand, the person's included
+                self._catch_up()
+                failed = self.match.state.current
+                self.match.stand_in(failed)
+                self.write(f"{exc}; a random bot plays seat {failed} from now on.")
         return True
 
     def _saved(self) -> None:
         path = self.save(self.match)
-        self.write(f"Game saved to {path}; continue with play --resume {path}")
+        self.write(f"Game saved to {path}; continue with: {resume_command(self.match, path)}")
 
     def _catch_up(self) -> None:
         states, actions = self.match.states, self.match.actions
@@ -364,10 +419,10 @@ class Terminal:
         so_far = this_turn(self.match, seat)
         if so_far:
             self.write("This turn: " + "; ".join(so_far))
-        self._menu = menu(state)
-        for i, action in enumerate(self._menu):
-            self.write(f"  {i + 1:>2}  {menu_text(state, action)}")
-        self.write("Type a number or a move (help, view, undo, quit).")
+        self._menu = numbered(state)
+        for number, action in self._menu.items():
+            self.write(f"  {number:>2}  {menu_text(state, action)}")
+        self.write("Type a number or a move (help, view, routes, board, undo, quit).")
 
     def _decide(self, seat: int) -> bool:
         """Read lines until one moves the game (True) or asks to quit (False)."""
@@ -385,7 +440,13 @@ class Terminal:
             if word in ("quit", "exit", "q"):
                 return False
             if word in ("help", "?", "h"):
-                self.write(HELP)
+                self.write(help_text(self.match.state))
+                continue
+            if word == "routes":
+                self.write(routes_text(self.match.state, seat, seat))
+                continue
+            if word == "board":
+                self._board(seat)
                 continue
             if word in ("view", "menu", "list", "v"):
                 self._show(seat)
@@ -402,10 +463,11 @@ class Terminal:
             action: Action | str = text
             if text.isdecimal() and len(text) < 5:
                 number = int(text)
-                if not 1 <= number <= len(self._menu):
-                    self.write(f"No choice {number}: the menu has 1 to {len(self._menu)}.")
+                if number not in self._menu:
+                    numbers = ", ".join(map(str, self._menu))
+                    self.write(f"No choice {number}: the menu has {numbers}.")
                     continue
-                action = self._menu[number - 1]
+                action = self._menu[number]
             try:
                 self.match.play(seat, action)
             except BotError:
@@ -420,6 +482,28 @@ class Terminal:
                 continue
             self._catch_up()
             return True
+
+    def _board(self, seat: int) -> None:
+        """Every seat's routes and stations, and the drawing when the caller can make one."""
+        state = self.match.state
+        for other in range(len(state.players)):
+            self.write("  " + routes_text(state, other, seat))
+        if self.draw is not None:
+            self.write(f"Board drawn to {self.draw(self.match, seat)} (open it in a browser)")
+
+
+def resume_command(match: Match, path: str) -> str:
+    """The command that goes on with a saved match, each person keeping their seat."""
+    persons = [str(i) for i, s in enumerate(match.seats) if s.is_person]
+    bots = [s.name for s in match.seats if not s.is_person]
+    if len(set(bots)) > 1:  # --bots names every seat in turn, persons' seats included
+        bots = [bots[0] if s.is_person else s.name for s in match.seats]
+    command = f"ttr-europe play --resume {path}"
+    if persons:
+        command += f" --human {','.join(persons)}"
+    if bots:
+        command += f" --bots {bots[0] if len(set(bots)) == 1 else ','.join(bots)}"
+    return command
 
 
 def describe_state(state: GameState) -> list[str]:

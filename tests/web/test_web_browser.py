@@ -1,7 +1,7 @@
 """The page in real headless Chromium against the real server: a whole game by clicks, several
 tabs at one match, a closed tab coming back to its seat, and the screenshot the docs show.
 
-``TTR_SCREENSHOT=path`` also writes the final screenshot there (docs/web-play.png is made so).
+``TTR_SCREENSHOTS=dir`` also writes the final screenshot there (docs/web-play.png is made so).
 """
 
 from __future__ import annotations
@@ -87,16 +87,59 @@ def test_a_whole_game_by_clicks_ends_with_the_engines_scoreboard(
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(server.url + "?seat=0")
         moves = 0
+        bot_claims = 0
+        last_round_shown = False
         while True:
             page.wait_for_function(TURN, timeout=TIMEOUT)
             if page.evaluate("document.body.dataset.state") == "over":
                 break
+            last_round_shown |= page.locator("#last-round").is_visible()
+            state = server.hub.latest.match.state
+            before = {r.id for r in state.map.routes if state.owners[r.index] == 1}
             _take_turn(page)
+            state = server.hub.latest.match.state
+            claimed = {r.id for r in state.map.routes if state.owners[r.index] == 1} - before
+            if claimed:  # what the bot just claimed is marked on the map
+                page.wait_for_function(TURN, timeout=TIMEOUT)
+                marked = page.eval_on_selector_all(
+                    "#board g.route.last-move", "gs => gs.map(g => g.dataset.route)"
+                )
+                assert claimed <= set(marked), (claimed, marked)
+                bot_claims += 1
             moves += 1
             assert moves < 400, "the game should end"
+        assert bot_claims > 3 and last_round_shown
         match = server.hub.latest.match
         assert match.finished
         board = score(match.state)
+        # The winner is named, and each seat's story told: tickets, longest path, stations.
+        names = {0: "you", 1: "Greedy bot"}
+        winners = [p.seat for p in board.players if p.rank == 1]
+        expected = (
+            f"Game over: {' and '.join(names[w] for w in winners)} share the win"
+            if len(winners) > 1 else "Game over: you win!" if winners == [0]
+            else "Game over: Greedy bot wins"
+        )  # fmt: skip
+        assert page.locator("#turn-title").inner_text() == expected
+        for p in board.players:
+            detail = page.locator(f".seat-detail[data-seat='{p.seat}']")
+            lines = detail.locator("li[data-ticket]")
+            assert lines.count() == len(p.tickets)
+            for t, line in zip(p.tickets, lines.all(), strict=True):
+                assert line.get_attribute("data-ticket") == t.ticket
+                assert line.get_attribute("class") == ("done" if t.completed else "failed")
+                shown_points = line.locator(".points").inner_text()
+                assert int(shown_points.replace("+", "")) == t.points
+            length = p.longest_path.length
+            assert f"Longest path: {length} train" in detail.locator(".longest").inner_text()
+            borrowed = detail.locator("p.station").all_inner_texts()
+            assert len(borrowed) == len(p.stations)
+            for st, text in zip(p.stations, borrowed, strict=True):
+                assert text == f"Station in {st.city} borrowed {st.route or 'nothing'}"
+        mine = page.locator("#my-tickets li")
+        assert [li.get_attribute("class") for li in mine.all()] == [
+            "done" if t.completed else "failed" for t in board.players[0].tickets
+        ]
         shown = _scores_on_page(page)
         for p in board.players:
             assert shown[p.seat] == {
@@ -134,7 +177,7 @@ def _screenshot(page: Any, tmp_path: Path) -> None:
     picture = image.open(io.BytesIO(raw)).convert("RGB")
     assert picture.size == (1400, 900)
     small = picture.resize((1050, 675)).quantize(colors=256)
-    out = Path(os.environ.get("TTR_SCREENSHOT", tmp_path / "web-play.png"))
+    out = Path(os.environ.get("TTR_SCREENSHOTS", tmp_path)) / "web-play.png"
     small.save(out, optimize=True)
     assert out.stat().st_size < 400_000
     colours = {c for _, c in picture.getcolors(1 << 20) or []}
@@ -175,11 +218,11 @@ def test_tabs_share_a_match_and_a_closed_tab_gets_its_seat_back(browser: Any) ->
         _settled(other, seq)
         other.wait_for_function("document.body.dataset.state === 'turn'", timeout=TIMEOUT)
         kept = other.locator("#events li[data-type='tickets_kept']").all_inner_texts()
-        assert any(k.startswith(f"seat {acting} (person) kept ") for k in kept), kept
+        assert any(k.startswith(f"Player {acting + 1} kept ") for k in kept), kept
         assert not any(":" in k for k in kept)  # which tickets others kept stays secret
         # Seat 0's tab closes and comes back (same browser, so the same stored token).
         url = tabs[0].url
-        assert "match=1" in url and "seat=0" in url
+        assert f"match={server.hub.latest.id}" in url and "seat=0" in url
         tabs[0].close()
         again = context.new_page()
         again.goto(url)
@@ -264,12 +307,17 @@ def test_new_game_sits_at_the_first_persons_seat(browser: Any) -> None:
         page = browser.new_page()
         page.goto(server.url + "?seat=1")
         page.wait_for_function(TURN, timeout=TIMEOUT)
+        first = server.hub.latest.id
         page.click("#new-game")
         page.wait_for_function(
-            "document.getElementById('where').textContent === 'match 2, seat 1'", timeout=TIMEOUT
+            "document.getElementById('where').textContent.endsWith(', seat 1')"
+            f" && !document.getElementById('where').textContent.includes('{first}')",
+            timeout=TIMEOUT,
         )
+        second = server.hub.latest.id
+        assert second != first
         assert page.locator("#error").is_hidden()
-        assert "match=2" in page.url and "seat=1" in page.url
+        assert f"match={second}" in page.url and "seat=1" in page.url
 
 
 def test_a_tab_refused_for_too_many_tabs_at_a_seat_watches_instead(
@@ -283,9 +331,10 @@ def test_a_tab_refused_for_too_many_tabs_at_a_seat_watches_instead(
         first, second = context.new_page(), context.new_page()
         first.goto(server.url + "?seat=0")
         first.wait_for_function(TURN, timeout=TIMEOUT)
-        second.goto(server.url + "?match=1&seat=0")
+        match_id = server.hub.latest.id
+        second.goto(server.url + f"?match={match_id}&seat=0")
         second.wait_for_selector("#error[data-code='too_many_tabs']", timeout=TIMEOUT)
         second.wait_for_function(
-            "document.getElementById('where').textContent === 'match 1, watching'",
+            f"document.getElementById('where').textContent === 'match {match_id}, watching'",
             timeout=TIMEOUT,
         )

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -24,10 +25,11 @@ def _free_port() -> int:
         return port
 
 
-def test_serve_starts_a_server_with_the_seats_asked_for() -> None:
+def test_serve_starts_a_server_with_the_seats_asked_for(tmp_path: Path) -> None:
     port = _free_port()
     argv = [sys.executable, "-m", "ttr_europe", "serve", "--port", str(port), "--players", "3",
-            "--seats", "person,person,random", "--seed", "3"]  # fmt: skip
+            "--seats", "person,person,random", "--seed", "3",
+            "--db", str(tmp_path / "m.db")]  # fmt: skip
     server = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 30

@@ -16,7 +16,17 @@ from ttr_europe.match import Match
 from ttr_europe.notation import parse_action
 from ttr_europe.rules import legal_actions
 from ttr_europe.testing import finished, scenario
-from ttr_europe.web.hub import BURST, COSTS, RATE, Client, Hub, moves
+from ttr_europe.web.hub import (
+    BURST,
+    COSTS,
+    JOIN_GRACE,
+    PERSON_IDLE,
+    RATE,
+    Client,
+    Hub,
+    in_words,
+    moves,
+)
 
 
 def _send(hub: Hub, client: Client, doc: Any) -> list[tuple[Client, dict[str, Any]]]:
@@ -37,7 +47,7 @@ def test_a_tab_joins_a_seat_and_sees_only_that_seats_secrets() -> None:
     a, b = Client(), Client()
     out = _send(hub, a, {"type": "join", "seat": 0})
     joined, update = (doc for _, doc in out)
-    assert joined["seat"] == 0 and joined["match"] == "1" and len(joined["token"]) > 10
+    assert joined["seat"] == 0 and joined["match"] == hub.latest.id and len(joined["token"]) > 10
     match = hub.latest.match
     assert update["view"] == observe(match.state, 0).to_json()
     assert update["view"]["players"][1]["hand"] is None
@@ -46,8 +56,10 @@ def test_a_tab_joins_a_seat_and_sees_only_that_seats_secrets() -> None:
     update_b = _send(hub, b, {"type": "join", "seat": 1})[1][1]
     assert update_b["moves"] is None and update_b["view"]["players"][0]["offer"] is None
     assert update_b["seats"][0] == {
-        "seat": 0, "name": "person", "person": True, "taken": True, "online": 1
+        "seat": 0, "name": "person", "person": True, "taken": True, "online": 1,
+        "player": "Player 1", "stations_left": 3,
     }  # fmt: skip
+    assert update_b["seats"][2]["player"] == "Greedy bot"
 
 
 def test_a_move_updates_every_tab_with_its_own_events() -> None:
@@ -165,7 +177,7 @@ def test_a_seat_belongs_to_its_token() -> None:
     assert thief.hosted is None
     hub.leave(a)  # the tab closed
     out = _send(hub, again, {"type": "join", "seat": 0, "token": token})
-    assert out[0][1] == {"type": "joined", "match": "1", "seat": 0, "token": token}
+    assert out[0][1] == {"type": "joined", "match": hub.latest.id, "seat": 0, "token": token}
     assert out[1][1]["moves"]["keep"]  # back at its seat, mid-choice
 
 
@@ -178,28 +190,37 @@ def test_wrong_turn_and_after_the_game() -> None:
     assert (answer["code"], answer["rule"]) == ("not_your_turn", "R12")
     over = finished({"Berlin-Wien": 0}, players=2)
     hub = Hub(lambda: Match(over, ["person", "greedy"]))
-    _send(hub, a, {"type": "join", "seat": 0})
-    update = _send(hub, a, {"type": "join", "seat": 0, "token": hub.latest.tokens[0]})[1][1]
+    a = Client()
+    token = _send(hub, a, {"type": "join", "seat": 0})[0][1]["token"]
+    update = _send(hub, again := Client(), {"type": "join", "seat": 0, "token": token})[1][1]
     assert update["finished"] and update["moves"] is None
     assert update["scoreboard"]["players"][0]["total"] == score(over).players[0].total
     assert update["highlights"][0][0]["routes"] == ["Berlin-Wien"]
-    answer = _only(_send(hub, a, {"type": "act", "action": "blind"}), a)
+    answer = _only(_send(hub, again, {"type": "act", "action": "blind"}), again)
     assert answer["code"] == "game_over" and answer["rule"] == "R47"
 
 
-def test_new_matches_are_bounded_by_dropping_idle_ones() -> None:
-    hub = Hub(two_people, max_matches=2)
+def test_new_matches_are_bounded_by_archiving_idle_ones() -> None:
+    now = [1000.0]
+    hub = Hub(two_people, max_matches=2, now=lambda: now[0], clock=lambda: now[0])
     a = Client()
+    first = hub.latest.id
     _send(hub, a, {"type": "join", "seat": 0})
     created = _only(_send(hub, a, {"type": "new"}), a)
-    assert created == {"type": "created", "match": "2", "seat": 0}
-    assert list(hub.matches) == ["1", "2"]
+    second = created["match"]
+    assert created == {"type": "created", "match": second, "seat": 0}
+    assert list(hub.matches) == [first, second]
     idle = Client()
-    assert _only(_send(hub, idle, {"type": "new"}), idle)["match"] == "3"
-    assert list(hub.matches) == ["1", "3"]  # "2" had no tab
-    b = Client()
-    _send(hub, b, {"type": "join", "match": "3"})
+    # match 2 waits JOIN_GRACE for its tab; match 1 has a person connected
     assert _only(_send(hub, idle, {"type": "new"}), idle)["code"] == "too_many_matches"
+    now[0] += JOIN_GRACE
+    third = _only(_send(hub, idle, {"type": "new"}), idle)["match"]
+    assert list(hub.matches) == [first, third]  # the second had no tab: archived
+    assert hub.store.exists(second) and second not in hub.store.live()
+    b = Client()
+    _send(hub, b, {"type": "join", "match": third})
+    now[0] += 3600
+    assert _only(_send(hub, c := Client(), {"type": "new"}), c)["code"] == "too_many_matches"
 
 
 def test_nobody_has_moves_once_the_game_is_over_not_even_a_watcher() -> None:
@@ -246,7 +267,8 @@ def test_a_bot_that_fails_before_anyone_joins_is_replaced_and_the_match_is_creat
 def test_tabs_per_seat_and_watchers_are_bounded_and_a_full_match_changes_nothing() -> None:
     from ttr_europe.web.hub import MAX_TABS_PER_SEAT, MAX_WATCHERS
 
-    hub = Hub(two_people)
+    now = [0.0]
+    hub = Hub(two_people, clock=lambda: now[0])
     hosted = hub.latest
     for _ in range(MAX_WATCHERS):
         _send(hub, Client(), {"type": "join"})
@@ -258,6 +280,7 @@ def test_tabs_per_seat_and_watchers_are_bounded_and_a_full_match_changes_nothing
         assert _send(hub, Client(), {"type": "join", "seat": 0, "token": token})[0][1]["seat"] == 0
     again = {"type": "join", "seat": 0, "token": token}
     assert _only(_send(hub, extra := Client(), again), extra)["code"] == "too_many_tabs"
+    now[0] += 10  # its credits back
     assert _send(hub, owner, again)[0][1]["type"] == "joined"  # a tab already there may rejoin
     assert len(hosted.clients) == MAX_WATCHERS + MAX_TABS_PER_SEAT
 
@@ -283,22 +306,27 @@ def test_a_move_draws_the_board_once_per_seat_whatever_the_number_of_tabs(
     assert len(boards) == 1
 
 
-def test_a_new_match_drops_an_idle_match_nobody_plays_before_one_a_person_left() -> None:
-    hub = Hub(two_people, max_matches=2)
+def test_a_new_match_archives_an_idle_match_nobody_plays_before_one_a_person_left() -> None:
+    now = [1000.0]
+    hub = Hub(two_people, max_matches=2, now=lambda: now[0])
     a, b = Client(), Client()
+    first = hub.latest.id
     _send(hub, a, {"type": "join", "seat": 0})  # a person sits at match 1, then closes the tab
     hub.leave(a)
-    _send(hub, b, {"type": "new"})  # match 2: nobody ever sits there
-    _send(hub, b, {"type": "new"})
-    assert list(hub.matches) == ["1", "3"]  # match 1 waits for its person to come back
+    second = _only(_send(hub, b, {"type": "new"}), b)["match"]  # nobody ever sits there
+    now[0] += JOIN_GRACE
+    third = _only(_send(hub, c := Client(), {"type": "new"}), c)["match"]
+    assert list(hub.matches) == [first, third]  # match 1 waits for its person to come back
+    assert second not in hub.matches
     over = Hub(lambda: Match(finished({"Berlin-Wien": 0}, players=2), ["person", "greedy"]),
-               max_matches=2)  # fmt: skip
+               max_matches=2, now=lambda: now[0])  # fmt: skip
+    ended = over.latest.id
     _send(over, a, {"type": "join", "seat": 0})
     over.leave(a)
-    c = Client()  # a tab of its own (each tab has its own message credits)
-    _send(over, c, {"type": "new"})
-    _send(over, c, {"type": "new"})
-    assert list(over.matches) == ["2", "3"]  # a finished match goes first
+    now[0] += PERSON_IDLE
+    _send(over, Client(), {"type": "new"})
+    third = _only(_send(over, e := Client(), {"type": "new"}), e)["match"]
+    assert ended not in over.matches and third in over.matches  # a finished match goes first
 
 
 def test_a_new_match_names_its_first_person_seat_for_the_page_to_take() -> None:
@@ -317,7 +345,7 @@ def test_a_tab_that_floods_the_server_is_slowed_down_and_changes_nothing() -> No
     answers = [_only(_send(hub, a, {"type": "ping"}), a)["type"] for _ in range(int(BURST))]
     assert answers == ["pong"] * int(BURST)
     refused = _only(_send(hub, a, {"type": "ping"}), a)
-    assert refused["code"] == "too_fast" and "wait 0.02 s" in refused["message"]
+    assert refused["code"] == "too_fast" and f"wait {1 / RATE:.2f} s" in refused["message"]
     assert _only(_send(hub, b, {"type": "ping"}), b)["type"] == "pong"  # others are served
     matches = len(hub.matches)
     now[0] += 10 / RATE  # ten credits back: not enough for a new match
@@ -329,3 +357,104 @@ def test_a_tab_that_floods_the_server_is_slowed_down_and_changes_nothing() -> No
     now[0] += 3600  # credits never exceed the burst
     sent = [_only(_send(hub, a, "not json"), a)["code"] for _ in range(int(BURST) + 1)]
     assert sent.count("too_fast") == 1 and sent[-1] == "too_fast"
+
+
+def test_an_update_is_turned_into_text_once_per_position_and_reads_back_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import ttr_europe.web.hub as hub_module
+
+    hub = Hub(two_people)
+    tabs = [Client() for _ in range(5)]
+    drawn: list[object] = []
+    real = hub_module.render_svg
+    monkeypatch.setattr(hub_module, "render_svg", lambda *a, **k: drawn.append(a) or real(*a, **k))
+    docs = [doc for tab in tabs for _, doc in _send(hub, tab, {"type": "join"})]
+    assert len(drawn) == 1  # five joins at one position: one drawing
+    texts = [hub.encode(doc) for doc in docs]
+    assert [json.loads(t) for t in texts] == docs
+    assert hub.latest.shown_text.keys() == {None}
+    seated = Client()
+    token = _send(hub, seated, {"type": "join", "seat": 0})[0][1]["token"]
+    assert token
+    offer = observe(hub.latest.match.state, 0).players[0].offer
+    assert offer is not None
+    out = _send(hub, seated, {"type": "act", "action": "keep " + ", ".join(offer)})
+    for _, doc in out:  # a new position: new text, still the same document
+        assert json.loads(hub.encode(doc)) == doc
+    stale = docs[0]  # an update of an older position is still encoded faithfully
+    assert json.loads(hub.encode(stale)) == stale
+
+
+def test_play_seats_a_person_in_the_latest_match_until_someone_sits_there() -> None:
+    hub = Hub(lambda: Match.new("usa", "base", 3, 1, ["greedy", "person", "person"]))
+    a, b, c = Client(), Client(), Client()
+    first = hub.latest.id
+    assert _only(_send(hub, a, {"type": "play"}), a) == {"type": "created", "match": first,
+                                                         "seat": 1}  # fmt: skip
+    _send(hub, a, {"type": "join", "match": first, "seat": 1})
+    # Match 1 now has a person: the next person to open the page gets a new match of their own.
+    created = _only(_send(hub, b, {"type": "play"}), b)
+    second = created["match"]
+    assert second != first and created == {"type": "created", "match": second, "seat": 1}
+    _send(hub, c, {"type": "join", "match": second})  # watching takes no seat
+    assert _only(_send(hub, c, {"type": "play"}), c)["match"] == second
+    bots = Hub(lambda: Match.new("usa", "base", 2, 1, ["greedy", "random"]))
+    for tab in (Client(), Client()):  # nothing to sit at: all watch the one match, none dealt
+        assert _only(_send(bots, tab, {"type": "play"}), tab) == {
+            "type": "created", "match": bots.latest.id, "seat": None
+        }  # fmt: skip
+
+
+def test_updates_carry_the_seats_tickets_with_points_and_done_marks() -> None:
+    state = scenario(
+        hands={0: "2red"}, tickets={0: ["Zurich-Brindisi", "Brest-Petrograd"]},
+        owners={"Venezia-Zurich": 0, "Roma-Venezia": 0, "Brindisi-Roma": 0},
+    )  # fmt: skip
+    hub = Hub(lambda: Match(state, ["person", "greedy"]))
+    a, watcher = Client(), Client()
+    update = _send(hub, a, {"type": "join", "seat": 0, "name": "  Ann\x1b  Lee "})[1][1]
+    assert update["tickets"] == [
+        {"ticket": "Zurich-Brindisi", "points": 6, "long": False, "done": True,
+         "routes": ["Venezia-Zurich", "Roma-Venezia", "Brindisi-Roma"],
+         "cities": ["Zurich", "Brindisi"]},
+        {"ticket": "Brest-Petrograd", "points": 20, "long": True, "done": False, "routes": [],
+         "cities": ["Brest", "Petrograd"]},
+    ]  # fmt: skip
+    assert update["seats"][0]["player"] == "Ann Lee"  # printable, spaces tidied
+    seen = _send(hub, watcher, {"type": "join"})[1][1]
+    assert seen["tickets"] == [] and seen["offer"] == []  # a watcher sees nobody's tickets
+    assert seen["seats"][0]["player"] == "Ann Lee"
+    answer = _only(_send(hub, a, {"type": "join", "seat": 0, "name": 5}), a)
+    assert answer["code"] == "bad_message"
+
+
+def test_the_offer_carries_points_and_long_marks() -> None:
+    hub = Hub(lambda: Match.new("europe", "base", 2, 3, ["person", "greedy"]))
+    a = Client()
+    update = _send(hub, a, {"type": "join", "seat": 0})[1][1]
+    board = hub.latest.match.state.map
+    offer = observe(hub.latest.match.state, 0).players[0].offer
+    assert offer
+    assert update["offer"] == [
+        {"ticket": t, "points": board.ticket(t).points, "long": board.ticket(t).long} for t in offer
+    ]
+    assert sum(o["long"] for o in update["offer"]) == 1  # one long ticket in the first offer
+
+
+def test_a_refused_move_is_said_in_players_words_with_the_rule_apart() -> None:
+    hub = Hub(two_people)
+    a = Client()
+    _send(hub, a, {"type": "join", "seat": 0})
+    keep_none = {"format": "ttr_europe/action", "version": 1, "type": "keep_tickets",
+                 "tickets": []}  # fmt: skip
+    answer = _only(_send(hub, a, {"type": "act", "action": keep_none}), a)
+    assert answer["code"] == "illegal" and answer["rule"] == "R9"
+    assert answer["text"] == "Keep at least 2 tickets."
+    assert in_words("keep at most 1 long ticket(s)") == "Keep at most 1 long ticket."
+    assert in_words("that route is already claimed") == "That route is already claimed."
+    b = Client()
+    _send(hub, b, {"type": "join", "seat": 1})
+    assert _only(_send(hub, b, {"type": "act", "action": "blind"}), b)["text"] == (
+        "It is not your turn."
+    )

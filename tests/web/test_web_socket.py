@@ -175,3 +175,81 @@ def test_a_tab_that_stops_reading_does_not_stall_the_others() -> None:
                 assert json.loads(tabs[1 - seat].recv(timeout=10))["seq"] == answer["seq"]
                 moves += 1
             assert hosted.clients == [c for c in hosted.clients if c.seat is not None]
+
+
+def test_a_prompt_reader_may_send_a_burst_of_messages_back_to_back() -> None:
+    """The fault as found: 9 pings back to back, then reading, got no answer and a closed
+    connection; every message within the rate limit gets its answer, in order."""
+    with serving(two_people) as server, client.connect(server.ws) as a:
+        for _ in range(30):
+            a.send(json.dumps({"type": "ping"}))
+        assert [json.loads(a.recv(timeout=10)) for _ in range(30)] == [{"type": "pong"}] * 30
+        _, update = _join(a, seat=0)  # the connection is still served
+        assert update["type"] == "update"
+
+
+def test_a_tab_that_sends_but_never_reads_is_let_go() -> None:
+    with serving(two_people, send_timeout=1.0, send_buffer=4096) as server:
+        hosted = server.hub.latest
+        tab = _tab_that_never_reads(server.host)  # its join's position (~120 kB) never read
+        try:
+            deadline = time.monotonic() + 15
+            while not hosted.clients:
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+            for _ in range(4):  # more of the position it will not read
+                _send_frame(tab, {"type": "join"})
+            while hosted.clients:
+                assert time.monotonic() < deadline, "a tab that never reads stays connected"
+                time.sleep(0.05)
+            with client.connect(server.ws) as a:  # the others are served all along
+                assert _ask(a, {"type": "ping"}) == {"type": "pong"}
+        finally:
+            tab.close()
+
+
+def _send_frame(tab: socket.socket, doc: dict[str, Any]) -> None:
+    payload, mask = json.dumps(doc).encode(), os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    tab.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
+
+
+def test_a_silent_connection_is_closed_and_a_pinging_one_is_not() -> None:
+    with (
+        serving(two_people, idle_timeout=0.6, header_timeout=0.3) as server,
+        client.connect(server.ws) as silent,
+        client.connect(server.ws) as pinging,
+    ):
+        for _ in range(8):  # 1.6 s: well past both timeouts
+            assert _ask(pinging, {"type": "ping"}) == {"type": "pong"}
+            time.sleep(0.2)
+        with pytest.raises(exceptions.ConnectionClosed) as closed:
+            silent.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4000
+        assert _ask(pinging, {"type": "ping"}) == {"type": "pong"}
+
+
+def test_slow_headers_time_out_and_a_whole_request_is_served() -> None:
+    import urllib.request
+
+    with serving(two_people, header_timeout=0.5) as server:
+        address, port = server.host.split(":")
+        with socket.create_connection((address, int(port)), timeout=10) as slow:
+            slow.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and never the end of the headers
+            started = time.monotonic()
+            assert slow.recv(100) == b""  # closed by the server
+            assert time.monotonic() - started < 5
+        with urllib.request.urlopen(server.url, timeout=10) as page:
+            assert page.status == 200
+
+
+def test_websockets_beyond_the_limit_are_refused_and_the_others_served() -> None:
+    with (
+        serving(two_people, max_sockets=2) as server,
+        client.connect(server.ws) as a,
+        client.connect(server.ws) as b,
+    ):
+        with pytest.raises(exceptions.InvalidStatus):
+            client.connect(server.ws).close()
+        assert _ask(a, {"type": "ping"}) == {"type": "pong"}
+        assert _ask(b, {"type": "ping"}) == {"type": "pong"}

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 
@@ -19,8 +21,9 @@ pytest.importorskip("starlette")
 uvicorn = pytest.importorskip("uvicorn")
 
 from ttr_europe.match import Match  # noqa: E402
-from ttr_europe.web.app import WS_MAX_BYTES, create_app  # noqa: E402
+from ttr_europe.web.app import create_app  # noqa: E402
 from ttr_europe.web.hub import Hub  # noqa: E402
+from ttr_europe.web.server import config  # noqa: E402
 
 
 class Running:
@@ -40,15 +43,26 @@ class Running:
 
 
 @contextmanager
-def serving(make_match: Callable[[], Match]) -> Iterator[Running]:
-    """Uvicorn serving the app on 127.0.0.1 and a free port, in a thread, for one test."""
-    app = create_app(make_match)
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=0, ws_max_size=WS_MAX_BYTES, log_level="warning",
-        lifespan="off",
-    )  # fmt: skip
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
+def serving(
+    make_match: Callable[[], Match],
+    *,
+    header_timeout: float = 10.0,
+    send_buffer: int | None = None,
+    **app_options: Any,
+) -> Iterator[Running]:
+    """Uvicorn serving the app on 127.0.0.1 and a free port, in a thread, for one test, with
+    the settings of ``ttr-europe serve`` (``app_options`` go to ``create_app``).
+    ``send_buffer``: the kernel's send buffer of each connection, small to make a tab that does
+    not read show soon."""
+    app = create_app(make_match, **app_options)
+    settings = config(app, "127.0.0.1", 0, header_timeout=header_timeout, lifespan="off")
+    server = uvicorn.Server(settings)
+    listening = socket.socket()
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if send_buffer is not None:  # accepted connections inherit it
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
+    listening.bind(("127.0.0.1", 0))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
     while not server.started:
@@ -60,6 +74,7 @@ def serving(make_match: Callable[[], Match]) -> Iterator[Running]:
     finally:
         server.should_exit = True
         thread.join(20)
+        listening.close()
         assert not thread.is_alive(), "the server did not stop"
 
 

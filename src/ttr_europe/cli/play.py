@@ -20,8 +20,8 @@ def configure_play(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
         default="greedy,random",
-        help="comma-separated bots (random, greedy, mcts or package.module:Class), repeated "
-        "over the seats (default greedy,random)",
+        help="comma-separated bots (random, greedy, mcts, package.module:Class or "
+        "cmd:COMMAND), repeated over the seats (default greedy,random)",
     )
     parser.add_argument(
         "--human",
@@ -98,13 +98,29 @@ def _saver(path: str, map_data: str | None = None) -> Callable[[object], str]:
     return save
 
 
+def _drawer(record_path: str) -> Callable[[object, int], str]:
+    """Draws the board as a seat sees it next to the record (``board`` in the terminal)."""
+
+    def draw(match: object, seat: int) -> str:
+        from ..match import Match
+        from ..render import render_svg
+
+        assert isinstance(match, Match)
+        path = (record_path[:-5] if record_path.endswith(".json") else record_path) + "-board.svg"
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(render_svg(match.view(seat)))
+        return path
+
+    return draw
+
+
 def run_play(args: argparse.Namespace) -> int:
-    from ..bots import make_bot
+    from ..bots import close_bots, make_bot
     from ..errors import BotError
     from ..match import PERSON, Match
     from ..records import GameRecord
     from ..scoring import format_scoreboard
-    from ..terminal import LEGEND, PlayLog, Terminal
+    from ..terminal import LEGEND, PlayLog, Terminal, plural
 
     names = [n.strip() for n in args.bots.split(",") if n.strip()] or ["greedy"]
     record = None
@@ -138,7 +154,9 @@ def run_play(args: argparse.Namespace) -> int:
     if humans:
         if isinstance(sys.stdin, io.TextIOWrapper):  # a line is counted in characters
             sys.stdin.reconfigure(encoding="utf-8", errors="replace")
-        terminal = Terminal(match, _read_line, print, _saver(args.record or DEFAULT_SAVE, map_data))
+        save_to = args.record or DEFAULT_SAVE
+        terminal = Terminal(match, _read_line, print, _saver(save_to, map_data),
+                            draw=_drawer(save_to))  # fmt: skip
         if not terminal.run():
             return 0
     else:
@@ -147,13 +165,15 @@ def run_play(args: argparse.Namespace) -> int:
             before = match.state
             try:
                 match.step()
-            except BotError:  # the game so far is kept, as in the terminal
-                if args.record:
-                    _saver(args.record, map_data)(match)
-                raise
+            except BotError as exc:  # a stand-in plays on, as in the terminal
+                match.stand_in(before.current)
+                print(f"ttr-europe: {exc}; a random bot plays seat {before.current} from now "
+                      "on", file=sys.stderr)  # fmt: skip
+                continue
             line = log.add(before, match.actions[-1], match.state)
             if line is not None and not args.quiet:
                 print(line)
+    close_bots(seat.bot for seat in match.seats)  # programs in other processes: quit
     state = match.state
     board = match.scoreboard()
     if args.quiet:
@@ -163,8 +183,9 @@ def run_play(args: argparse.Namespace) -> int:
         for seat, player in enumerate(state.players):
             routes = [r.id for r in state.map.routes if state.owners[r.index] == seat]
             print(
-                f"  seat {seat}: {player.trains} trains left, {len(routes)} routes, "
-                f"{len(player.stations)} stations, {player.hand.total} cards in hand"
+                f"  seat {seat}: {plural(player.trains, 'train')} left, "
+                f"{plural(len(routes), 'route')}, {plural(len(player.stations), 'station')}, "
+                f"{plural(player.hand.total, 'card')} in hand"
             )
         print()
         print(format_scoreboard(board))
@@ -173,7 +194,7 @@ def run_play(args: argparse.Namespace) -> int:
         print(
             ("Winner: " if len(winners) == 1 else "Shared win: ")
             + ", ".join(
-                f"seat {w} ({match.seats[w].name}, {board.players[w].total} points)"
+                f"seat {w} ({match.seats[w].name}, {plural(board.players[w].total, 'point')})"
                 for w in winners
             )
         )

@@ -32,7 +32,7 @@ def configure_games(parser: argparse.ArgumentParser) -> None:
         "--bots",
         default="greedy,random",
         help="comma-separated bots, repeated over the seats: "
-        f"{', '.join(BUILTIN_BOTS)} or package.module:Class (default greedy,random)",
+        f"{', '.join(BUILTIN_BOTS)}, package.module:Class or cmd:COMMAND (default greedy,random)",
     )
     add("--games", type=positive_int, default=100, help="games to play (default 100)")
     add("--players", type=positive_int, help="seats (default: one per bot)")

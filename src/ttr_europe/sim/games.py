@@ -162,24 +162,28 @@ def play_game(spec: GameSpec) -> GameResult:
     rngs = [bots.seat_rng(spec.seed, seat) for seat in range(len(players))]
     taken: list[str] = []
     forfeit = None
-    while state.phase is not Phase.GAME_OVER:
-        seat = state.current
-        if len(taken) >= MAX_ACTIONS:
-            forfeit = Forfeit(seat, names[seat], len(taken), f"no end after {MAX_ACTIONS} actions")
-            break
-        try:
-            action = bots.decide(players[seat], state, rngs[seat])
-        except BotError as exc:  # a bot's failure is a result, not a crash of the run
-            forfeit = Forfeit(seat, names[seat], len(taken), exc.reason)
-            break
-        try:
-            bots.tell(players, state, action)
-        except BotError as exc:
-            watcher = seat if exc.seat is None else exc.seat
-            forfeit = Forfeit(watcher, names[watcher], len(taken), exc.reason)
-            break
-        taken.append(str(action))
-        state = apply(state, action)
+    try:
+        while state.phase is not Phase.GAME_OVER:
+            seat = state.current
+            if len(taken) >= MAX_ACTIONS:
+                reason = f"no end after {MAX_ACTIONS} actions"
+                forfeit = Forfeit(seat, names[seat], len(taken), reason)
+                break
+            try:
+                action = bots.decide(players[seat], state, rngs[seat])
+            except BotError as exc:  # a bot's failure is a result, not a crash of the run
+                forfeit = Forfeit(seat, names[seat], len(taken), exc.reason)
+                break
+            try:
+                bots.tell(players, state, action)
+            except BotError as exc:
+                watcher = seat if exc.seat is None else exc.seat
+                forfeit = Forfeit(watcher, names[watcher], len(taken), exc.reason)
+                break
+            taken.append(str(action))
+            state = apply(state, action)
+    finally:
+        bots.close_bots(players)  # a program in another process ends with its game
     board_score = score(state)
     scores = tuple(p.total for p in board_score.players)
     if forfeit is None:

@@ -3,7 +3,8 @@
 - ``scenario(...)`` builds any exact position, ``finished(...)`` a game over to score, and
   ``refusal(state, action)`` checks that an action is refused cleanly;
 - ``check_invariants(state)`` lists what is broken in a state or view (``ttr_europe.invariants``);
-- ``check_bot(bot, games=...)`` plays seeded games and reports illegal, slow or crashing moves;
+- ``check_bot(bot, games=...)`` plays seeded games and reports illegal, slow or crashing moves,
+  and a bot whose choice depends on what its seat cannot see;
 - the hypothesis strategies of ``ttr_europe.testing.strategies`` (``games``, ``states``,
   ``played``, ``views``, ``legal_actions_in``, ``near_miss_actions``) are also reachable here;
   they need hypothesis (``pip install 'ttr_europe[testing]'``), which is imported only when one

@@ -32,7 +32,7 @@ from ..errors import IllegalActionError
 from ..invariants import check_invariants
 from ..rules import apply, is_legal, is_terminal, legal_actions, new_game
 from ..state import GameState, Phase
-from ..views import observe
+from ..views import determinize, observe
 
 MAX_ACTIONS = 20_000  # a random game is a few hundred actions; more means it does not end
 POLICIES = ("uniform", "hoard", "build")
@@ -156,17 +156,24 @@ def state_problems(state: GameState) -> list[str]:
 
 @attrs.frozen
 class BotFault:
-    """One bad move of a bot: the game (its seed and setup), the move number and what was wrong."""
+    """One bad move of a bot: the game (its seed and setup), the move number and what was wrong.
+
+    ``kind`` is "illegal", "slow", "crash", or "peeks": the bot chose differently in a world
+    its seat cannot tell from the real one, so its choice depends on something it cannot see.
+    """
 
     seed: int
     setup: tuple[tuple[str, Any], ...]
     move: int
-    kind: str  # "illegal", "slow" or "crash"
+    kind: str
     detail: str
+    seat: int | None = None
 
     def __str__(self) -> str:
         setup = ", ".join(f"{k}={v!r}" for k, v in self.setup)
-        return f"{self.kind} at move {self.move} of seed {self.seed} ({setup}): {self.detail}"
+        where = f" (seat {self.seat})" if self.seat is not None else ""
+        game = f"seed {self.seed} ({setup})"
+        return f"{self.kind} at move {self.move}{where} of {game}: {self.detail}"
 
 
 def _chooser(bot: Any) -> Callable[[GameState, random.Random], Action]:
@@ -177,6 +184,51 @@ def _chooser(bot: Any) -> Callable[[GameState, random.Random], Action]:
         return action
 
     return choose
+
+
+def _copy(rng: random.Random) -> random.Random:
+    """A generator that will draw exactly what ``rng`` draws next."""
+    twin = random.Random()
+    twin.setstate(rng.getstate())
+    return twin
+
+
+class _Peeking:
+    """The decisions of one game where the bot chose differently in another world."""
+
+    def __init__(self) -> None:
+        self.decisions = 0
+        self.first: tuple[int, int, str] | None = None  # move, seat, what differed
+        self.count = 0
+
+    def fault(self, seed: int, setup: tuple[tuple[str, Any], ...]) -> BotFault | None:
+        if self.first is None:
+            return None
+        move, seat, detail = self.first
+        often = f"{self.count} of its {self.decisions} decisions"
+        text = f"its choice depends on what its seat cannot see ({often}); first: {detail}"
+        return BotFault(seed, setup, move, "peeks", text, seat)
+
+
+def _other_worlds(
+    chooser: Callable[[GameState, random.Random], Action],
+    state: GameState,
+    before: random.Random,
+    action: Action,
+    worlds: int,
+    salt: str,
+) -> str | None:
+    """What the bot chose instead in a world its seat cannot tell from ``state`` (the same
+    view, the same generator), or None when it chose ``action`` in each of ``worlds``."""
+    for w in range(worlds):
+        world = determinize(state, state.current, random.Random(f"{salt} {w}"))
+        try:
+            other = chooser(world, _copy(before))
+        except Exception as exc:  # crashing only where it cannot tell the difference
+            return f"chose {action} here, raised {type(exc).__name__} in another world"
+        if other != action:
+            return f"chose {action} here, {other} in another world with the same view"
+    return None
 
 
 def check_bot(
@@ -190,14 +242,21 @@ def check_bot(
     opponents: Sequence[Any] = (),
     max_seconds: float = 1.0,
     max_actions: int = 5_000,
+    worlds: int = 1,
 ) -> list[BotFault]:
     """Play ``games`` seeded games with ``bot`` in every seat (or seat 0 against
     ``opponents``), and report every move that is illegal, slower than ``max_seconds``, or
-    raises. An empty list means the bot passed. Game ``i`` uses seed ``seed + i``; each seat
-    draws from ``bots.seat_rng(seed + i, seat)``, as ``bots.play`` and tournaments do.
+    raises, and each game where the bot looked at what it cannot see. An empty list means the
+    bot passed. Game ``i`` uses seed ``seed + i``; each seat draws from
+    ``bots.seat_rng(seed + i, seat)``, as ``bots.play`` and tournaments do.
 
     A bot is asked as the game drivers ask it: ``bot.choose(view, legal, rng)`` with its
-    seat's view (``observe``), the legal actions and its generator.
+    seat's view (``observe``), the legal actions and its generator. Each decision is then
+    asked again in ``worlds`` other worlds its seat cannot tell apart (``determinize``: other
+    hands, pile and tickets), with a generator in the same state; a different answer means the
+    choice depends on hidden information (read through the caller's frame, say), reported once
+    per game as "peeks" with the seat, the first such move and how often. This assumes the
+    choice is a function of (view, legal, rng), as the bot protocol asks; ``worlds=0`` skips it.
 
     After an illegal move or a crash the game stops (the bot would be stuck); a slow move is
     reported and the game goes on.
@@ -210,30 +269,42 @@ def check_bot(
         setup = (("map", map), ("variant", variant), ("players", players))
         state = new_game(map, variant, players, seed=game_seed)
         rngs = [seat_rng(game_seed, seat) for seat in range(players)]
+        peeking = _Peeking()
         for move in range(max_actions):
             if is_terminal(state):
                 break
             seat = state.current
             mine = not others or seat == 0
             chooser = me if mine else others[(seat - 1) % len(others)]
+            before = _copy(rngs[seat]) if mine and worlds else None
             start = time.perf_counter()
             try:
                 action = chooser(state, rngs[seat])
             except Exception as exc:  # a crashing bot is what this reports
                 if mine:
-                    faults.append(BotFault(game_seed, setup, move, "crash", repr(exc)))
+                    faults.append(BotFault(game_seed, setup, move, "crash", repr(exc), seat))
                 break
             elapsed = time.perf_counter() - start
             if mine and elapsed > max_seconds:
-                faults.append(BotFault(game_seed, setup, move, "slow", f"{elapsed:.2f} s"))
+                faults.append(BotFault(game_seed, setup, move, "slow", f"{elapsed:.2f} s", seat))
+            if before is not None:
+                peeking.decisions += 1
+                salt = f"ttr_europe check_bot {game_seed} {move}"
+                differs = _other_worlds(chooser, state, before, action, worlds, salt)
+                if differs is not None:
+                    peeking.count += 1
+                    peeking.first = peeking.first or (move, seat, differs)
             try:
                 state = apply(state, action)
             except IllegalActionError as exc:
                 if mine:
-                    faults.append(BotFault(game_seed, setup, move, "illegal", str(exc)))
+                    faults.append(BotFault(game_seed, setup, move, "illegal", str(exc), seat))
                 break
             except Exception as exc:  # not an action at all (wrong type)
                 if mine:
-                    faults.append(BotFault(game_seed, setup, move, "illegal", repr(exc)))
+                    faults.append(BotFault(game_seed, setup, move, "illegal", repr(exc), seat))
                 break
+        peeked = peeking.fault(game_seed, setup)
+        if peeked is not None:
+            faults.append(peeked)
     return faults

@@ -7,12 +7,17 @@ them, and a tab that does not read (a stalled or hostile one) never holds up ano
 messages; once ``MAX_PENDING`` documents wait for it, its connection is closed (a tab that
 reconnects gets the whole position). A message the hub cannot handle for a reason it did not
 foresee still gets a JSON error, and the connection and the server carry on.
+
+Fairness: a tab's next message is read only once everything queued for it has been sent, so a
+prompt reader may send any number of messages back to back (its answers never pile up), and a
+tab whose answers wait more than ``SEND_TIMEOUT`` seconds is let go as a non-reader. Each tab
+has its turn on the event loop after every message, so no tab is served twice while another
+waits. A tab silent for ``IDLE_TIMEOUT`` seconds is closed (the page pings well within it).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Callable
 from importlib.resources import files
@@ -32,6 +37,10 @@ from .hub import Client, Hub, error
 STATIC = Path(str(files("ttr_europe.web") / "static"))
 WS_MAX_BYTES = 1 << 20  # frames larger than this close the connection (code 1009)
 MAX_PENDING = 8  # documents waiting for a tab that does not read before it is let go
+SEND_TIMEOUT = 20.0  # seconds a tab's answers may wait to be sent before it is let go
+IDLE_TIMEOUT = 120.0  # seconds a connection may stay silent (the page pings every 30)
+MAX_SOCKETS = 1000  # WebSockets served at once; the next are refused (work in total is bounded)
+IDLE_CLOSE = 4000  # the close code of an idle or non-reading connection
 log = logging.getLogger("ttr_europe.web")
 
 
@@ -47,10 +56,19 @@ async def write(websocket: WebSocket, queue: asyncio.Queue[str]) -> None:
     """Send a tab its documents one after another; only this task writes to its socket."""
     while True:
         await websocket.send_text(await queue.get())
+        queue.task_done()
 
 
-def create_app(make_match: Callable[[], Match], *, hub: Hub | None = None) -> Starlette:
-    """The web application; ``make_match`` deals each new match (seats, map, seed)."""
+def create_app(
+    make_match: Callable[[], Match],
+    *,
+    hub: Hub | None = None,
+    send_timeout: float = SEND_TIMEOUT,
+    idle_timeout: float = IDLE_TIMEOUT,
+    max_sockets: int = MAX_SOCKETS,
+) -> Starlette:
+    """The web application; ``make_match`` deals each new match (seats, map, seed); ``hub``
+    (by default one on a throwaway database) holds the matches."""
     the_hub = hub if hub is not None else Hub(make_match)
 
     async def index(request: Any) -> Response:
@@ -68,11 +86,16 @@ def create_app(make_match: Callable[[], Match], *, hub: Hub | None = None) -> St
             del outboxes[target]
             box.writer.cancel()  # ends that tab's connection
             return
-        box.queue.put_nowait(json.dumps(doc))
+        box.queue.put_nowait(the_hub.encode(doc))
 
     async def read(websocket: WebSocket, client: Client) -> None:
         while True:
-            message = await websocket.receive()
+            try:
+                async with asyncio.timeout(idle_timeout):  # a deadline, no task per message
+                    message = await websocket.receive()
+            except TimeoutError:
+                await websocket.close(IDLE_CLOSE, "idle")
+                return
             if message["type"] == "websocket.disconnect":
                 return
             text = message.get("text")
@@ -84,8 +107,20 @@ def create_app(make_match: Callable[[], Match], *, hub: Hub | None = None) -> St
                 outgoing = [(client, error("internal", "the server could not handle that"))]
             for target, doc in outgoing:
                 post(target, doc)
+            box = outboxes.get(client)
+            if box is None:  # let go while its answers were queued
+                return
+            try:  # read on once this tab has its answers: flow control, not a drop
+                async with asyncio.timeout(send_timeout):
+                    await box.queue.join()
+            except TimeoutError:
+                return  # a tab that does not read: let go
+            await asyncio.sleep(0)  # every other tab has its turn before this one again
 
     async def socket(websocket: WebSocket) -> None:
+        if len(outboxes) >= max_sockets:
+            await websocket.close(1013)  # before the handshake: HTTP 403, try again later
+            return
         await websocket.accept()
         client = Client()
         queue: asyncio.Queue[str] = asyncio.Queue()

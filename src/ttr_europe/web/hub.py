@@ -16,16 +16,33 @@ Messages from the browser (JSON objects with a ``"type"``):
   an action JSON document.
 - ``{"type": "options", "route": id}`` or ``{"type": "options", "city": id}``: the legal claims
   of a route, or stations in a city, with their payments.
-- ``{"type": "new"}``: start another match with the same settings; ``{"type": "ping"}``.
+- ``{"type": "new"}``: start another match with the same settings; ``{"type": "play"}``: a
+  person's seat to play at, in the latest match if nobody has sat there yet, else in a new one
+  (what the page asks for when opened without a match); ``{"type": "ping"}``.
+- ``join`` may carry ``"name"``: the name the seat's player goes by (at most 24 characters).
+
+Matches live in a ``Store`` (SQLite): each move, seat token (hashed) and new match is committed
+before any tab hears of it, and a hub made on the same database restores every match it held,
+bots included. Match ids are random and never reused, so a tab from before a restart or from
+another server finds its own match or is told ``unknown_match``, never seated elsewhere. At
+most ``max_matches`` are held in memory; to make room the hub archives (in the database) a
+match nobody is connected to, never one whose person was seen within ``PERSON_IDLE`` seconds
+(``JOIN_GRACE`` for a match nobody has sat at yet); an archived match comes back when a tab
+joins it.
 
 Answers: ``joined``, ``update`` (view, board SVG, new events, the moves of the seat to act,
-the scoreboard once over), ``options``, ``created``, ``pong`` and ``error`` (``code``,
-``message``, ``rule`` when a rule refused the move).
+the seat's tickets with points and done marks, the scoreboard once over), ``options``,
+``created``, ``pong`` and ``error`` (``code``, ``message``, and when a rule refused the move
+``rule`` and ``text``: the reason in a player's words, without the rule number).
 """
 
 from __future__ import annotations
 
+import json
+import logging
+import re
 import secrets
+import sqlite3
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -45,6 +62,8 @@ from ..actions import (
     PayTunnel,
     WithdrawTunnel,
 )
+from ..board import Ticket
+from ..bots import make_bot
 from ..errors import (
     ActionParseError,
     BotError,
@@ -56,19 +75,26 @@ from ..errors import (
 )
 from ..errors import WebError as WebError  # noqa: PLC0414 (re-exported from its old home)
 from ..jsonio import action_from_json, cards_json, parse_json, scoreboard_to_json
-from ..match import Match
+from ..match import Match, Seat
 from ..render import render_svg, score_highlights
+from .store import SeatSpec, Store, Stored, token_hash
 
 MAX_MESSAGE_CHARS = 16_384  # far above any legal message; the server's frame limit is larger
 MAX_MATCHES = 64
 JOIN_EVENTS = 200  # events replayed to a tab that joins late or comes back
 MAX_WATCHERS = 32  # tabs watching one match; each costs work at every move
 MAX_TABS_PER_SEAT = 8  # tabs at one seat (its token's holder may open several)
-MESSAGE_TYPES = ("join", "act", "options", "new", "ping")
-RATE = 50.0  # message credits a tab regains per second: far above any person's clicking
-BURST = 100.0  # credits a tab may hold, so a quick series of moves is never refused
-COSTS = {"new": 25.0, "join": 5.0}  # what a message costs beyond one credit: dealing and
-# playing bots to a person's turn, drawing the board; every other message costs one
+MESSAGE_TYPES = ("join", "act", "options", "new", "play", "ping")
+MAX_NAME = 24  # characters of a player's chosen name
+RATE = 20.0  # message credits a tab regains per second: above any person's clicking
+BURST = 200.0  # credits a tab may hold: a quick series of moves, two joins back to back
+# What a message costs beyond one credit: dealing and playing bots to a person's turn (``new``,
+# ``play``); sending the whole position, about 120 kB (a granted ``join``); others cost one.
+COSTS = {"new": 29.0, "play": 29.0, "join": 79.0}
+PERSON_IDLE = 30 * 60.0  # seconds after a person was last seen during which a match stays
+JOIN_GRACE = 60.0  # seconds a new match nobody has sat at yet stays, for its tab to join
+ID_BYTES = 9  # random bytes in a match id (12 characters)
+log = logging.getLogger("ttr_europe.web")
 
 Json = dict[str, Any]
 
@@ -86,12 +112,21 @@ class Client:
 
 @attrs.define(eq=False)
 class Hosted:
-    """A match on the server with its seat tokens and connected clients."""
+    """A match on the server: its seat tokens (hashed), connected clients, what of it the
+    database holds, when a person was last seen, and what tabs are shown of its position."""
 
     id: str
     match: Match
+    specs: list[SeatSpec]  # the seats as stored (a bot's spec makes it again on a restart)
+    seen: float  # wall clock
     tokens: dict[int, str] = attrs.field(factory=dict)
     clients: list[Client] = attrs.field(factory=list)
+    names: dict[int, str] = attrs.field(factory=dict)  # the names people chose for their seats
+    saved: int = 0  # moves in the database
+    joined: bool = False  # a person has taken a seat
+    shown: dict[int | None, Json] = attrs.field(factory=dict)  # per seat, at ``shown_seq``
+    shown_text: dict[int | None, str] = attrs.field(factory=dict)  # the same, as JSON text
+    shown_seq: int = -1
 
 
 Outgoing = list[tuple[Client, Json]]
@@ -102,68 +137,207 @@ def error(code: str, message: str, rule: str | None = None, **extra: Any) -> Jso
 
 
 class Hub:
-    """The matches of one server. Not thread-safe: the server calls it from one event loop."""
+    """The matches of one server. Not thread-safe: the server calls it from one event loop.
+
+    ``store`` holds the matches (a throwaway in-memory database by default); the hub restores
+    those it held when it was made. ``clock`` paces the rate limits, ``now`` (wall clock,
+    stored) dates when people were seen.
+    """
 
     def __init__(
         self,
         make_match: Callable[[], Match],
         *,
+        store: Store | None = None,
         max_matches: int = MAX_MATCHES,
         clock: Callable[[], float] = time.monotonic,
+        now: Callable[[], float] = time.time,
     ) -> None:
         self._make_match = make_match
         self._max_matches = max_matches
         self._clock = clock
-        self._next = 1
+        self._now = now
+        self.store = store if store is not None else Store()
         self.matches: dict[str, Hosted] = {}
-        self.latest = self.new_match()
+        self._maps: dict[str, Any] = {}  # the maps of the matches made here, by id
+        self._restore_all()
+        live = [h for h in self.matches.values() if not h.match.finished]
+        self.latest = live[-1] if live else self.new_match()
+
+    # ------------------------------------------------------------------ matches
 
     def new_match(self) -> Hosted:
-        """A new match (bots move first if they are to act); an idle one may go: the oldest
-        that is over or where nobody sits, else the oldest a person may come back to."""
-        if len(self.matches) >= self._max_matches:
-            idle = [h for h in self.matches.values() if not h.clients]
-            if not idle:
-                raise WebError("too_many_matches", "the server holds as many matches as it may")
-            gone = min(idle, key=lambda h: not (h.match.finished or not h.tokens))
-            del self.matches[gone.id]
+        """A new match (bots move first if they are to act), saved before it is shown."""
+        self._make_room()
         match = self._make_match()
-        _bots_move(match)  # nobody to tell yet: the seat names show a stand-in
-        hosted = Hosted(str(self._next), match)
-        self._next += 1
+        self._maps.setdefault(match.state.map.id, match.state.map)
+        specs = [SeatSpec(s.name, None if s.is_person else s.name) for s in match.seats]
+        now = self._now()
+        hosted = Hosted("", match, specs, now)
+        _bots_move(hosted)  # nobody to tell yet: the seat names show a stand-in
+        while True:  # a clash of 72 random bits is unheard of, but an id is never reused
+            hosted.id = secrets.token_urlsafe(ID_BYTES)
+            if self.store.add(hosted.id, match.record(), hosted.specs, _rngs(hosted), now=now,
+                              finished=match.finished):  # fmt: skip
+                break
+        hosted.saved = len(match.actions)
         self.matches[hosted.id] = hosted
         self.latest = hosted
         return hosted
 
+    def find(self, match_id: str) -> Hosted | None:
+        """The match of that id, brought back from the archive if need be; None if unknown."""
+        hosted = self.matches.get(match_id)
+        if hosted is not None or not self.store.exists(match_id):
+            return hosted
+        self._make_room()
+        try:
+            stored = self.store.load(match_id)
+            assert stored is not None
+            hosted = self._restore(stored)
+        except TTRError as exc:
+            raise WebError("broken_match", f"match {match_id} cannot be restored: {exc}") from None
+        self.store.archive(match_id, None)
+        return hosted
+
+    def evictable(self, hosted: Hosted, now: float) -> bool:
+        """Whether ``hosted`` may leave memory: nobody connected, and no person seen within
+        ``PERSON_IDLE`` (``JOIN_GRACE`` when nobody has sat at it yet)."""
+        quiet = PERSON_IDLE if hosted.joined else JOIN_GRACE
+        return not hosted.clients and now - hosted.seen >= quiet
+
+    def _make_room(self) -> None:
+        """Archive one match if memory is full: finished ones first, then the longest idle."""
+        if len(self.matches) < self._max_matches:
+            return
+        now = self._now()
+        idle = [h for h in self.matches.values() if self.evictable(h, now)]
+        if not idle:
+            raise WebError(
+                "too_many_matches",
+                f"people are playing all {len(self.matches)} matches this server holds; "
+                "try again in a few minutes",
+            )
+        gone = min(idle, key=lambda h: (not h.match.finished, h.seen))
+        del self.matches[gone.id]
+        self.store.archive(gone.id, now)
+
+    def _restore_all(self) -> None:
+        """Bring back the matches the database says were live (the ``max_matches`` most
+        recently seen; any others are archived), in the order they were made; one that cannot
+        be restored (its map is gone, its row unreadable) is archived and logged."""
+        loaded: list[Stored] = []
+        for match_id in self.store.live():
+            try:
+                stored = self.store.load(match_id)
+            except TTRError as exc:
+                log.warning("match %s not restored: %s", match_id, exc)
+                self.store.archive(match_id, self._now())
+                continue
+            if stored is not None:
+                loaded.append(stored)
+        by_seen = sorted(loaded, key=lambda s: s.seen)
+        keep = {s.id for s in by_seen[max(0, len(loaded) - self._max_matches) :]}
+        for stored in loaded:  # oldest first, as they were made
+            try:
+                if stored.id in keep:
+                    self._restore(stored)
+                    continue
+            except TTRError as exc:
+                log.warning("match %s not restored: %s", stored.id, exc)
+            self.store.archive(stored.id, self._now())
+
+    def _rebuild(self, stored: Stored) -> tuple[Match, list[SeatSpec]]:
+        """A stored match's moves replayed, its bots seated with their generators as they
+        were (a bot this server cannot build is replaced by a random one)."""
+        specs: list[SeatSpec] = []
+        seats: list[Seat] = []
+        for i, saved in enumerate(stored.seats):
+            spec = saved
+            if spec.bot is None:
+                seats.append(Seat(spec.name))
+            else:
+                try:
+                    seats.append(Seat(spec.name, make_bot(spec.bot)))
+                except TTRError as exc:
+                    log.warning("match %s seat %d: %s; a random bot plays it", stored.id, i, exc)
+                    spec = SeatSpec(f"random for {spec.name}", "random")
+                    seats.append(Seat(spec.name, make_bot("random")))
+            specs.append(spec)
+        match = Match.from_record(stored.record, seats, map=self._maps.get(stored.record.map))
+        self._maps.setdefault(match.state.map.id, match.state.map)
+        for seat, state in stored.rngs.items():
+            match.rngs[seat].setstate(state)
+        return match, specs
+
+    def _restore(self, stored: Stored) -> Hosted:
+        """A stored match in memory again; its bots move if it is their turn. Its people count
+        as seen now: their tabs come back within seconds of a restart."""
+        match, specs = self._rebuild(stored)
+        hosted = Hosted(stored.id, match, specs, self._now(), dict(stored.tokens),
+                        names=dict(stored.names), saved=len(stored.record.actions),
+                        joined=stored.joined)  # fmt: skip
+        if _bots_move(hosted):
+            log.warning("match %s: a bot failed on restoring; a stand-in plays on", stored.id)
+        self._save(hosted)
+        self.matches[hosted.id] = hosted
+        return hosted
+
+    def _save(self, hosted: Hosted) -> None:
+        """Commit the moves made since the last save; if the database refuses, the match goes
+        back to what the database holds and the move is refused (``not_saved``)."""
+        match = hosted.match
+        if len(match.actions) == hosted.saved:
+            return
+        texts = [str(a) for a in match.actions[hosted.saved :]]
+        now = self._now()
+        try:
+            self.store.moved(hosted.id, hosted.saved, texts, hosted.specs, _rngs(hosted),
+                             now=now, finished=match.finished)  # fmt: skip
+        except sqlite3.Error as exc:
+            log.error("match %s: moves not saved: %s", hosted.id, exc)
+            stored = self.store.load(hosted.id)
+            if stored is not None:
+                hosted.match, hosted.specs = self._rebuild(stored)
+                hosted.saved = len(stored.record.actions)
+            raise WebError("not_saved", "the server could not save that move; try again") from None
+        hosted.saved = len(match.actions)
+
     def leave(self, client: Client) -> None:
         """Forget a closed connection (its seat stays reserved for its token)."""
-        if client.hosted is not None and client in client.hosted.clients:
-            client.hosted.clients.remove(client)
+        hosted = client.hosted
+        if hosted is not None and client in hosted.clients:
+            hosted.clients.remove(client)
+            if client.seat is not None:
+                hosted.seen = self._now()
         client.hosted, client.seat = None, None
 
     def receive(self, client: Client, text: str | bytes) -> Outgoing:
         """Handle one message; every refusal is a JSON error to the sender alone.
 
         Each tab has a bucket of ``BURST`` credits that refills at ``RATE`` a second; a message
-        costs one credit and ``COSTS`` more by type, and a tab out of credits is refused
-        (``too_fast``) without the message being read further, so no tab can keep the server
+        costs one credit, a ``new`` and an accepted ``join`` ``COSTS`` more, and a tab out of
+        credits is refused (``too_fast``) before the work is done, so no tab can keep the server
         busy for the others.
         """
         try:
             self._charge(client, 1.0)
+            if client.hosted is not None and client.seat is not None:
+                client.hosted.seen = self._now()  # a person is here
             message = _parse(text)
-            self._charge(client, COSTS.get(message["type"], 0.0))
             handler = getattr(self, f"_on_{message['type']}")
             out: Outgoing = handler(client, message)
             return out
         except WebError as exc:
             return [(client, error(exc.code, str(exc)))]
         except GameOverError as exc:
-            return [(client, error("game_over", str(exc), exc.rule))]
+            text = "The game is over."
+            return [(client, error("game_over", str(exc), exc.rule, text=text))]
         except NotYourTurnError as exc:
-            return [(client, error("not_your_turn", str(exc), exc.rule))]
+            text = "It is not your turn."
+            return [(client, error("not_your_turn", str(exc), exc.rule, text=text))]
         except IllegalActionError as exc:
-            return [(client, error("illegal", str(exc), exc.rule))]
+            return [(client, error("illegal", str(exc), exc.rule, text=in_words(exc.reason)))]
         except ActionParseError as exc:
             candidates = list(exc.candidates)
             return [(client, error("unreadable", str(exc), None, candidates=candidates))]
@@ -188,19 +362,38 @@ class Hub:
 
     def _on_new(self, client: Client, message: Json) -> Outgoing:
         _fields(message, ())
+        self._charge(client, COSTS["new"])
         hosted = self.new_match()
         people = [i for i, s in enumerate(hosted.match.seats) if s.is_person]
         created = {"type": "created", "match": hosted.id, "seat": people[0] if people else None}
         return [(client, created)]
 
+    def _on_play(self, client: Client, message: Json) -> Outgoing:
+        _fields(message, ())
+        self._charge(client, COSTS["play"])
+        latest = self.latest  # dealt at the start, or by the last "new"
+        people = any(s.is_person for s in latest.match.seats)
+        fresh = latest.id in self.matches and not latest.tokens and not latest.match.finished
+        # nobody sat there yet: that seat; only bots play (every match alike): watch them
+        hosted = latest if fresh or not people else self.new_match()
+        first = next((i for i, s in enumerate(hosted.match.seats) if s.is_person), None)
+        return [(client, {"type": "created", "match": hosted.id, "seat": first})]
+
     def _on_join(self, client: Client, message: Json) -> Outgoing:
-        _fields(message, ("match", "seat", "token"))
+        _fields(message, ("match", "seat", "token", "name"))
         match_id = _optional(message, "match", str)
         seat = _optional(message, "seat", int)
         token = _optional(message, "token", str)
-        hosted = self.latest if match_id is None else self.matches.get(match_id)
-        if hosted is None:
-            raise WebError("unknown_match", f"no match {match_id!r} on this server")
+        name = _name(_optional(message, "name", str))
+        if match_id is None:
+            hosted = self.latest if self.latest.id in self.matches else self.new_match()
+        else:
+            found = self.find(match_id)
+            if found is None:
+                raise WebError(
+                    "unknown_match", f"no match {match_id!r} on this server: start a new game"
+                )
+            hosted = found
         seats = hosted.match.seats
         if seat is not None:
             if not 0 <= seat < len(seats):
@@ -208,14 +401,25 @@ class Hub:
             if not seats[seat].is_person:
                 raise WebError("bot_seat", f"seat {seat} is played by a bot")
             held = hosted.tokens.get(seat)
-            if held is None:
-                hosted.tokens[seat] = token = secrets.token_urlsafe(16)
-            elif token is None or not secrets.compare_digest(held, token):
+            if held is not None and (
+                token is None or not secrets.compare_digest(held, token_hash(token))
+            ):
                 raise WebError("seat_taken", f"seat {seat} is taken by another tab")
         others = [c for c in hosted.clients if c is not client and c.seat == seat]
         if len(others) >= (MAX_WATCHERS if seat is None else MAX_TABS_PER_SEAT):
             where = "watching this match" if seat is None else f"at seat {seat}"
             raise WebError("too_many_tabs", f"{len(others)} tabs are {where} already")
+        self._charge(client, COSTS["join"])  # only a join that sends the position costs more
+        if seat is not None:
+            hosted.seen = self._now()
+            if seat not in hosted.tokens:  # the seat's first tab: its token, saved first
+                token = secrets.token_urlsafe(16)
+                self.store.seat_taken(hosted.id, seat, token_hash(token), now=hosted.seen)
+                hosted.tokens[seat] = token_hash(token)
+                hosted.joined = True
+        if seat is not None and name and hosted.names.get(seat) != name:
+            self.store.named(hosted.id, seat, name)
+            hosted.names[seat] = name
         self.leave(client)
         client.hosted, client.seat, client.seen = hosted, seat, 0
         hosted.clients.append(client)
@@ -238,9 +442,9 @@ class Hub:
         try:
             match.play(seat, action)
         except BotError as exc:  # the move stands; a stand-in takes the failed bot's seat
-            faults = [_stand_in(match, exc), *_bots_move(match)]
-        boards: dict[int | None, str] = {}  # one drawing per seat, however many tabs
-        updates = [(c, self._update(c, boards)) for c in hosted.clients]
+            faults = [_stand_in(hosted, exc), *_bots_move(hosted)]
+        self._save(hosted)  # before any tab hears of the move
+        updates = [(c, self._update(c)) for c in hosted.clients]
         return updates + [(c, error("bot_failed", f)) for f in faults for c in hosted.clients]
 
     def _on_options(self, client: Client, message: Json) -> Outgoing:
@@ -266,72 +470,155 @@ class Hub:
 
     # ------------------------------------------------------------------ updates
 
-    def _update(self, client: Client, boards: dict[int | None, str] | None = None) -> Json:
-        """Everything a tab shows, as its seat may know it, with the events it has not seen
-        (``boards``: the board drawn for each seat so far, shared by the tabs of one move)."""
+    def _update(self, client: Client) -> Json:
+        """Everything a tab shows, as its seat may know it, with the events it has not seen.
+
+        What depends only on the position and the seat (view, board, moves, scores) is made
+        once per position and seat and shared by every tab and every join until the next move.
+        """
         hosted = client.hosted
         assert hosted is not None
         match, seat = hosted.match, client.seat
-        view = match.view(seat)
-        boards = {} if boards is None else boards
-        if seat not in boards:
-            boards[seat] = render_svg(view, sidebar=False)
+        if hosted.shown_seq != match.seq:
+            hosted.shown, hosted.shown_text, hosted.shown_seq = {}, {}, match.seq
+        shown = hosted.shown.get(seat)
+        if shown is None:
+            shown = hosted.shown[seat] = self._position(hosted, seat)
         events = match.events_since(client.seen, seat)[-JOIN_EVENTS:]
         client.seen = match.seq
+        seats = [
+            {
+                "seat": i,
+                "name": s.name,
+                "person": s.is_person,
+                "taken": i in hosted.tokens,
+                "online": sum(c.seat == i for c in hosted.clients),
+                "player": hosted.names.get(i) or _given_name(i, s.name, s.is_person),
+                "stations_left": match.state.stations_left(i),
+            }
+            for i, s in enumerate(match.seats)
+        ]
+        doc: Json = {"type": "update", "match": hosted.id, "seat": seat, "seq": match.seq,
+                     "current": match.current, "finished": match.finished, "seats": seats,
+                     "view": shown["view"], "board": shown["board"],
+                     "events": [{"seq": n, "event": e.to_json()} for n, e in events],
+                     "moves": shown["moves"], "tickets": shown["tickets"],
+                     "offer": shown["offer"]}  # fmt: skip
+        if match.finished:
+            doc["scoreboard"] = shown["scoreboard"]
+            doc["highlights"] = shown["highlights"]
+        return doc
+
+    def encode(self, doc: Json) -> str:
+        """The JSON text of a document to send. The parts of an update shared by every tab at
+        a position (the board alone is about 100 kB) are turned into text once, not per tab."""
+        if doc.get("type") != "update":
+            return json.dumps(doc)
+        hosted = self.matches.get(doc["match"])
+        seat = doc["seat"]
+        parts = None if hosted is None or hosted.shown_seq != doc["seq"] else hosted.shown.get(seat)
+        if parts is None or hosted is None or any(doc.get(k) is not v for k, v in parts.items()):
+            return json.dumps(doc)
+        text = hosted.shown_text.get(seat)
+        if text is None:
+            text = hosted.shown_text[seat] = json.dumps(parts)[1:-1]
+        rest = json.dumps({k: v for k, v in doc.items() if k not in parts})
+        return f"{rest[:-1]}, {text}}}"
+
+    @staticmethod
+    def _position(hosted: Hosted, seat: int | None) -> Json:
+        """The parts of an update that depend on the position and seat only."""
+        match = hosted.match
+        view = match.view(seat)
         to_act = seat is not None and seat == match.current  # None == None once it is over
-        doc: Json = {
-            "type": "update",
-            "match": hosted.id,
-            "seat": seat,
-            "seq": match.seq,
-            "current": match.current,
-            "finished": match.finished,
-            "seats": [
-                {
-                    "seat": i,
-                    "name": s.name,
-                    "person": s.is_person,
-                    "taken": i in hosted.tokens,
-                    "online": sum(c.seat == i for c in hosted.clients),
-                }
-                for i, s in enumerate(match.seats)
-            ],
+        offer = [] if seat is None else view.players[seat].offer or ()
+        parts: Json = {
             "view": view.to_json(),
-            "board": boards[seat],
-            "events": [{"seq": n, "event": e.to_json()} for n, e in events],
+            "board": render_svg(view, sidebar=False),
             "moves": moves(match.legal(seat)) if to_act else None,
+            "tickets": _tickets(match, seat),
+            "offer": [_ticket(match.state.map.ticket(t)) for t in offer],
         }
         if match.finished:
             board = match.scoreboard()
-            doc["scoreboard"] = scoreboard_to_json(board)
-            doc["highlights"] = [
+            parts["scoreboard"] = scoreboard_to_json(board)
+            parts["highlights"] = [
                 [
                     {"label": h.label, "routes": list(h.routes), "cities": list(h.cities)}
                     for h in score_highlights(board, i, map=match.state.map)
                 ]
                 for i in range(len(match.seats))
             ]
-        return doc
+        return parts
 
 
-def _bots_move(match: Match) -> list[str]:
+def _ticket(ticket: Ticket) -> Json:
+    return {"ticket": ticket.id, "points": ticket.points, "long": ticket.long}
+
+
+def _tickets(match: Match, seat: int | None) -> list[Json]:
+    """The seat's kept tickets: points, long or not, and whether its routes (and stations, as
+    final scoring would use them) join the two cities yet, with the path when they do."""
+    if seat is None or not match.state.players[seat].tickets:
+        return []
+    board = match.state.map
+    scored = match.scoreboard().players[seat].tickets
+    return [
+        {**_ticket(board.ticket(t.ticket)), "done": t.completed, "routes": list(t.routes),
+         "cities": [board.cities[board.ticket(t.ticket).a].id,
+                    board.cities[board.ticket(t.ticket).b].id]}
+        for t in scored
+    ]  # fmt: skip
+
+
+def _given_name(seat: int, name: str, person: bool) -> str:
+    """The name shown for a seat whose player chose none: "Player 1", "Greedy bot"."""
+    return f"Player {seat + 1}" if person else f"{name[:1].upper()}{name[1:]} bot"
+
+
+def _name(text: str | None) -> str | None:
+    """A chosen name, printable and short; None when nothing is left of it."""
+    if text is None:
+        return None
+    kept = " ".join("".join(c for c in text if c.isprintable()).split())[:MAX_NAME]
+    return kept or None
+
+
+def in_words(reason: str) -> str:
+    """A rule's reason as a sentence for players: "keep at least 2 ticket(s)" becomes "Keep at
+    least 2 tickets." (the rule's number travels apart, for those who want it)."""
+
+    def agree(m: re.Match[str]) -> str:
+        return m.group(1) + m.group(2) + ("" if m.group(1) == "1 " else "s")
+
+    text = re.sub(r"(\d+ )((?:\w+ )*?\w+)\(s\)", agree, reason.strip())
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def _bots_move(hosted: Hosted) -> list[str]:
     """Bot moves until a person must act or the game ends; each bot that fails on the way
     hands its seat to a random stand-in, so the game goes on. Returns what failed."""
     faults: list[str] = []
     while True:
         try:
-            match.advance()
+            hosted.match.advance()
         except BotError as exc:
-            faults.append(_stand_in(match, exc))
+            faults.append(_stand_in(hosted, exc))
         else:
             return faults
 
 
-def _stand_in(match: Match, exc: BotError) -> str:
+def _stand_in(hosted: Hosted, exc: BotError) -> str:
     """Give the seat of the bot that just failed to a random bot; the fault, said for tabs."""
-    seat = match.state.current
-    match.stand_in(seat)
+    seat = hosted.match.state.current
+    hosted.specs[seat] = SeatSpec(hosted.match.stand_in(seat).name, "random")
     return f"{exc}; a random bot plays seat {seat} from now on"
+
+
+def _rngs(hosted: Hosted) -> dict[int, Any]:
+    """The generator state of each bot seat, to be saved with its moves."""
+    rngs = hosted.match.rngs
+    return {i: rngs[i].getstate() for i, s in enumerate(hosted.specs) if s.bot is not None}
 
 
 def moves(actions: Sequence[Action]) -> Json:

@@ -1,0 +1,249 @@
+"""A well-behaved tab's round trip while many other connections send at their allowed rate.
+
+Usage::
+
+    python benchmarks/web_load.py                      # 200 connections joining, 30 s
+    python benchmarks/web_load.py --connections 50 --seconds 10 --kind ping
+    python benchmarks/web_load.py --json out.json
+
+Method:
+
+- ``ttr-europe serve`` runs in a process of its own on a loopback port with a fresh database
+  file (the settings it ships with: rate limits, timeouts);
+- a load process opens ``--connections`` WebSockets, each watching one of a few matches (at most
+  32 watch one match), and each sends at the rate the server allows a tab: ``join`` (the
+  costliest message: the whole position, about 120 kB) once every ``(1 + COSTS["join"]) / RATE``
+  seconds, or ``ping`` ``RATE`` times a second (``--kind``), the tabs spread evenly over that
+  interval (as independent people would be, not in step); each reads all it is sent;
+- once every load connection is in, the probe (this process, a tab seated at a match of its own)
+  sends a ping every 100 ms and times each answer, and times a ``join`` every 10 s (within its
+  own rate);
+- reported: median and 99th percentile of both, what the load sent and received, and refusals
+  (``too_fast`` means the load is at the limit, not above it). Targets (issue 20): ping median
+  under 100 ms and 99th percentile under 500 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+from ttr_europe.web.app import MAX_SOCKETS
+from ttr_europe.web.hub import COSTS, MAX_WATCHERS, RATE
+
+TARGET_MEDIAN_MS, TARGET_P99_MS = 100.0, 500.0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values) or [float("nan")]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def _new_matches(url: str, count: int) -> list[str]:
+    """``count`` matches, each dealt from a connection of its own (``new`` is rate limited)."""
+    ids = []
+    for _ in range(count):
+        async with connect(url, max_size=None) as ws:
+            await ws.send(json.dumps({"type": "new"}))
+            ids.append(json.loads(await ws.recv())["match"])
+    return ids
+
+
+async def _load_tab(url: str, match: str, kind: str, until: float, stats: dict[str, int],
+                    ready: asyncio.Event, joined: list[int], phase: float) -> None:  # fmt: skip
+    interval = (1 + COSTS["join"]) / RATE * 1.02 if kind == "join" else 1 / RATE * 1.02
+    message = json.dumps({"type": kind, "match": match} if kind == "join" else {"type": kind})
+    reader: asyncio.Future[None] | None = None
+    try:
+        async with connect(url, max_size=None, ping_interval=None) as ws:
+            await ws.send(json.dumps({"type": "join", "match": match}))
+            reader = asyncio.ensure_future(_drain(ws, stats))
+            joined[0] += 1
+            await ready.wait()
+            next_send = time.monotonic() + interval * (1 + phase)  # tabs are not in step
+            while True:
+                await asyncio.sleep(max(0.0, next_send - time.monotonic()))
+                if time.monotonic() >= until:
+                    break
+                await ws.send(message)
+                stats["sent"] += 1
+                next_send += interval
+    except (ConnectionClosed, InvalidHandshake, OSError):  # let go, or never let in
+        stats["dropped"] += 1
+    finally:
+        if reader is not None:
+            reader.cancel()
+            await asyncio.gather(reader, return_exceptions=True)
+
+
+async def _drain(ws: ClientConnection, stats: dict[str, int]) -> None:
+    with contextlib.suppress(ConnectionClosed):
+        async for frame in ws:
+            stats["received"] += 1
+            stats["bytes"] += len(frame)
+            if '"too_fast"' in frame[:200]:
+                stats["too_fast"] += 1
+
+
+async def _load(url: str, matches: list[str], connections: int, kind: str, seconds: float,
+                go: Path) -> dict[str, int]:  # fmt: skip
+    stats = {"sent": 0, "received": 0, "bytes": 0, "too_fast": 0, "dropped": 0}
+    ready, joined = asyncio.Event(), [0]
+    until = time.monotonic() + seconds + 30
+    tabs = []
+    for i in range(connections):
+        tab = _load_tab(url, matches[i // MAX_WATCHERS], kind, until, stats, ready, joined,
+                        i / connections)  # fmt: skip
+        tabs.append(asyncio.ensure_future(tab))
+    while joined[0] + stats["dropped"] < connections:
+        await asyncio.sleep(0.05)
+    ready.set()
+    go.write_text("ready")  # the probe starts now
+    while not go.read_text().startswith("stop"):
+        await asyncio.sleep(0.1)
+    for tab in tabs:
+        tab.cancel()
+    await asyncio.gather(*tabs, return_exceptions=True)
+    return stats
+
+
+async def _probe(url: str, seconds: float) -> tuple[list[float], list[float]]:
+    pings: list[float] = []
+    joins: list[float] = []
+    async with connect(url, max_size=None) as ws:  # the page deals, then loads the match's page
+        await ws.send(json.dumps({"type": "new"}))
+        created = json.loads(await ws.recv())
+    async with connect(url, max_size=None) as ws:
+        join = json.dumps({"type": "join", "match": created["match"], "seat": created["seat"]})
+        await ws.send(join)
+        token = json.loads(await ws.recv())["token"]
+        await ws.recv()
+        join = json.dumps({"type": "join", "match": created["match"], "seat": created["seat"],
+                           "token": token})  # fmt: skip
+        end = time.monotonic() + seconds
+        next_join = time.monotonic() + 10
+        while time.monotonic() < end:
+            started = time.perf_counter()
+            await ws.send('{"type": "ping"}')
+            assert json.loads(await ws.recv())["type"] == "pong"
+            pings.append((time.perf_counter() - started) * 1000)
+            if time.monotonic() >= next_join:
+                started = time.perf_counter()
+                await ws.send(join)
+                assert json.loads(await ws.recv())["type"] == "joined"
+                assert json.loads(await ws.recv())["type"] == "update"
+                joins.append((time.perf_counter() - started) * 1000)
+                next_join += 10
+            await asyncio.sleep(0.1)
+    return pings, joins
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--connections", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--kind", choices=("join", "ping"), default="join")
+    parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--load-worker", nargs=2, help=argparse.SUPPRESS)  # url, go-file
+    parser.add_argument("--matches", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.load_worker:
+        url, go = args.load_worker
+        stats = asyncio.run(_load(url, args.matches.split(","), args.connections, args.kind,
+                                  args.seconds, Path(go)))  # fmt: skip
+        print(json.dumps(stats))
+        return 0
+    assert args.connections < MAX_SOCKETS
+    port = _free_port()
+    url = f"ws://127.0.0.1:{port}/ws"
+    with tempfile.TemporaryDirectory() as tmp:
+        db, go = Path(tmp) / "load.db", Path(tmp) / "go"
+        go.write_text("")
+        server = subprocess.Popen(
+            [sys.executable, "-m", "ttr_europe", "serve", "--port", str(port), "--db", str(db),
+             "--players", "2", "--seats", "person,greedy", "--seed", "1"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        load = None
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2).close()
+                    break
+                except OSError:
+                    assert server.poll() is None and time.monotonic() < deadline, "no server"
+                    time.sleep(0.1)
+            count = -(-args.connections // MAX_WATCHERS)
+            matches = asyncio.run(_new_matches(url, count))
+            load = subprocess.Popen(
+                [sys.executable, __file__, "--load-worker", url, str(go), "--matches",
+                 ",".join(matches), "--connections", str(args.connections), "--kind", args.kind,
+                 "--seconds", str(args.seconds)],
+                stdout=subprocess.PIPE, text=True, env={**os.environ},
+            )  # fmt: skip
+            while go.read_text() != "ready":
+                assert load.poll() is None, "the load process ended early"
+                time.sleep(0.05)
+            time.sleep(2)  # the load reaches its pace
+            pings, joins = asyncio.run(_probe(url, args.seconds))
+            go.write_text("stop")
+            out, _ = load.communicate(timeout=120)
+            stats = json.loads(out.strip().splitlines()[-1])
+        finally:
+            for process in (load, server):
+                if process is not None and process.poll() is None:
+                    process.terminate()
+                    process.wait(timeout=30)
+    figures: dict[str, Any] = {
+        "connections": args.connections,
+        "kind": args.kind,
+        "seconds": args.seconds,
+        "ping_ms": {"median": _percentile(pings, 0.5), "p99": _percentile(pings, 0.99),
+                    "count": len(pings)},
+        "join_ms": {"median": _percentile(joins, 0.5), "p99": _percentile(joins, 0.99),
+                    "count": len(joins)},
+        "load": stats,
+        "cpus": os.cpu_count(),
+    }  # fmt: skip
+    ok = (figures["ping_ms"]["median"] < TARGET_MEDIAN_MS
+          and figures["ping_ms"]["p99"] < TARGET_P99_MS)  # fmt: skip
+    print(f"{args.connections} connections sending {args.kind} at their allowed rate, "
+          f"{args.seconds:g} s:")  # fmt: skip
+    for name in ("ping_ms", "join_ms"):
+        f = figures[name]
+        print(f"  probe {name[:-3]:4} round trip: median {f['median']:.1f} ms, "
+              f"p99 {f['p99']:.1f} ms ({f['count']} samples)")  # fmt: skip
+    print(f"  load: sent {stats['sent']}, received {stats['received']} "
+          f"({stats['bytes'] / 1e6:.0f} MB), too_fast {stats['too_fast']}, "
+          f"dropped {stats['dropped']}")  # fmt: skip
+    print(f"  target (ping median < {TARGET_MEDIAN_MS:g} ms, p99 < {TARGET_P99_MS:g} ms): "
+          f"{'met' if ok else 'NOT met'}")  # fmt: skip
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

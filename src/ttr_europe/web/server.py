@@ -1,0 +1,62 @@
+"""How Uvicorn serves the application: frame size, connection limits and timeouts, in one place
+for ``ttr-europe serve``, the tests and the load benchmark.
+
+- A connection that has not sent a whole request (headers) within ``HEADER_TIMEOUT`` seconds is
+  closed: a client that trickles its headers cannot hold a connection.
+- An HTTP connection kept alive between requests is closed after ``KEEP_ALIVE`` seconds.
+- At most ``MAX_CONNECTIONS`` HTTP connections are served at once (the next get HTTP 503),
+  and at most ``app.MAX_SOCKETS`` WebSockets (the next are refused before the handshake).
+- WebSocket frames above ``WS_MAX_BYTES`` close their connection (code 1009); silent and
+  non-reading WebSockets time out in ``app`` (``IDLE_TIMEOUT``, ``SEND_TIMEOUT``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from .app import WS_MAX_BYTES
+
+HEADER_TIMEOUT = 10.0
+KEEP_ALIVE = 5
+MAX_CONNECTIONS = 1000
+
+
+class HeaderDeadline(H11Protocol):
+    """Uvicorn's HTTP/1.1 protocol, closing a connection whose first request is not complete
+    within ``header_timeout`` seconds (Uvicorn only times out connections between requests)."""
+
+    header_timeout = HEADER_TIMEOUT
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self.loop.call_later(self.header_timeout, self._no_request_yet)
+
+    def _no_request_yet(self) -> None:
+        # a request has begun (``cycle``) or the connection is a WebSocket now: nothing to do
+        if self.cycle is None and self.transport.get_protocol() is self:
+            self.transport.close()
+
+
+def config(
+    app: Any,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    header_timeout: float = HEADER_TIMEOUT,
+    max_connections: int = MAX_CONNECTIONS,
+    **options: Any,
+) -> uvicorn.Config:
+    """The server's settings; ``options`` go to ``uvicorn.Config`` as they are."""
+    protocol = type("Deadline", (HeaderDeadline,), {"header_timeout": header_timeout})
+    settings: dict[str, Any] = {
+        "ws_max_size": WS_MAX_BYTES,
+        "log_level": "warning",
+        "timeout_keep_alive": KEEP_ALIVE,
+        "limit_concurrency": max_connections,
+        "http": protocol,
+    }
+    return uvicorn.Config(app, host=host, port=port, **(settings | options))

@@ -1,0 +1,399 @@
+"""The page as people use it, in real headless Chromium against the real server, on a phone
+(390x844, touch), a tablet (768x1024, touch) and a desktop (1400x900, mouse): the whole map on
+screen with the hand and the actions beside or under it, tap targets a finger can hit, a claim by
+taps, tickets with points and done marks, prompts, the last move marked, names, and the winner.
+
+``TTR_SCREENSHOTS=dir`` also writes each size's screenshot there (docs/ holds them so).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from webserver import serving
+
+from ttr_europe.match import Match
+from ttr_europe.testing import scenario
+
+TIMEOUT = 15_000
+TURN = "['turn', 'over'].includes(document.body.dataset.state)"
+SIZES = {
+    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+    "tablet": {"viewport": {"width": 768, "height": 1024}, "is_mobile": True, "has_touch": True},
+    "desktop": {"viewport": {"width": 1400, "height": 900}},
+}
+VISIBLE_POINT = """g => {
+  for (const space of g.querySelectorAll('g.space')) {
+    const box = space.getBoundingClientRect();
+    const x = box.left + box.width / 2, y = box.top + box.height / 2;
+    const hit = document.elementFromPoint(x, y);
+    if (hit && hit.closest('g.route') === g) return [x, y];
+  }
+  throw new Error('no visible space on ' + g.dataset.route);
+}"""
+BOX = "el => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
+
+
+def _midgame() -> Match:
+    """A game under way: pieces of both seats on the map, a hand, tickets, a station."""
+    owners = {
+        "Venezia-Zurich": 0, "Roma-Venezia": 0, "Paris-Zurich": 0, "Berlin-Wien": 1,
+        "Frankfurt-Munchen": 1, "Munchen-Wien": 1, "Kyiv-Warszawa": 1,
+    }  # fmt: skip
+    state = scenario(
+        hands={0: "2white+2red+3blue+1loco", 1: "4black"}, row="red blue green yellow pink",
+        tickets={0: ["Zurich-Brindisi", "Brest-Petrograd", "Paris-Wien"], 1: ["Berlin-Roma"]},
+        owners=owners, stations={1: ["Budapest"]}, pile="orange " * 30,
+    )  # fmt: skip
+    return Match(state, ["person", "greedy"])
+
+
+def _screenshot(page: Any, name: str, tmp_path: Path) -> Path:
+    """The page as a PNG (in TTR_SCREENSHOTS when set), checked to be a real picture."""
+    image = pytest.importorskip("PIL.Image")
+    out = Path(os.environ.get("TTR_SCREENSHOTS", tmp_path)) / f"web-{name}.png"
+    picture = image.open(io.BytesIO(page.screenshot())).convert("RGB")
+    assert picture.size == (page.viewport_size["width"], page.viewport_size["height"])
+    picture.quantize(colors=256).save(out, optimize=True)
+    assert 1_000 < out.stat().st_size < 600_000
+    return out
+
+
+def _overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_whole_map_is_on_screen_with_hand_and_actions_beside_it(
+    browser: Any, size: str, tmp_path: Path
+) -> None:
+    with serving(_midgame) as server:
+        context = browser.new_context(**SIZES[size])
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.url)  # the printed address: it seats the person
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        match_id = server.hub.latest.id
+        assert f"match={match_id}" in page.url and "seat=0" in page.url
+        assert page.locator("#where").inner_text() == f"match {match_id}, seat 0"
+        width, height = SIZES[size]["viewport"].values()  # type: ignore[attr-defined]
+        board = page.locator("#board").evaluate(BOX)
+        svg = page.locator("#board svg").evaluate(BOX)
+        # The whole map is drawn inside the board area, which is inside the screen, and fills it.
+        assert board[0] >= 0 and board[2] <= width + 0.5 and board[1] >= 0
+        assert board[3] <= height + 0.5
+        assert board[0] - 0.5 <= svg[0] and svg[2] <= board[2] + 0.5
+        assert board[1] - 0.5 <= svg[1] and svg[3] <= board[3] + 0.5
+        drawn_w, drawn_h = svg[2] - svg[0], svg[3] - svg[1]
+        assert drawn_w >= 0.97 * (board[2] - board[0]) or drawn_h >= 0.97 * (board[3] - board[1])
+        assert drawn_w >= {"phone": 370, "tablet": 600, "desktop": 900}[size]
+        # The turn's buttons, the face-up row and the hand never cover the map, and are reached
+        # (by scrolling the panel on small screens).
+        area = page.locator("#board-area").evaluate(BOX)
+        for part in ("#turn", "#blind", "#row", "#hand", "#my-tickets"):
+            page.locator(part).scroll_into_view_if_needed()
+            assert page.locator(part).is_visible()
+            box = page.locator(part).evaluate(BOX)
+            assert not _overlap(box, area), part
+            assert box[1] >= 0 and box[3] <= height + 0.5, part
+        assert page.locator("#board-area").evaluate(BOX) == area  # the map did not move
+        # City names: legible at tablet and desktop sizes as the map first shows.
+        name = page.locator("#board g.city[data-city='Paris'] text:not(.halo)")
+        if size != "phone":
+            assert name.evaluate(BOX)[3] - name.evaluate(BOX)[1] >= 9.5
+        # A city name picks its city, not a route under it.
+        name.click()
+        if size != "desktop":  # a finger's first tap brings the map close enough to aim
+            page.wait_for_function("Number(document.getElementById('board').dataset.zoom) >= 2")
+            name.click()
+        page.wait_for_selector("#options-list button.pay-option", timeout=TIMEOUT)
+        assert page.locator("#options-title").inner_text() == "Paris"
+        assert (
+            page.locator("#options-list button.pay-option")
+            .first.inner_text()
+            .startswith("Build with")
+        )
+        if size != "desktop":
+            # Tap targets of at least 40 px once the map is near.
+            targets = page.evaluate(
+                """() => {
+                  const svg = document.querySelector('#board svg');
+                  const k = svg.getBoundingClientRect().width / Number(svg.getAttribute('width'));
+                  const line = svg.querySelector('line.hit');
+                  const city = svg.querySelector('g.city circle.hit').getBoundingClientRect();
+                  return [k * Number(line.getAttribute('stroke-width')), city.width, city.height];
+                }"""
+            )
+            assert min(targets) >= 40, targets
+            assert name.evaluate(BOX)[3] - name.evaluate(BOX)[1] >= 12  # names read well
+            page.click("#zoom-fit")
+            assert page.locator("#board svg").evaluate(BOX) == svg
+        page.locator("#board-area").scroll_into_view_if_needed()
+        page.evaluate("document.querySelector('aside').scrollTop = 0")
+        _screenshot(page, size, tmp_path)
+        assert not errors
+        context.close()
+
+
+def test_a_claim_by_tapping_a_route_on_a_phone(browser: Any) -> None:
+    with serving(_midgame) as server:
+        context = browser.new_context(**SIZES["phone"])
+        page = context.new_page()
+        page.goto(server.url + "?seat=0")
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        route = page.locator("#board g.route[data-route='Brindisi-Roma']")
+        assert "claimable" in (route.get_attribute("class") or "")
+        # The hint is seen: a blue outline on each space of a claimable route, none elsewhere.
+        outline = "g => { const s = getComputedStyle(g.querySelector('g.space rect'));"
+        outline += " return [s.stroke, parseFloat(s.strokeWidth)]; }"
+        assert route.evaluate(outline) == ["rgb(0, 162, 255)", 2.4]
+        claimed = page.locator("#board g.route[data-route='Berlin-Wien']")
+        assert claimed.evaluate(outline)[0] != "rgb(0, 162, 255)"
+        x, y = route.evaluate(VISIBLE_POINT)
+        page.touchscreen.tap(x, y)  # the map comes near around the finger
+        page.wait_for_function("Number(document.getElementById('board').dataset.zoom) >= 2")
+        assert page.locator("#options").is_hidden()
+        x, y = route.evaluate(VISIBLE_POINT)
+        page.touchscreen.tap(x, y)
+        page.wait_for_selector("#options-list button.pay-option", timeout=TIMEOUT)
+        assert page.locator("#options-title").inner_text().startswith("Brindisi-Roma")
+        seq = page.evaluate("document.body.dataset.seq")
+        button = page.locator("#options-list button.pay-option").first
+        assert button.inner_text() == "Claim with 2 white"
+        box = button.bounding_box()
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_function(f"document.body.dataset.seq !== {seq!r}", timeout=TIMEOUT)
+        assert "claimed seat-0" in (route.get_attribute("class") or "")
+        assert server.hub.latest.match.state.owners[
+            server.hub.latest.match.state.map.route_index["Brindisi-Roma"]
+        ] == 0  # fmt: skip
+        context.close()
+
+
+def test_tickets_show_points_and_done_marks_and_their_paths(browser: Any) -> None:
+    with serving(_midgame) as server:
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(server.url + "?seat=0")
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        items = page.locator("#my-tickets li")
+        assert items.all_inner_texts() == [
+            "○\nZurich – Brindisi\n6", "○\nBrest – Petrograd\nlong\n20", "○\nParis – Wien\n8"
+        ] or [t.replace("\n", " ") for t in items.all_inner_texts()] == [
+            "○ Zurich – Brindisi 6", "○ Brest – Petrograd long 20", "○ Paris – Wien 8"
+        ]  # fmt: skip
+        assert page.locator("#my-tickets li.done").count() == 0
+        # Pointing at an open ticket rings its two cities.
+        page.hover("#my-tickets li[data-ticket='Paris-Wien']")
+        ends = page.eval_on_selector_all(
+            "#board g.city.hl-end", "gs => gs.map(g => g.dataset.city)"
+        )
+        assert sorted(ends) == ["Paris", "Wien"]
+        # Claiming Brindisi-Roma completes Zurich-Brindisi: marked done at once.
+        page.locator("#board g.route[data-route='Brindisi-Roma'] g.space").first.click()
+        page.wait_for_selector("#options-list button.pay-option", timeout=TIMEOUT)
+        seq = page.evaluate("document.body.dataset.seq")
+        page.click("#options-list button.pay-option >> nth=0")
+        page.wait_for_function(f"document.body.dataset.seq !== {seq!r}", timeout=TIMEOUT)
+        done = page.locator("#my-tickets li.done")
+        assert done.count() == 1 and done.get_attribute("data-ticket") == "Zurich-Brindisi"
+        assert done.locator(".mark").inner_text() == "✓"
+        # Its path is drawn on the map while pointed at, and stays when tapped.
+        done.hover()
+        path = page.eval_on_selector_all(
+            "#board g.route.hl-ticket", "gs => gs.map(g => g.dataset.route)"
+        )
+        assert sorted(path) == ["Brindisi-Roma", "Roma-Venezia", "Venezia-Zurich"]
+        done.click()
+        page.mouse.move(5, 5)
+        assert page.locator("#board g.route.hl-ticket").count() == 3
+        # The move just made is marked on the map for a few seconds, and in the players table.
+        marked = page.eval_on_selector_all(
+            "#board .last-move", "gs => gs.map(g => g.dataset.route || g.dataset.city)"
+        )
+        assert "Brindisi-Roma" in marked
+        assert "claimed Brindisi-Roma (+2)" in page.locator("#players").inner_text()
+        page.wait_for_function(
+            "!document.querySelector(\"#board g.route[data-route='Brindisi-Roma'].last-move\")",
+            timeout=TIMEOUT,
+        )
+        # Refills stay out of the log; a card's colour is named on it.
+        assert page.locator("#events li[data-type='slot_refilled']").count() == 0
+        assert "2 white" not in page.locator("#hand").inner_text()  # they were spent
+        assert "3 blue" in page.locator("#hand").inner_text()
+        page.close()
+
+
+def test_prompts_for_the_second_card_the_tunnel_and_the_last_round(browser: Any) -> None:
+    start = scenario(
+        hands={0: "5red+2loco"}, row="blue blue green green yellow", trains={0: 5},
+        pile="red blue green " + " ".join(["orange", "black", "white", "pink"] * 10),
+    )  # fmt: skip
+    with serving(lambda: Match(start, ["person", "greedy"])) as server:
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(server.url + "?seat=0")
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        assert page.locator("#turn-title").inner_text() == "Your turn"
+        assert page.locator("#last-round").is_hidden()
+        page.locator("#board g.route[data-route='Erzurum-Sochi'] g.space").first.click()
+        page.wait_for_selector("#options-list button.pay-option", timeout=TIMEOUT)
+        seq = page.evaluate("document.body.dataset.seq")
+        page.click("#options-list button.pay-option >> nth=0")
+        page.wait_for_function(f"document.body.dataset.seq !== {seq!r}", timeout=TIMEOUT)
+        assert page.locator("#turn-title").inner_text() == "Tunnel: pay 1 more card or withdraw"
+        seq = page.evaluate("document.body.dataset.seq")
+        page.click("#pay-list button >> nth=0")
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        page.wait_for_function(f"document.body.dataset.seq !== {seq!r}", timeout=TIMEOUT)
+        # Two trains left: the last round is announced above the map.
+        assert page.locator("#last-round").is_visible()
+        assert page.locator("#last-round").inner_text().startswith("Last round: ")
+        log = page.locator("#events").inner_text()
+        assert "You try the tunnel Erzurum-Sochi" in log and "the last round begins" in log
+        assert "You have 2 trains left" in log
+        seq = page.evaluate("document.body.dataset.seq")
+        page.click("#row button.card:enabled >> nth=0")
+        page.wait_for_function(f"document.body.dataset.seq !== {seq!r}", timeout=TIMEOUT)
+        assert page.locator("#turn-title").inner_text() == (
+            "Take a second card (not a face-up locomotive)"
+        )
+        page.close()
+
+
+def test_a_refused_move_is_said_in_players_words_and_names_are_chosen(browser: Any) -> None:
+    with serving(lambda: Match.new("europe", "base", 2, 4, ["person", "greedy"])) as server:
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(server.url + "?seat=0")
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        offered = page.locator("#offer-list li")
+        assert offered.count() == 4
+        texts = offered.all_inner_texts()
+        assert sum("long" in t for t in texts) == 1 and all(" points" in t for t in texts)
+        for box in page.locator("#offer-list input").all():
+            box.uncheck()
+        page.click("#keep")
+        page.wait_for_selector("#error:not([hidden])", timeout=TIMEOUT)
+        assert page.locator("#error").inner_text() == "Keep at least 2 tickets."
+        assert page.locator("#error").get_attribute("title") == "rule R9"
+        # A chosen name replaces "Player 1" for everyone at the table.
+        page.fill("#name", "Ann")
+        page.press("#name", "Enter")
+        page.wait_for_function(
+            "document.querySelector('#players').textContent.includes('Ann (you)')",
+            timeout=TIMEOUT,
+        )
+        assert server.hub.latest.names == {0: "Ann"}
+        assert "Greedy bot" in page.locator("#players").inner_text()
+        assert "stations left" in page.locator("#players").inner_text()
+        page.close()
+
+
+def test_watching_is_a_choice(browser: Any) -> None:
+    with serving(lambda: Match.new("usa", "base", 2, 4, ["person", "greedy"])) as server:
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(server.url + "?watch")
+        page.wait_for_function(
+            f"document.getElementById('where').textContent === 'match {server.hub.latest.id}, "
+            "watching'",
+            timeout=TIMEOUT,
+        )
+        assert page.locator("#hand-box").is_hidden()
+        assert page.locator("#seat-choice button").all_inner_texts() == ["Sit at seat 0"]
+        assert server.hub.latest.tokens == {}  # watching took no seat
+        page.close()
+
+
+def test_two_fingers_zoom_the_map_and_the_zoomed_map_pans(browser: Any) -> None:
+    with serving(_midgame) as server:
+        context = browser.new_context(**SIZES["phone"])
+        page = context.new_page()
+        page.goto(server.url + "?seat=0")
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        fit = float(page.locator("#board").get_attribute("data-zoom") or 0)
+        left, top, right, bottom = page.locator("#board").evaluate(BOX)
+        cx, cy = (left + right) / 2, (top + bottom) / 2
+        cdp = context.new_cdp_session(page)
+
+        def touch(kind: str, spread: float) -> None:
+            points = [{"x": cx - spread, "y": cy, "id": 0}, {"x": cx + spread, "y": cy, "id": 1}]
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+        touch("touchStart", 20)
+        for spread in range(25, 65, 5):  # the fingers move apart: three times as far
+            touch("touchMove", spread)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        zoomed = float(page.locator("#board").get_attribute("data-zoom") or 0)
+        assert abs(zoomed - 3 * fit) < 0.1 * fit, (fit, zoomed)  # as far as the fingers
+        assert page.locator("#options").is_hidden()  # a pinch is not a tap
+        # The map is now larger than its area: it pans, and the page itself did not zoom.
+        sizes = page.evaluate(
+            "() => { const b = document.getElementById('board');"
+            " return [b.scrollWidth, b.clientWidth, b.scrollHeight, b.clientHeight,"
+            " window.visualViewport.scale]; }"
+        )
+        assert sizes[0] > sizes[1] and sizes[2] > sizes[3] and sizes[4] == 1
+        page.locator("#board").evaluate("b => { b.scrollLeft = 200; b.scrollTop = 150; }")
+        assert page.locator("#board").evaluate("b => [b.scrollLeft, b.scrollTop]") == [200, 150]
+        # After a pinch, the next taps count again: the map comes near (still under the tap
+        # size), then the route under the finger is picked.
+        route = page.locator("#board g.route[data-route='Brindisi-Roma']")
+        for _ in range(2):
+            route.evaluate("g => g.scrollIntoView({block: 'center', inline: 'center'})")
+            x, y = route.evaluate(VISIBLE_POINT)
+            page.touchscreen.tap(x, y)
+        page.wait_for_selector("#options-list button.pay-option", timeout=TIMEOUT)
+        assert float(page.locator("#board").get_attribute("data-zoom") or 0) == 2
+        zoomed = 2
+        page.click("#zoom-out")
+        assert float(page.locator("#board").get_attribute("data-zoom") or 0) < zoomed
+        page.click("#zoom-fit")
+        assert float(page.locator("#board").get_attribute("data-zoom") or 0) == fit
+        context.close()
+
+
+def test_the_end_names_the_winner_and_tells_each_seats_tickets_and_stations(
+    browser: Any,
+) -> None:
+    from ttr_europe.testing import finished
+
+    state = finished(
+        {"Frankfurt-Paris-white": 0, "Frankfurt-Munchen": 0, "Munchen-Wien": 1},
+        tickets={0: ["Paris-Wien", "Brest-Petrograd"], 1: ["Berlin-Roma"]},
+        stations={0: ["Munchen"]},
+    )
+    with serving(lambda: Match(state, ["person", "greedy"])) as server:
+        page = browser.new_context(**SIZES["phone"]).new_page()
+        page.goto(server.url + "?seat=0")
+        page.wait_for_function("document.body.dataset.state === 'over'", timeout=TIMEOUT)
+        assert page.locator("#turn-title").inner_text() == "Game over: you win!"
+        assert page.locator("#winner").inner_text() == "you win!"
+        me = page.locator(".seat-detail[data-seat='0']")
+        lines = me.locator("li").all()
+        assert [li.get_attribute("class") for li in lines] == ["done", "failed"]
+        assert [li.locator(".points").inner_text() for li in lines] == ["+8", "-20"]
+        assert me.locator(".longest").inner_text() == (
+            "Longest path: 5 trains (European Express, +10)"
+        )
+        assert me.locator("p.station").all_inner_texts() == [
+            "Station in Munchen borrowed Munchen-Wien"
+        ]
+        other = page.locator(".seat-detail[data-seat='1']")
+        assert other.locator("h4").inner_text().startswith("Greedy bot: 7 points, rank 2")
+        assert other.locator("li").get_attribute("class") == "failed"
+        # The winner's paths on the map: the ticket through the borrowed route, and the
+        # longest path; the other seat's on choosing it.
+        ticket = page.eval_on_selector_all(
+            "#board g.route.hl-ticket", "gs => gs.map(g => g.dataset.route)"
+        )
+        assert sorted(ticket) == ["Frankfurt-Munchen", "Frankfurt-Paris-white", "Munchen-Wien"]
+        other.click()
+        longest = page.eval_on_selector_all(
+            "#board g.route.hl-longest", "gs => gs.map(g => g.dataset.route)"
+        )
+        assert longest == ["Munchen-Wien"]
+        mine = page.locator("#my-tickets li")
+        assert [li.locator(".points").inner_text() for li in mine.all()] == ["8", "−20"]
