@@ -408,7 +408,7 @@ class _Spy:
         return self.greedy.choose(view, legal, rng)
 
 
-def test_a_policy_plays_a_whole_game_as_a_fair_bot_with_the_memory() -> None:
+def test_a_policy_plays_a_whole_game_with_the_memory_and_no_secret_shown_r52() -> None:
     seen = []
 
     def policy(obs, mask):
