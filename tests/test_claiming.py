@@ -162,12 +162,12 @@ def test_r23_routes_need_not_connect() -> None:
     ],
 )
 def test_r25_points_follow_the_length_table(route: str, payment: str, points: int) -> None:
-    s = scenario(hands={0: payment}, row=ROW, pile="", scores={0: 10})
+    s = scenario(hands={0: payment}, row=ROW, pile="", owners={"Brest-Pamplona": 0})
     after = apply(s, ClaimRoute(route, Cards.parse(payment)))
     length = EUROPE.route(route).length
     assert EUROPE.route_points[length] == points
-    assert after.players[0].score == 10 + points
-    assert after.players[0].trains == 45 - length
+    assert after.players[0].score == 7 + points
+    assert after.players[0].trains == 45 - 4 - length
 
 
 def test_r25_europe_and_usa_tables() -> None:

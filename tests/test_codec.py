@@ -123,7 +123,7 @@ def test_codes_do_not_depend_on_the_position() -> None:
 
 def test_keep_codes_are_places_in_the_offer_r9() -> None:
     offer = ["Brest-Petrograd", "Paris-Wien", "Roma-Smyrna", "Athina-Angora"]
-    state = scenario(phase=Phase.INITIAL_TICKETS, offers={0: offer})
+    state = scenario(phase=Phase.INITIAL_TICKETS, offers={0: offer}, check=False)  # R9 alone
     codec = ActionCodec("europe", "base")
     keep = KeepTickets(["Roma-Smyrna", "Brest-Petrograd"])
     code = codec.encode(keep, state)
@@ -135,7 +135,7 @@ def test_keep_codes_are_places_in_the_offer_r9() -> None:
         codec.decode(code)
     with pytest.raises(MalformedActionError):
         codec.encode(KeepTickets(["Paris-Roma"]), state)
-    short = scenario(phase=Phase.CHOOSE_TICKETS, offers={0: offer[:2]})
+    short = scenario(phase=Phase.CHOOSE_TICKETS, offers={0: offer[:2]}, check=False)
     with pytest.raises(MalformedActionError):
         codec.decode(codec.blocks["keep"].start + 0b0100, short)
 

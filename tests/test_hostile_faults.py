@@ -399,23 +399,25 @@ def test_map_files_are_read_with_a_size_cap(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- found by fuzzing
 
 
-@pytest.mark.parametrize(("field", "change"), [("score", 1), ("trains", -1)])
-def test_a_state_whose_trains_or_score_disagree_with_its_routes_is_refused(
-    field: str, change: int
-) -> None:
-    """The thorough fuzz run found such a state read back, and ``score`` then raised D35."""
+def test_a_state_whose_score_disagrees_with_its_routes_is_refused() -> None:
+    """The thorough fuzz run found such a state read back, and ``score`` then raised D35.
+    (Trains left that do not follow from the routes are a valid position: it plays and scores,
+    and ``testing.scenario(trains=...)`` builds it for end-game tests.)"""
     state = replay(random_game("europe", players=3, seed=4, max_actions=150))[-1]
     seat = next(s for s in range(3) if state.players[s].score > 0)
     doc = json.loads(dumps(state))
-    doc["players"][seat][field] += change
+    doc["players"][seat]["score"] += 1
     with pytest.raises(DataError) as info:
         loads(json.dumps(doc))
-    assert info.value.path == f"$.players[{seat}].{field}"
+    assert info.value.path == f"$.players[{seat}].score"
     view = json.loads(dumps(observe(state, seat)))
-    view["players"][seat][field] += change
+    view["players"][seat]["score"] += 1
     with pytest.raises(DataError) as info:
         loads(json.dumps(view))
-    assert info.value.path == f"$.players[{seat}].{field}"
+    assert info.value.path == f"$.players[{seat}].score"
+    doc["players"][seat]["score"] -= 1
+    doc["players"][seat]["trains"] -= 1
+    assert loads(json.dumps(doc)).players[seat].trains == state.players[seat].trains - 1
 
 
 def test_a_map_built_in_memory_with_shared_parts_is_refused_in_bounded_time() -> None:

@@ -147,14 +147,15 @@ def test_wrong_types_are_named() -> None:
 
 
 def test_impossible_card_totals_r3() -> None:
-    """R3: 110 cards exactly, of each kind the right number."""
+    """R3: never more cards of a kind than the game's 110 hold; fewer is a valid position (one
+    built by hand with some cards left out, as ``testing.scenario(pile=...)`` builds)."""
     doc = _base_doc()
     hand = doc["players"][0]["hand"]
     hand["red"] = hand.get("red", 0) + 1
-    _refused(doc, "$", "R3")
+    _refused(doc, "$", "R3: more cards than the game's 110: 13 red (not 12)")
     doc = _base_doc()
     doc["pile"].pop()
-    _refused(doc, "$", "R3")
+    assert card_total(state_from_json(doc)).total == 109
 
 
 def test_ticket_pool_must_be_exact_r8() -> None:
@@ -162,8 +163,8 @@ def test_ticket_pool_must_be_exact_r8() -> None:
     doc["box"].append(doc["ticket_deck"][0])
     _refused(doc, f"$.box[{len(doc['box']) - 1}]", "also at $.ticket_deck[0]")
     doc = _base_doc()
-    doc["ticket_deck"].pop()
-    _refused(doc, "$", "nowhere")
+    doc["ticket_deck"].pop()  # a ticket left out: a valid position, as for cards
+    assert len(state_from_json(doc).ticket_deck) == len(_base_doc()["ticket_deck"]) - 1
 
 
 def test_phase_fields_must_agree() -> None:
@@ -291,13 +292,14 @@ def _check_refusal_or_valid(reader: Any, doc: Any) -> Any:
 @given(st.data())
 def test_hostile_state_documents_raise_only_data_errors(data: st.DataObject) -> None:
     """Any corruption of a valid state document is either refused with a DataError naming a
-    path, or is itself a valid state: it round-trips, has its 110 cards and can be played."""
+    path, or is itself a valid state: it round-trips, has at most its 110 cards and can be
+    played."""
     state, _, _ = data.draw(played(max_steps=400))
     bad = data.draw(_mutated(state_to_json(state)))
     result = _check_refusal_or_valid(state_from_json, bad)
     if result is not None:
         assert state_from_json(state_to_json(result)) == result
-        assert card_total(result) == FULL_DECK
+        assert all(n <= full for n, full in zip(card_total(result), FULL_DECK, strict=True))
         for _ in range(3):
             legal = legal_actions(result)
             if is_terminal(result) or not legal:

@@ -168,7 +168,7 @@ def test_a_pending_tunnel_is_encoded() -> None:
     board = load_map("europe")
     route = board.route_index["Marseille-Zurich"]
     tunnel = PendingTunnel(route, cards("2green"), (3, 8, 0), 3, 2)
-    state = scenario(phase=Phase.TUNNEL, hands={0: "1green+1loco"}, tunnel=tunnel)
+    state = scenario(phase=Phase.TUNNEL, hands={0: "1green+1loco"}, tunnel=tunnel, check=False)
     layout = layout_for(board, "base")
     obs = encode(state, 1)
     assert layout.part(obs, "tunnel_route")[route] == 1
@@ -234,7 +234,7 @@ def test_public_hands_follow_takes_spends_and_withdrawals() -> None:
     assert memory.after(state, claim).cards[0] == Cards()  # spent, not seen any more
     tunnel = PendingTunnel(load_map("europe").route_index["Marseille-Zurich"],
                            cards("2green"), (3, 8, 0), 3, 2)  # fmt: skip
-    waiting = scenario(phase=Phase.TUNNEL, hands={0: "1green"}, tunnel=tunnel)
+    waiting = scenario(phase=Phase.TUNNEL, hands={0: "1green"}, tunnel=tunnel, check=False)
     after = memory.after(waiting, WithdrawTunnel())
     assert after.cards[0] == cards("1red+2green")  # laid face up, then taken back
     assert after.cards[1] == memory.cards[1]

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -70,3 +73,41 @@ def test_an_address_that_does_not_answer_is_one_clear_error(
     assert out.read_bytes() == b""  # nothing played, nothing written
     with pytest.raises(SimulationError, match="a Ray address is HOST:PORT"):
         simulate(BOTS, games=1, backend="ray", address="nowhere")
+
+
+KILLER = '''
+import os, signal
+from ttr_europe.bots import GreedyBot
+
+class DiesOnce:
+    """Plays greedy, except that the first move of the run kills its worker (SIGKILL)."""
+    name = "dies-once"
+
+    def __init__(self):
+        self.inner = GreedyBot()
+
+    def choose(self, *args):
+        try:
+            os.close(os.open(os.environ["DIED_MARK"], os.O_CREAT | os.O_EXCL))
+        except FileExistsError:
+            return self.inner.choose(*args)
+        os.kill(os.getpid(), signal.SIGKILL)
+'''
+
+
+def test_json_alone_on_stdout_whatever_ray_prints(tmp_path: Path) -> None:
+    """The real command on its own local Ray: a worker that dies makes Ray's driver print a
+    message on standard output, which came before the JSON and broke it."""
+    (tmp_path / "killer_bot.py").write_text(KILLER)
+    env = dict(os.environ, DIED_MARK=str(tmp_path / "died"))
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), *filter(None, [env.get("PYTHONPATH")])])
+    done = subprocess.run(
+        [sys.executable, "-m", "ttr_europe", "simulate", "--backend", "ray", "--workers", "2",
+         "--games", "4", "--bots", "killer_bot:DiesOnce,random", "--json"],
+        check=False, capture_output=True, text=True, env=env, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "died").exists()
+    summary = json.loads(done.stdout)  # nothing else on stdout
+    assert (summary["backend"], summary["finished"], summary["retried"]) == ("ray", 4, 1)
+    assert "worker died" in done.stderr.lower()  # Ray's message is kept, on stderr

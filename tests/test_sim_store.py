@@ -118,6 +118,8 @@ def test_a_corrupt_row_is_refused_and_nothing_is_written(tmp_path: Path) -> None
         (json.dumps({k: v for k, v in json.loads(text[2]).items() if k != "ranks"}),
          "line 3 is corrupt \\(no field 'ranks'\\)"),
         (text[1], "line 3 repeats seed"),
+        (json.dumps({**json.loads(text[2]), "bonus": 1}),
+         "line 3 is corrupt \\(unknown field 'bonus'\\)"),
     ]:  # fmt: skip
         broken = "\n".join([text[0], text[1], bad, text[3]]) + "\n"
         out.write_text(broken)
@@ -224,3 +226,128 @@ def test_rows_with_actions_give_game_records_that_replay(tmp_path: Path) -> None
     bare = simulate(BOTS, games=1, **SETTINGS).results[0]
     with pytest.raises(SimulationError, match="has no actions"):
         game_record(header, bare)
+
+
+# --------------------------------------------------------------------------- rows of this run
+
+
+def _run_file(tmp_path: Path, games: int = 4, **settings: Any) -> Path:
+    out = tmp_path / "rows.jsonl"
+    simulate(BOTS, games=games, out=str(out), **{**SETTINGS, **settings})
+    return out
+
+
+def _refused_resume(out: Path, message: str, games: int = 4, **settings: Any) -> None:
+    before = out.read_bytes()
+    with pytest.raises(SimulationError, match=message):
+        simulate(BOTS, games=games, out=str(out), resume=True, **{**SETTINGS, **settings})
+    assert out.read_bytes() == before
+
+
+def test_a_row_of_another_run_is_refused_by_its_mark(tmp_path: Path) -> None:
+    """Rows carry a digest of their header: a row of a Europe run with the same bots and seeds
+    reads as a plausible game, but not as one of this USA run."""
+    europe = tmp_path / "europe"
+    europe.mkdir()
+    other = lines(_run_file(europe, map="europe"))
+    out = _run_file(tmp_path)
+    text = out.read_text().splitlines()
+    spliced = next(row for row in other[1:] if row["seed"] == json.loads(text[2])["seed"])
+    out.write_text("\n".join([text[0], text[1], json.dumps(spliced), *text[3:]]) + "\n")
+    _refused_resume(out, r"line 3 is not a game of this run: its run mark '[0-9a-f]{16}' is not")
+
+
+def _with_row(out: Path, number: int, change: Any) -> None:
+    text = out.read_text().splitlines()
+    row = json.loads(text[number - 1])
+    change(row)
+    text[number - 1] = json.dumps(row)
+    out.write_text("\n".join(text) + "\n")
+
+
+def _put(**fields: Any) -> Any:
+    return lambda row: row.update(fields)
+
+
+def _first_winner_loses(row: dict[str, Any]) -> None:
+    best = row["ranks"].index(1)
+    row["ranks"] = [2 if s == best else 1 for s in range(len(row["ranks"]))]
+
+
+FORGED = [
+    (_put(seed=99_999_999), "seed 99999999 is not one of this run's seeds \\(100..103\\)"),
+    (_put(seed=99), "seed 99 is not one of this run's seeds"),
+    (lambda row: row["bots"].reverse(), "seed 101 seats .*, this run"),
+    (_put(scores=[999, -999]), "seat 0 scores 999, outside -349..471 on this map"),
+    (lambda row: row.update(scores=[row["scores"][0], -999]), "seat 1 scores -999"),
+    (_put(actions=10**30), "1000000000000000000000000000000 actions, outside 0..100000"),
+    (_put(actions=1), "1 actions: every seat keeps tickets"),
+    (_put(duration=-1.0), "a duration of -1.0 seconds"),
+    (_first_winner_loses, "outscores seat|winners"),
+    (lambda row: row.update(ranks=[3 if r == 2 else r for r in row["ranks"]]), "not a ranking"),
+    (lambda row: row.update(winners=[0, 1], returns=[0.5, 0.5]), "winners \\[0, 1\\], the ranks"),
+    (lambda row: row.update(returns=row["returns"][::-1]), "do not share 1.0 among the winners"),
+    (_put(record=["draw 0"]), "actions, in a run that does not record them"),
+    (_put(forfeit={"seat": 0, "bot": "greedy", "action": 3, "error": "x"}), "a forfeit that"),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), FORGED)
+def test_a_row_that_is_no_game_of_this_run_is_refused(
+    tmp_path: Path, change: Any, message: str
+) -> None:
+    out = _run_file(tmp_path)
+    _with_row(out, 3, change)
+    _refused_resume(out, f"line 3 is not a game of this run: .*({message})")
+
+
+def test_the_reported_splice_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Europe row and a made-up row (seed 99999999, scores 999 and -999, 10^30 actions)
+    spliced into a run's file used to resume with exit 0, "2 from the file"."""
+    from ttr_europe.cli import main
+
+    argv = ["simulate", "--games", "3", "--bots", "greedy,random", "--backend", "serial"]
+    europe, usa = tmp_path / "europe.jsonl", tmp_path / "usa.jsonl"
+    assert main([*argv, "--out", str(europe)]) == 0
+    assert main([*argv, "--map", "usa", "--out", str(usa)]) == 0
+    text = europe.read_text().splitlines()
+    made_up = {**json.loads(text[1]), "seed": 99_999_999, "scores": [999, -999],
+               "actions": 10**30}  # fmt: skip
+    spliced = [text[0], text[1], usa.read_text().splitlines()[3], json.dumps(made_up)]
+    europe.write_text("\n".join(spliced) + "\n")
+    before = europe.read_bytes()
+    capsys.readouterr()
+    assert main([*argv, "--games", "5", "--out", str(europe), "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "line 3 is not a game of this run" in err, err
+    assert europe.read_bytes() == before
+    del spliced[2]
+    europe.write_text("\n".join(spliced) + "\n")
+    assert main([*argv, "--games", "5", "--out", str(europe), "--resume"]) == 2
+    assert "line 3 is not a game of this run: seed 99999999" in capsys.readouterr().err
+
+
+def test_a_file_written_before_rows_had_a_mark_still_resumes(tmp_path: Path) -> None:
+    out = _run_file(tmp_path, games=2)
+    for number in (2, 3):
+        _with_row(out, number, lambda row: row.pop("run"))
+    run = simulate(BOTS, games=4, out=str(out), resume=True, **SETTINGS)
+    assert (run.resumed, run.finished) == (2, 4)
+    assert all("run" not in row for row in lines(out)[1:])  # the file stays of one kind
+    assert run.results == simulate(BOTS, games=4, **SETTINGS).results
+    _with_row(out, 4, _put(run="0123456789abcdef"))
+    _refused_resume(out, "line 4 is not a game of this run: its run mark")
+
+
+def test_every_row_a_run_writes_passes_its_checks(tmp_path: Path) -> None:
+    """Forfeits, ties and recorded actions included: the checks refuse no real row."""
+    for players, record in ((2, True), (3, False), (4, False)):
+        out = tmp_path / f"rows-{players}.jsonl"
+        bots = ["greedy", "random", "random"][: min(players, 3)]
+        simulate(bots, games=6, players=players, map="europe", seed=3, out=str(out),
+                 backend="serial", record=record)  # fmt: skip
+        again = simulate(bots, games=6, players=players, map="europe", seed=3, out=str(out),
+                         backend="serial", record=record, resume=True)  # fmt: skip
+        assert (again.resumed, again.played) == (6, 0)

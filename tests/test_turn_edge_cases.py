@@ -88,7 +88,8 @@ def test_d2c_d32_the_count_of_resets_starts_again_at_the_next_placement() -> Non
     """The first card's replacement triggers three resets and the row stays with three
     locomotives (D2c). The second card's replacement is a new trigger: three more resets,
     not none (D32)."""
-    s = apply(scenario(row="loco loco red blue green", pile=RESET_PILE), DrawFaceUp(2))
+    start = scenario(row="loco loco red blue green", pile=RESET_PILE, check=False)  # 21 locos
+    s = apply(start, DrawFaceUp(2))
     assert s.row == kinds("loco loco loco orange orange")
     assert s.discard == Cards.of(loco=9, blue=1, green=1, white=2, black=2)
     assert s.phase is Phase.SECOND_DRAW

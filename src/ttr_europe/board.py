@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 
 import attrs
 
@@ -95,10 +95,12 @@ class Variant:
     tiebreaks: tuple[str, ...]
 
 
-class RouteKind(NamedTuple):
+@attrs.frozen
+class RouteKind:
     """Routes sharing colour, length and ferry symbols: they admit the same payments.
 
-    A named tuple rather than an attrs class: ``legal_actions`` unpacks every kind on every turn.
+    An attrs class like every other part of a ``Map``, so that ``attrs.asdict(state)`` walks the
+    whole state (a named tuple here made it raise ``TypeError``).
     """
 
     colour: int | None

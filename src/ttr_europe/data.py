@@ -25,7 +25,7 @@ from .board import Bonus, City, Map, Route, Ticket, Variant
 from .cards import DECK_SIZE, LOCOMOTIVES_IN_DECK, kind_from_name
 from .errors import DataError
 from .guards import check_path
-from .jsontext import parse_json
+from .jsontext import child_path, parse_json
 from .unionfind import components
 
 SCHEMA_FILE = "schema/map.schema.json"
@@ -43,39 +43,6 @@ ASSERTION_KEYWORDS = frozenset(
     }
 )  # fmt: skip
 ANNOTATION_KEYWORDS = frozenset({"$schema", "$id", "$defs", "$comment", "title", "description"})
-
-_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-
-def _child(path: str, key: str | int) -> str:
-    """The JSON path of member ``key`` of the value at ``path`` (``$.a[3]``, ``$.b["1"]``)."""
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    if _IDENT.match(key):
-        return f"{path}.{key}"
-    return f"{path}[{json.dumps(key, ensure_ascii=False)}]"
-
-
-class _DuplicateKeys(dict[str, Any]):
-    """A decoded JSON object that repeated a key; the validator reports it at its place."""
-
-    duplicate: str = ""
-
-
-def _object_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """Keep the first occurrence of each key but remember a repeated one (json drops it)."""
-    seen: dict[str, Any] = {}
-    duplicate: str | None = None
-    for key, value in pairs:
-        if key in seen:
-            duplicate = key if duplicate is None else duplicate
-        else:
-            seen[key] = value
-    if duplicate is None:
-        return seen
-    out = _DuplicateKeys(seen)
-    out.duplicate = duplicate
-    return out
 
 
 def _json_equal(x: Any, y: Any) -> bool:
@@ -152,7 +119,7 @@ class SchemaValidator:
         if not isinstance(node, Mapping):
             raise DataError("a schema must be an object or a boolean", source=source, path=path)
         for key, sub in node.items():
-            where = _child(path, key)
+            where = child_path(path, key)
             if key not in ASSERTION_KEYWORDS | ANNOTATION_KEYWORDS:
                 raise DataError(f"unsupported schema keyword {key!r}", source=source, path=where)
             if key == "type" and not set(sub if isinstance(sub, list) else [sub]) <= _TYPES:
@@ -163,12 +130,12 @@ class SchemaValidator:
                 if not isinstance(sub, Mapping):
                     raise DataError(f"{key} must be an object", source=source, path=where)
                 for name, part in sub.items():
-                    self._check_schema(part, _child(where, name), source)
+                    self._check_schema(part, child_path(where, name), source)
             elif key in ("items", "additionalProperties", "propertyNames"):
                 self._check_schema(sub, where, source)
             elif key == "anyOf":
                 for i, part in enumerate(sub):
-                    self._check_schema(part, _child(where, i), source)
+                    self._check_schema(part, child_path(where, i), source)
 
     def _resolve(self, ref: str) -> Any:
         """The subschema a local reference (``#/$defs/name``) points at, or None."""
@@ -244,20 +211,18 @@ class SchemaValidator:
             raise DataError(f"at most {schema['maxItems']} items", source=source, path=path)
         if "items" in schema:
             for i, item in enumerate(value):
-                self._check(schema["items"], item, _child(path, i), source)
+                self._check(schema["items"], item, child_path(path, i), source)
         if schema.get("uniqueItems"):
             seen: set[Any] = set()
             for i, item in enumerate(value):
                 key = _json_key(item)
                 if key in seen:
                     raise DataError(
-                        f"{_short(item)} is repeated", source=source, path=_child(path, i)
+                        f"{_short(item)} is repeated", source=source, path=child_path(path, i)
                     )
                 seen.add(key)
 
     def _check_object(self, schema: Any, value: dict[str, Any], path: str, source: str) -> None:
-        if isinstance(value, _DuplicateKeys):
-            raise DataError("key given twice", source=source, path=_child(path, value.duplicate))
         if "minProperties" in schema and len(value) < schema["minProperties"]:
             raise DataError(
                 f"needs at least {schema['minProperties']} entries", source=source, path=path
@@ -266,7 +231,7 @@ class SchemaValidator:
             raise DataError(f"at most {schema['maxProperties']} entries", source=source, path=path)
         properties = schema.get("properties", {})
         for key, member in value.items():
-            where = _child(path, key)
+            where = child_path(path, key)
             if "propertyNames" in schema:
                 try:
                     self._check(schema["propertyNames"], key, where, source)
@@ -280,7 +245,7 @@ class SchemaValidator:
                 self._check(schema["additionalProperties"], member, where, source)
         for key in schema.get("required", ()):
             if key not in value:
-                raise DataError("required field missing", source=source, path=_child(path, key))
+                raise DataError("required field missing", source=source, path=child_path(path, key))
 
 
 def _short(value: Any, limit: int = 40) -> str:
@@ -421,7 +386,7 @@ def parse_map(text: str, source: str = "<map>") -> Map:
         raise DataError(f"a map document is JSON text, not {type(text).__name__}", source=source)
     if len(text) > MAX_TEXT:
         raise DataError(f"a map document is at most {MAX_TEXT} characters", source=source)
-    doc = parse_json(text, source, MAX_TEXT, pairs_hook=_object_hook)
+    doc = parse_json(text, source, MAX_TEXT)
     return build_map(doc, source)
 
 
@@ -585,10 +550,10 @@ class _Builder:
                 and sel.get("big_cities", t.big_cities) == t.big_cities
             ]  # fmt: skip
             if not chosen:
-                raise self.fail(_child(path, j), "selects no ticket")
+                raise self.fail(child_path(path, j), "selects no ticket")
             again = [tickets[k].id for k in chosen if k in taken]
             if again:
-                raise self.fail(_child(path, j), f"selects ticket {again[0]!r} a second time")
+                raise self.fail(child_path(path, j), f"selects ticket {again[0]!r} a second time")
             taken.update(chosen)
             out.extend(chosen)
         return tuple(out)
@@ -598,10 +563,10 @@ class _Builder:
         USA base game (R51: deal 3 keep 2, rejects to the bottom, a 10-point bonus, no
         stations) and the unconfirmed Big Cities and Mega numbers (D28) are data like any
         other variant's."""
-        path = _child("$.variants", vid)
+        path = child_path("$.variants", vid)
 
         def at(name: str) -> str:
-            return _child(path, name)
+            return child_path(path, name)
 
         lo, hi = int(v["players"]["min"]), int(v["players"]["max"])
         if lo > hi:
@@ -653,7 +618,7 @@ class _Builder:
             raise self.fail(at("hand"), f"{hi} hands and the face-up row exceed {DECK_SIZE} cards")
         for k, rule in enumerate(v["tiebreaks"]):
             if rule == "fewest_stations" and not ints["stations"]:
-                raise self.fail(_child(at("tiebreaks"), k), "no stations to compare")
+                raise self.fail(child_path(at("tiebreaks"), k), "no stations to compare")
         bonus = v["longest_path_bonus"]
         return Variant(
             id=vid, name=v["name"], min_players=lo, max_players=hi,

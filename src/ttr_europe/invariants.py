@@ -8,16 +8,24 @@ document, and the rule it breaks when there is one.
 
 The checks come in three groups:
 
-- **structure**, always: sizes, ranges, stations (R40), double routes (R26), trains and running
-  scores that follow from the routes owned (R2, R24; a position where they disagree could not
-  be scored, D35), tickets held once (R8), offers and end bookkeeping that fit the phase (R9,
-  R37, R46, D30, D5), a pending tunnel exactly in the ``TUNNEL`` phase that the engine could
-  have made (R21, R28, R30, R31, D31);
+- **structure**, always: what the engine needs to play and score a position. Sizes, ranges,
+  stations (R40), double routes (R26), running scores that follow from the routes owned (R24; a
+  position where they disagree could not be scored, D35), tickets of the variant held once
+  (R8), no more cards of a kind than the game has (R3), offers and end bookkeeping that fit the
+  phase (R9, R37, R46, D30, D5), a pending tunnel exactly in the ``TUNNEL`` phase that the
+  engine could have made (R21, R28, R30, R31, D31);
 - **conservation** (``complete=True``): the 110 cards (R3) and every ticket of the variant are
   somewhere; a hand-built position (``testing.scenario(pile=...)``) may hold fewer on purpose;
-- **bookkeeping** (``reachable=True``): no face-up slot is empty while cards are left (D3).
-  Play keeps it; the readers do not ask for it, so that a position edited by hand can still be
-  loaded and examined.
+- **reachability** (``reachable=True``): trains left that follow from the routes owned (R2), and
+  no face-up slot empty while cards are left (D3). Play keeps both; a hand-built position
+  (``scenario(trains={0: 3})`` for an end-game test) need not.
+
+A valid position is one with no structural problem: the engine plays and scores it, the state
+reader (``jsonio.state_from_json``) accepts it, and ``testing.scenario`` builds nothing else, so
+that every state the helpers build can be saved and read back. The reader does not ask for
+conservation or reachability. A view is checked for structure and, in addition, for hidden
+cards and tickets that exactly fill the hidden places (which cards a partial position left out
+is not in the view, so ``determinize`` could not place them).
 """
 
 from __future__ import annotations
@@ -95,10 +103,10 @@ def card_total(state: GameState) -> Cards:
     )
 
 
-def _shortfall(counts: Sequence[int]) -> str:
+def _shortfall(counts: Sequence[int], kinds: Sequence[int] = range(KINDS)) -> str:
     return ", ".join(
         f"{counts[k]} {KIND_NAMES[k]} (not {FULL_DECK[k]})"
-        for k in range(KINDS)
+        for k in kinds
         if counts[k] != FULL_DECK[k]
     )
 
@@ -152,7 +160,7 @@ def state_problems(
         if not 0 <= p.trains <= v.trains:
             out.append(Problem(f"$.players[{seat}].trains", f"R22: {p.trains} trains"))
         owned = [r for r, owner in enumerate(state.owners) if owner == seat]
-        out += _owned_problems(f"$.players[{seat}]", p.trains, p.score, owned, rules)
+        out += _owned_problems(f"$.players[{seat}]", p.trains, p.score, owned, rules, reachable)
     if state.tunnel is not None or state.phase is Phase.TUNNEL:
         out += _tunnel_problems(
             rules,
@@ -174,13 +182,13 @@ def state_problems(
         state.pile_size > 0 or state.discard.total > 0,
         state.row,
     )
-    if complete:
-        out += _ticket_problems(state)
-        counts = card_total(state)
-        if counts != FULL_DECK:
-            out.append(
-                Problem("$", f"R3: the cards do not make the game's 110: {_shortfall(counts)}")
-            )
+    out += _ticket_problems(state, complete)
+    counts = card_total(state)
+    if complete and counts != FULL_DECK:
+        out.append(Problem("$", f"R3: the cards do not make the game's 110: {_shortfall(counts)}"))
+    elif any(counts[k] > FULL_DECK[k] for k in range(KINDS)):
+        over = [k for k in range(KINDS) if counts[k] > FULL_DECK[k]]
+        out.append(Problem("$", f"R3: more cards than the game's 110: {_shortfall(counts, over)}"))
     if reachable:
         out += _bookkeeping_problems(state)
     return out
@@ -228,8 +236,8 @@ def double_fault(rules: Rules, owners: Sequence[int]) -> tuple[int, str] | None:
     return None
 
 
-def _ticket_problems(state: GameState) -> list[Problem]:
-    """Every ticket of the variant's pools exactly once, and no other (R8)."""
+def _ticket_problems(state: GameState, complete: bool) -> list[Problem]:
+    """Tickets of the variant's pools, each at most once, all of them when ``complete`` (R8)."""
     board, v = state.rules.map, state.rules.variant
     pool = frozenset((*v.long_pool, *v.regular_pool))
     places: list[tuple[str, tuple[int, ...]]] = []
@@ -248,7 +256,7 @@ def _ticket_problems(state: GameState) -> list[Problem]:
                 out.append(Problem(where, f"R8: ticket {name!r} is also at {seen[t]}"))
             else:
                 seen[t] = where
-    missing = sorted(pool - seen.keys())
+    missing = sorted(pool - seen.keys()) if complete else []
     if missing:
         names = ", ".join(board.tickets[t].id for t in missing[:5])
         out.append(
@@ -258,13 +266,13 @@ def _ticket_problems(state: GameState) -> list[Problem]:
 
 
 def _owned_problems(
-    path: str, trains: int, score: int, owned: Sequence[int], rules: Rules
+    path: str, trains: int, score: int, owned: Sequence[int], rules: Rules, reachable: bool
 ) -> list[Problem]:
-    """A seat's trains left and running score follow from the routes it owns (R2, R24): the
-    parts of a position that must agree, or scoring would refuse it later (D35)."""
+    """A seat's running score follows from the routes it owns (R24), or scoring would refuse
+    the position (D35); with ``reachable``, its trains left too (R2)."""
     routes, want = rules.map.routes, rules.variant.trains
     out: list[Problem] = []
-    if trains + sum(routes[r].length for r in owned) != want:
+    if reachable and trains + sum(routes[r].length for r in owned) != want:
         out.append(Problem(f"{path}.trains", f"R2: {trains} trains left plus the routes owned "
                            f"is not {want}"))  # fmt: skip
     if score != sum(routes[r].points for r in owned):
@@ -421,13 +429,14 @@ def view_problems(view: View, rules: Rules) -> list[Problem]:
         path = f"$.players[{seat}]"
         if p.seat != seat:
             out.append(Problem(f"{path}.seat", f"expected {seat}"))
+        out += _route_order_problems(board, p.routes, f"{path}.routes")
         for route_id in p.routes:
             ri = board.route_index[route_id]
             if owners[ri] != NO_OWNER:
                 out.append(Problem(f"{path}.routes", f"route {route_id} has two owners"))
             owners[ri] = seat
         owned = [board.route_index[route_id] for route_id in p.routes]
-        out += _owned_problems(path, p.trains, p.score, owned, rules)
+        out += _owned_problems(path, p.trains, p.score, owned, rules, reachable=False)
         out += _seat_problems(view, seat, path)
     fault = double_fault(rules, owners)
     if fault is not None:
@@ -455,6 +464,17 @@ def view_problems(view: View, rules: Rules) -> list[Problem]:
         )
     out += _view_total_problems(view, rules)
     return out
+
+
+def _route_order_problems(board: Map, routes: Sequence[str], path: str) -> list[Problem]:
+    """A seat's routes are listed once each, in map order: the one order ``observe`` writes,
+    so that two views of one position are equal and ``observe(determinize(v)) == v``."""
+    index = [board.route_index[r] for r in routes]
+    for k in range(1, len(index)):
+        if index[k] <= index[k - 1]:
+            return [Problem(f"{path}[{k}]", f"routes are listed once each in map order: "
+                            f"{routes[k]} does not come after {routes[k - 1]}")]  # fmt: skip
+    return []
 
 
 def _unknown_ids(view: View, board: Map) -> list[Problem]:

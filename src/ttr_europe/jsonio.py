@@ -38,7 +38,7 @@ from .cards import FULL_DECK, KIND_NAMES, KINDS, Cards, _make
 from .data import load_map
 from .errors import BadArgumentError, DataError
 from .invariants import Problem, state_problems, tunnel_colour_extra, view_problems
-from .jsontext import MAX_TEXT, card_name, cards_json, parse_json
+from .jsontext import MAX_TEXT, card_name, cards_json, child_path, parse_json
 from .state import (
     NO_CARD,
     NO_OWNER,
@@ -60,7 +60,6 @@ VIEW_FORMAT = "ttr_europe/view"
 SCOREBOARD_FORMAT = "ttr_europe/scoreboard"
 VERSION = 1
 _MAX_COUNT = 1000  # bound on any count or score, far above anything a game reaches
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 JsonDoc = dict[str, Any]
 
@@ -196,10 +195,6 @@ def action_to_json(action: Action) -> JsonDoc:
 # --------------------------------------------------------------------------- reading helpers
 
 
-def _key_path(path: str, key: str) -> str:
-    return f"{path}.{key}" if _IDENT.fullmatch(key) else f"{path}[{json.dumps(key)}]"
-
-
 class _Reader:
     """Typed access to a decoded document; every fault names its JSON path."""
 
@@ -216,10 +211,10 @@ class _Reader:
             raise self.fail(path, f"expected an object, got {_kind_of(value)}")
         for key in required:
             if key not in value:
-                raise self.fail(_key_path(path, key), "missing")
+                raise self.fail(child_path(path, key), "missing")
         for key in value:
             if key not in required and key not in optional:
-                raise self.fail(_key_path(path, str(key)), "unknown field")
+                raise self.fail(child_path(path, str(key)), "unknown field")
         return value
 
     def header(
@@ -276,7 +271,8 @@ class _Reader:
         counts = self.obj(value, path, (), KIND_NAMES)
         values = [0] * KINDS
         for name, n in counts.items():
-            values[KIND_NAMES.index(name)] = self.int_(n, _key_path(path, name), 0, FULL_DECK.total)
+            where = child_path(path, name)
+            values[KIND_NAMES.index(name)] = self.int_(n, where, 0, FULL_DECK.total)
         return _make(values)
 
     def phase(self, value: Any, path: str) -> Phase:
@@ -323,7 +319,7 @@ class _Reader:
         out: dict[str, Any] = {}
         for name, v in d.items():
             allowed = hints[name]
-            where = _key_path(path, name)
+            where = child_path(path, name)
             if v is None and type(None) in allowed:
                 out[name] = None
             elif bool in allowed:
@@ -380,8 +376,10 @@ def state_from_json(doc: Any, *, map: Map | None = None, source: str = "<state>"
 
     The fields are read by type and id here; how they fit together (cards, tickets, stations,
     phase, tunnel) is checked by ``invariants.state_problems``, the first problem raised as a
-    ``DataError`` at its JSON path. A ``pile_top`` (documents written before 0.2) cuts off the
-    cards already drawn from the ``pile`` written in full.
+    ``DataError`` at its JSON path. Every valid position is accepted, also one built by hand
+    with fewer cards or tickets or other trains than play leaves (``testing.scenario``). A
+    ``pile_top`` (documents written before 0.2) cuts off the cards already drawn from the
+    ``pile`` written in full.
     """
     if isinstance(doc, str | bytes):
         doc = parse_json(doc, source)
@@ -439,7 +437,7 @@ def state_from_json(doc: Any, *, map: Map | None = None, source: str = "<state>"
         final_turns=r.int_(d["final_turns"], "$.final_turns", -1, n),
         passes=r.int_(d["passes"], "$.passes", 0, n),
     )
-    _refuse(r, state_problems(state, reachable=False))
+    _refuse(r, state_problems(state, complete=False, reachable=False))  # a valid position
     return state
 
 
@@ -455,7 +453,7 @@ def _read_owners(r: _Reader, value: Any, rules: Rules) -> tuple[int, ...]:
     owners = [NO_OWNER] * len(board.routes)
     for route_id, seat in d.items():
         owners[board.route_index[route_id]] = r.int_(
-            seat, _key_path("$.owners", route_id), 0, rules.players - 1
+            seat, child_path("$.owners", route_id), 0, rules.players - 1
         )
     return tuple(owners)
 
@@ -743,9 +741,8 @@ def _typed(r: _Reader, value: Any, hint: Any, path: str) -> Any:
         fields = attrs.fields(hint)
         hints = typing.get_type_hints(hint)
         d = r.obj(value, path, tuple(f.name for f in fields))
-        return hint(
-            **{f.name: _typed(r, d[f.name], hints[f.name], _key_path(path, f.name)) for f in fields}
-        )
+        at = {f.name: child_path(path, f.name) for f in fields}
+        return hint(**{f.name: _typed(r, d[f.name], hints[f.name], at[f.name]) for f in fields})
     raise TypeError(f"no JSON reading for {hint!r}")  # pragma: no cover - a new field type
 
 

@@ -251,7 +251,7 @@ def _count_group(
     out: list[KindCount] = []
     own = None if colour is None else single(colour, held_desc[0]).add_kind(LOCOMOTIVE, locos)
     for kind in group:
-        length, ferry = kind[1], kind[2]
+        length, ferry = kind.length, kind.ferry
         if length > reach:
             break
         if locos >= length:

@@ -35,7 +35,7 @@ from .errors import (
     NotYourTurnError,
     SetupError,
 )
-from .guards import check_setup, not_a_state
+from .guards import check_seat, check_setup, not_a_state
 from .payments import (
     count_payments,
     kind_counts,
@@ -271,7 +271,7 @@ class LegalActions(Sequence[Action]):
             r = (mask & -mask).bit_length() - 1
             return ClaimRoute(
                 self._board.routes[r].id,
-                nth_payment(kind[0], kind[1], kind[2], hand, pay)
+                nth_payment(kind.colour, kind.length, kind.ferry, hand, pay)
                 if options is None
                 else options[pay],
             )
@@ -472,8 +472,8 @@ def _turn_actions(state: GameState) -> LegalActions:
     ends: list[int] = []
     total = 0
     for kind, n, pays_ in kind_counts(board, player.hand):  # R21, R27: payments per kind
-        mask = kind[3] & avail
-        if mask and kind[1] <= trains:  # R22
+        mask = kind.mask & avail
+        if mask and kind.length <= trains:  # R22
             total += n * mask.bit_count()
             kinds.append((kind, mask, n, pays_))
             ends.append(total)
@@ -761,10 +761,14 @@ _CHECKS: dict[type, Any] = {
 def apply(state: GameState, action: Action, *, player: int | None = None) -> GameState:
     """The state after ``action``; raises ``IllegalActionError`` (state untouched) if illegal.
 
-    ``player``, when given, must be the seat to act (else ``NotYourTurnError``).
+    ``player``, when given, must be the seat to act (else ``NotYourTurnError``): a plain int,
+    as everywhere a seat is named, so that ``0.0``, ``True`` or ``"0"`` is a ``BadArgumentError``
+    rather than quietly taken for seat 0 (or refused as another seat's turn).
     """
     if type(state) is not GameState:
         raise not_a_state(state, "apply")
+    if player is not None:
+        check_seat(player, "apply", "player")
     if player is not None and player != state.current and state.phase is not _GAME_OVER:
         raise NotYourTurnError("R12", f"it is seat {state.current}'s turn, not {player}'s", action)
     step = _APPLY.get(type(action))

@@ -275,8 +275,13 @@ def _sample(view: View, rules: Rules, gen: random.Random) -> GameState:
     kept, offers, deck, box = _deal_tickets(view, rules, gen)
     owners = [NO_OWNER] * len(board.routes)
     for p in view.players:
+        last = -1
         for r in p.routes:
-            owners[board.route_index[r]] = p.seat
+            ri = board.route_index[r]
+            if ri <= last:  # one order only, or observe(determinize(v)) != v
+                raise DataError(f"routes are listed once each in map order: {r} comes too late",
+                                source="<view>", path=f"$.players[{p.seat}].routes")  # fmt: skip
+            owners[ri], last = p.seat, ri
     owners_t = tuple(owners)
     players = tuple(
         PlayerState(

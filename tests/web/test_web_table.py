@@ -47,7 +47,8 @@ def _midgame() -> Match:
     state = scenario(
         hands={0: "2white+2red+3blue+1loco", 1: "4black"}, row="red blue green yellow pink",
         tickets={0: ["Zurich-Brindisi", "Brest-Petrograd", "Paris-Wien"], 1: ["Berlin-Roma"]},
-        owners=owners, stations={1: ["Budapest"]}, pile="orange " * 30,
+        owners=owners, stations={1: ["Budapest"]},
+        pile="orange " * 12 + "black " * 8 + "green " * 10,  # 30 cards the game has
     )  # fmt: skip
     return Match(state, ["person", "greedy"])
 

@@ -7,9 +7,12 @@ failed run (see ``run_games``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 import time
+from collections.abc import Iterator
 from typing import TextIO
 
 from ..bots import BUILTIN_BOTS
@@ -104,6 +107,30 @@ class ProgressBar:
             self.stream.flush()
 
 
+@contextlib.contextmanager
+def stdout_to_stderr() -> Iterator[None]:
+    """Send whatever is written to standard output while the block runs to standard error
+    instead, also by native code and other threads (Ray's driver prints a worker's death
+    there), so that standard output holds the summary alone and ``--json`` parses."""
+    sys.stdout.flush()
+    real = sys.stdout
+    try:
+        saved: int | None = os.dup(1)
+    except OSError:  # no file descriptor 1: only Python's stream can be redirected
+        saved = None
+    if saved is not None:
+        os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        sys.stdout = real
+        if saved is not None:
+            os.dup2(saved, 1)
+            os.close(saved)
+
+
 def run_games(args: argparse.Namespace, *, forfeits_fail: bool) -> int:
     """Run `simulate` or `tournament`: summary on stdout, one error line on stderr.
 
@@ -134,12 +161,13 @@ def run_games(args: argparse.Namespace, *, forfeits_fail: bool) -> int:
     backend = args.backend or ("ray" if args.address else "process")
     bar = ProgressBar(sys.stderr)
     try:
-        result = simulate(
-            bots, games=args.games, map=board, variant=args.variant, players=args.players,
-            seed=args.seed, backend=backend, workers=args.workers, address=args.address,
-            batch=args.batch, out=args.out, resume=args.resume, record=args.record,
-            max_retries=args.retries, progress=bar,
-        )  # fmt: skip
+        with stdout_to_stderr():  # a backend's messages go to stderr; the summary alone to stdout
+            result = simulate(
+                bots, games=args.games, map=board, variant=args.variant, players=args.players,
+                seed=args.seed, backend=backend, workers=args.workers, address=args.address,
+                batch=args.batch, out=args.out, resume=args.resume, record=args.record,
+                max_retries=args.retries, progress=bar,
+            )  # fmt: skip
     except KeyboardInterrupt:
         bar.close()
         where = f"; they are in {args.out}, run again with --resume to finish" if args.out else ""

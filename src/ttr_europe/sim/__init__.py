@@ -33,7 +33,7 @@ from .games import (
     resolve_bot,
 )
 from .stats import Line, bot_lines, elo, mean_length, seat_lines, wilson
-from .store import Header, Store, game_record, open_store, read_rows
+from .store import Header, RowCheck, game_record, open_store, read_rows
 
 Progress = Callable[[int, int], None]  # (games finished, games asked for)
 
@@ -260,9 +260,18 @@ def simulate(
     board_id = map if isinstance(map, str) else map.id
     header = Header(board_id, variant, seats, tuple(bot_name(b) for b in bots), seed,
                     tuple(sorted((options or {}).items())), record)  # fmt: skip
-    store = open_store(out, header, resume=resume) if out is not None else None
+    store = None
+    if out is not None:
+        lineups = {s.seed: tuple(bot_name(b) for b in s.bots) for s in specs}
+        board = load_map(map) if isinstance(map, str) else map
+        rows = RowCheck.of(lineups, board, variant, record)
+        store = open_store(out, header, resume=resume, rows=rows)
     try:
-        done = _planned_rows(store, specs)
+        done = (
+            {}
+            if store is None
+            else {s: attrs.evolve(r, record=None) for s, r in store.rows.items()}
+        )
         resumed = len(done)
         todo = [s for s in specs if s.seed not in done]
         failures: list[tuple[int, str]] = []
@@ -306,22 +315,6 @@ def simulate(
         workers=runner.workers,
         elapsed=elapsed,
     )
-
-
-def _planned_rows(store: Store | None, specs: Sequence[GameSpec]) -> dict[int, GameResult]:
-    """The rows of the file that belong to the planned games (others are left alone)."""
-    if store is None:
-        return {}
-    lineups = {s.seed: tuple(bot_name(b) for b in s.bots) for s in specs}
-    done = {}
-    for seed, row in store.rows.items():
-        if seed not in lineups:
-            continue
-        if row.bots != lineups[seed]:
-            raise SimulationError(f"{store.path}: the row of seed {seed} seats {list(row.bots)}, "
-                                  f"this run seats {list(lineups[seed])}")  # fmt: skip
-        done[seed] = attrs.evolve(row, record=None)  # the file keeps the actions
-    return done
 
 
 def tournament(bots: Sequence[BotLike], **settings: Any) -> Simulation:

@@ -118,6 +118,9 @@ class GameResult:
         """A row read back; raises ``ValueError``, ``TypeError`` or ``KeyError`` if malformed."""
         if not isinstance(row, dict):
             raise TypeError("a row is a JSON object")
+        unknown = sorted(set(row) - _ROW_FIELDS)
+        if unknown:
+            raise ValueError(f"unknown field {unknown[0]!r}")
         forfeit = row["forfeit"]
         record = row.get("record")
         result = cls(
@@ -136,6 +139,12 @@ class GameResult:
         if not seats or {len(result.scores), len(result.ranks), len(result.returns)} != {seats}:
             raise ValueError("bots, scores, ranks and returns differ in length")
         return result
+
+
+_ROW_FIELDS = frozenset(
+    {"seed", "bots", "scores", "ranks", "winners", "returns", "actions", "duration", "forfeit",
+     "record"}
+)  # fmt: skip
 
 
 def _int(value: Any) -> int:

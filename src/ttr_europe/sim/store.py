@@ -4,22 +4,27 @@ Each row is appended with a single ``write`` of the whole line on a file opened 
 as soon as its game is known, so an interrupted run loses at most the games still being played.
 Only a line without its final newline can be half-written: ``open_store`` cuts it off and the
 game is played again. Any other line that does not read back is corruption, and the file is
-refused rather than guessed at. While a run appends, it holds an exclusive lock on the file so
-that two runs (two processes) cannot write the same rows.
+refused rather than guessed at; so is a row that reads but cannot be a game of this run
+(``RowCheck``: a seed outside the run, another lineup, scores no game on this map can reach,
+ranks, winners or returns that do not follow from the scores). While a run appends, it holds an
+exclusive lock on the file so that two runs (two processes) cannot write the same rows.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from ..board import Map
 from ..jsontext import parse_json
-from .games import GameResult, SimulationError
+from .games import MAX_ACTIONS, GameResult, SimulationError
 
 if TYPE_CHECKING:
     from ..records import GameRecord
@@ -58,23 +63,119 @@ class Header:
             "record": self.record,
         }
 
+    @property
+    def mark(self) -> str:
+        return run_mark(self.to_json())
+
     def differences(self, doc: dict[str, Any]) -> list[str]:
         """The fields where a header read from a file differs from this one."""
         mine = self.to_json()
         return [key for key in mine if doc.get(key) != mine[key]]
 
 
+def run_mark(header: dict[str, Any]) -> str:
+    """The ``run`` field of each row: a digest of its header, so that a row copied from a file
+    of another run (another map, variant, options...) is refused on ``--resume``."""
+    text = json.dumps(header, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@attrs.frozen
+class RowCheck:
+    """What a row must be to belong to a run: one of its seeds with that seed's lineup, and a
+    game the map allows whose parts agree (``problem`` says what is wrong, or None)."""
+
+    lineups: Mapping[int, tuple[str, ...]]  # seed -> the bot of each seat
+    lowest: int  # no seat can score less: every ticket of the variant failed
+    highest: int  # nor more: 45 trains on the best routes, every ticket, bonus and station
+    record: bool  # rows hold their actions
+
+    @classmethod
+    def of(
+        cls, lineups: Mapping[int, tuple[str, ...]], board: Map, variant: str, record: bool
+    ) -> RowCheck:
+        v = board.variants[variant]
+        tickets = sum(board.tickets[t].points for t in {*v.long_pool, *v.regular_pool})
+        per_train = max(points / length for length, points in board.route_points.items())
+        routes = min(sum(r.points for r in board.routes), math.floor(v.trains * per_train))
+        extras = v.bonus.points + v.stations * v.station_points
+        return cls(lineups, -tickets, routes + tickets + extras, record)
+
+    def problem(self, row: GameResult) -> str | None:
+        if row.seed not in self.lineups:
+            seeds = sorted(self.lineups)
+            asked = f"{seeds[0]}..{seeds[-1]}" if seeds else "none"
+            return f"seed {row.seed} is not one of this run's seeds ({asked})"
+        lineup = self.lineups[row.seed]
+        if row.bots != lineup:
+            return f"the row of seed {row.seed} seats {list(row.bots)}, this run {list(lineup)}"
+        return _game_problem(row, self.lowest, self.highest) or self._record_problem(row)
+
+    def _record_problem(self, row: GameResult) -> str | None:
+        if self.record and row.record is None:
+            return "no actions, in a run that records them"
+        if not self.record and row.record is not None:
+            return "actions, in a run that does not record them"
+        if row.record is not None and len(row.record) != row.actions:
+            return f"{len(row.record)} actions recorded, {row.actions} counted"
+        return None
+
+
+def _game_problem(row: GameResult, lowest: int, highest: int) -> str | None:
+    """What makes ``row`` a game no play gives, or None (``play_game`` is the reference)."""
+    n, forfeit = len(row.bots), row.forfeit
+    for seat, points in enumerate(row.scores):
+        if not lowest <= points <= highest:
+            return f"seat {seat} scores {points}, outside {lowest}..{highest} on this map"
+    if not 0 <= row.actions <= MAX_ACTIONS:
+        return f"{row.actions} actions, outside 0..{MAX_ACTIONS}"
+    if not (math.isfinite(row.duration) and row.duration >= 0):
+        return f"a duration of {row.duration} seconds"
+    if forfeit is None:
+        if row.actions < n:
+            return f"{row.actions} actions: every seat keeps tickets before the end (R9)"
+        for i, j in ((i, j) for i in range(n) for j in range(n)):  # tie-breaks split ties only
+            if row.scores[i] > row.scores[j] and row.ranks[i] >= row.ranks[j]:
+                return f"seat {i} outscores seat {j} but does not rank ahead of it"
+        if any(row.ranks[s] != 1 + sum(r < row.ranks[s] for r in row.ranks) for s in range(n)):
+            return f"ranks {list(row.ranks)} are not a ranking (ties share a rank, D15)"
+        winners = tuple(s for s in range(n) if row.ranks[s] == 1)
+    else:
+        if not (type(forfeit.seat) is int and 0 <= forfeit.seat < n):
+            return f"a forfeit by seat {forfeit.seat!r} of {n}"
+        if forfeit.bot != row.bots[forfeit.seat] or forfeit.action != row.actions:
+            return "a forfeit that names another bot or another action than the row"
+        if not isinstance(forfeit.error, str):
+            return "a forfeit without its error"
+        if row.ranks != tuple(n if s == forfeit.seat else 1 for s in range(n)):
+            return f"ranks {list(row.ranks)} do not put the forfeiting seat last"
+        winners = tuple(s for s in range(n) if s != forfeit.seat)
+    if row.winners != winners:
+        return f"winners {list(row.winners)}, the ranks make {list(winners)}"
+    share = 1.0 / len(winners)
+    if row.returns != tuple(share if s in winners else 0.0 for s in range(n)):
+        return f"returns {list(row.returns)} do not share 1.0 among the winners"
+    return None
+
+
 class Store:
     """An open results file: the rows already in it, and ``append`` for new ones."""
 
     def __init__(
-        self, path: Path, fd: int, rows: dict[int, GameResult], torn: bool, header: Header | None
+        self,
+        path: Path,
+        fd: int,
+        rows: dict[int, GameResult],
+        torn: bool,
+        header: Header | None,
+        mark: str | None,
     ) -> None:
         self.path = path
         self.rows = rows  # by seed
         self.torn = torn  # a half-written last line was cut off
         self._fd = fd
         self._header = header  # still to be written, before the first row
+        self._mark = mark  # the run's mark, None in a file written before rows had one
 
     def append(self, result: GameResult) -> None:
         if result.seed in self.rows:
@@ -82,7 +183,8 @@ class Store:
         if self._header is not None:
             _write_line(self._fd, self._header.to_json())
             self._header = None
-        _write_line(self._fd, result.to_json())
+        row = result.to_json()
+        _write_line(self._fd, row if self._mark is None else {**row, "run": self._mark})
         self.rows[result.seed] = result
 
     def close(self) -> None:
@@ -99,12 +201,15 @@ def _write_line(fd: int, doc: dict[str, Any]) -> None:
         written += os.write(fd, data[written:])
 
 
-def open_store(path: str | os.PathLike[str], header: Header, *, resume: bool) -> Store:
+def open_store(
+    path: str | os.PathLike[str], header: Header, *, resume: bool, rows: RowCheck | None = None
+) -> Store:
     """Open ``path`` for a run: a new file, or with ``resume`` an earlier file of the same run.
 
     Raises ``SimulationError`` (one line naming the file) when the file exists and ``resume``
-    is not given, when it is not a results file of this run, when a row is corrupt, or when
-    another run holds it.
+    is not given, when it is not a results file of this run, when a row is corrupt or (with
+    ``rows``) not a game of this run, or when another run holds it. A refused file is left
+    exactly as it was.
     """
     file = Path(path)
     try:
@@ -115,7 +220,7 @@ def open_store(path: str | os.PathLike[str], header: Header, *, resume: bool) ->
         _lock(fd, file)
         data = _read_all(fd)
         if not data:  # the header waits for the first row: a run that fails to start
-            return Store(file, fd, {}, False, header)  # leaves an empty file, not a used one
+            return Store(file, fd, {}, False, header, header.mark)  # an empty file is new
         if not resume:
             raise SimulationError(
                 f"{file} already exists; pass --resume to finish that run, or choose another file"
@@ -126,10 +231,10 @@ def open_store(path: str | os.PathLike[str], header: Header, *, resume: bool) ->
         if not complete:
             raise SimulationError(f"{file}: not a results file of ttr_europe (no header line)")
         _check_header(file, complete[0], header)
-        rows = _read_rows(file, complete[1:])
+        kept, marked = _read_rows(file, header.mark, complete[1:], rows)
         if torn:
             os.ftruncate(fd, len(data) - len(lines[-1]))
-        return Store(file, fd, rows, torn, None)
+        return Store(file, fd, kept, torn, None, header.mark if marked is not False else None)
     except BaseException:
         os.close(fd)
         raise
@@ -146,7 +251,7 @@ def read_rows(path: str | os.PathLike[str]) -> tuple[dict[str, Any], list[GameRe
     if not lines:
         raise SimulationError(f"{file}: not a results file of ttr_europe (no header line)")
     doc = _header_doc(file, lines[0])
-    return doc, list(_read_rows(file, lines[1:]).values())
+    return doc, list(_read_rows(file, run_mark(doc), lines[1:])[0].values())
 
 
 def game_record(header: dict[str, Any], row: GameResult) -> GameRecord:
@@ -201,17 +306,35 @@ def _check_header(file: Path, line: bytes, header: Header) -> None:
         )
 
 
-def _read_rows(file: Path, lines: Iterable[bytes]) -> dict[int, GameResult]:
+def _read_rows(
+    file: Path, mark: str, lines: Iterable[bytes], check: RowCheck | None = None
+) -> tuple[dict[int, GameResult], bool | None]:
+    """The rows by seed, and whether they carry the run's mark (None: no rows).
+
+    Every row carries ``mark`` or, in a file written before rows had one, none does.
+    """
     rows: dict[int, GameResult] = {}
+    marked: bool | None = None
     for number, line in enumerate(lines, start=2):
         try:
-            result = GameResult.from_json(parse_json(line, str(file)))
+            doc = parse_json(line, str(file))
+            found = doc.pop("run", None) if isinstance(doc, dict) else None
+            result = GameResult.from_json(doc)
         except (ValueError, TypeError, KeyError) as exc:
             raise SimulationError(f"{file}: line {number} is corrupt ({_reason(exc)})") from None
+        marked = found is not None if marked is None else marked
+        if found != (mark if marked else None):
+            raise SimulationError(
+                f"{file}: line {number} is not a game of this run: its run mark "
+                f"{found!r} is not the header's {mark if marked else None!r}"
+            )
         if result.seed in rows:
             raise SimulationError(f"{file}: line {number} repeats seed {result.seed}")
+        problem = None if check is None else check.problem(result)
+        if problem is not None:
+            raise SimulationError(f"{file}: line {number} is not a game of this run: {problem}")
         rows[result.seed] = result
-    return rows
+    return rows, marked
 
 
 def _reason(exc: BaseException) -> str:

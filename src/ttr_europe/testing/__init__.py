@@ -18,6 +18,14 @@ to the draw pile (so the 110 cards are all there) unless ``pile`` is given, in w
 state holds only the cards placed. Likewise tickets of the variant not held, offered or in the
 ticket deck go to the box unless ``box`` is given. Route points and trains follow from
 ``owners`` unless given.
+
+``scenario`` builds only valid positions, the ones the state reader accepts (``invariants``:
+the structure the engine needs to play and score, not conservation or reachability): anything
+else, such as a running score that is not the points of the routes owned (D35), an offer
+outside a ticket phase (R37) or a station in a city twice (R40), is a ``SetupError`` naming
+the JSON path and rule, so ``from_json(to_json(s)) == s`` for every state it returns. A test of
+one rule in isolation, or of the checks themselves, may ask for a position outside them with
+``check=False``; such a state is refused by the readers and by ``check_invariants``.
 """
 
 from __future__ import annotations
@@ -29,7 +37,7 @@ from ..board import Map
 from ..cards import FULL_DECK, KINDS, Cards, kind_from_name
 from ..data import load_map
 from ..errors import IllegalActionError, SetupError
-from ..invariants import Problem, card_total, cards_placed, check_invariants
+from ..invariants import Problem, card_total, cards_placed, check_invariants, state_problems
 from ..rng import seed_state, shuffled
 from ..rules import apply, is_legal, legal_actions
 from ..state import (
@@ -133,6 +141,7 @@ def scenario(
     tunnel: PendingTunnel[int] | None = None,
     final_turns: int = -1,
     passes: int = 0,
+    check: bool = True,
     **options: object,
 ) -> GameState:
     """Build an exact position (see the module docstring)."""
@@ -181,7 +190,7 @@ def scenario(
             tuple(tix[t] for t in (tickets or {}).get(p, ())),
             tuple(tix[t] for t in (offers or {}).get(p, ())),
         ))  # fmt: skip
-    return GameState.create(
+    state = GameState.create(
         rules=rules,
         phase=phase,
         current=current,
@@ -199,6 +208,10 @@ def scenario(
         final_turns=final_turns,
         passes=passes,
     )
+    problems = state_problems(state, complete=False, reachable=False) if check else []
+    if problems:
+        raise SetupError(f"not a valid position: {problems[0]}")
+    return state
 
 
 def finished(

@@ -658,8 +658,10 @@ def _parse(text: str | bytes) -> Json:
         )
     try:
         message = parse_json(text, "message", MAX_MESSAGE_CHARS)
-    except DataError as exc:
-        raise WebError("not_json", exc.reason) from None
+    except DataError as exc:  # the path names a repeated key ("$.type: key given twice")
+        raise WebError(
+            "not_json", exc.reason if exc.path == "$" else f"{exc.path}: {exc.reason}"
+        ) from None
     if not isinstance(message, dict):
         raise WebError("bad_message", 'a message is a JSON object with a "type"')
     kind = message.get("type")

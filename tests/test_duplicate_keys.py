@@ -1,0 +1,132 @@
+"""A key given twice in one JSON object is refused by every reader, at that key's path.
+
+Python's decoder keeps the last of two equal keys and other decoders keep the first, so a
+document with a repeated key means different things to different readers; the one decoder
+(``jsontext.parse_json``) refuses it instead, for every reader built on it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ttr_europe import dumps, load_map, loads, new_game, observe, score
+from ttr_europe.actions import DrawBlind
+from ttr_europe.data import data_files, parse_map
+from ttr_europe.errors import DataError, SimulationError
+from ttr_europe.jsonio import action_from_json, state_from_json, view_from_json
+from ttr_europe.jsontext import parse_json
+from ttr_europe.records import GameRecord
+from ttr_europe.sim import read_rows, simulate
+
+
+def _refused(read: Any, text: str, path: str, source: str | None = None) -> DataError:
+    with pytest.raises(DataError) as info:
+        read(text)
+    assert info.value.path == path, info.value
+    assert info.value.reason == "key given twice"
+    if source is not None:
+        assert info.value.source == source
+    return info.value
+
+
+def test_a_record_with_two_seeds_is_refused() -> None:
+    text = json.dumps(GameRecord(seed=5).to_json()).replace('"seed": 5', '"seed": 5, "seed": 6')
+    _refused(lambda t: GameRecord.from_json(t, source="game.json"), text, "$.seed", "game.json")
+
+
+def test_an_action_with_two_types_is_refused() -> None:
+    head = '{"format": "ttr_europe/action", "version": 1, '
+    text = head + '"type": "draw_blind", "type": "draw_tickets"}'
+    doc = json.loads(text)  # Python's own decoder silently keeps the last
+    assert doc["type"] == "draw_tickets"
+    _refused(action_from_json, text, "$.type", "<action>")
+    _refused(loads, text, "$.type")
+
+
+def test_state_view_and_scoreboard_documents_refuse_a_repeated_key() -> None:
+    state = new_game(load_map("europe"), "base", 2, 3)
+    text = dumps(state)
+    twice = text.replace('"phase": ', '"phase": "TURN", "phase": ', 1)
+    _refused(state_from_json, twice, "$.phase", "<state>")
+    view = dumps(observe(state, 1))
+    twice = view.replace('"hand_size": ', '"hand_size": 0, "hand_size": ', 1)
+    _refused(view_from_json, twice, "$.players[0].hand_size", "<view>")
+    board = dumps(score(state))
+    first = board.index("{", 1)  # the first nested object
+    twice = board[: first + 1] + '"x": 1, "x": 2, ' + board[first + 1 :]
+    assert loads(board) == score(state)
+    with pytest.raises(DataError, match="key given twice"):
+        loads(twice)
+
+
+def test_a_map_file_with_a_repeated_key_names_its_path() -> None:
+    text = (data_files() / "maps" / "usa.json").read_text("utf-8")
+    twice = text.replace('"name": ', '"name": "x", "name": ', 1)
+    _refused(lambda t: parse_map(t, source="usa.json"), twice, "$.name", "usa.json")
+
+
+def test_a_results_row_with_a_repeated_key_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "rows.jsonl"
+    simulate(["random"], games=2, players=2, map="usa", backend="serial", out=str(out))
+    lines = out.read_text().splitlines()
+    lines[2] = lines[2].replace('"actions":', '"actions":1,"actions":', 1)
+    out.write_text("\n".join(lines) + "\n")
+    with pytest.raises(SimulationError, match=r"line 3 .*key given twice"):
+        read_rows(out)
+
+
+def test_a_web_message_with_two_types_creates_no_match() -> None:
+    pytest.importorskip("starlette")
+    from ttr_europe.match import Match
+    from ttr_europe.web.hub import Client, Hub
+
+    hub = Hub(lambda: Match.new("europe", "base", 2, 1, ["person", "random"]))
+    tab = Client()
+    before = len(hub.matches)
+    answers = hub.receive(tab, '{"type": "ping", "type": "new"}')
+    assert [doc["type"] for _, doc in answers] == ["error"]
+    assert answers[0][1]["message"] == "$.type: key given twice"
+    assert len(hub.matches) == before
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ('{"a": 1, "a": 1}', "$.a"),
+        ('[0, {"b": {"c": [1, {"d": 2, "d": 3}]}}]', "$[1].b.c[1].d"),
+        ('{"x": {"ok": 1}, "y": {"a b": 1, "a b": 2}}', '$.y["a b"]'),
+        ('{"k": 1, "k": 2, "k": 3}', "$.k"),
+    ],
+)
+def test_the_path_of_the_repeated_key(text: str, path: str) -> None:
+    with pytest.raises(DataError) as info:
+        parse_json(text, "doc.json")
+    assert (info.value.source, info.value.path) == ("doc.json", path)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@given(JSON)
+def test_text_without_repeated_keys_reads_as_before(doc: Any) -> None:
+    text = json.dumps(doc)
+    assert parse_json(text) == json.loads(text)
+
+
+def test_an_action_without_repeats_still_reads() -> None:
+    assert (
+        action_from_json('{"format": "ttr_europe/action", "version": 1, "type": "draw_blind"}')
+        == DrawBlind()
+    )
