@@ -28,7 +28,7 @@ from ttr_europe.sim import simulate
 from ttr_europe.sim.games import GameResult
 from ttr_europe.sim.stats import elo
 
-DEFAULT_BOTS = (*LADDER[:-2], "ppo", *LADDER[-2:])  # ppo, the trained baseline, near greedy
+DEFAULT_BOTS = (*LADDER[:-2], "baseline", *LADDER[-2:])  # the trained baseline, near greedy
 MCTS_MEETS = ("greedy", "mcts-fast")
 
 

@@ -1,4 +1,4 @@
-"""The trained baseline: numpy inference, the shipped weights, and the ``ppo`` bot."""
+"""The trained baseline: numpy inference, the shipped weights, and the ``baseline`` bot."""
 
 from __future__ import annotations
 
@@ -74,8 +74,8 @@ def test_the_shipped_baseline_is_small_and_fits_europe() -> None:
 
 
 def test_the_ppo_bot_plays_legal_games_and_beats_random() -> None:
-    bot = make_bot("ppo")
-    assert isinstance(bot, PolicyBot) and bot.name == "ppo"
+    bot = make_bot("baseline")
+    assert isinstance(bot, PolicyBot) and bot.name == "baseline"
     assert check_bot(baseline_bot(), games=2, opponents=[GreedyBot()]) == []
     won = 0.0
     for seed in range(6):

@@ -7,7 +7,7 @@ turns a bot that raises or answers an illegal action into a ``BotError`` naming 
 remembers what it saw between its turns also has ``see(view, action)``: game drivers call
 ``tell(bots, state, action)`` before each move, which shows it the move and its seat's view.
 ``make_bot`` resolves the names of ``BUILTIN_BOTS`` (the ladder of ``ttr_europe.ladder``:
-``random``, ``claimer``, ``saver``, ``greedy``, ``mcts-fast``, ``mcts``; ``ppo``, the trained
+``random``, ``claimer``, ``saver``, ``greedy``, ``mcts-fast``, ``mcts``; ``baseline``, the trained
 baseline of ``ttr_europe.rl.baseline``), ``package.module:Class`` and ``cmd:COMMAND`` specs (a
 program in another process, over the line protocol of ``protocol``).
 
@@ -436,7 +436,7 @@ BUILTIN_BOTS: dict[str, Callable[[], Bot]] = {
     "greedy": GreedyBot,
     "mcts-fast": _lazy(".ladder", "fast_mcts"),
     "mcts": _mcts,
-    "ppo": _lazy(".rl.baseline", "baseline_bot"),  # the trained baseline; needs numpy
+    "baseline": _lazy(".rl.baseline", "baseline_bot"),  # the trained baseline; needs numpy
 }
 
 

@@ -5,7 +5,7 @@
 network (tanh between them), about 220k float32 weights, and the running mean and variance its
 observations were normalised with (``(obs - mean) / sqrt(var + 1e-8)``, clipped to +-10, as
 Stable-Baselines3's ``VecNormalize`` does). ``NumpyPolicy`` computes the same logits and plays
-the most likely legal code; ``baseline_bot()`` is the ``ppo`` bot of
+the most likely legal code; ``baseline_bot()`` is the ``baseline`` bot of
 ``make_bot``, a ``PolicyBot`` that keeps the memory of public hands its training saw. Its
 rating is in docs/bots.md, its learning curve in docs/rl.md.
 """
@@ -92,5 +92,5 @@ class NumpyPolicy:
 
 
 def baseline_bot() -> PolicyBot:
-    """The shipped baseline as a bot (``make_bot("ppo")``)."""
-    return PolicyBot(NumpyPolicy.load(BASELINE_PATH), name="ppo")
+    """The shipped baseline as a bot (``make_bot("baseline")``)."""
+    return PolicyBot(NumpyPolicy.load(BASELINE_PATH), name="baseline")
