@@ -81,6 +81,7 @@ def test_wheel_contains_the_data(wheel: Path) -> None:
         "ttr_europe/web/static/index.html",
         "ttr_europe/web/static/app.js",
         "ttr_europe/web/static/style.css",
+        "ttr_europe/rl/baseline.npz",  # the trained baseline's weights (docs/rl.md)
     ):
         assert needed in names
     # The repository's top-level data/ is a link to the package's; it must not ship twice.

@@ -183,6 +183,12 @@ def play_game(spec: GameSpec) -> GameResult:
             except BotError as exc:  # a bot's failure is a result, not a crash of the run
                 forfeit = Forfeit(seat, names[seat], len(taken), exc.reason)
                 break
+            try:
+                bots.tell(players, state, action)
+            except BotError as exc:
+                watcher = seat if exc.seat is None else exc.seat
+                forfeit = Forfeit(watcher, names[watcher], len(taken), exc.reason)
+                break
             taken.append(str(action))
             state = apply(state, action)
     finally:
