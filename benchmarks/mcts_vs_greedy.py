@@ -6,6 +6,9 @@ swapped, so the deal favours neither bot. The search's time is processor time
 
     nice python benchmarks/mcts_vs_greedy.py --games 200 --seconds 0.3 --processes 2
 
+``--compiled no`` keeps the playouts in Python even when the compiled core is built (it is used
+by default when built: the same games, faster).
+
 prints one line per game, then the win rate with its 95 % Wilson interval, mean scores, and
 the median, 95th percentile and maximum processor time per move of the search bot.
 ``--minutes M`` stops after M minutes of wall-clock time and reports the games played so far.
@@ -31,10 +34,14 @@ from ttr_europe.state import Phase
 
 
 def play_game(
-    game: int, seed: int, iterations: int | None, seconds: float | None
+    game: int,
+    seed: int,
+    iterations: int | None,
+    seconds: float | None,
+    compiled: bool | None = None,
 ) -> dict[str, Any]:
     """One game: the search bot sits in seat ``game % 2``."""
-    search = MctsBot(iterations=iterations, seconds=seconds)
+    search = MctsBot(iterations=iterations, seconds=seconds, compiled=compiled)
     seat = game % 2
     bots: list[Bot] = [search, GreedyBot()] if seat == 0 else [GreedyBot(), search]
     game_seed = seed + game // 2
@@ -57,7 +64,7 @@ def play_game(
             "times": times, "playouts": playouts}  # fmt: skip
 
 
-def _job(args: tuple[int, int, int | None, float | None]) -> dict[str, Any]:
+def _job(args: tuple[int, int, int | None, float | None, bool | None]) -> dict[str, Any]:
     return play_game(*args)
 
 
@@ -80,11 +87,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=1, help="worker processes")
     parser.add_argument("--json", metavar="FILE", help="also write every game as JSON")
     parser.add_argument(
+        "--compiled",
+        choices=("auto", "yes", "no"),
+        default="auto",
+        help="finish playouts in the compiled core (docs/fast.md): when built, always, never",
+    )
+    parser.add_argument(
         "--minutes", type=float, help="stop after this wall-clock time and report the games done"
     )
     args = parser.parse_args(argv)
     seconds = None if args.iterations else args.seconds
-    jobs = [(g, args.seed, args.iterations, seconds) for g in range(args.games)]
+    compiled = {"auto": None, "yes": True, "no": False}[args.compiled]
+    jobs = [(g, args.seed, args.iterations, seconds, compiled) for g in range(args.games)]
     results: list[dict[str, Any]] = []
     stop = None if args.minutes is None else time.monotonic() + 60 * args.minutes
     with multiprocessing.Pool(max(1, args.processes)) as pool:
@@ -118,7 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     mine = statistics.mean(r["totals"][r["seat"]] for r in results)
     theirs = statistics.mean(r["totals"][1 - r["seat"]] for r in results)
     budget = f"{args.iterations} playouts" if args.iterations else f"{seconds} s"
-    print(f"\nMctsBot ({budget} per move) vs GreedyBot, {n} games of europe/base, 2 players")
+    playing = {"auto": "", "yes": ", compiled core", "no": ", pure Python"}[args.compiled]
+    print(f"\nMctsBot ({budget} per move{playing}) vs GreedyBot, {n} games of europe/base, "
+          "2 players")  # fmt: skip
     print(f"win rate {wins / n:.1%} ({wins:g}/{n}), 95 % interval {low:.1%} - {high:.1%}")
     print(f"mean score: mcts {mine:.1f}, greedy {theirs:.1f}")
     print(

@@ -227,7 +227,10 @@ def test_make_bot_imports_classes_and_factories(plugin: types.ModuleType) -> Non
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("oracle", "unknown bot spec; known: random, greedy"),
+        (
+            "oracle",
+            "unknown bot spec; known: random, claimer, saver, greedy, mcts-fast, mcts, baseline",
+        ),
         ("", "unknown bot spec"),
         ("botplugin:", "not package.module:Class"),
         (":Seeded", "not package.module:Class"),

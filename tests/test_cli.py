@@ -133,3 +133,12 @@ def test_bots_only_play_with_a_failing_bot_goes_on_with_a_stand_in(
     record = GameRecord.from_json(path.read_text("utf-8"))
     assert len(record.actions) >= 20  # the tired bots' moves, then the stand-ins' to the end
     assert replay(record)[-1].phase is Phase.GAME_OVER
+
+
+@pytest.mark.parametrize("command", ["tournament", "simulate"])
+def test_help_lists_every_builtin_bot(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())  # argparse wraps the help
+    for name in BUILTIN_BOTS:
+        assert f"{name}," in text or f"{name} or" in text, name

@@ -32,6 +32,7 @@ SHELL_STEPS = (
     "bash .ci/run",
     "mkdocs build",
     "python scripts/",
+    "python -m ttr_europe.fast.build",  # the optional compiled core (docs/fast.md); CI builds it
     "python benchmarks/",  # benchmarks are measured by hand, never in CI (docs/performance.md)
     "git clone",  # fetching a peer engine for the side-by-side benchmark
     "git archive",

@@ -67,6 +67,7 @@ OTHER_LOOPS = {
     ("ttr_europe.mcts", "_iterate"),  # walks down the search tree, then calls the playout
     ("ttr_europe.testing.play", "check_bot"),  # judges every move of the bot under test
     ("ttr_europe.testing.strategies", "replay"),  # replays the actions of an example
+    ("ttr_europe.fast.__init__", "reference_playout"),  # the compiled core's own policy (rng.below)
     ("ttr_europe.rl.gymnasium_env", "_opponents_move"),  # steps its rl.game, which keeps rewards
 }
 

@@ -9,7 +9,10 @@ build backend.
 from __future__ import annotations
 
 import json
+import os
 import re
+import shlex
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -79,6 +82,7 @@ def test_wheel_contains_the_data(wheel: Path) -> None:
         "ttr_europe/web/static/index.html",
         "ttr_europe/web/static/app.js",
         "ttr_europe/web/static/style.css",
+        "ttr_europe/rl/baseline.npz",  # the trained baseline's weights (docs/rl.md)
     ):
         assert needed in names
     # The repository's top-level data/ is a link to the package's; it must not ship twice.
@@ -191,3 +195,45 @@ def test_the_changelog_has_the_release_and_an_unreleased_section() -> None:
     assert released and all(re.fullmatch(r"## \[\d+\.\d+\.\d+\] - \d{4}-\d{2}-\d{2}", h)
                             for h in released)  # fmt: skip
     assert any(h.startswith(f"## [{ttr_europe.__version__}]") for h in released)
+
+
+FAST_SNIPPET = """
+import json
+from ttr_europe import fast
+print(json.dumps({"available": fast.available(), "library": str(fast.library_path())}))
+"""
+FAST_PLAY = """
+import json
+from ttr_europe import fast
+game = fast.new_game("usa", players=2, seed=1)
+steps = game.playout(1)
+print(json.dumps({"available": fast.available(), "over": game.is_terminal(), "steps": steps}))
+"""
+
+
+def test_the_wheel_ships_the_core_source_unbuilt_and_it_builds_in_place(
+    wheel: Path, installed: Path, tmp_path: Path
+) -> None:
+    """``pip install`` compiles nothing (the engine runs without a compiler); the README's one
+    line then builds the core inside the installed package, and it plays."""
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "ttr_europe/fast/core.c" in names
+    assert not [n for n in names if n.endswith((".so", ".pyd", ".dylib"))]
+    python = installed / ("python.exe" if sys.platform == "win32" else "python")
+    clean = {k: v for k, v in os.environ.items() if k not in ("TTR_EUROPE_FAST_LIB", "PYTHONPATH")}
+    found = json.loads(run_env(clean, python, "-c", FAST_SNIPPET, cwd=tmp_path))
+    assert found["available"] is False
+    assert not Path(found["library"]).is_relative_to(REPO)
+    if shutil.which(shlex.split(os.environ.get("CC", "cc"))[0]) is None:
+        pytest.skip("no C compiler: the core cannot be built here")
+    run_env(clean, python, "-m", "ttr_europe.fast.build", cwd=tmp_path)
+    played = json.loads(run_env(clean, python, "-c", FAST_PLAY, cwd=tmp_path))
+    assert played["available"] and played["over"] and played["steps"] > 10
+
+
+def run_env(env: dict[str, str], *argv: str | Path, cwd: Path) -> str:
+    done = subprocess.run(
+        [str(a) for a in argv], cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, f"{argv} failed:\n{done.stdout}\n{done.stderr}"
+    return done.stdout

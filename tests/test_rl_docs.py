@@ -15,12 +15,14 @@ DOC = Path(__file__).resolve().parents[1] / "docs" / "rl.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text("utf-8"), re.DOTALL)
 
 
-def test_the_page_has_its_four_examples() -> None:
-    assert len(BLOCKS) == 4
+def test_the_page_has_its_five_examples() -> None:
+    assert len(BLOCKS) == 5
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("block", BLOCKS, ids=["observations", "pettingzoo", "gymnasium", "bot"])
+@pytest.mark.parametrize(
+    "block", BLOCKS, ids=["observations", "pettingzoo", "gymnasium", "bot", "baseline"]
+)
 def test_example_runs(block: str) -> None:
     exec(compile(block, str(DOC), "exec"), {"__name__": "docs_example"})
 

@@ -25,9 +25,10 @@ from ttr_europe import (  # noqa: E402
 )
 from ttr_europe.bots import GreedyBot, RandomBot, decide, play  # noqa: E402
 from ttr_europe.errors import BotError, SetupError  # noqa: E402
-from ttr_europe.rl import GYM_ID, PolicyBot, encode  # noqa: E402
+from ttr_europe.rl import GYM_ID, MAX_AGENT_STEPS, PolicyBot, PublicHands, encode  # noqa: E402
 from ttr_europe.rl.gymnasium_env import TicketToRideGymEnv  # noqa: E402
 from ttr_europe.rl.pettingzoo_env import TicketToRideEnv, env  # noqa: E402
+from ttr_europe.rules import why_illegal  # noqa: E402
 from ttr_europe.scoring import outcome, returns  # noqa: E402
 
 
@@ -188,6 +189,85 @@ def test_gymnasium_check_env_on_the_registered_id() -> None:
     check_env(e.unwrapped, skip_render_check=True)
 
 
+def test_gymnasium_check_env_passes_with_every_default() -> None:
+    # the wrapped environment, as a researcher would pass it (Gymnasium advises the unwrapped)
+    with pytest.warns(UserWarning, match="different from the unwrapped"):
+        check_env(gym.make(GYM_ID))
+    assert gym.make(GYM_ID).unwrapped.illegal_action == "end"
+
+
+def test_default_episode_caps_of_both_environments() -> None:
+    assert gym.spec(GYM_ID).max_episode_steps == MAX_AGENT_STEPS == 1000
+    assert env().max_cycles == MAX_AGENT_STEPS
+    capped = gym.make(GYM_ID, opponents=("random",), max_episode_steps=3)
+    _, info = capped.reset(seed=2)
+    for step in range(3):
+        _, _, terminated, truncated, info = capped.step(int(np.flatnonzero(info["action_mask"])[0]))
+        assert not terminated and truncated == (step == 2)
+    assert env(max_cycles=None).max_cycles is None
+
+
+ACTION_FORMS = [
+    lambda c: c,
+    np.int64,
+    np.int32,
+    np.uint16,
+    np.array,
+    lambda c: np.array(c, np.int32),
+]
+
+
+@pytest.mark.parametrize("form", ACTION_FORMS)
+def test_every_action_form_the_space_admits_is_played(form) -> None:
+    gym_env = TicketToRideGymEnv(opponents=("random",), seat=0, illegal_action="raise")
+    _, info = gym_env.reset(seed=6)
+    code = int(np.flatnonzero(info["action_mask"])[0])
+    action = form(code)
+    assert gym_env.action_space.contains(action)
+    before = gym_env.game.state
+    gym_env.step(action)
+    assert gym_env.game.state is not before
+    zoo = env(players=2)
+    zoo.reset(seed=6)
+    code = int(np.flatnonzero(zoo.observe(zoo.agent_selection)["action_mask"])[0])
+    before = zoo.game.state
+    zoo.step(form(code))
+    assert zoo.game.state is not before
+
+
+def test_a_predicted_0d_array_plays_like_its_int() -> None:
+    """``model.predict(obs, action_masks=...)`` returns ``array(16)``: the same move as 16."""
+    a = TicketToRideGymEnv(opponents=("greedy",), seat=0)
+    b = TicketToRideGymEnv(opponents=("greedy",), seat=0)
+    _, info = a.reset(seed=8)
+    b.reset(seed=8)
+    for _ in range(30):
+        code = int(np.flatnonzero(info["action_mask"])[-1])
+        obs_a, r_a, done, _, info = a.step(np.array(code))
+        obs_b, r_b, *_ = b.step(code)
+        assert np.array_equal(obs_a, obs_b) and r_a == r_b
+        if done:
+            break
+
+
+@pytest.mark.parametrize(
+    "bad", [True, np.bool_(True), 2.0, np.float64(2), np.array(2.0), np.array([2]), "2", None]
+)
+def test_forms_the_space_refuses_are_refused_by_name(bad) -> None:
+    gym_env = TicketToRideGymEnv(opponents=("random",))
+    gym_env.reset(seed=1)
+    before = gym_env.game.state
+    # a bool is refused although Discrete admits Python's (bool is an int subclass)
+    assert bad is True or not gym_env.action_space.contains(bad)
+    with pytest.raises(MalformedActionError, match="no action code"):
+        gym_env.step(bad)  # even with illegal_action="end": not a code at all
+    assert gym_env.game.state is before and not gym_env._done
+    zoo = env(players=2)
+    zoo.reset(seed=1)
+    with pytest.raises(MalformedActionError, match="no action code"):
+        zoo.step(bad)
+
+
 def test_gymnasium_episode_against_bots() -> None:
     e = gym.make(GYM_ID, opponents=("greedy", "random"))
     obs, info = e.reset(seed=3)
@@ -229,7 +309,7 @@ def test_gymnasium_fixed_seat_and_bot_objects() -> None:
 
 
 def test_gymnasium_masked_out_code_raises_and_the_episode_goes_on() -> None:
-    e = TicketToRideGymEnv(opponents=("random",))
+    e = TicketToRideGymEnv(opponents=("random",), illegal_action="raise")
     _, info = e.reset(seed=4)
     before = e.game.state
     bad = _masked_out(info["action_mask"])
@@ -307,20 +387,94 @@ def test_refused_codes_never_disturb_a_game(seed: int, players: int) -> None:
 # --------------------------------------------------------------------------- PolicyBot
 
 
-def test_a_policy_plays_a_whole_game_as_a_fair_bot() -> None:
+def _first_face_up(obs, mask):
+    """A policy that likes face-up cards (so that the memory fills), then the last code."""
+    codes = np.flatnonzero(mask)
+    return int(codes[1] if len(codes) > 1 and codes[0] < 5 else codes[-1])
+
+
+class _Spy:
+    """A bot that records every move it is shown (``see``) and plays like GreedyBot."""
+
+    name = "spy"
+
+    def __init__(self) -> None:
+        self.moves: list = []
+        self.greedy = GreedyBot()
+
+    def see(self, view, action) -> None:
+        self.moves.append(action)
+
+    def choose(self, view, legal, rng):
+        return self.greedy.choose(view, legal, rng)
+
+
+def test_a_policy_plays_a_whole_game_with_the_memory_and_no_secret_shown_r52() -> None:
     seen = []
 
-    def last_legal(obs, mask):
+    def policy(obs, mask):
         seen.append(obs)
-        return int(np.flatnonzero(mask)[-1])
+        return _first_face_up(obs, mask)
 
+    spy = _Spy()
     start = new_game("europe", "base", 2, seed=6)
-    history = play(start, [PolicyBot(last_legal), GreedyBot()], seed=1)
+    history = play(start, [PolicyBot(policy), spy], seed=1)
     assert history[-1].phase is Phase.GAME_OVER
-    mine = [s for s in history[:-1] if s.current == 0]
-    assert len(seen) == len(mine)
-    for state, obs in zip(mine, seen, strict=True):
-        assert np.array_equal(obs, encode(state, 0))  # its view's vector, no memory
+    assert len(spy.moves) == len(history) - 1  # shown every move, once
+    memory, expected, remembered = PublicHands.start(2), [], 0
+    for state, move in zip(history, spy.moves, strict=False):
+        if state.current == 0 and state.phase in (Phase.INITIAL_TICKETS, Phase.CHOOSE_TICKETS):
+            assert move is None  # another seat's ticket choice stays secret
+        else:
+            assert move is not None and why_illegal(state, move) is None
+        if state.current == 0:
+            expected.append(encode(state, 0, memory))
+            remembered += not np.array_equal(expected[-1], encode(state, 0))
+        memory = memory if move is None else memory.after(state, move)
+    assert remembered > 5  # the memory mattered at many of the policy's moves
+    assert len(seen) == len(expected)
+    for obs, want in zip(seen, expected, strict=True):
+        assert np.array_equal(obs, want)
+
+
+def test_policy_bot_observation_equals_the_gymnasium_environment_s() -> None:
+    """Trained in the environment, played as its opponent: the same vector at every move."""
+    compared = []
+    e: TicketToRideGymEnv
+
+    def policy(obs, mask):
+        env_obs = e.game.observe(e.game.state.current)  # what the environment would give it
+        compared.append(bool(np.array_equal(obs, env_obs)))
+        return _first_face_up(obs, mask)
+
+    e = TicketToRideGymEnv(opponents=[PolicyBot(policy)], seat=0)
+    _, info = e.reset(seed=11)
+    done = False
+    while not done:
+        codes = np.flatnonzero(info["action_mask"])
+        code = codes[1] if len(codes) > 1 and codes[0] < 5 else codes[-1]  # face-up draws too
+        _, _, done, _, info = e.step(int(code))
+    assert len(compared) > 20 and all(compared)
+    assert any(e.game.memory.cards[seat].total for seat in (0, 1))  # the memory was not empty
+
+
+def test_policy_bot_sees_the_same_moves_in_tournaments_as_in_play() -> None:
+    from ttr_europe.sim.games import GameSpec, play_game
+
+    def run(driver) -> list:
+        seen = []
+
+        def policy(obs, mask):
+            seen.append(obs.copy())
+            return _first_face_up(obs, mask)
+
+        driver([PolicyBot(policy), GreedyBot()])
+        return seen
+
+    via_play = run(lambda bots: play(new_game("europe", "base", 2, 4, 0), bots, seed=4))
+    via_sim = run(lambda bots: play_game(GameSpec("europe", "base", 4, tuple(bots))))
+    assert len(via_play) == len(via_sim) > 20
+    assert all(np.array_equal(a, b) for a, b in zip(via_play, via_sim, strict=True))
 
 
 def test_a_policy_answering_a_masked_out_code_is_named() -> None:

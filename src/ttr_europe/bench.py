@@ -180,6 +180,14 @@ def run(
     }  # fmt: skip
     report["micro"] = micro(samples)
     report["memory"] = memory()
+    from . import fast
+
+    if fast.available():  # the optional compiled core, side by side (docs/fast.md)
+        from .fast.bench import batch_rate, score_timing, side_by_side
+
+        report["compiled"] = side_by_side(max(2, games // 2), rounds)
+        report["compiled_score"] = score_timing(max(5, samples // 25))
+        report["compiled_batch"] = batch_rate(64 if quick else 256, 20 if quick else 200, rounds)
     return report
 
 
@@ -216,6 +224,11 @@ def format_report(report: dict[str, Any]) -> str:
         f"({mem['bytes_per_state']:.0f} bytes/state); target <= {MEMORY_TARGET_MB} MB per 1000 "
         f"{'met' if verdicts['memory'] else 'MISSED'}",
     ]
+    if "compiled" in report:
+        from .fast.bench import format_batch, format_score, format_section
+
+        lines += format_section(report["compiled"]) + format_score(report["compiled_score"])
+        lines += format_batch(report["compiled_batch"])
     return "\n".join(lines)
 
 
@@ -231,6 +244,15 @@ def verdict(report: dict[str, Any]) -> list[tuple[str, bool]]:
     out.append(("mask", micro["mask_bytes_turn"]["p90_us"] <= MASK_TARGET_P90_US))
     mem = report["memory"]
     out.append(("memory", mem["mb"] <= MEMORY_TARGET_MB * mem["states"] / 1000))
+    if "compiled" in report:
+        from .fast.bench import BATCH_TARGET, SCORE_TARGET_US, verdicts
+
+        out += verdicts(report["compiled"])
+        fast_score = report["compiled_score"]["fast_median_us"]
+        out.append(("compiled score", fast_score <= SCORE_TARGET_US))
+        if report["compiled_batch"]:
+            rate = report["compiled_batch"]["steps_per_s"]
+            out.append(("compiled batch", rate >= BATCH_TARGET))
     return out
 
 

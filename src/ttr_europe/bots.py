@@ -3,9 +3,13 @@
 A bot is any object with a ``name`` and ``choose(view, legal, rng) -> Action``: ``view`` is what
 its seat may know (``views.observe``), ``legal`` the legal actions of that seat, ``rng`` a seeded
 ``random.Random`` to draw any randomness from. ``decide(bot, state, rng)`` runs one decision and
-turns a bot that raises or answers an illegal action into a ``BotError`` naming both.
-``make_bot`` resolves ``random``, ``greedy``, ``mcts``, ``package.module:Class`` and
-``cmd:COMMAND`` specs (a program in another process, over the line protocol of ``protocol``).
+turns a bot that raises or answers an illegal action into a ``BotError`` naming both. A bot that
+remembers what it saw between its turns also has ``see(view, action)``: game drivers call
+``tell(bots, state, action)`` before each move, which shows it the move and its seat's view.
+``make_bot`` resolves the names of ``BUILTIN_BOTS`` (the ladder of ``ttr_europe.ladder``:
+``random``, ``claimer``, ``saver``, ``greedy``, ``mcts-fast``, ``mcts``; ``baseline``, the trained
+baseline of ``ttr_europe.rl.baseline``), ``package.module:Class`` and ``cmd:COMMAND`` specs (a
+program in another process, over the line protocol of ``protocol``).
 
 In-process bots run with the referee's rights: they receive nothing hidden, but nothing stops
 their code from reading the caller's frames (docs/bots.md); untrusted bots play out of process.
@@ -50,6 +54,7 @@ __all__ = [
     "make_bot",
     "play",
     "seat_rng",
+    "tell",
 ]
 
 
@@ -92,6 +97,30 @@ def decide(bot: Bot, state: GameState, rng: random.Random) -> Action:
     if reason is not None:
         raise BotError(bot_name(bot), seat, action, f"illegal action {_text(action)} ({reason})")
     return action
+
+
+def tell(bots: Sequence[Bot | None], state: GameState, action: Action) -> None:
+    """Show ``action``, about to be played in ``state``, to each bot that has ``see``.
+
+    ``bots[seat]`` is the bot of ``seat`` (None for a seat no bot plays). A watching bot gets
+    ``see(view, move)`` once per move, ``view`` being its (first) seat's view before it and
+    ``move`` the action, or None for another seat's ticket choice, which stays secret (R52; the
+    next view shows how many were kept). A blind draw does not name its card. Raises
+    ``BotError`` naming a bot whose ``see`` raises.
+    """
+    told: set[int] = set()
+    secret = isinstance(action, KeepTickets)
+    for seat, bot in enumerate(bots):
+        see = getattr(bot, "see", None)
+        if see is None or id(bot) in told:
+            continue
+        told.add(id(bot))
+        try:
+            see(observe(state, seat), None if secret and seat != state.current else action)
+        except Exception as exc:
+            raise BotError(
+                bot_name(bot), seat, action, f"see raised {type(exc).__name__}: {_text(exc)}"
+            ) from exc
 
 
 def _text(thing: object) -> str:
@@ -141,7 +170,9 @@ def play(
     rngs = [seat_rng(seed, i) for i in range(len(bots))]
 
     def choose(now: GameState) -> Action:
-        return decide(bots[now.current], now, rngs[now.current])
+        action = decide(bots[now.current], now, rngs[now.current])
+        tell(bots, now, action)  # the bots that watch see each move
+        return action
 
     return [state, *(after for _, after, _ in play_out(state, choose, max_actions=max_steps))]
 
@@ -322,15 +353,30 @@ def _mcts() -> Bot:
     return MctsBot()
 
 
+def _lazy(module: str, factory: str) -> Callable[[], Bot]:
+    """A factory of ``module`` (relative to the package) imported only when a bot is built."""
+
+    def build() -> Bot:
+        made: Bot = getattr(importlib.import_module(module, __package__), factory)()
+        return made
+
+    build.__name__ = factory
+    return build
+
+
 BUILTIN_BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
+    "claimer": _lazy(".ladder", "ClaimerBot"),
+    "saver": _lazy(".ladder", "SaverBot"),
     "greedy": GreedyBot,
+    "mcts-fast": _lazy(".ladder", "fast_mcts"),
     "mcts": _mcts,
+    "baseline": _lazy(".rl.baseline", "baseline_bot"),  # the trained baseline; needs numpy
 }
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
-    """A bot from a spec: ``random``, ``greedy``, ``mcts``, ``package.module:Class``, or
+    """A bot from a spec: a name of ``BUILTIN_BOTS``, ``package.module:Class``, or
     ``cmd:COMMAND`` for a program in another process (``protocol.ProcessBot``).
 
     ``Class`` may be any callable returning a bot (a class or a factory); it is called with

@@ -3,8 +3,8 @@
 
 The hot entry points test ``type(state) is not GameState`` inline and only call
 ``not_a_state`` to build the error, so a correct call pays one identity test. A check that
-guards one function only lives beside it (``new_game``'s in ``rules``, ``score``'s in
-``scoring``, ``determinize``'s in ``views``, paths in ``data``).
+guards one function only lives beside it (``score``'s in ``scoring``, ``determinize``'s in
+``views``, paths in ``data``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .board import Map
-from .errors import BadArgumentError, kind_of
+from .errors import BadArgumentError, SetupError, kind_of
 from .state import GameState
 
 
@@ -30,6 +30,18 @@ def check_state(value: object, function: str, argument: str = "state") -> None:
     """Raise ``BadArgumentError`` unless ``value`` is a ``GameState``."""
     if type(value) is not GameState:
         raise not_a_state(value, function, argument)
+
+
+def check_setup(map: object, variant: object, players: object, seed: object) -> None:
+    """The arguments of ``new_game`` (and the compiled core's deal) other than the options."""
+    if type(map) is not str and type(map) is not Map:
+        raise SetupError(f"map must be a map name or a Map, not {kind_of(map)}")
+    if type(variant) is not str:
+        raise SetupError(f"variant must be a variant id (a string), not {kind_of(variant)}")
+    if type(players) is not int:
+        raise SetupError(f"R1: players must be an int, not {kind_of(players)}")
+    if type(seed) is not int:
+        raise SetupError(f"D19: seed must be an int, not {kind_of(seed)}")
 
 
 def check_seat(value: object, function: str, argument: str = "seat") -> None:

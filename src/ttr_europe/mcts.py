@@ -17,6 +17,7 @@ import random
 import time
 from collections.abc import Sequence
 
+from . import fast
 from .actions import (
     Action,
     ClaimRoute,
@@ -34,7 +35,7 @@ from .errors import SetupError
 from .loop import finish
 from .routing import board_of, shortest_path
 from .rules import apply, is_legal, legal_actions
-from .scoring import outcome
+from .scoring import Outcome, outcome
 from .state import NO_CARD, NO_OWNER, GameState, Phase
 from .views import View, determinize
 
@@ -319,7 +320,10 @@ draw, a tunnel) it follows the playout policy, as every other seat does."""
 
 def _reward(state: GameState, seat: int, margin_scale: float) -> float:
     """Half the seat's share of the win, half its squashed margin over the best other seat."""
-    result = outcome(state)
+    return _reward_of(outcome(state), seat, margin_scale)
+
+
+def _reward_of(result: Outcome, seat: int, margin_scale: float) -> float:
     totals = result.totals
     best_other = max(t for s, t in enumerate(totals) if s != seat)
     margin = math.tanh((totals[seat] - best_other) / margin_scale)
@@ -378,6 +382,10 @@ class MctsBot:
     iteration is started that would end past it, judging by those so far); with both,
     whichever comes first. Only the randomness handed to ``choose`` is used, so with an
     iteration budget a game is reproducible.
+
+    ``compiled``: finish the playouts in the compiled core (``ttr_europe.fast``), which plays
+    ``Playout``'s games move for move and scores them the same way, so only the speed
+    differs; ``None`` (the default) uses it when it is built.
     """
 
     name = "mcts"
@@ -394,6 +402,7 @@ class MctsBot:
         prior: int = 8,
         confidence: float = 1.0,
         margin_scale: float = 20.0,
+        compiled: bool | None = None,
     ) -> None:
         if iterations is None and seconds is None:
             raise SetupError("an MctsBot needs a budget: iterations, seconds or both")
@@ -412,6 +421,12 @@ class MctsBot:
                 raise SetupError(f"{label} must be a number of at least 0, not {number!r}")
         if margin_scale == 0:
             raise SetupError("margin_scale must be above 0")
+        if compiled is not None and type(compiled) is not bool:
+            raise SetupError(f"compiled must be True, False or None, not {compiled!r}")
+        if compiled and not fast.available():
+            raise SetupError("compiled=True, but the compiled core is not built "
+                             "(python -m ttr_europe.fast.build)")  # fmt: skip
+        self.compiled = fast.available() if compiled is None else compiled
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
@@ -458,7 +473,7 @@ class MctsBot:
         while True:
             if done % self.per_world == 0:
                 world = determinize(view, seat, rng, map=playout.board)
-                baseline = self._value(playout.finish(world), seat)
+                baseline = self._finish(world, seat, playout)
             assert world is not None
             self._iterate(root, world, seat, playout, baseline)
             done += 1
@@ -485,6 +500,15 @@ class MctsBot:
     def _value(self, end: GameState, seat: int) -> float:
         return _reward(end, seat, self.margin_scale)
 
+    def _finish(self, state: GameState, seat: int, playout: Playout) -> float:
+        """The reward of ``playout.finish(state)``: in the compiled core when it is used (the
+        same game move for move, scored the same way, docs/fast.md), else in Python."""
+        if not self.compiled:
+            return self._value(playout.finish(state), seat)
+        game = fast.FastGame.from_state(state)
+        game.greedy_playout(_MAX_PLAYOUT)
+        return _reward_of(game.outcome(), seat, self.margin_scale)
+
     def _iterate(
         self, root: Node, state: GameState, seat: int, playout: Playout, baseline: float
     ) -> None:
@@ -500,7 +524,7 @@ class MctsBot:
             move, node, expanded = self._select(node, state, playout, wide=node is root)
             path.append(node)
             state = apply(state, move)
-        gain = self._value(playout.finish(state), seat) - baseline
+        gain = self._finish(state, seat, playout) - baseline
         for visited in path:
             visited.visits += 1
             visited.total += gain

@@ -7,13 +7,16 @@ Importing this module registers ``python_ttr_europe`` with ``pyspiel``::
 
     game = pyspiel.load_game("python_ttr_europe", {"players": 3, "map": "europe"})
 
-Actions are ``ActionCodec`` codes. Chance is *sampled*: shuffles and draws come from the
-generator inside the engine's state, so there are no chance nodes, and each
-``new_initial_state()`` deals a new game (seeded from the ``seed`` parameter). Information is
-imperfect: the information state and observation tensors are the seat-relative vectors of
-``ttr_europe.rl.encoding``, with the memory of public hands (``ttr_europe.rl.memory``).
-``resample_from_infostate`` samples a world the player cannot tell apart, through
-``determinize``. Returns are ``scoring.returns``: 1 shared by the winners, so they sum to 1.
+Actions are ``ActionCodec`` codes. Chance is *explicit* and happens once: the first move of
+``new_initial_state()`` is the chance player's choice of one of ``deals`` equally likely deals
+(the engine's seed ``seed * deals + outcome``); every later shuffle and draw follows from that
+seed, so the players' moves alone drive the rest. Information is imperfect: the observation
+tensor and string are the seat-relative vectors of ``ttr_europe.rl.encoding``, with the memory
+of public hands (``ttr_europe.rl.memory``). They do not keep perfect recall, so the game
+provides no information state: a perfect-recall request raises ``SetupError`` instead of being
+answered with something else. ``resample_from_infostate`` samples a world the player cannot
+tell apart, through ``determinize``. Returns are ``scoring.returns``: 1 shared by the winners,
+so they sum to 1. Games and states pickle, and serialize through pyspiel.
 
 A game reaching ``max_moves`` actions (a parameter, 10000 by default; a real game takes a few
 hundred) ends there and is scored on its provisional scores, so that every game is finite:
@@ -43,19 +46,20 @@ from .state import GameState, Phase
 
 SHORT_NAME = "python_ttr_europe"
 MAX_MOVES = 10_000
+DEALS = 1 << 16
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
     long_name="Ticket to Ride: Europe (ttr_europe)",
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.CONSTANT_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=5,
     min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
+    provides_information_state_string=False,
+    provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification={
@@ -63,6 +67,7 @@ _GAME_TYPE = pyspiel.GameType(
         "map": "europe",
         "variant": "base",
         "seed": 0,
+        "deals": DEALS,
         "max_moves": MAX_MOVES,
     },
 )
@@ -79,32 +84,34 @@ class TicketToRideGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no ty
         variant = str(values["variant"])
         players = int(values["players"])
         self.max_moves = int(values["max_moves"])
+        self.deals = int(values["deals"])
         if self.max_moves < 1:
             raise SetupError(f"max_moves must be at least 1, not {self.max_moves}")
+        if self.deals < 1:
+            raise SetupError(f"deals must be at least 1, not {self.deals}")
         # Checks the map, variant and player count before pyspiel sees them.
         new_game(board, variant, players, 0)
         self.codec: ActionCodec = codec_for(board, variant)
         self.layout: Layout = encoder_for(board, variant).layout
         info = pyspiel.GameInfo(
             num_distinct_actions=self.codec.size,
-            max_chance_outcomes=0,
+            max_chance_outcomes=self.deals,
             num_players=players,
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=1.0,
-            max_game_length=self.max_moves,
+            max_game_length=self.max_moves + 1,  # the deal, then the moves
         )
         super().__init__(_GAME_TYPE, info, params)
         self.board = board
         self.variant = variant
         self.players = players
-        self._deals = random.Random(int(values["seed"]))
+        self.seed = int(values["seed"])
 
     def new_initial_state(self, state: GameState | None = None) -> TicketToRideState:
-        """A new deal, or a state wrapping ``state`` (a position of this game's map)."""
+        """The deal to come (a chance node), or a state wrapping ``state`` (of this game's map)."""
         if state is None:
-            seed = self._deals.getrandbits(63)
-            state = new_game(self.board, self.variant, self.players, seed)
+            return TicketToRideState(self, None, PublicHands.start(self.players))
         rules = state.rules
         if (rules.map, rules.variant.id, rules.players) != (self.board, self.variant, self.players):
             raise SetupError(
@@ -113,15 +120,33 @@ class TicketToRideGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no ty
             )
         return TicketToRideState(self, state, PublicHands.start(self.players))
 
+    def deal(self, outcome: int) -> GameState:
+        """The position the chance outcome ``outcome`` deals."""
+        if not 0 <= outcome < self.deals:
+            raise MalformedActionError(
+                "chance", f"no deal {outcome} (deals are 0..{self.deals - 1})"
+            )
+        return new_game(self.board, self.variant, self.players, self.seed * self.deals + outcome)
+
     def __deepcopy__(self, memo: object) -> TicketToRideGame:
         """A game is shared by its states (cloning a state must not copy the game)."""
         return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its parameters: a game holds nothing else that changes."""
+        return (pyspiel.load_game, (str(self),))
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> Observer:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            raise SetupError(
+                "python_ttr_europe keeps no perfect recall: its observation (the encoding with "
+                "the memory of public hands) forgets the order of past moves, so it provides no "
+                "information state; use observation_tensor / observation_string"
+            )
         public_only = (
             iig_obs_type is not None and iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
         )
@@ -129,9 +154,12 @@ class TicketToRideGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no ty
 
 
 class TicketToRideState(pyspiel.State):  # type: ignore[misc]
-    """A position: the engine's ``GameState`` (``engine_state``) and the public memory."""
+    """A position: the engine's ``GameState`` (``engine_state``, None before the deal) and the
+    public memory."""
 
-    def __init__(self, game: TicketToRideGame, state: GameState, memory: PublicHands) -> None:
+    def __init__(
+        self, game: TicketToRideGame, state: GameState | None, memory: PublicHands
+    ) -> None:
         super().__init__(game)
         self._game = game
         self.engine_state = state
@@ -140,21 +168,43 @@ class TicketToRideState(pyspiel.State):  # type: ignore[misc]
 
     # -- pyspiel's hooks
 
+    @property
+    def position(self) -> GameState:
+        """The engine state, once dealt."""
+        if self.engine_state is None:
+            raise SetupError("the cards are not dealt yet: the chance player moves first")
+        return self.engine_state
+
     def current_player(self) -> int:
+        if self.engine_state is None:
+            return int(pyspiel.PlayerId.CHANCE)
         if self.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
         return self.engine_state.current
 
     def is_terminal(self) -> bool:
+        if self.engine_state is None:
+            return False
         return self.engine_state.phase is Phase.GAME_OVER or self._moves >= self._game.max_moves
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.engine_state is not None:
+            return []
+        deals = self._game.deals
+        return [(outcome, 1.0 / deals) for outcome in range(deals)]
+
     def _legal_actions(self, player: int) -> list[int]:
+        if self.engine_state is None:
+            return list(range(self._game.deals)) if player == pyspiel.PlayerId.CHANCE else []
         if self.is_terminal() or player != self.engine_state.current:
             return []
         codes: list[int] = np.flatnonzero(action_mask(self.engine_state, self._game.codec)).tolist()
         return codes
 
     def _apply_action(self, code: int) -> None:
+        if self.engine_state is None:
+            self.engine_state = self._game.deal(int(code))
+            return
         action = self._game.codec.decode(int(code), self.engine_state)
         after = apply(self.engine_state, action)  # raises, changing nothing, when illegal
         self.memory = self.memory.after(self.engine_state, action)
@@ -162,6 +212,8 @@ class TicketToRideState(pyspiel.State):  # type: ignore[misc]
         self._moves += 1
 
     def _action_to_string(self, player: int, code: int) -> str:
+        if self.engine_state is None:
+            return f"deal {code}"
         try:
             return str(self._game.codec.decode(int(code), self.engine_state))
         except MalformedActionError:  # a keep code outside a ticket choice
@@ -170,12 +222,14 @@ class TicketToRideState(pyspiel.State):  # type: ignore[misc]
     def returns(self) -> list[float]:
         if not self.is_terminal():
             return [0.0] * self._game.players
-        return list(returns(self.engine_state))
+        return list(returns(self.position))
 
     def resample_from_infostate(
         self, player: int, probability_sampler: Callable[[], float]
     ) -> TicketToRideState:
         """A state ``player`` cannot tell from this one, hidden cards and tickets resampled."""
+        if self.engine_state is None:
+            return self.clone()  # type: ignore[no-any-return]
         rng = random.Random(int(probability_sampler() * 2**53))
         world = determinize_with_memory(
             self.engine_state, player, self.memory, rng, map=self._game.board
@@ -187,13 +241,23 @@ class TicketToRideState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         from .records import summary
 
-        return summary(self.engine_state)
+        return "chance: the deal" if self.engine_state is None else summary(self.engine_state)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled through pyspiel's serialization: the game, the history and the position."""
+        return (_deserialize_state, (pyspiel.serialize_game_and_state(self._game, self),))
 
     # -- for bots of the engine playing in an OpenSpiel loop
 
     def code_of(self, action: Action) -> int:
         """The code of an engine ``Action`` in this position."""
-        return self._game.codec.encode(action, self.engine_state)
+        return self._game.codec.encode(action, self.position)
+
+
+def _deserialize_state(text: str) -> TicketToRideState:
+    """The state of ``pyspiel.serialize_game_and_state``'s text (for pickle)."""
+    state: TicketToRideState = pyspiel.deserialize_game_and_state(text)[1]
+    return state
 
 
 class Observer:
@@ -211,6 +275,9 @@ class Observer:
         self._encoder = encoder_for(layout.map, layout.variant)
 
     def set_from(self, state: TicketToRideState, player: int) -> None:
+        if state.engine_state is None:  # before the deal: nothing to see
+            self.tensor[:] = 0.0
+            return
         self._encoder.encode(state.engine_state, player, state.memory, out=self.tensor)
         if self.public_only:
             for name in _PRIVATE:
@@ -245,7 +312,8 @@ class EngineRolloutEvaluator:
     def evaluate(self, state: TicketToRideState) -> np.ndarray[Any, np.dtype[np.float64]]:
         total = np.zeros(state.num_players())
         for _ in range(self.n_rollouts):
-            world, _ = finish(state.engine_state, uniform(self._rng))
+            start = state.engine_state or state._game.deal(self._rng.randrange(state._game.deals))
+            world, _ = finish(start, uniform(self._rng))
             total += returns(world)
         out: np.ndarray[Any, np.dtype[np.float64]] = total / self.n_rollouts
         return out

@@ -35,7 +35,6 @@ from .errors import (
     MalformedActionError,
     NotYourTurnError,
     SetupError,
-    kind_of,
 )
 from .events import (
     Event,
@@ -54,7 +53,7 @@ from .events import (
     slot_refilled,
     turn_started,
 )
-from .guards import check_seat, not_a_state
+from .guards import check_seat, check_setup, not_a_state
 from .payments import (
     count_payments,
     kind_counts,
@@ -115,7 +114,7 @@ def new_game(
     Europe, D21) and fixes the double-route rule for the game. The first player is drawn with
     the seeded generator unless given (D18).
     """
-    _check_setup(map, variant, players, seed)
+    check_setup(map, variant, players, seed)
     board = load_map(map) if isinstance(map, str) else map
     if variant not in board.variants:
         raise SetupError(f"map {board.id!r} has no variant {variant!r}; "
@@ -166,18 +165,6 @@ def new_game(
         closed=(0,) * players,
         rng=rng,
     )
-
-
-def _check_setup(map: object, variant: object, players: object, seed: object) -> None:
-    """The arguments of ``new_game`` other than the options (checked by ``new_game``)."""
-    if type(map) is not str and type(map) is not Map:
-        raise SetupError(f"map must be a map name or a Map, not {kind_of(map)}")
-    if type(variant) is not str:
-        raise SetupError(f"variant must be a variant id (a string), not {kind_of(variant)}")
-    if type(players) is not int:
-        raise SetupError(f"R1: players must be an int, not {kind_of(players)}")
-    if type(seed) is not int:
-        raise SetupError(f"D19: seed must be an int, not {kind_of(seed)}")
 
 
 def _check_options(rules: Rules) -> None:

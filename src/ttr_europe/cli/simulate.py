@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator
 from typing import TextIO
 
+from ..bots import BUILTIN_BOTS
 from .common import (
     Command,
     add_map_arguments,
@@ -33,8 +34,8 @@ def configure_games(parser: argparse.ArgumentParser) -> None:
     add(
         "--bots",
         default="greedy,random",
-        help="comma-separated bots, repeated over the seats: random, greedy, mcts, "
-        "package.module:Class or cmd:COMMAND (default greedy,random)",
+        help="comma-separated bots, repeated over the seats: "
+        f"{', '.join(BUILTIN_BOTS)}, package.module:Class or cmd:COMMAND (default greedy,random)",
     )
     add("--games", type=positive_int, default=100, help="games to play (default 100)")
     add("--players", type=positive_int, help="seats (default: one per bot)")

@@ -21,6 +21,7 @@ from .encoding import (
     encoder_for,
     layout_for,
 )
+from .game import MAX_AGENT_STEPS
 from .mask import action_mask
 from .memory import PublicHands, determinize_with_memory
 from .policy_bot import PolicyBot
@@ -35,7 +36,11 @@ def _register_gymnasium() -> None:
     except ImportError:  # the environments need the whole ``rl`` extra
         return
     if GYM_ID not in registry:
-        register(id=GYM_ID, entry_point="ttr_europe.rl.gymnasium_env:TicketToRideGymEnv")
+        register(
+            id=GYM_ID,
+            entry_point="ttr_europe.rl.gymnasium_env:TicketToRideGymEnv",
+            max_episode_steps=MAX_AGENT_STEPS,
+        )
 
 
 _register_gymnasium()
@@ -43,6 +48,7 @@ _register_gymnasium()
 __all__ = [
     "ENCODING_VERSION",
     "GYM_ID",
+    "MAX_AGENT_STEPS",
     "Encoder",
     "Layout",
     "PolicyBot",

@@ -24,6 +24,9 @@ from .mask import Mask, action_mask
 from .memory import PublicHands
 
 REWARDS = ("returns", "score_diff")
+# The default episode cap of both environments, in one seat's moves. Games between bots take
+# 40-150 of them, random play a few hundred; the rules allow a tunnel to be tried for ever.
+MAX_AGENT_STEPS = 1000
 
 
 class CodeGame:
@@ -75,16 +78,24 @@ class CodeGame:
             return np.zeros(self.codec.size, np.bool_)
         return action_mask(self.state, self.codec)
 
+    def code_of(self, code: object, who: str) -> int:
+        """``code`` as an int when it is a code in a form ``Discrete`` admits (``as_code``).
+
+        Anything else (a bool, a float, a longer array, out of range) raises
+        ``MalformedActionError`` naming it, whatever the position.
+        """
+        value = as_code(code)
+        if type(value) is not int or not 0 <= value < self.codec.size:
+            raise MalformedActionError(
+                "codec", f"{who}: no action code {code!r} (codes are 0..{self.codec.size - 1})"
+            )
+        return value
+
     def action_of(self, code: object, who: str) -> Action:
         """The legal action of ``code`` for the seat to act, or a typed error naming it."""
         if self.over:
             raise GameOverError("R46", f"the game is over; {who} cannot play code {code!r}")
-        if isinstance(code, np.integer):
-            code = int(code)
-        if type(code) is not int or not 0 <= code < self.codec.size:
-            raise MalformedActionError(
-                "codec", f"{who}: no action code {code!r} (codes are 0..{self.codec.size - 1})"
-            )
+        code = self.code_of(code, who)
         try:
             action = self.codec.decode(code, self.state)
         except MalformedActionError as exc:
@@ -124,6 +135,20 @@ class CodeGame:
         gains = [new - old for new, old in zip(margins, self._margins, strict=True)]
         self._margins = margins
         return gains
+
+
+def as_code(code: object) -> object:
+    """``code`` as a Python int when it is one of the forms ``Discrete`` admits.
+
+    Those are an int, a numpy integer and a 0-d integer array (what ``model.predict`` returns);
+    anything else (a bool, a float, a longer array) comes back as it was, for the caller to
+    refuse by name.
+    """
+    if isinstance(code, np.ndarray) and code.shape == () and np.issubdtype(code.dtype, np.integer):
+        return int(code)
+    if isinstance(code, np.integer):
+        return int(code)
+    return code
 
 
 def fresh_seed(rng: random.Random | None) -> int:

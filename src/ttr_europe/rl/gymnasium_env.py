@@ -6,11 +6,15 @@ seat-relative float32 vector of ``ttr_europe.rl.encoding``; actions are ``Action
 ``info["action_mask"]`` and ``env.action_masks()`` give the legal ones. The learning seat is
 drawn at every reset unless ``seat`` fixes it; opponents move between the agent's steps.
 
-A masked-out code raises ``IllegalActionError`` naming the action and leaves the game as it was
-(``illegal_action="raise"``, the default), or ends the episode as a loss with
-``illegal_action="end"`` (reward ``illegal_reward``, ``info["illegal_action"]`` naming it), for
-learners that cannot use masks. A bot that fails raises ``BotError`` naming it; the episode is
-then over and ``reset()`` starts the next one.
+An action is a code in any form ``Discrete`` admits: an int, a numpy integer or a 0-d integer
+array (what ``model.predict`` returns); anything else raises ``MalformedActionError``. A
+masked-out code ends the episode as a loss (``illegal_action="end"``, the default: reward
+``illegal_reward``, ``info["illegal_action"]`` naming the move), which is what
+``gymnasium.utils.env_checker.check_env`` and learners without masks need; with
+``illegal_action="raise"`` it raises ``IllegalActionError`` naming the rule and leaves the game as
+it was. A bot that fails raises ``BotError`` naming it; the episode is then over and ``reset()``
+starts the next one. ``gymnasium.make`` truncates an episode after ``MAX_AGENT_STEPS`` (1000)
+agent steps (``max_episode_steps=None`` lifts the cap); the class itself has none.
 """
 
 from __future__ import annotations
@@ -23,14 +27,20 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..bots import Bot, decide, make_bot
-from ..errors import BotError, GameOverError, IllegalActionError, SetupError
+from ..actions import Action
+from ..bots import Bot, decide, make_bot, tell
+from ..errors import (
+    BotError,
+    GameOverError,
+    IllegalActionError,
+    SetupError,
+)
 from ..records import summary
 from .encoding import Obs
 from .game import CodeGame
 from .mask import Mask
 
-ILLEGAL_ACTION = ("raise", "end")
+ILLEGAL_ACTION = ("end", "raise")
 
 
 class TicketToRideGymEnv(gym.Env[Obs, np.int64]):
@@ -46,7 +56,7 @@ class TicketToRideGymEnv(gym.Env[Obs, np.int64]):
         *,
         seat: int | None = None,
         reward: str = "returns",
-        illegal_action: str = "raise",
+        illegal_action: str = "end",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
         **options: Any,
@@ -95,12 +105,16 @@ class TicketToRideGymEnv(gym.Env[Obs, np.int64]):
         self._opponents_move()  # they only choose starting tickets: nothing scores yet
         return self._obs(), self._info()
 
-    def step(self, action: np.int64 | int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+    def step(
+        self, action: np.int64 | np.ndarray[Any, Any] | int
+    ) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         game = self.game
         if self._done:
             raise GameOverError("R46", f"the episode is over; call reset() (got code {action!r})")
+        who = f"seat {self.seat}"
+        code = game.code_of(action, who)  # not a code at all: always refused
         try:
-            legal = game.action_of(action, f"seat {self.seat}")
+            legal = game.action_of(code, who)
         except IllegalActionError as exc:
             if self.illegal_action == "raise":
                 raise
@@ -108,7 +122,7 @@ class TicketToRideGymEnv(gym.Env[Obs, np.int64]):
             info = self._info()
             info["illegal_action"] = str(exc)
             return self._obs(), self.illegal_reward, True, False, info
-        reward = game.play(legal)[self.seat]
+        reward = self._play(legal)
         reward += self._opponents_move()
         return self._obs(), reward, self._done, False, self._info()
 
@@ -123,9 +137,15 @@ class TicketToRideGymEnv(gym.Env[Obs, np.int64]):
             except BotError:
                 self._done = True  # the episode cannot go on; reset() starts a new one
                 raise
-            reward += game.play(action)[self.seat]
+            reward += self._play(action)
         self._done = game.over
         return reward
+
+    def _play(self, action: Action) -> float:
+        """Play ``action``, shown first to the bots that watch; the agent's reward."""
+        seats = range(self.game.players)
+        tell([None if s == self.seat else self._bot_of(s) for s in seats], self.game.state, action)
+        return self.game.play(action)[self.seat]
 
     def _obs(self) -> Obs:
         return self.game.observe(self.seat)

@@ -6,7 +6,7 @@ seat-relative float32 vector of ``ttr_europe.rl.encoding`` (with the memory of p
 and ``"action_mask"``, an int8 vector over the ``ActionCodec`` codes (all zero for a seat not to
 act). Rewards come at the end from ``scoring.returns``, or after every move with
 ``reward="score_diff"``. ``max_cycles`` truncates the game once one agent has acted that many
-times.
+times: ``MAX_AGENT_STEPS`` (1000) by default, ``None`` for no cap.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pettingzoo import AECEnv
 
 from ..errors import GameOverError, SetupError
 from ..records import summary
-from .game import CodeGame, fresh_seed
+from .game import MAX_AGENT_STEPS, CodeGame, fresh_seed
 
 
 class TicketToRideEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
@@ -39,7 +39,7 @@ class TicketToRideEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type h
         players: int = 2,
         *,
         reward: str = "returns",
-        max_cycles: int | None = None,
+        max_cycles: int | None = MAX_AGENT_STEPS,
         render_mode: str | None = None,
         **options: Any,
     ) -> None:

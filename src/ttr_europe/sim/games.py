@@ -172,14 +172,17 @@ def play_game(spec: GameSpec) -> GameResult:
     forfeit = None
 
     def choose(now: GameState) -> Action:
-        return bots.decide(players[now.current], now, rngs[now.current])
+        action = bots.decide(players[now.current], now, rngs[now.current])
+        bots.tell(players, now, action)  # the bots that watch see each move
+        return action
 
     try:
         for action, after, _ in play_out(state, choose):
             taken.append(str(action))
             state = after
     except BotError as exc:  # a bot's failure is a result, not a crash of the run
-        forfeit = Forfeit(state.current, names[state.current], len(taken), exc.reason)
+        loser = state.current if exc.seat is None else exc.seat  # the mover, or a watcher
+        forfeit = Forfeit(loser, names[loser], len(taken), exc.reason)
     finally:
         bots.close_bots(players)  # a program in another process ends with its game
     if forfeit is None and state.phase is not Phase.GAME_OVER:  # the loop's cap

@@ -1,0 +1,645 @@
+"""An optional compiled core: the same game on a compact mutable state, for bulk play.
+
+The pure-Python engine stays the reference and the default; this package is used only when
+asked for. ``available()`` says whether the core is built (``python -m ttr_europe.fast.build``
+compiles ``core.c`` with the system's C compiler; nothing is downloaded). A ``FastGame`` is made
+from any ``GameState`` or dealt from a seed, lists the same legal actions in the same order,
+applies actions with the same typed errors, plays whole random games in C, and turns back into
+a ``GameState`` at any point (docs/fast.md). The differential tests hold the two engines
+together.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from ..actions import (
+    Action,
+    BuildStation,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    PayTunnel,
+    WithdrawTunnel,
+)
+from ..board import Map
+from ..cards import KINDS, Cards
+from ..data import load_map
+from ..errors import (
+    BadArgumentError,
+    GameOverError,
+    IllegalActionError,
+    MalformedActionError,
+    NotYourTurnError,
+    ScoreMismatchError,
+    SetupError,
+)
+from ..guards import check_setup, not_a_state
+from ..rng import below, seed_state
+from ..scoring import Outcome, longest_path
+from ..state import GameState, PendingTunnel, Phase, PlayerState, Rules
+from .build import LIBRARY_ENV as LIBRARY_ENV
+from .build import library_path, source_hash
+
+__all__ = [
+    "FastGame",
+    "SeatScore",
+    "available",
+    "library_path",
+    "new_game",
+    "playout",
+    "reference_playout",
+]
+
+BUILD_COMMAND = "python -m ttr_europe.fast.build"
+GREEDY_MAX_STEPS = 2_000  # mcts.Playout.finish's limit: a playout this long stops where it is
+_MASK = (1 << 64) - 1
+_WORDS = 4  # 64-bit words of a closed mask: the core holds at most 256 routes
+_CLAMP = 1 << 20  # card counts above this answer every check as this does (core.c BIG)
+
+
+class _Act(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_int32), ("arg", ctypes.c_int32), ("pay", ctypes.c_int32 * 9)]
+
+
+_LOADED: dict[str, Any] = {}  # "lib": the library, or "error": why it is not there
+
+
+def _load() -> Any:
+    if _LOADED:
+        return _LOADED.get("lib")
+    try:
+        lib = ctypes.CDLL(str(library_path()))
+    except OSError as exc:
+        _LOADED["error"] = f"the compiled core is not built ({exc}): " + BUILD_COMMAND
+        return None
+    stamp = getattr(lib, "fg_source_hash", None)
+    if stamp is None:
+        _LOADED["error"] = f"{library_path()} is not the compiled core: " + BUILD_COMMAND
+        return None
+    stamp.restype = ctypes.c_uint64
+    stamp.argtypes = []
+    if stamp() != source_hash():
+        _LOADED["error"] = (
+            f"{library_path()} was built from another version of core.c: " + BUILD_COMMAND
+        )
+        return None
+    vp, i64, i32, u64 = ctypes.c_void_p, ctypes.c_int64, ctypes.c_int32, ctypes.c_uint64
+    p64, pact = ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(_Act)
+    signatures: dict[str, tuple[Any, list[Any]]] = {
+        "fg_rules_new": (vp, [p64, i64]),
+        "fg_rules_free": (None, [vp]),
+        "fg_new": (vp, [vp]),
+        "fg_free": (None, [vp]),
+        "fg_copy": (None, [vp, vp]),
+        "fg_setup": (ctypes.c_int, [vp, u64, i32]),
+        "fg_dump": (i64, [vp, p64, i64]),
+        "fg_load": (ctypes.c_int, [vp, p64, i64]),
+        "fg_legal_count": (i64, [vp]),
+        "fg_legal": (i64, [vp, i64, pact, i64]),
+        "fg_apply": (ctypes.c_int, [vp, pact]),
+        "fg_phase": (i32, [vp]),
+        "fg_current": (i32, [vp]),
+        "fg_offer": (i32, [vp, ctypes.POINTER(ctypes.c_int32)]),
+        "fg_playout": (i64, [vp, u64, i64]),
+        "fg_greedy_playout": (i64, [vp, i64]),
+        "fg_observe": (None, [vp, vp, vp, vp, vp]),
+        "fg_batch_step": (i64, [vp, i64, vp, vp, vp, vp, vp, vp, vp, vp]),
+        "fg_known": (None, [vp, ctypes.POINTER(ctypes.c_int32)]),
+        "fg_score": (
+            ctypes.c_int,
+            [vp, ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int32)],
+        ),
+    }
+    for name, (restype, argtypes) in signatures.items():
+        fn = getattr(lib, name)
+        fn.restype = restype
+        fn.argtypes = argtypes
+    _LOADED["lib"] = lib
+    return lib
+
+
+def available() -> bool:
+    """Whether the compiled core is built and loads."""
+    return _load() is not None
+
+
+def _lib() -> Any:
+    lib = _load()
+    if lib is None:
+        raise BadArgumentError(_LOADED["error"])
+    return lib
+
+
+# --------------------------------------------------------------------------- rules
+
+
+_RULES: dict[Rules, Any] = {}  # each Rules once (maps compare by identity; few in a process)
+
+
+def _rules_array(rules: Rules) -> list[int]:
+    """The flat layout ``fg_rules_new`` reads: rules, variant, routes, tickets, route kinds."""
+    board, v = rules.map, rules.variant
+    limit = rules.long_kept_limit
+    out = [
+        rules.players, len(board.routes), len(board.cities), len(board.tickets), v.trains,
+        v.stations, v.hand, v.face_up, v.reset_locomotives, rules.reset_cap,
+        int(rules.second_card_optional), v.deal_long, v.deal_regular, v.keep_initial,
+        -1 if limit is None else limit, int(v.initial_rejects == "box"), v.draw_tickets,
+        v.keep_drawn, int(rules.doubles_open_to_all), len(v.long_pool), *v.long_pool,
+        len(v.regular_pool), *v.regular_pool,
+    ]  # fmt: skip
+    for r in board.routes:
+        out += [r.a, r.b, r.length, -1 if r.colour is None else r.colour, int(r.tunnel), r.ferry,
+                -1 if r.twin is None else r.twin, r.points]  # fmt: skip
+    out += [int(t.long) for t in board.tickets]
+    kinds = board.route_kinds
+    out.append(len(kinds))
+    for kind in kinds:
+        out += [-1 if kind.colour is None else kind.colour, kind.length, kind.ferry]
+    for t in board.tickets:
+        out += [t.a, t.b, t.points]
+    tiebreaks = [_TIEBREAKS.get(name, 0) for name in v.tiebreaks]
+    if rules.tiebreak_path_length:  # R49 (3'): path length instead of the bonus card
+        tiebreaks = [_TIEBREAKS["longest_path"] if k == 3 else k for k in tiebreaks]
+    out += [v.station_points, v.bonus.points, int(rules.bonus_at_zero), len(tiebreaks),
+            *tiebreaks]  # fmt: skip
+    return out
+
+
+_TIEBREAKS = {"completed_tickets": 1, "fewest_stations": 2, "bonus_card": 3, "longest_path": 4}
+
+
+def _int64s(values: Sequence[int], what: str) -> Any:
+    try:
+        return (ctypes.c_int64 * len(values))(*values)
+    except (TypeError, OverflowError):
+        raise BadArgumentError(f"{what} holds a value the compiled core cannot take") from None
+
+
+def _core_rules(rules: Rules) -> Any:
+    found = _RULES.get(rules)
+    if found is None:
+        values = _rules_array(rules)
+        found = _lib().fg_rules_new(_int64s(values, "the rules"), len(values))
+        if not found:
+            raise BadArgumentError(
+                f"map {rules.map.id!r} is beyond the compiled core's limits (docs/fast.md)"
+            )
+        _RULES[rules] = found
+    return found
+
+
+# --------------------------------------------------------------------------- positions
+
+
+def _signed(word: int) -> int:
+    return word - (1 << 64) if word >= 1 << 63 else word
+
+
+def _state_array(state: GameState) -> list[int]:
+    """``state`` in the layout of ``fg_load`` (the inverse of ``_from_array``)."""
+    if not 0 <= state.rng <= _MASK:
+        raise BadArgumentError("the generator state must lie in 0..2**64-1", argument="state")
+    out = [int(state.phase), state.current, state.first_player, _signed(state.rng),
+           state.final_turns, state.passes, len(state.row), *state.row, *state.discard,
+           state.pile_size, *state.draw_pile, len(state.ticket_deck), *state.ticket_deck,
+           len(state.box), *state.box, *state.owners]  # fmt: skip
+    for mask in state.closed:
+        if type(mask) is not int or mask < 0 or mask >> (64 * _WORDS):
+            raise BadArgumentError("a closed-route mask is out of range", argument="state")
+        out += [_signed(mask >> (64 * w) & _MASK) for w in range(_WORDS)]
+    for p in state.players:
+        out += [*p.hand, p.trains, p.score, len(p.stations), *p.stations, len(p.tickets),
+                *p.tickets, len(p.offer), *p.offer]  # fmt: skip
+    tunnel = state.tunnel
+    if tunnel is None:
+        out.append(0)
+    else:
+        out += [1, tunnel.route, *tunnel.laid, len(tunnel.revealed), *tunnel.revealed,
+                tunnel.colour, tunnel.extra]  # fmt: skip
+    return out
+
+
+def _from_array(rules: Rules, v: Sequence[int]) -> GameState:
+    it = iter(v)
+
+    def take(n: int) -> tuple[int, ...]:
+        return tuple(next(it) for _ in range(n))
+
+    phase, current, first, rng, final, passes, nrow = take(7)
+    row = take(nrow)
+    discard = Cards(take(KINDS))
+    pile = take(next(it))
+    deck = take(next(it))
+    box = take(next(it))
+    owners = take(len(rules.map.routes))
+    closed = []
+    for _ in range(rules.players):
+        words = take(_WORDS)
+        closed.append(sum((w & _MASK) << (64 * i) for i, w in enumerate(words)))
+    players = []
+    for _ in range(rules.players):
+        hand = Cards(take(KINDS))
+        trains, score = take(2)
+        stations = take(next(it))
+        tickets = take(next(it))
+        offer = take(next(it))
+        players.append(PlayerState(hand, trains, stations, score, tickets, offer))
+    tunnel = None
+    if next(it):
+        route = next(it)
+        laid = Cards(take(KINDS))
+        revealed = take(next(it))
+        colour, extra = take(2)
+        tunnel = PendingTunnel(route, laid, revealed, colour, extra)
+    return GameState.create(
+        rules=rules, phase=Phase(phase), current=current, first_player=first,
+        players=tuple(players), pile=pile, row=row, discard=discard, ticket_deck=deck, box=box,
+        owners=owners, rng=rng & _MASK, closed=tuple(closed), tunnel=tunnel, final_turns=final,
+        passes=passes,
+    )  # fmt: skip
+
+
+# --------------------------------------------------------------------------- actions
+
+_FACE_UP, _BLIND, _CLAIM, _PAY, _WITHDRAW, _STATION, _TICKETS, _KEEP, _PASS = range(9)
+_PLAIN: dict[int, Action] = {
+    _BLIND: DrawBlind(), _WITHDRAW: WithdrawTunnel(), _TICKETS: DrawTickets(), _PASS: Pass(),
+}  # fmt: skip
+_CODES: dict[type, int] = {
+    DrawFaceUp: _FACE_UP, DrawBlind: _BLIND, ClaimRoute: _CLAIM, PayTunnel: _PAY,
+    WithdrawTunnel: _WITHDRAW, BuildStation: _STATION, DrawTickets: _TICKETS,
+    KeepTickets: _KEEP, Pass: _PASS,
+}  # fmt: skip
+_PHASE_RULES = {
+    Phase.SECOND_DRAW: ("R13", "the second train card must be drawn now"),
+    Phase.TUNNEL: ("R28", "pay the tunnel's extra cards or withdraw"),
+    Phase.CHOOSE_TICKETS: ("R37", "choose which drawn tickets to keep"),
+    Phase.INITIAL_TICKETS: ("R9", "choose the starting tickets first"),
+    Phase.TURN: ("R12", "not possible at the start of a turn"),
+}
+_ERRORS: dict[int, tuple[type[IllegalActionError], str, str]] = {
+    3: (MalformedActionError, "input", "no such face-up slot"),
+    4: (IllegalActionError, "D3", "that face-up slot is empty"),
+    5: (IllegalActionError, "R15b", "a face-up locomotive cannot be the second card"),
+    6: (IllegalActionError, "R19", "the draw pile and the discard pile are empty"),
+    7: (MalformedActionError, "input", "no such route on this map"),
+    8: (MalformedActionError, "input", "a payment must be Cards"),
+    9: (IllegalActionError, "R23", "that route is already claimed"),
+    10: (IllegalActionError, "R26a", "you own the other track of this double route"),
+    11: (IllegalActionError, "R26b", "this double route is closed once one track is claimed"),
+    12: (IllegalActionError, "R22", "not enough trains left"),
+    13: (IllegalActionError, "R21", "that payment does not pay this route"),
+    14: (IllegalActionError, "R27", "a ferry needs its locomotives"),
+    15: (IllegalActionError, "R21", "you do not hold those cards"),
+    16: (IllegalActionError, "R28", "the extra cost is a different number of cards"),
+    17: (IllegalActionError, "R30", "after locomotives only, the extra is locomotives only"),
+    18: (IllegalActionError, "R29", "extra cards must be the colour laid or locomotives"),
+    19: (IllegalActionError, "R28", "you do not hold those cards"),
+    20: (IllegalActionError, "R12", "this game has no stations"),
+    21: (MalformedActionError, "input", "no such city on this map"),
+    22: (IllegalActionError, "R40", "all stations are built"),
+    23: (IllegalActionError, "R40", "that city already has a station"),
+    24: (IllegalActionError, "R41", "that payment does not pay this station"),
+    25: (IllegalActionError, "R41", "you do not hold those cards"),
+    26: (IllegalActionError, "D11", "the ticket deck is empty"),
+    27: (MalformedActionError, "input", "a ticket is not on offer or listed twice"),
+    28: (IllegalActionError, "R9", "keep more tickets"),
+    29: (IllegalActionError, "R37", "keep more tickets"),
+    30: (IllegalActionError, "B4", "keep fewer long tickets"),
+    31: (IllegalActionError, "D1", "passing is allowed only when nothing else is"),
+}
+
+
+def _payment(value: object, act: _Act) -> None:
+    if type(value) is Cards:
+        for k in range(KINDS):
+            act.pay[k] = min(value[k], _CLAMP)
+    else:
+        act.pay[0] = -1  # not Cards: the core answers in the reference's order of checks
+
+
+class SeatScore(NamedTuple):
+    """One seat's figures from ``FastGame.scores``, named as in ``scoring.PlayerScore``."""
+
+    route_points: int
+    ticket_points: int
+    completed: int
+    station_points: int
+    longest_path: int
+    bonus: int
+    total: int
+    rank: int
+
+
+_SCORE_FIELDS = len(SeatScore._fields)
+_PATH = SeatScore._fields.index("longest_path")
+
+
+# --------------------------------------------------------------------------- the game
+
+
+class FastGame:
+    """A game in the compiled core: mutable, cheap to step and to copy.
+
+    ``apply`` changes the game in place (or raises the reference's error and changes nothing);
+    ``to_state`` gives the equal ``GameState`` at any moment.
+    """
+
+    __slots__ = ("_board", "_ptr", "rules")
+
+    def __init__(self, rules: Rules) -> None:
+        lib = _lib()
+        self.rules = rules
+        self._board: Map = rules.map
+        self._ptr = lib.fg_new(_core_rules(rules))
+        if not self._ptr:
+            raise MemoryError("cannot allocate a compiled game")
+
+    def __del__(self) -> None:
+        ptr = getattr(self, "_ptr", None)
+        lib = _LOADED.get("lib")
+        if ptr and lib is not None:
+            lib.fg_free(ptr)
+            self._ptr = None
+
+    @classmethod
+    def from_state(cls, state: GameState) -> FastGame:
+        """The compiled game equal to ``state`` (``BadArgumentError`` beyond the core's limits)."""
+        if type(state) is not GameState:
+            raise not_a_state(state, "FastGame.from_state")
+        game = cls(state.rules)
+        game.load(state)
+        return game
+
+    def load(self, state: GameState) -> None:
+        """Make this game equal to ``state`` (same rules)."""
+        if type(state) is not GameState:
+            raise not_a_state(state, "FastGame.load")
+        if state.rules != self.rules:
+            raise BadArgumentError("the state is played under other rules", argument="state")
+        try:
+            values = _state_array(state)
+        except TypeError:
+            raise BadArgumentError("the state holds a value of the wrong type") from None
+        if _lib().fg_load(self._ptr, _int64s(values, "the state"), len(values)):
+            raise BadArgumentError(
+                "the state is inconsistent or beyond the compiled core's limits (docs/fast.md)",
+                argument="state",
+            )
+
+    def deal(self, seed: int, first_player: int | None = None) -> None:
+        """Deal a new game under the same rules, in place: what ``new_game`` with these rules,
+        ``seed`` and ``first_player`` deals, without building anything new (bulk play)."""
+        if type(seed) is not int:
+            raise SetupError(f"D19: seed must be an int, not {type(seed).__name__}")
+        n = self.rules.players
+        if first_player is not None and (type(first_player) is not int
+                                         or not 0 <= first_player < n):  # fmt: skip
+            raise SetupError(f"first_player must be a seat 0..{n - 1}, not {first_player!r}")
+        first = -1 if first_player is None else first_player
+        short = _lib().fg_setup(self._ptr, seed_state(seed), first)
+        if short:
+            what = "tickets" if short == 1 else "train cards"
+            raise SetupError(
+                f"variant {self.rules.variant.id!r} has too few {what} for {n} players"
+            )
+
+    def copy(self) -> FastGame:
+        other = FastGame(self.rules)
+        _lib().fg_copy(other._ptr, self._ptr)
+        return other
+
+    def to_state(self) -> GameState:
+        """The equal ``GameState``: look at it, save it, render it, check it with the reference."""
+        lib = _lib()
+        cap = 4096 + 512 * self.rules.players
+        while True:
+            buf = (ctypes.c_int64 * cap)()
+            n = lib.fg_dump(self._ptr, buf, cap)
+            if n <= cap:
+                return _from_array(self.rules, buf[:n])
+            cap = n
+
+    @property
+    def phase(self) -> Phase:
+        return Phase(_lib().fg_phase(self._ptr))
+
+    def is_terminal(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    def legal_count(self) -> int:
+        """``len(legal_actions(state))``."""
+        return int(_lib().fg_legal_count(self._ptr))
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action, in the order of ``rules.legal_actions``."""
+        lib = _lib()
+        n = int(lib.fg_legal_count(self._ptr))
+        buf = (_Act * max(n, 1))()
+        got = lib.fg_legal(self._ptr, 0, buf, n)
+        assert got == n, "the core listed a different number of actions than it counted"
+        offer = self._offer()
+        return [self._action(buf[i], offer) for i in range(n)]
+
+    def _offer(self) -> tuple[int, ...]:
+        out = (ctypes.c_int32 * 16)()
+        n = _lib().fg_offer(self._ptr, out)
+        return tuple(out[:n])
+
+    def _action(self, act: _Act, offer: tuple[int, ...]) -> Action:
+        kind = act.kind
+        if kind in _PLAIN:
+            return _PLAIN[kind]
+        if kind == _FACE_UP:
+            return DrawFaceUp(act.arg)
+        if kind == _KEEP:
+            places = [i for i in range(len(offer)) if act.arg >> i & 1]
+            return KeepTickets([self._board.tickets[offer[i]].id for i in places])
+        pay = Cards(act.pay)
+        if kind == _CLAIM:
+            return ClaimRoute(self._board.routes[act.arg].id, pay)
+        if kind == _STATION:
+            return BuildStation(self._board.cities[act.arg].id, pay)
+        return PayTunnel(pay)
+
+    def _encode(self, action: object) -> _Act:
+        code = _CODES.get(type(action))
+        if code is None:
+            raise MalformedActionError("input", f"not an action: {action!r}")
+        act = _Act()
+        act.kind = code
+        board = self._board
+        if isinstance(action, DrawFaceUp):
+            slot = action.slot
+            act.arg = slot if type(slot) is int and 0 <= slot < 1 << 30 else -1
+        elif isinstance(action, ClaimRoute):
+            found = board.route_index.get(action.route) if isinstance(action.route, str) else None
+            act.arg = -1 if found is None else found
+            _payment(action.payment, act)
+        elif isinstance(action, BuildStation):
+            found = board.city_index.get(action.city) if isinstance(action.city, str) else None
+            act.arg = -1 if found is None else found
+            _payment(action.payment, act)
+        elif isinstance(action, PayTunnel):
+            _payment(action.payment, act)
+        elif isinstance(action, KeepTickets):
+            act.arg = self._keep_mask(action)
+        return act
+
+    def _keep_mask(self, action: KeepTickets) -> int:
+        """The offer places kept, or -1 for a ticket not on offer or listed twice."""
+        offer = self._offer()
+        mask = 0
+        for tid in action.tickets:
+            t = self._board.ticket_index.get(tid) if isinstance(tid, str) else None
+            if t is None or t not in offer:
+                return -1
+            bit = 1 << offer.index(t)
+            if mask & bit:
+                return -1
+            mask |= bit
+        return mask
+
+    def apply(self, action: Action, *, player: int | None = None) -> None:
+        """Apply ``action`` in place; on an illegal one raise the reference's error, unchanged."""
+        phase = self.phase
+        if player is not None and phase is not Phase.GAME_OVER:
+            seat = self.current
+            if player != seat:
+                raise NotYourTurnError("R12", f"it is seat {seat}'s turn, not {player}'s", action)
+        act = self._encode(action)
+        code = _lib().fg_apply(self._ptr, ctypes.byref(act))
+        if code:
+            raise _error(code, phase, action)
+
+    @property
+    def current(self) -> int:
+        """The seat to act (the last to act once the game is over)."""
+        return int(_lib().fg_current(self._ptr))
+
+    def greedy_playout(self, max_steps: int = GREEDY_MAX_STEPS) -> int:
+        """Play to the end (or ``max_steps`` actions) with ``mcts.Playout``'s ticket-driven
+        greedy policy, in place, move for move as ``Playout(board).finish(state)`` plays;
+        the number of actions applied."""
+        if type(max_steps) is not int or max_steps < 0:
+            raise BadArgumentError("greedy_playout takes a non-negative max_steps")
+        steps = int(_lib().fg_greedy_playout(self._ptr, min(max_steps, 1 << 62)))
+        if steps < 0:  # pragma: no cover (the policy's moves are legal; checked, not trusted)
+            raise AssertionError("the compiled greedy policy chose an illegal move")
+        return steps
+
+    def scores(self) -> tuple[SeatScore, ...]:
+        """Each seat's figures as ``scoring.score`` computes them, in C: tickets with the
+        stations' best borrowing (D10), the exact longest path, bonus, total and rank.
+
+        Raises ``ScoreMismatchError`` when a running score disagrees with the routes owned.
+        """
+        n = self.rules.players
+        out = (ctypes.c_int32 * (n * _SCORE_FIELDS))()
+        bad = _lib().fg_score(self._ptr, None, out)
+        if bad < 0:  # a seat's trail too costly for the plain search: paths.py's search
+            state = self.to_state()
+            paths = (ctypes.c_int32 * n)(*(
+                longest_path(state, q).length if out[q * _SCORE_FIELDS + _PATH] < 0 else -1
+                for q in range(n)
+            ))  # fmt: skip
+            bad = _lib().fg_score(self._ptr, paths, out)
+        if bad:
+            seat = bad - 1
+            raise ScoreMismatchError(seat, self.to_state().players[seat].score, out[0])
+        return tuple(SeatScore(*out[q * _SCORE_FIELDS : (q + 1) * _SCORE_FIELDS]) for q in range(n))
+
+    def outcome(self) -> Outcome:
+        """``scoring.outcome`` of the game, computed in C."""
+        seats = self.scores()
+        ranks = tuple(s.rank for s in seats)
+        ranking = tuple(sorted(range(len(seats)), key=lambda q: (ranks[q], q)))
+        return Outcome(
+            final=self.is_terminal(),
+            winners=tuple(q for q in ranking if ranks[q] == 1),
+            ranking=ranking,
+            ranks=ranks,
+            totals=tuple(s.total for s in seats),
+        )
+
+    def playout(self, seed: int, max_steps: int = 1 << 40) -> int:
+        """Play uniformly random legal actions to the end, in place; the number applied.
+
+        The policy draws from its own SplitMix64 stream seeded with ``seed``: at each step it
+        takes ``legal_actions[below(n)]``, which the reference can replay (``reference_playout``).
+        """
+        if type(seed) is not int or type(max_steps) is not int or max_steps < 0:
+            raise BadArgumentError("playout takes an int seed and a non-negative max_steps")
+        return int(_lib().fg_playout(self._ptr, seed_state(seed), min(max_steps, 1 << 62)))
+
+
+def _error(code: int, phase: Phase, action: object) -> IllegalActionError:
+    if code == 1:
+        return GameOverError("R46", "the game is over", action)
+    if code == 2:
+        rule, message = _PHASE_RULES[phase]
+        return IllegalActionError(rule, message, action)
+    cls, rule, message = _ERRORS[code]
+    return cls(rule, message, action)
+
+
+def new_game(
+    map: str | Map = "europe",
+    variant: str = "base",
+    players: int = 2,
+    seed: int = 0,
+    first_player: int | None = None,
+    **options: Any,
+) -> FastGame:
+    """``rules.new_game`` in the compiled core: the same deal from the same arguments."""
+    from ..rules import _check_options  # the reference's own option checks
+
+    check_setup(map, variant, players, seed)
+    board = load_map(map) if isinstance(map, str) else map
+    if variant not in board.variants:
+        raise SetupError(f"map {board.id!r} has no variant {variant!r}; "
+                         f"known: {', '.join(board.variants)}")  # fmt: skip
+    v = board.variants[variant]
+    if type(players) is not int or not v.min_players <= players <= v.max_players:
+        raise SetupError(f"R1: {v.min_players} to {v.max_players} players, not {players!r}")
+    try:
+        rules = Rules(board, v, players, **options)
+    except TypeError as exc:
+        raise SetupError(f"unknown rules option: {exc}") from None
+    _check_options(rules)
+    if first_player is not None and (type(first_player) is not int
+                                     or not 0 <= first_player < players):  # fmt: skip
+        raise SetupError(f"first_player must be a seat 0..{players - 1}, not {first_player!r}")
+    game = FastGame(rules)
+    game.deal(seed, first_player)
+    return game
+
+
+def playout(state: GameState, seed: int) -> GameState:
+    """The final state of uniformly random play from ``state`` (see ``FastGame.playout``)."""
+    game = FastGame.from_state(state)
+    game.playout(seed)
+    return game.to_state()
+
+
+def reference_playout(state: GameState, seed: int) -> tuple[GameState, int]:
+    """What ``FastGame.playout`` does, on the pure-Python engine: at each step
+    ``legal_actions(state)[k]`` with ``k`` drawn by ``rng.below`` from ``seed``. The final state
+    and the number of actions (the differential tests and the benchmark replay playouts so)."""
+    from ..rules import apply, legal_actions
+
+    rng = seed_state(seed)
+    steps = 0
+    while state.phase is not Phase.GAME_OVER:
+        options = legal_actions(state)
+        index, rng = below(rng, len(options))
+        state = apply(state, options[index])
+        steps += 1
+    return state, steps
