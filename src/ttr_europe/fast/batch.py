@@ -16,11 +16,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._payments import payments
 from ..actions import ClaimRoute
 from ..cards import KINDS, Cards
 from ..codec import codec_for
 from ..errors import MalformedActionError
-from ..payments import payments
 from ..rl.encoding import layout_for
 from ..scoring import returns
 from . import FastGame, _lib, new_game
