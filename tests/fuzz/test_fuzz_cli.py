@@ -45,7 +45,9 @@ TEXT = WORDS | adversarial_text(max_pieces=4) | st.text(max_size=30)
 def _run(argv: list[str]) -> tuple[int, str, float]:
     out, err = io.StringIO(), io.StringIO()
     start = time.process_time()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    # In the fuzz folder: a valid `play --human` ends at the end of input and saves its game
+    # to the default file of the working directory, which must not be the checkout.
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), contextlib.chdir(FOLDER):
         try:
             code = main(argv)
         except SystemExit as exc:  # argparse: --help, --version, or a refused argument

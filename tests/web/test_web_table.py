@@ -302,7 +302,10 @@ def test_watching_is_a_choice(browser: Any) -> None:
             "watching'",
             timeout=TIMEOUT,
         )
-        assert page.locator("#hand-box").is_hidden()
+        # The heading and the panels are drawn from one update, but not in one frame: wait for
+        # each before reading it, so a loaded machine cannot catch the page half drawn.
+        page.locator("#hand-box").wait_for(state="hidden", timeout=TIMEOUT)
+        page.locator("#seat-choice button").first.wait_for(timeout=TIMEOUT)
         assert page.locator("#seat-choice button").all_inner_texts() == ["Sit at seat 0"]
         assert server.hub.latest.tokens == {}  # watching took no seat
         page.close()
