@@ -114,22 +114,8 @@ def new_game(
     Europe, D21) and fixes the double-route rule for the game. The first player is drawn with
     the seeded generator unless given (D18).
     """
-    check_setup(map, variant, players, seed)
-    board = load_map(map) if isinstance(map, str) else map
-    if variant not in board.variants:
-        raise SetupError(f"map {board.id!r} has no variant {variant!r}; "
-                         f"known: {', '.join(board.variants)}")  # fmt: skip
-    v = board.variants[variant]
-    if type(players) is not int or not v.min_players <= players <= v.max_players:
-        raise SetupError(f"R1: {v.min_players} to {v.max_players} players, not {players!r}")
-    try:
-        rules = Rules(board, v, players, **options)
-    except TypeError as exc:
-        raise SetupError(f"unknown rules option: {exc}") from None
-    _check_options(rules)
-    if first_player is not None and (type(first_player) is not int
-                                     or not 0 <= first_player < players):  # fmt: skip
-        raise SetupError(f"first_player must be a seat 0..{players - 1}, not {first_player!r}")
+    rules = setup_rules(map, variant, players, seed, first_player, options)
+    v = rules.variant
     rng = seed_state(seed)
     pile, rng = shuffled(rng, FULL_DECK.kinds())
     hands = [Cards.from_kinds(pile[p * v.hand : (p + 1) * v.hand]) for p in range(players)]
@@ -161,10 +147,42 @@ def new_game(
         discard=table.frozen_discard(),
         ticket_deck=regulars[dr * players :],
         box=longs[dl * players :],
-        owners=(NO_OWNER,) * len(board.routes),
+        owners=(NO_OWNER,) * len(rules.map.routes),
         closed=(0,) * players,
         rng=rng,
     )
+
+
+def setup_rules(
+    map: str | Map,
+    variant: str,
+    players: int,
+    seed: int,
+    first_player: int | None,
+    options: dict[str, Any],
+) -> Rules:
+    """The ``Rules`` of a new game from ``new_game``'s arguments, each checked (R1, D21, D18).
+
+    Every engine that deals a game (this one, the compiled core) asks here, so they refuse the
+    same settings with the same errors.
+    """
+    check_setup(map, variant, players, seed)
+    board = load_map(map) if isinstance(map, str) else map
+    if variant not in board.variants:
+        raise SetupError(f"map {board.id!r} has no variant {variant!r}; "
+                         f"known: {', '.join(board.variants)}")  # fmt: skip
+    v = board.variants[variant]
+    if type(players) is not int or not v.min_players <= players <= v.max_players:
+        raise SetupError(f"R1: {v.min_players} to {v.max_players} players, not {players!r}")
+    try:
+        rules = Rules(board, v, players, **options)
+    except TypeError as exc:
+        raise SetupError(f"unknown rules option: {exc}") from None
+    _check_options(rules)
+    if first_player is not None and (type(first_player) is not int
+                                     or not 0 <= first_player < players):  # fmt: skip
+        raise SetupError(f"first_player must be a seat 0..{players - 1}, not {first_player!r}")
+    return rules
 
 
 def _check_options(rules: Rules) -> None:

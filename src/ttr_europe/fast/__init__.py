@@ -15,7 +15,7 @@ import ctypes
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from .._guards import check_setup, not_a_state
+from .._guards import not_a_state
 from .._rng import below, seed_state
 from ..actions import (
     Action,
@@ -31,7 +31,6 @@ from ..actions import (
 )
 from ..board import Map
 from ..cards import KINDS, Cards
-from ..data import load_map
 from ..errors import (
     BadArgumentError,
     GameOverError,
@@ -599,24 +598,9 @@ def new_game(
     **options: Any,
 ) -> FastGame:
     """``rules.new_game`` in the compiled core: the same deal from the same arguments."""
-    from ..rules import _check_options  # the reference's own option checks
+    from ..rules import setup_rules  # the reference's own checks
 
-    check_setup(map, variant, players, seed)
-    board = load_map(map) if isinstance(map, str) else map
-    if variant not in board.variants:
-        raise SetupError(f"map {board.id!r} has no variant {variant!r}; "
-                         f"known: {', '.join(board.variants)}")  # fmt: skip
-    v = board.variants[variant]
-    if type(players) is not int or not v.min_players <= players <= v.max_players:
-        raise SetupError(f"R1: {v.min_players} to {v.max_players} players, not {players!r}")
-    try:
-        rules = Rules(board, v, players, **options)
-    except TypeError as exc:
-        raise SetupError(f"unknown rules option: {exc}") from None
-    _check_options(rules)
-    if first_player is not None and (type(first_player) is not int
-                                     or not 0 <= first_player < players):  # fmt: skip
-        raise SetupError(f"first_player must be a seat 0..{players - 1}, not {first_player!r}")
+    rules = setup_rules(map, variant, players, seed, first_player, options)
     game = FastGame(rules)
     game.deal(seed, first_player)
     return game
