@@ -420,6 +420,12 @@ def test_benchmark_section_reports_both_engines() -> None:
     else:
         assert rate["steps_per_s"] > 0
         assert "steps per CPU-second" in format_batch(rate)[0]
+    vector = batch_rate(games=4, steps=5, rounds=1, vector=True)
+    if importlib.util.find_spec("gymnasium") is None:  # the vector env needs the rl extra
+        assert vector == {} and "not measured" in format_batch(vector)[0]
+    else:
+        assert vector["steps_per_s"] > 0
+        assert format_batch(vector)[0].startswith("Gymnasium vector env")
     names = [name for name, _ in verdict_of(figures, timing, rate, verdict)]
     assert names[-4:] == [
         "compiled europe/2", "compiled usa/2", "compiled score", "compiled batch"

@@ -57,6 +57,7 @@ class TicketToRideVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[An
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._all = np.ones(num_envs, np.bool_)
+        self._seats = np.array(self.batch.seats, np.int64)  # who acts on the next step
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
@@ -81,7 +82,7 @@ class TicketToRideVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[An
     ) -> tuple[Obs, npt.NDArray[np.float32], Flags, Flags, dict[str, Any]]:
         """One code per game, for the seat to act in each (``infos["seat"]`` of the last step)."""
         batch = self.batch
-        acting = np.array(batch.seats, np.int64)
+        acting = self._seats
         batch.step(actions)
         ended = batch.done.astype(np.bool_)
         rewards = np.where(
@@ -96,10 +97,11 @@ class TicketToRideVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[An
     def _info(self, ended: npt.NDArray[np.bool_]) -> dict[str, Any]:
         batch = self.batch
         masks = batch.masks.copy() if self.copy else batch.masks
+        self._seats = np.array(batch.seats, np.int64)
         return {
             "action_mask": masks,
             "_action_mask": self._all,
-            "seat": np.array(batch.seats, np.int64),
+            "seat": self._seats.copy(),
             "_seat": self._all,
             "returns": batch.returns.copy(),
             "_returns": ended,
