@@ -141,3 +141,22 @@ def test_vector_env_refuses_bad_codes_and_seeds() -> None:
         env.reset(seed=-1)
     unseeded, _ = env.reset()
     assert env.observation_space.contains(unseeded)
+
+
+def test_gymnasium_s_episode_statistics_wrapper_counts_whole_games() -> None:
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    env = RecordEpisodeStatistics(TicketToRideVectorEnv(4))
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    lengths = np.zeros(4, np.int64)
+    finished: list[tuple[int, float]] = []
+    while len(finished) < 3:
+        _, rewards, terminated, _, info = env.step(_random_codes(info["action_mask"], rng))
+        lengths += 1
+        for i in np.flatnonzero(terminated):
+            assert info["episode"]["l"][i] == lengths[i]  # autoreset in the same step
+            assert info["episode"]["r"][i] == rewards[i]  # only the last move is rewarded
+            finished.append((int(lengths[i]), float(rewards[i])))
+            lengths[i] = 0
+    assert list(env.length_queue)[:3] == [n for n, _ in finished[:3]]
