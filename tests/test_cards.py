@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ttr_europe import Cards, Color
+from ttr_europe._payments import count_payments, payment_colour, payments, pays
 from ttr_europe.cards import EMPTY, FULL_DECK, KIND_NAMES, LOCOMOTIVE, CardsError, kind_from_name
-from ttr_europe.payments import count_payments, payment_colour, payments, pays
 
 hands = st.lists(st.integers(0, 6), min_size=9, max_size=9).map(Cards)
 colours = st.sampled_from([None, *range(8), LOCOMOTIVE])

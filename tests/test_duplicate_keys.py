@@ -2,7 +2,7 @@
 
 Python's decoder keeps the last of two equal keys and other decoders keep the first, so a
 document with a repeated key means different things to different readers; the one decoder
-(``jsontext.parse_json``) refuses it instead, for every reader built on it.
+(``_jsontext.parse_json``) refuses it instead, for every reader built on it.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ttr_europe import dumps, load_map, loads, new_game, observe, score
+from ttr_europe._jsontext import parse_json
 from ttr_europe.actions import DrawBlind
 from ttr_europe.data import data_files, parse_map
 from ttr_europe.errors import DataError, SimulationError
 from ttr_europe.jsonio import action_from_json, state_from_json, view_from_json
-from ttr_europe.jsontext import parse_json
 from ttr_europe.records import GameRecord
 from ttr_europe.sim import read_rows, simulate
 

@@ -1,7 +1,7 @@
 """The fast paths give the same answers as the plain definitions they replace.
 
-- ``payments.kind_counts`` (cached per colour group) against ``count_payments`` per route kind;
-- ``payments.nth_payment`` against the list ``payments`` builds;
+- ``_payments.kind_counts`` (cached per colour group) against ``count_payments`` per route kind;
+- ``_payments.nth_payment`` against the list ``payments`` builds;
 - ``ActionCodec.mask_bytes`` (runs of codes from the route-kind tables) against encoding every
   legal action;
 - ``action in legal_actions(state)`` (one ``is_legal`` check) against a scan of the list;
@@ -29,7 +29,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from strategies import map_regions
-from ttr_europe import payments, rules
+from ttr_europe import _payments as payments
+from ttr_europe import rules
 from ttr_europe.actions import ClaimRoute, WithdrawTunnel
 from ttr_europe.cards import KINDS, LOCOMOTIVE, Cards
 from ttr_europe.codec import codec_for, legal_action_mask, legal_action_mask_bytes

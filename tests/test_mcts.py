@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from strategies import played
 from ttr_europe import GameState, apply, is_legal, legal_actions, new_game
+from ttr_europe._payments import payments
 from ttr_europe.bots import GreedyBot, cheapest, decide, make_bot, play
 from ttr_europe.cards import KINDS, Cards
 from ttr_europe.errors import SetupError
 from ttr_europe.mcts import MctsBot, Node, Playout, _can_pay, cheapest_payment, search_moves
-from ttr_europe.payments import payments
 from ttr_europe.scoring import score
 from ttr_europe.state import Phase
 from ttr_europe.views import determinize, observe

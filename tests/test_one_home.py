@@ -57,7 +57,7 @@ def test_unknown_bot_is_an_error_of_the_family() -> None:
 
 def test_json_text_is_decoded_in_one_place() -> None:
     for name in MODULES:
-        if name == "ttr_europe.jsontext":
+        if name == "ttr_europe._jsontext":
             continue
         for node in ast.walk(_tree(name)):
             if isinstance(node, ast.Attribute) and node.attr in ("loads", "load"):
@@ -65,9 +65,9 @@ def test_json_text_is_decoded_in_one_place() -> None:
 
 
 def test_union_find_is_written_once() -> None:
-    """Only unionfind.py keeps parent links."""
+    """Only _unionfind.py keeps parent links."""
     for name, path in MODULES.items():
-        if name != "ttr_europe.unionfind":
+        if name != "ttr_europe._unionfind":
             assert "parent[" not in path.read_text("utf-8"), name
 
 
@@ -191,3 +191,29 @@ def test_the_public_face_is_small_and_the_old_names_still_resolve() -> None:
         assert name not in ttr_europe.__all__
         module = importlib.import_module(f"ttr_europe.{home}")
         assert getattr(ttr_europe, name) is getattr(module, name), name
+
+
+INTERNAL = ("_guards", "_table", "_unionfind", "_jsontext", "_rng", "_payments", "_routing")
+"""The engine's own modules (docs/architecture.md, "The public face")."""
+
+
+def test_internal_modules_are_underscored_and_not_exported() -> None:
+    """The internal modules carry a leading underscore, their old names are gone (no shim: no
+    document told users to import them), and the top level re-exports neither them nor any of
+    their names, eagerly or on first use."""
+    import importlib
+
+    for name in INTERNAL:
+        assert f"ttr_europe.{name}" in MODULES, name
+        assert f"ttr_europe.{name.removeprefix('_')}" not in MODULES, name
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module(f"ttr_europe.{name.removeprefix('_')}")
+    assert not {name.removeprefix("_") for name in INTERNAL} & set(dir(ttr_europe))
+    homes = set(ttr_europe._ELSEWHERE.values()) | {"scoring"}
+    assert not homes & ({name.removeprefix("_") for name in INTERNAL} | set(INTERNAL))
+    for name in ttr_europe.__all__:
+        home = getattr(getattr(ttr_europe, name), "__module__", "") or ""
+        assert home.rpartition(".")[2] not in INTERNAL, (name, home)
+    readme = (SRC.parent.parent / "README.md").read_text("utf-8")
+    for name in INTERNAL:
+        assert f"ttr_europe.{name.removeprefix('_')}" not in readme, name

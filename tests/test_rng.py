@@ -7,7 +7,7 @@ from collections import Counter
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ttr_europe.rng import below, next_u64, seed_state, shuffled
+from ttr_europe._rng import below, next_u64, seed_state, shuffled
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 

@@ -14,7 +14,7 @@ from ttr_europe import (
     legal_actions,
     load_map,
 )
-from ttr_europe.payments import payments
+from ttr_europe._payments import payments
 from ttr_europe.state import NO_CARD
 from ttr_europe.testing import card_total, kinds, refusal, scenario
 

@@ -21,8 +21,8 @@ from ttr_europe import (
     legal_actions,
     load_map,
 )
+from ttr_europe._payments import payment_colour
 from ttr_europe.cards import LOCOMOTIVE, Color
-from ttr_europe.payments import payment_colour
 from ttr_europe.state import NO_CARD, NO_OWNER
 from ttr_europe.testing import card_total, kinds, refusal, scenario
 

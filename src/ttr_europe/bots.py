@@ -23,6 +23,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from ._routing import board_of, remember_board, shortest_path
 from .actions import (
     Action,
     BuildStation,
@@ -37,7 +38,6 @@ from .actions import (
 from .cards import LOCOMOTIVE, Cards
 from .errors import BotError, SetupError
 from .loop import MAX_ACTIONS, play_out
-from .routing import board_of, remember_board, shortest_path
 from .rules import legal_actions, why_illegal
 from .state import NO_OWNER, GameState, Phase
 from .views import View, observe

@@ -1,4 +1,4 @@
-"""Train cards: the nine kinds and the ``Cards`` multiset (payments live in ``payments``).
+"""Train cards: the nine kinds and the ``Cards`` multiset (payments live in ``_payments``).
 
 A card kind is a small int: the eight colours 0..7 and ``LOCOMOTIVE`` (8). ``Cards`` is an
 immutable count per kind. It is a ``tuple`` subclass rather than an attrs class because it is

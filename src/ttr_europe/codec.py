@@ -15,7 +15,7 @@ block                 codes
 ``keep``              ``2 ** M`` subsets of the offer by place: bit ``i`` keeps place ``i``
                       (``M`` is the variant's largest offer)
 ``claim``             per route in map order, each payment the route admits, in the order of
-                      ``payments.payments`` (by colour, then locomotives; all locomotives last)
+                      ``_payments.payments`` (by colour, then locomotives; all locomotives last)
 ``station``           per city in map order, each one-colour payment of 1 .. stations cards
 ``pay``               each one-colour payment of 1 .. 3 cards (a tunnel's extra cost)
 ====================  ====================================================================
@@ -30,6 +30,8 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from operator import itemgetter
 
+from ._guards import check_map, not_a_state
+from ._payments import payments
 from .actions import (
     Action,
     BuildStation,
@@ -46,8 +48,6 @@ from .board import Map
 from .cards import KINDS, LOCOMOTIVE, Cards
 from .data import load_map
 from .errors import MalformedActionError
-from .guards import check_map, not_a_state
-from .payments import payments
 from .rules import TUNNEL_REVEAL, KeepChoices, legal_actions
 from .state import GameState
 

@@ -21,11 +21,11 @@ from os import PathLike
 from pathlib import Path
 from typing import Any, cast
 
+from ._jsontext import child_path, parse_json
+from ._unionfind import components
 from .board import Bonus, City, Map, Route, Ticket, Variant
 from .cards import DECK_SIZE, LOCOMOTIVES_IN_DECK, kind_from_name
 from .errors import DataError, kind_of
-from .jsontext import child_path, parse_json
-from .unionfind import components
 
 SCHEMA_FILE = "schema/map.schema.json"
 MAX_TEXT = 4_000_000  # characters of a map document; the shipped maps are under 40,000

@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
+from ._jsontext import cards_json
 from .cards import KIND_NAMES, KINDS, Cards
 from .errors import EventError as EventError  # noqa: PLC0414 (re-exported from its old home)
-from .jsontext import cards_json
 from .state import NO_CARD, Phase, _fast_builder
 
 if TYPE_CHECKING:

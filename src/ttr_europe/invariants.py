@@ -35,10 +35,10 @@ from collections.abc import Sequence
 
 import attrs
 
+from ._payments import payment_colour, pays, tunnel_extra
 from .board import Map
 from .cards import FULL_DECK, KIND_NAMES, KINDS, LOCOMOTIVE, Cards
 from .errors import BadArgumentError
-from .payments import payment_colour, pays, tunnel_extra
 from .state import NO_CARD, NO_OWNER, GameState, PendingTunnel, Phase, Rules, closed_masks
 from .views import View, cards_placed, rules_for, visible_cards
 

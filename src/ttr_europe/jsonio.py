@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 import attrs
 
+from ._jsontext import MAX_TEXT, card_name, cards_json, child_path, parse_json
 from .actions import (
     ACTION_TYPES,
     Action,
@@ -38,7 +39,6 @@ from .cards import FULL_DECK, KIND_NAMES, KINDS, Cards, _make
 from .data import load_map
 from .errors import BadArgumentError, DataError
 from .invariants import Problem, state_problems, tunnel_colour_extra, view_problems
-from .jsontext import MAX_TEXT, card_name, cards_json, child_path, parse_json
 from .state import (
     NO_CARD,
     NO_OWNER,

@@ -18,6 +18,7 @@ import time
 from collections.abc import Sequence
 
 from . import fast
+from ._routing import board_of, shortest_path
 from .actions import (
     Action,
     ClaimRoute,
@@ -33,7 +34,6 @@ from .board import Map, Route
 from .cards import COLORS, KINDS, LOCOMOTIVE, Cards
 from .errors import SetupError
 from .loop import finish
-from .routing import board_of, shortest_path
 from .rules import apply, is_legal, legal_actions
 from .scoring import Outcome, outcome
 from .state import NO_CARD, NO_OWNER, GameState, Phase

@@ -22,6 +22,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 
+from ._payments import payment_colour
 from .actions import (
     Action,
     BuildStation,
@@ -38,7 +39,6 @@ from .actions import (
 from .board import Map
 from .cards import KIND_NAMES, Cards, kind_from_name
 from .errors import ActionParseError, CardsError
-from .payments import payment_colour
 from .rules import is_legal, legal_actions, why_illegal
 from .state import GameState
 

@@ -34,11 +34,11 @@ from typing import Any
 
 import attrs
 
+from ._jsontext import parse_json
+from ._routing import board_of
 from .actions import Action, KeepTickets, parse
 from .codec import ActionCodec, codec_for
 from .errors import ActionParseError, BotError, DataError
-from .jsontext import parse_json
-from .routing import board_of
 from .views import View, view_to_json
 
 try:

@@ -21,12 +21,12 @@ from typing import Any
 
 import attrs
 
+from ._guards import check_map, check_state, expect
 from .actions import Action, parse
 from .board import Map
 from .cards import KIND_NAMES
 from .data import build_map, load_map, parse_map
 from .errors import BadArgumentError, DataError, IllegalActionError
-from .guards import check_map, check_state, expect
 from .jsonio import MAX_TEXT, VERSION, _Reader, parse_json
 from .loop import MAX_ACTIONS, play_out, uniform  # a record holds as many actions as a game lasts
 from .rules import apply, new_game

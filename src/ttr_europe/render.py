@@ -21,13 +21,13 @@ from html import escape
 
 import attrs
 
+from ._unionfind import UnionFind
 from .board import Map
 from .cards import EMPTY, KIND_NAMES, LOCOMOTIVE
 from .data import load_map
 from .errors import RenderError as RenderError  # noqa: PLC0414 (re-exported from its old home)
 from .scoring import Scoreboard
 from .state import NO_CARD, NO_OWNER, GameState
-from .unionfind import UnionFind
 from .views import View
 
 CARD_COLOURS = {

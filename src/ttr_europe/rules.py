@@ -13,6 +13,20 @@ from functools import cache
 from itertools import combinations
 from typing import Any, overload
 
+from ._guards import check_seat, check_setup, not_a_state
+from ._payments import (
+    count_payments,
+    kind_counts,
+    nth_payment,
+    payment_colour,
+    payments,
+    pays_cards,
+    pays_tunnel_extra,
+    tunnel_extra,
+    tunnel_extra_payments,
+)
+from ._rng import below, seed_state, shuffled
+from ._table import Table
 from .actions import (
     Action,
     BuildStation,
@@ -53,19 +67,6 @@ from .events import (
     slot_refilled,
     turn_started,
 )
-from .guards import check_seat, check_setup, not_a_state
-from .payments import (
-    count_payments,
-    kind_counts,
-    nth_payment,
-    payment_colour,
-    payments,
-    pays_cards,
-    pays_tunnel_extra,
-    tunnel_extra,
-    tunnel_extra_payments,
-)
-from .rng import below, seed_state, shuffled
 from .state import (
     NO_CARD,
     NO_OWNER,
@@ -77,7 +78,6 @@ from .state import (
     new_player,
     new_state,
 )
-from .table import Table
 
 # Phases as module constants: reading an enum member from its class costs ten times more.
 _CHOOSE_TICKETS = Phase.CHOOSE_TICKETS
@@ -865,7 +865,7 @@ def _successor(
     final_turns: int,
     passes: int,
 ) -> GameState:
-    """The one place the reducer builds a state: the card table comes from ``table`` when
+    """The one place the reducer builds a state: the card table comes from ``_table`` when
     cards moved, else it is the previous state's; rules and the first player never change.
     Positional on purpose: this runs once per action (docs/performance.md).
     """

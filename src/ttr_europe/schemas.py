@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._jsontext import parse_json
 from .data import data_files
 from .errors import SetupError
-from .jsontext import parse_json
 
 DOCUMENTS = (
     "state", "view", "action", "event", "scoreboard", "record", "protocol-referee", "protocol-bot",

@@ -19,12 +19,12 @@ from typing import Any
 
 import attrs
 
+from ._guards import check_seat, check_state, expect
+from ._unionfind import UnionFind
 from .board import Map
 from .errors import BadArgumentError, ScoreMismatchError, ScoringError, kind_of
-from .guards import check_seat, check_state, expect
 from .paths import Edge, Network, Trail, components, connecting_paths
 from .state import NO_OWNER, GameState, Phase
-from .unionfind import UnionFind
 
 __all__ = [
     "Choice",

@@ -15,6 +15,8 @@ import ctypes
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from .._guards import check_setup, not_a_state
+from .._rng import below, seed_state
 from ..actions import (
     Action,
     BuildStation,
@@ -39,8 +41,6 @@ from ..errors import (
     ScoreMismatchError,
     SetupError,
 )
-from ..guards import check_setup, not_a_state
-from ..rng import below, seed_state
 from ..scoring import Outcome, longest_path
 from ..state import GameState, PendingTunnel, Phase, PlayerState, Rules
 from .build import LIBRARY_ENV as LIBRARY_ENV

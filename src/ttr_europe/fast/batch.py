@@ -16,12 +16,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._payments import payments
 from ..actions import ClaimRoute
 from ..board import Map
 from ..cards import KINDS, Cards
 from ..codec import ActionCodec, codec_for
 from ..errors import MalformedActionError
-from ..payments import payments
 from ..rl.encoding import Layout, layout_for
 from ..scoring import returns
 from . import FastGame, _lib, new_game

@@ -1,4 +1,4 @@
-/* The compiled core of ttr_europe: the same rules as rules.py/table.py/payments.py on a compact
+/* The compiled core of ttr_europe: the same rules as rules.py/_table.py/_payments.py on a compact
  * mutable state, for whole playouts and bulk stepping (docs/fast.md).
  *
  * The pure-Python engine is the reference; every function here mirrors one there and the
@@ -85,7 +85,7 @@ typedef struct {
     int32_t known[MAXP][KINDS]; /* rl.memory.PublicHands: cards each seat was seen to take */
 } Game;
 
-/* ------------------------------------------------------------------ generator (rng.py) */
+/* ------------------------------------------------------------------ generator (_rng.py) */
 
 static uint64_t next_u64(uint64_t *s) {
     *s += 0x9E3779B97F4A7C15ULL;
@@ -106,7 +106,7 @@ static void shuffle(uint64_t *s, int32_t *a, int32_t n) {
     }
 }
 
-/* ------------------------------------------------------------------ payments (payments.py) */
+/* ------------------------------------------------------------------ payments (_payments.py) */
 
 static int32_t count_pay(int32_t colour, int32_t len, int32_t minl, const int32_t *hand) {
     int32_t locos = hand[LOCO];
@@ -182,7 +182,7 @@ static int covers(const int32_t *hand, const int32_t *pay) {
     return 1;
 }
 
-/* ------------------------------------------------------------------ the card table (table.py) */
+/* ------------------------------------------------------------------ the card table (_table.py) */
 
 static int cards_left(const Game *g) {
     return g->top < g->npile || total9(g->discard) > 0;

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from .._jsontext import parse_json
 from ..board import Map
-from ..jsontext import parse_json
 from ..loop import MAX_ACTIONS
 from .games import GameResult, SimulationError
 

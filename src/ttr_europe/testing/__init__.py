@@ -33,12 +33,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from .._rng import seed_state, shuffled
 from ..board import Map
 from ..cards import FULL_DECK, KINDS, Cards, kind_from_name
 from ..data import load_map
 from ..errors import IllegalActionError, SetupError
 from ..invariants import Problem, card_total, cards_placed, check_invariants, state_problems
-from ..rng import seed_state, shuffled
 from ..rules import apply, is_legal, legal_actions
 from ..state import (
     NO_CARD,

@@ -23,8 +23,8 @@ from typing import Any
 
 import attrs
 
+from .._jsontext import parse_json
 from ..errors import DataError
-from ..jsontext import parse_json
 from ..records import GameRecord
 
 SCHEMA_VERSION = 1

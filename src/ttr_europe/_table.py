@@ -11,9 +11,9 @@ D3/D6 (empty slots, slot order).
 
 from __future__ import annotations
 
+from ._rng import shuffled
 from .cards import KINDS, LOCOMOTIVE, Cards, _make
 from .events import Event, Reshuffled, RowReset, slot_refilled
-from .rng import shuffled
 from .state import NO_CARD
 
 
