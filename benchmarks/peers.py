@@ -5,12 +5,18 @@ Usage::
     python benchmarks/peers.py --edwisdom PATH          # or TTR_PEER_EDWISDOM=PATH
     python benchmarks/peers.py --baseline OLD/src       # this checkout against an older one
     python benchmarks/peers.py --quick --json out.json
+    python benchmarks/peers.py                          # the compiled core alone, when built
 
 ``--edwisdom`` is a checkout of github.com/edwisdom/ticket_to_ride (USA map only; its engine
 needs ``msgspec``). It is never copied into this repository: the path is only put on the
 worker's ``sys.path``. ``--baseline`` is the ``src`` directory of another ttr_europe checkout
 (for example ``git archive main src | tar -x -C /tmp/main``), to compare two versions of this
 engine on any map.
+
+When the compiled core (``ttr_europe.fast``) is built, it is put beside the Python engine too
+(``--no-fast`` leaves it out): ``fast`` drives ``FastGame`` with the policy below (the same
+games as ours), ``fast-playout`` plays each game whole in C with the core's own generator
+(``FastGame.playout``; different games of the same kind, as search plays them).
 
 Method (the same for every engine):
 
@@ -85,11 +91,44 @@ class _Edwisdom:
         return n, time.perf_counter() - start
 
 
+class _Fast:
+    """The compiled core (``ttr_europe.fast``). ``whole``: each game is one ``playout`` in C,
+    its policy drawing from the core's own generator (``fast.reference_playout`` replays it);
+    otherwise the harness's policy picks from ``FastGame.legal_actions``, which lists the
+    reference's actions in its order, so these are the very games ours plays."""
+
+    def __init__(self, map_id: str, players: int, whole: bool) -> None:
+        from ttr_europe import fast
+
+        self.game = fast.new_game(map_id, players=players)
+        self.whole = whole
+
+    def play(self, seed: int) -> tuple[int, float]:
+        game = self.game
+        game.deal(seed)  # what new_game(map_id, players=players, seed=seed) deals
+        if self.whole:
+            n = game.playout(seed, STEP_CAP + 1)
+        else:
+            rng = random.Random(seed)
+            n = 0
+            while not game.is_terminal() and n <= STEP_CAP:
+                acts = game.legal_actions()
+                game.apply(acts[rng.randrange(len(acts))])
+                n += 1
+        if n > STEP_CAP:
+            raise RuntimeError(f"seed {seed}: over {STEP_CAP} actions")
+        start = time.perf_counter()
+        game.scores()
+        return n, time.perf_counter() - start
+
+
 def worker(engine: str, map_id: str, players: int, games: int, warm: int) -> dict[str, Any]:
     """Play ``warm`` untimed games, then ``games`` timed games with seeds 0..games-1."""
     if engine == "edwisdom":
         peer = _Edwisdom(map_id, players)
         play = peer.play
+    elif engine in ("fast", "fast-playout"):
+        play = _Fast(map_id, players, whole=engine == "fast-playout").play
     else:
 
         def play(seed: int) -> tuple[int, float]:
@@ -186,14 +225,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--baseline", default=os.environ.get("TTR_BASELINE_SRC"),
                     help="src of another ttr_europe checkout (env TTR_BASELINE_SRC)")  # fmt: skip
     ap.add_argument("--ours", default=None, help="src directory of ours (default: importable)")
+    ap.add_argument("--fast", action=argparse.BooleanOptionalAction, default=None,
+                    help="the compiled core too (default: when it is built)")  # fmt: skip
     ap.add_argument("--configs", default=None, help="e.g. usa/2,usa/4 (default: all that apply)")
     ap.add_argument("--games", type=int, default=300, help="timed games per round")
     ap.add_argument("--rounds", type=int, default=5, help="rounds per engine (odd: a median)")
     ap.add_argument("--quick", action="store_true", help="a smoke run: 20 games, 1 round")
     ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     args = ap.parse_args(argv)
-    if not args.edwisdom and not args.baseline:
-        ap.error("give --edwisdom PATH and/or --baseline PATH (or their environment variables)")
+    fast = _fast_built(args.ours) if args.fast is None else args.fast
+    if not args.edwisdom and not args.baseline and not fast:
+        ap.error("give --edwisdom PATH and/or --baseline PATH (or their environment variables), "
+                 "or build the compiled core (python -m ttr_europe.fast.build)")  # fmt: skip
     games, rounds = (20, 1) if args.quick else (args.games, args.rounds)
     plan: list[tuple[tuple[str, str], tuple[str, int]]] = []
     if args.edwisdom:
@@ -204,6 +247,11 @@ def main(argv: list[str] | None = None) -> int:
         base = os.path.abspath(args.baseline)
         wanted = args.configs or "europe/2,usa/2"
         plan += [(("baseline", base), _cfg(c)) for c in wanted.split(",")]
+    if fast:
+        wanted = args.configs or "europe/2,usa/2"
+        ours = args.ours or ""
+        plan += [((engine, ours), _cfg(c)) for c in wanted.split(",")
+                 for engine in ("fast", "fast-playout")]  # fmt: skip
     results = []
     for peer, cfg in plan:
         print(f"[{cfg[0]}/{cfg[1]}] ours vs {peer[0]}: {rounds} x {games} games",
@@ -221,6 +269,15 @@ def main(argv: list[str] | None = None) -> int:
             json.dump({"started": time.strftime("%Y-%m-%d %H:%M:%S"), "results": results}, f,
                       indent=1)  # fmt: skip
     return 1 if bad else 0
+
+
+def _fast_built(ours: str | None) -> bool:
+    """Whether the compiled core of ``ours`` (or the importable one) is built."""
+    code = "from ttr_europe import fast; raise SystemExit(0 if fast.available() else 1)"
+    env = dict(os.environ)
+    if ours:
+        env["PYTHONPATH"] = ours + os.pathsep + env.get("PYTHONPATH", "")
+    return subprocess.run([sys.executable, "-c", code], env=env, check=False).returncode == 0
 
 
 def _cfg(text: str) -> tuple[str, int]:

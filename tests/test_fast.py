@@ -420,6 +420,12 @@ def test_benchmark_section_reports_both_engines() -> None:
     else:
         assert rate["steps_per_s"] > 0
         assert "steps per CPU-second" in format_batch(rate)[0]
+    vector = batch_rate(games=4, steps=5, rounds=1, vector=True)
+    if importlib.util.find_spec("gymnasium") is None:  # the vector env needs the rl extra
+        assert vector == {} and "not measured" in format_batch(vector)[0]
+    else:
+        assert vector["steps_per_s"] > 0
+        assert format_batch(vector)[0].startswith("Gymnasium vector env")
     names = [name for name, _ in verdict_of(figures, timing, rate, verdict)]
     assert names[-4:] == [
         "compiled europe/2", "compiled usa/2", "compiled score", "compiled batch"
@@ -606,6 +612,39 @@ def test_the_long_differential_script_runs(capsys: pytest.CaptureFixture[str]) -
     assert script.main(["--games", "12", "--seed", "500"]) == 0
     assert "12 games over" in capsys.readouterr().out
     assert script.check_game(3, script.setups()) is None
+
+
+def test_peers_benchmark_puts_the_core_beside_the_python_engine() -> None:
+    """benchmarks/peers.py: ``fast`` plays the very games of the Python engine's harness (the
+    same action counts), ``fast-playout`` the core's own random games (which the reference
+    replays), and the core is found built."""
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "peers.py"
+    spec = importlib.util.spec_from_file_location("ttr_bench_peers", path)
+    assert spec is not None and spec.loader is not None
+    peers = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(peers)
+    python = peers.worker("ttr", "usa", 2, 4, 1)
+    driven = peers.worker("fast", "usa", 2, 4, 1)
+    whole = peers.worker("fast-playout", "usa", 2, 4, 1)
+    assert driven["per_game"] == python["per_game"]
+    replayed = [
+        fast.reference_playout(new_game("usa", players=2, seed=seed), seed)[1] for seed in range(4)
+    ]
+    assert whole["per_game"] == replayed
+    assert all(r["cpu"] > 0 for r in (python, driven, whole))
+    assert peers._fast_built(str(Path(fast.__file__).resolve().parents[2]))
+    table = peers.table(
+        [
+            {
+                "config": "usa/2",
+                "peer": "fast-playout",
+                "ratio_games_per_cpu_s": 0.1,
+                "ours": peers._summary([python]),
+                "theirs": peers._summary([whole]),
+            }
+        ]
+    )
+    assert "| usa/2 | fast-playout |" in table
 
 
 def test_without_a_build_the_core_says_so(tmp_path: Path) -> None:

@@ -187,7 +187,9 @@ def run(
 
         report["compiled"] = side_by_side(max(2, games // 2), rounds)
         report["compiled_score"] = score_timing(max(5, samples // 25))
-        report["compiled_batch"] = batch_rate(64 if quick else 256, 20 if quick else 200, rounds)
+        games_steps = (64, 20) if quick else (256, 200)
+        report["compiled_batch"] = batch_rate(*games_steps, rounds)
+        report["compiled_vector"] = batch_rate(*games_steps, rounds, vector=True)
     return report
 
 
@@ -229,6 +231,8 @@ def format_report(report: dict[str, Any]) -> str:
 
         lines += format_section(report["compiled"]) + format_score(report["compiled_score"])
         lines += format_batch(report["compiled_batch"])
+        if report.get("compiled_vector"):  # gymnasium installed
+            lines += format_batch(report["compiled_vector"])
     return "\n".join(lines)
 
 

@@ -108,6 +108,9 @@ def _load() -> Any:
         "fg_playout": (i64, [vp, u64, i64]),
         "fg_greedy_playout": (i64, [vp, i64]),
         "fg_observe": (None, [vp, vp, vp, vp, vp]),
+        "fg_encode": (ctypes.c_int, [vp, i32, vp, vp]),
+        "fg_mask": (None, [vp, vp, vp]),
+        "fg_apply_code": (ctypes.c_int, [vp, vp, i64]),
         "fg_batch_step": (i64, [vp, i64, vp, vp, vp, vp, vp, vp, vp, vp]),
         "fg_known": (None, [vp, ctypes.POINTER(ctypes.c_int32)]),
         "fg_score": (

@@ -18,10 +18,11 @@ import numpy.typing as npt
 
 from .._payments import payments
 from ..actions import ClaimRoute
+from ..board import Map
 from ..cards import KINDS, Cards
-from ..codec import codec_for
+from ..codec import ActionCodec, codec_for
 from ..errors import MalformedActionError
-from ..rl.encoding import layout_for
+from ..rl.encoding import Layout, layout_for
 from ..scoring import returns
 from . import FastGame, _lib, new_game
 
@@ -34,6 +35,28 @@ OBS_PARTS = (
 )  # fmt: skip
 """The parts of the observation, in the order core.c reads their offsets (O_*)."""
 _ANY = Cards((99,) * KINDS)
+Int32s = ctypes.Array[ctypes.c_int32]
+
+
+def core_tables(board: Map, variant: str) -> tuple[Layout, ActionCodec, Int32s, Int32s]:
+    """The observation layout and action codec of a map and variant, with the tables of their
+    offsets that the core's observation, mask and code functions read (O_* and C_* in core.c)."""
+    lay = layout_for(board, variant)
+    codec = codec_for(board, variant)
+    offsets = [lay.slices[name].start for name in OBS_PARTS]
+    offsets += [lay.size, lay.dense, lay.max_players, len(board.tickets), lay.max_offer,
+                lay.shapes["row"][0]]  # fmt: skip
+    cities = len(board.cities)
+    station_patterns = len(codec.blocks["station"]) // cities if cities else 0
+    starts = [
+        codec.encode(ClaimRoute(r.id, payments(r.colour, r.length, r.ferry, _ANY)[0]))
+        for r in board.routes
+    ]
+    table = [codec.blocks["face_up"].start, codec.blocks["keep"].start,
+             codec.blocks["station"].start, codec.blocks["pay"].start, codec.size,
+             station_patterns, *starts]  # fmt: skip
+    offset_table = (ctypes.c_int32 * len(offsets))(*offsets)
+    return lay, codec, offset_table, (ctypes.c_int32 * len(table))(*table)
 
 
 class BatchGames:
@@ -51,26 +74,11 @@ class BatchGames:
         if type(n) is not int or n < 1:
             raise MalformedActionError("input", f"a batch holds at least one game, not {n!r}")
         self.games = [new_game(map, variant, players, seed + i, **options) for i in range(n)]
-        rules = self.games[0].rules
-        board = rules.map
-        self.layout = layout_for(board, variant)
-        self.codec = codec_for(board, variant)
+        self.layout, self.codec, self._layout, self._codec = core_tables(
+            self.games[0].rules.map, variant
+        )
         self.next_seed = seed + n
         lay, codec = self.layout, self.codec
-        offsets = [lay.slices[name].start for name in OBS_PARTS]
-        offsets += [lay.size, lay.dense, lay.max_players, len(board.tickets), lay.max_offer,
-                    lay.shapes["row"][0]]  # fmt: skip
-        self._layout = (ctypes.c_int32 * len(offsets))(*offsets)
-        cities = len(board.cities)
-        station_patterns = len(codec.blocks["station"]) // cities if cities else 0
-        starts = [
-            codec.encode(ClaimRoute(r.id, payments(r.colour, r.length, r.ferry, _ANY)[0]))
-            for r in board.routes
-        ]
-        table = [codec.blocks["face_up"].start, codec.blocks["keep"].start,
-                 codec.blocks["station"].start, codec.blocks["pay"].start, codec.size,
-                 station_patterns, *starts]  # fmt: skip
-        self._codec = (ctypes.c_int32 * len(table))(*table)
         self._pointers = (ctypes.c_void_p * n)(*(g._ptr for g in self.games))
         self.observations: npt.NDArray[np.float32] = np.zeros((n, lay.size), np.float32)
         self.masks: npt.NDArray[np.bool_] = np.zeros((n, codec.size), np.bool_)

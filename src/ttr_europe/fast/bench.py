@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import gc
 import time
+from collections.abc import Callable
+from typing import Any
 
 from ..rules import new_game
 from ..scoring import score
@@ -134,40 +136,60 @@ def format_greedy(figures: dict[str, float]) -> list[str]:
     ]
 
 
-def batch_rate(games: int = 256, steps: int = 200, rounds: int = 3) -> dict[str, float]:
+def batch_rate(
+    games: int = 256, steps: int = 200, rounds: int = 3, *, vector: bool = False
+) -> dict[str, float]:
     """Steps per CPU-second of ``BatchGames`` on Europe 2 players: applying the codes, the
-    next observations and masks, returns and fresh deals. Each game's code is drawn uniformly
-    among its legal ones by numpy outside the timed calls (the policy is not the stepper's
-    time). The median of ``rounds`` rounds; None of numpy: an empty result."""
+    next observations and masks, returns and fresh deals; with ``vector``, of the Gymnasium
+    vector environment over it (``fast.vector_env``: copies, rewards and infos too). Each
+    game's code is drawn uniformly among its legal ones by numpy outside the timed calls (the
+    policy is not the stepper's time). The median of ``rounds`` rounds; without numpy (or
+    gymnasium, for ``vector``): an empty result."""
     try:
         import numpy as np
 
         from .batch import BatchGames
+
+        if vector:
+            from .vector_env import TicketToRideVectorEnv
     except ImportError:
         return {}
     rates = []
+    step: Callable[[Any], object]
     for r in range(rounds):
-        batch = BatchGames(games, "europe", players=2, seed=r * games)
+        if vector:
+            env = TicketToRideVectorEnv(games, "europe", players=2)
+            env.reset(seed=r * games)
+            batch, step = env.batch, env.step
+        else:
+            batch = BatchGames(games, "europe", players=2, seed=r * games)
+            step = batch.step
         rng = np.random.default_rng(r)
         spent = 0.0
         for _ in range(steps):
             noise = rng.random(batch.masks.shape, dtype=np.float32)
             codes = np.argmax(np.where(batch.masks, noise, -1.0), axis=1)
             start = time.process_time()
-            batch.step(codes)
+            step(codes)
             spent += time.process_time() - start
         rates.append(games * steps / spent)
     rates.sort()
-    return {"games": float(games), "steps_per_s": rates[len(rates) // 2]}
+    return {"games": float(games), "steps_per_s": rates[len(rates) // 2], "vector": float(vector)}
 
 
 def format_batch(figures: dict[str, float]) -> list[str]:
     if not figures:
-        return ["batch stepper: not measured (numpy, the rl extra, is not installed)"]
+        return ["batch stepper: not measured (numpy or gymnasium, the rl extra, is not installed)"]
+    rate = f"{figures['steps_per_s']:,.0f} steps per CPU-second"
+    if figures.get("vector"):
+        return [
+            f"Gymnasium vector env (fast.vector_env), Europe 2 players, {figures['games']:.0f} "
+            f"games: {rate}"
+        ]
     met = "met" if figures["steps_per_s"] >= BATCH_TARGET else "MISSED"
     return [
         f"batch stepper, Europe 2 players, {figures['games']:.0f} games, observation and mask: "
-        f"{figures['steps_per_s']:,.0f} steps per CPU-second; target >= {BATCH_TARGET:,.0f} {met}"
+        f"{rate}; target >= {BATCH_TARGET:,.0f} {met}"
     ]
 
 
@@ -215,7 +237,9 @@ def main() -> int:
         return 1
     lines = format_section(side_by_side()) + format_greedy(greedy_timing())
     lines += format_score(score_timing())
-    print("\n".join([*lines, *format_batch(batch_rate())]))
+    vector = batch_rate(vector=True)
+    lines += format_batch(batch_rate()) + (format_batch(vector) if vector else [])
+    print("\n".join(lines))
     return 0
 
 

@@ -1549,6 +1549,23 @@ void fg_observe(const Game *g, const int32_t *L, const int32_t *C, float *obs, u
     mask_of(g, C, mask);
 }
 
+/* The observation of any seat (an environment shows every agent its own); -1 for no seat. */
+int fg_encode(const Game *g, int32_t seat, const int32_t *L, float *obs) {
+    if (seat < 0 || seat >= g->R->players) return -1;
+    encode(g, seat, L, obs);
+    return 0;
+}
+
+void fg_mask(const Game *g, const int32_t *C, uint8_t *mask) { mask_of(g, C, mask); }
+
+/* Apply the code of the seat to act; -1, the game unchanged, when it is not legal there. */
+int fg_apply_code(Game *g, const int32_t *C, int64_t code) {
+    Act a;
+    if (act_of_code(g, C, code, &a)) return -1;
+    step(g, &a);
+    return 0;
+}
+
 /* One step of each of n games: the code of each game's current seat is applied; a finished
  * game writes its returns (1/k to each of k winners, as scoring.returns), is dealt again
  * with the next seed (*next_seed, counted up) and flagged in done (1); then every game's

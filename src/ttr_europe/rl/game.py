@@ -69,6 +69,15 @@ class CodeGame:
     def over(self) -> bool:
         return self.state.phase is Phase.GAME_OVER
 
+    @property
+    def current(self) -> int:
+        """The seat to act (the last to act once the game is over)."""
+        return self.state.current
+
+    def position(self) -> GameState:
+        """The position as a ``GameState``."""
+        return self.state
+
     def observe(self, seat: int) -> Obs:
         return self.encoder.encode(self.state, seat, self.memory)
 
@@ -108,6 +117,10 @@ class CodeGame:
                 error.rule, f"{who}: code {code} ({action}) is masked out: {error.reason}", action
             )
         return action
+
+    def play_code(self, code: object, who: str) -> list[float]:
+        """Play ``code`` for the seat to act (checked as ``action_of`` checks it); the rewards."""
+        return self.play(self.action_of(code, who))
 
     def play(self, action: Action) -> list[float]:
         """Play a legal ``action``; the rewards it earns, per seat."""

@@ -89,13 +89,13 @@ class TicketToRideEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type h
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._acted = dict.fromkeys(self.agents, 0)
-        self.agent_selection = self.possible_agents[self.game.state.current]
+        self.agent_selection = self.possible_agents[self.game.current]
         self._started = True
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
         game = self.game
-        if not game.over and game.state.current == seat and not self.truncations.get(agent):
+        if not game.over and game.current == seat and not self.truncations.get(agent):
             mask = game.mask().view(np.int8)
         else:
             mask = np.zeros(game.codec.size, np.int8)
@@ -120,9 +120,8 @@ class TicketToRideEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type h
             self._was_dead_step(action)
             return
         game = self.game
-        legal = game.action_of(action, agent)
+        gains = game.play_code(action, agent)
         self._cumulative_rewards[agent] = 0.0
-        gains = game.play(legal)
         for seat, gain in enumerate(gains):
             self.rewards[self.possible_agents[seat]] = gain
         self._acted[agent] += 1
@@ -131,7 +130,7 @@ class TicketToRideEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type h
         elif self.max_cycles is not None and self._acted[agent] >= self.max_cycles:
             self.truncations = dict.fromkeys(self.agents, True)
         else:
-            self.agent_selection = self.possible_agents[game.state.current]
+            self.agent_selection = self.possible_agents[game.current]
         self._accumulate_rewards()
         if self.render_mode == "ansi":
             print(self.render())
@@ -139,7 +138,7 @@ class TicketToRideEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type h
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return summary(self.game.state)
+        return summary(self.game.position())
 
     def close(self) -> None:
         pass

@@ -1,0 +1,116 @@
+"""The PettingZoo AEC environment with its game in the compiled core.
+
+``env(map="europe", variant="base", players=2, max_cycles=1000, render_mode=None, **options)``
+returns a ``FastTicketToRideEnv``: ``rl.pettingzoo_env.TicketToRideEnv`` (same agents, spaces,
+seeds, observations, masks, rewards, errors and ``max_cycles``) whose game is a ``FastGame``,
+so observations, masks and moves are computed in C. Rewards are ``scoring.returns`` at the end
+(``reward="score_diff"`` stays with the reference environment). A masked-out code raises the
+error the reference environment raises: the core refuses it, and the reference then names it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..errors import GameOverError, SetupError
+from ..rl.encoding import Obs
+from ..rl.game import MAX_AGENT_STEPS, CodeGame
+from ..rl.mask import Mask
+from ..rl.pettingzoo_env import TicketToRideEnv
+from ..state import GameState, Phase
+from . import FastGame, _lib
+from .batch import core_tables
+
+
+class FastCodeGame(CodeGame):
+    """``CodeGame`` over a ``FastGame``; ``state`` is only brought up to date on request
+    (``position()``), so read the position through ``position()``."""
+
+    def __init__(
+        self,
+        map: str,
+        variant: str,
+        players: int,
+        reward: str = "returns",
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        if reward != "returns":
+            raise SetupError(
+                f"the compiled core's environment rewards 'returns' only, not {reward!r}"
+            )
+        super().__init__(map, variant, players, reward, options)
+        self.fast = FastGame.from_state(self.state)
+        _, _, self._layout, self._codec = core_tables(self.state.map, variant)
+
+    def reset(self, seed: int) -> None:
+        self.fast.deal(seed)
+
+    @property
+    def over(self) -> bool:
+        return self.fast.phase is Phase.GAME_OVER
+
+    @property
+    def current(self) -> int:
+        return self.fast.current
+
+    def position(self) -> GameState:
+        self.state = self.fast.to_state()
+        return self.state
+
+    def observe(self, seat: int) -> Obs:
+        out = np.empty(self.encoder.layout.size, np.float32)
+        if _lib().fg_encode(self.fast._ptr, seat, self._layout, out.ctypes.data):
+            raise SetupError(f"no seat {seat!r} in a {self.players}-player game")
+        return out
+
+    def mask(self) -> Mask:
+        out = np.zeros(self.codec.size, np.bool_)
+        _lib().fg_mask(self.fast._ptr, self._codec, out.ctypes.data)
+        return out
+
+    def play_code(self, code: object, who: str) -> list[float]:
+        if self.over:
+            raise GameOverError("R46", f"the game is over; {who} cannot play code {code!r}")
+        value = self.code_of(code, who)
+        if _lib().fg_apply_code(self.fast._ptr, self._codec, value):
+            self.position()
+            self.action_of(value, who)  # the reference names the rule that refuses it
+            raise AssertionError(f"the core refused code {value}, which the reference allows")
+        if not self.over:
+            return [0.0] * self.players
+        seats = self.fast.scores()
+        winners = sum(s.rank == 1 for s in seats)
+        return [1.0 / winners if s.rank == 1 else 0.0 for s in seats]
+
+
+class FastTicketToRideEnv(TicketToRideEnv):
+    """``TicketToRideEnv`` with its game in the compiled core (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        **TicketToRideEnv.metadata,
+        "name": "ttr_europe_fast_v0",
+    }
+
+    def __init__(
+        self,
+        map: str = "europe",
+        variant: str = "base",
+        players: int = 2,
+        *,
+        reward: str = "returns",
+        max_cycles: int | None = MAX_AGENT_STEPS,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        game = FastCodeGame(map, variant, players, reward, options)
+        super().__init__(
+            map, variant, players, max_cycles=max_cycles, render_mode=render_mode, **options
+        )
+        self.game = game
+
+
+def env(**kwargs: Any) -> FastTicketToRideEnv:
+    """A ``FastTicketToRideEnv`` (PettingZoo's conventional constructor name)."""
+    return FastTicketToRideEnv(**kwargs)
