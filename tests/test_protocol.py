@@ -246,6 +246,24 @@ def test_serve_gives_a_failed_program_s_seat_to_a_stand_in(tmp_path: Path) -> No
     assert_all_ended(pids)
 
 
+def test_serve_ends_a_program_as_soon_as_its_match_is_over(tmp_path: Path) -> None:
+    pytest.importorskip("starlette")
+    from ttr_europe.bots import GreedyBot, decide
+    from ttr_europe.match import Match
+    from ttr_europe.web.hub import Client, Hub
+
+    pids = tmp_path / "pids"
+    spec = faulty("notation", 1, pids)  # a program that never goes wrong
+    hub = Hub(lambda: Match.new("usa", "base", 2, 3, ["person", spec], first_player=0))
+    tab, person, rng = Client(), GreedyBot(), random.Random(4)
+    hub.receive(tab, json.dumps({"type": "join", "seat": 0}))
+    while not hub.latest.match.finished:
+        action = decide(person, hub.latest.match.state, rng)
+        hub.receive(tab, json.dumps({"type": "act", "action": str(action)}))
+    assert hub.latest.match.seats[1].name == spec  # it played the whole game itself
+    assert_all_ended(pids)  # and ended with it, while the server and the match live on
+
+
 def test_simulate_on_worker_processes_counts_a_failed_program_as_a_forfeit(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     dies = faulty("dies", 5, pids)

@@ -63,7 +63,7 @@ from ..actions import (
     WithdrawTunnel,
 )
 from ..board import Ticket
-from ..bots import make_bot
+from ..bots import close_bots, make_bot
 from ..errors import (
     ActionParseError,
     BotError,
@@ -221,6 +221,7 @@ class Hub:
         gone = min(idle, key=lambda h: (not h.match.finished, h.seen))
         del self.matches[gone.id]
         self.store.archive(gone.id, now)
+        close_bots(seat.bot for seat in gone.match.seats)  # a joined archive starts them anew
 
     def _restore_all(self) -> None:
         """Bring back the matches the database says were live (the ``max_matches`` most
@@ -302,6 +303,8 @@ class Hub:
                 hosted.saved = len(stored.record.actions)
             raise WebError("not_saved", "the server could not save that move; try again") from None
         hosted.saved = len(match.actions)
+        if match.finished:  # a bot's program has nothing more to do: end it now, not at exit
+            close_bots(seat.bot for seat in match.seats)
 
     def leave(self, client: Client) -> None:
         """Forget a closed connection (its seat stays reserved for its token)."""
