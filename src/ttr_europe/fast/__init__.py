@@ -42,8 +42,8 @@ from ..errors import (
 )
 from ..scoring import Outcome, longest_path
 from ..state import GameState, PendingTunnel, Phase, PlayerState, Rules
-from .build import LIBRARY_ENV as LIBRARY_ENV
-from .build import library_path, source_hash
+from ._library import LIBRARY_ENV as LIBRARY_ENV
+from ._library import library_path, source_hash
 
 __all__ = [
     "FastGame",

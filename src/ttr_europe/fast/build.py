@@ -8,7 +8,6 @@ AddressSanitizer and UndefinedBehaviorSanitizer for the checks described in docs
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import shlex
 import subprocess
@@ -16,25 +15,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-SOURCE = Path(__file__).with_name("core.c")
-LIBRARY_ENV = "TTR_EUROPE_FAST_LIB"
-"""An environment variable naming another build of the core (a sanitizer build, say)."""
-
-
-def library_path() -> Path:
-    """Where the built core is looked for: ``$TTR_EUROPE_FAST_LIB``, else beside ``core.c``."""
-    named = os.environ.get(LIBRARY_ENV)
-    return Path(named) if named else SOURCE.with_name("_core.so")
-
+from ._library import SOURCE, library_path, source_hash
 
 FLAGS = ("-std=c11", "-O2", "-shared", "-fPIC", "-Wall", "-Wextra", "-Werror")
 SANITIZE = ("-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined")
-
-
-def source_hash() -> int:
-    """The hash of ``core.c`` built into the library: ``fast`` loads only a build of the
-    source beside it (a library left from an older version is refused, not trusted)."""
-    return int(hashlib.sha256(SOURCE.read_bytes()).hexdigest()[:15], 16)
 
 
 def command(output: Path, sanitize: bool = False) -> list[str]:
