@@ -222,8 +222,7 @@ def test_a_list_given_another_positions_open_routes_fools_nothing() -> None:
     taken = scenario(hands=RICH, owners={route: 1})
     acts, donor = legal_actions(taken), legal_actions(free)
     for name in type(acts).__slots__:
-        if name != "_state":
-            object.__setattr__(acts, name, getattr(donor, name))
+        object.__setattr__(acts, name, getattr(donor, name))
     handed_out = []
     for i in range(len(acts)):
         action = acts[i]  # each applied as soon as it is handed out
