@@ -104,3 +104,38 @@ def test_a_loaded_game_larger_than_the_layout_writes_only_what_fits() -> None:
     assert kept.sum() == lay.max_offer  # the first places only
     for name in ("tunnel_route", "tunnel_colour"):
         assert not lay.part(batch.observations[0], name).any()
+
+
+def test_codes_that_are_not_integers_are_refused() -> None:
+    batch = BatchGames(2, seed=3)
+    legal = np.array([int(np.flatnonzero(m)[0]) for m in batch.masks])
+    before = [g.to_state() for g in batch.games]
+    for codes in (legal.astype(np.float64), legal > 0, legal.astype(str)):
+        with pytest.raises(MalformedActionError, match="integers"):
+            batch.step(codes)
+    assert [g.to_state() for g in batch.games] == before
+    batch.step(legal.astype(np.uint16))
+    assert [g.to_state() for g in batch.games] != before
+
+
+def test_without_autoreset_an_ended_game_waits_to_be_dealt() -> None:
+    from ttr_europe.state import Phase
+
+    batch = BatchGames(2, "usa", players=2, seed=20, autoreset=False)
+    states = [new_game("usa", players=2, seed=20 + i) for i in range(2)]
+    rng = np.random.default_rng(4)
+    while not batch.done.any():
+        codes = np.array([rng.choice(np.flatnonzero(mask)) for mask in batch.masks])
+        batch.step(codes)
+        for i in range(2):
+            states[i] = apply(states[i], batch.codec.decode(int(codes[i]), states[i]))
+    ended = int(np.flatnonzero(batch.done)[0])
+    assert batch.games[ended].to_state() == states[ended]  # left over, not dealt again
+    assert batch.games[ended].phase is Phase.GAME_OVER and not batch.masks[ended].any()
+    assert list(batch.returns[ended, :2]) == pytest.approx(returns(states[ended]))
+    assert batch.next_seed == 22
+    batch.deal(ended, 77)
+    fresh = new_game("usa", players=2, seed=77)
+    assert batch.games[ended].to_state() == fresh
+    assert np.array_equal(batch.observations[ended], encode(fresh, fresh.current))
+    assert np.array_equal(batch.masks[ended], action_mask(fresh))

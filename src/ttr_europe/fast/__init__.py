@@ -112,6 +112,7 @@ def _load() -> Any:
         "fg_mask": (None, [vp, vp, vp]),
         "fg_apply_code": (ctypes.c_int, [vp, vp, i64]),
         "fg_batch_step": (i64, [vp, i64, vp, vp, vp, vp, vp, vp, vp, vp]),
+        "fg_batch_seat": (ctypes.c_int, [vp, i64, i32, vp, vp, vp, vp]),
         "fg_known": (None, [vp, ctypes.POINTER(ctypes.c_int32)]),
         "fg_score": (
             ctypes.c_int,

@@ -5,7 +5,8 @@ After ``reset`` and every ``step`` the preallocated numpy arrays hold, per game,
 observation of the seat to act (``rl.encoding``'s vector, with the memory of public hands of
 ``rl.memory.PublicHands``), its legal-action mask over ``codec.ActionCodec``'s codes, and, for
 games that just ended, the returns of ``scoring.returns`` and ``done``; an ended game is dealt
-again at once with the next seed. Needs numpy (the ``rl`` extra) and the built core.
+again at once with the next seed (``autoreset=False`` leaves it over, for the caller to
+``deal``). Needs numpy (the ``rl`` extra) and the built core.
 """
 
 from __future__ import annotations
@@ -69,6 +70,8 @@ class BatchGames:
         variant: str = "base",
         players: int = 2,
         seed: int = 0,
+        *,
+        autoreset: bool = True,
         **options: Any,
     ) -> None:
         if type(n) is not int or n < 1:
@@ -78,6 +81,7 @@ class BatchGames:
             self.games[0].rules.map, variant
         )
         self.next_seed = seed + n
+        self.autoreset = autoreset
         lay, codec = self.layout, self.codec
         self._pointers = (ctypes.c_void_p * n)(*(g._ptr for g in self.games))
         self.observations: npt.NDArray[np.float32] = np.zeros((n, lay.size), np.float32)
@@ -104,17 +108,27 @@ class BatchGames:
 
     def reset(self, seed: int) -> None:
         """Deal every game again, game ``i`` with ``seed + i``, and observe."""
-        for i, game in enumerate(self.games):
-            game.deal(seed + i)
-            self._observe(i)
+        for i in range(len(self.games)):
+            self.deal(i, seed + i)
         self.next_seed = seed + len(self.games)
+
+    def deal(self, i: int, seed: int) -> None:
+        """Deal game ``i`` again with ``seed`` (an ended game, say, under ``autoreset=False``)
+        and observe it."""
+        self.games[i].deal(seed)
+        self._observe(i)
 
     def step(self, codes: npt.ArrayLike) -> None:
         """Apply one code per game (each must be legal: ``masks[i, code]``), then observe."""
-        wanted = np.ascontiguousarray(codes, dtype=np.int64)
+        given = np.asarray(codes)
         n = len(self.games)
-        if wanted.shape != (n,):
+        if given.shape != (n,):
             raise MalformedActionError("codec", f"one code per game: shape ({n},) expected")
+        if given.dtype.kind not in "iu":
+            raise MalformedActionError(
+                "codec", f"codes are integers, not an array of {given.dtype} values"
+            )
+        wanted = np.ascontiguousarray(given, dtype=np.int64)
         legal = (wanted >= 0) & (wanted < self.codec.size)
         legal[legal] = self.masks[np.flatnonzero(legal), wanted[legal]]
         if not legal.all():
@@ -124,7 +138,7 @@ class BatchGames:
         failed = _lib().fg_batch_step(
             self._pointers, n, wanted.ctypes.data, self._layout, self._codec,
             self.observations.ctypes.data, self.masks.ctypes.data, self.returns.ctypes.data,
-            self.done.ctypes.data, ctypes.byref(self._seed),
+            self.done.ctypes.data, ctypes.byref(self._seed) if self.autoreset else None,
         )  # fmt: skip
         assert failed == 0, "a code checked against the mask was refused"
         self.next_seed = self._seed.value
@@ -132,6 +146,7 @@ class BatchGames:
             game: FastGame = self.games[i]
             self.returns[i, : game.rules.players] = returns(game.to_state())
             self.done[i] = 1
-            game.deal(self.next_seed)
-            self.next_seed += 1
+            if self.autoreset:
+                game.deal(self.next_seed)
+                self.next_seed += 1
             self._observe(int(i))

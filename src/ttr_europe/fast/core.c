@@ -1568,10 +1568,11 @@ int fg_apply_code(Game *g, const int32_t *C, int64_t code) {
 
 /* One step of each of n games: the code of each game's current seat is applied; a finished
  * game writes its returns (1/k to each of k winners, as scoring.returns), is dealt again
- * with the next seed (*next_seed, counted up) and flagged in done (1); then every game's
- * observation (of the seat to act) and mask are written. A finished game whose longest trail
- * is left to paths.py is flagged 2 and left over, unobserved, for the caller. Returns -1 - i
- * when game i's code is not legal (games before i have stepped), else 0. */
+ * with the next seed (*next_seed, counted up; with no next_seed it is left over for the
+ * caller to deal) and flagged in done (1); then every game's observation (of the seat to
+ * act) and mask are written. A finished game whose longest trail is left to paths.py is
+ * flagged 2 and left over, unobserved, for the caller. Returns -1 - i when game i's code is
+ * not legal (games before i have stepped), else 0. */
 int64_t fg_batch_step(Game **games, int64_t n, const int64_t *codes, const int32_t *L,
                       const int32_t *C, float *obs, uint8_t *mask, float *returns,
                       uint8_t *done, uint64_t *next_seed) {
@@ -1593,9 +1594,25 @@ int64_t fg_batch_step(Game **games, int64_t n, const int64_t *codes, const int32
             for (int32_t q = 0; q < players; q++)
                 if (out[q * SC_FIELDS + SC_RANK] == 1) returns[i * maxp + q] = 1.0f / winners;
             done[i] = 1;
-            fg_setup(g, (*next_seed)++, -1);
+            if (next_seed) fg_setup(g, (*next_seed)++, -1);
         }
         fg_observe(g, L, C, obs + i * L[O_SIZE], mask + i * C[C_SIZE]);
+    }
+    return 0;
+}
+
+/* One seat's observation in each of n games, and its mask: the legal codes where that seat
+ * is to act, zeros where another seat is or the game is over (a PettingZoo agent's view).
+ * Returns -1, writing nothing, when some game has no such seat. */
+int fg_batch_seat(Game *const *games, int64_t n, int32_t seat, const int32_t *L,
+                  const int32_t *C, float *obs, uint8_t *mask) {
+    for (int64_t i = 0; i < n; i++)
+        if (seat < 0 || seat >= games[i]->R->players) return -1;
+    for (int64_t i = 0; i < n; i++) {
+        const Game *g = games[i];
+        encode(g, seat, L, obs + i * L[O_SIZE]);
+        if (g->current == seat && g->phase != PH_OVER) mask_of(g, C, mask + i * C[C_SIZE]);
+        else memset(mask + i * C[C_SIZE], 0, (size_t)C[C_SIZE]);
     }
     return 0;
 }
