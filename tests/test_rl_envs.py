@@ -14,7 +14,7 @@ gym = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
 
 from ttr_europe import (  # noqa: E402
     GameOverError,
@@ -27,7 +27,7 @@ from ttr_europe.bots import GreedyBot, RandomBot, decide, play  # noqa: E402
 from ttr_europe.errors import BotError, SetupError  # noqa: E402
 from ttr_europe.rl import GYM_ID, MAX_AGENT_STEPS, PolicyBot, PublicHands, encode  # noqa: E402
 from ttr_europe.rl.gymnasium_env import TicketToRideGymEnv  # noqa: E402
-from ttr_europe.rl.pettingzoo_env import TicketToRideEnv, env  # noqa: E402
+from ttr_europe.rl.pettingzoo_env import TicketToRideEnv, env, parallel_env  # noqa: E402
 from ttr_europe.rules import why_illegal  # noqa: E402
 from ttr_europe.scoring import outcome, returns  # noqa: E402
 
@@ -62,6 +62,37 @@ def test_pettingzoo_api_test(map_id: str, players: int) -> None:
 
 def test_pettingzoo_seed_test() -> None:
     seed_test(lambda: env(players=2), num_cycles=150)
+
+
+@pytest.mark.parametrize(("map_id", "players"), [("europe", 2), ("usa", 4)])
+def test_the_parallel_form_passes_pettingzoo_s_parallel_api_test(map_id: str, players: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a warning of the checker is a failure here
+        parallel_api_test(parallel_env(map=map_id, players=players), num_cycles=3000)
+
+
+def test_the_parallel_form_plays_the_action_of_the_agent_to_act_only() -> None:
+    par, aec = parallel_env(players=3), env(players=3)
+    observations, _ = par.reset(seed=8)
+    aec.reset(seed=8)
+    rng = np.random.default_rng(8)
+    total = dict.fromkeys(par.possible_agents, 0.0)
+    while par.agents:
+        acting = aec.agent_selection
+        assert [a for a, o in observations.items() if o["action_mask"].any()] == [acting]
+        code = int(rng.choice(np.flatnonzero(observations[acting]["action_mask"])))
+        others = {a: _masked_out(observations[acting]["action_mask"]) for a in par.agents}
+        observations, rewards, terms, truncs, infos = par.step({**others, acting: code})
+        aec.step(code)  # the others' masked-out codes were never played
+        for agent in par.possible_agents:
+            total[agent] += rewards[agent]
+        if par.agents:
+            assert infos[par.agents[0]]["active_agent"] == aec.agent_selection
+            for agent in par.agents:
+                assert np.array_equal(observations[agent]["observation"],
+                                      aec.observe(agent)["observation"])  # fmt: skip
+    assert all(terms.values()) and not any(truncs.values()) and aec.game.over
+    assert tuple(total.values()) == returns(aec.game.position())
 
 
 def test_the_same_seed_replays_the_same_game_and_the_next_reset_differs() -> None:

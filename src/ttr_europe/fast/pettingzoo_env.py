@@ -6,6 +6,8 @@ seeds, observations, masks, rewards, errors and ``max_cycles``) whose game is a 
 so observations, masks and moves are computed in C. Rewards are ``scoring.returns`` at the end
 (``reward="score_diff"`` stays with the reference environment). A masked-out code raises the
 error the reference environment raises: the core refuses it, and the reference then names it.
+``parallel_env(...)`` is its PettingZoo ``ParallelEnv`` form, as ``rl.pettingzoo_env``'s;
+``parallel_vec_env`` steps many of those games together.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
+from pettingzoo import ParallelEnv
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from ..errors import GameOverError, SetupError
 from ..rl.encoding import Obs
@@ -114,3 +118,8 @@ class FastTicketToRideEnv(TicketToRideEnv):
 def env(**kwargs: Any) -> FastTicketToRideEnv:
     """A ``FastTicketToRideEnv`` (PettingZoo's conventional constructor name)."""
     return FastTicketToRideEnv(**kwargs)
+
+
+def parallel_env(**kwargs: Any) -> ParallelEnv:
+    """``env(**kwargs)`` as a PettingZoo ``ParallelEnv`` (``rl.pettingzoo_env.parallel_env``)."""
+    return turn_based_aec_to_parallel(env(**kwargs))

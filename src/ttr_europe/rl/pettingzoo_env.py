@@ -6,7 +6,8 @@ seat-relative float32 vector of ``ttr_europe.rl.encoding`` (with the memory of p
 and ``"action_mask"``, an int8 vector over the ``ActionCodec`` codes (all zero for a seat not to
 act). Rewards come at the end from ``scoring.returns``, or after every move with
 ``reward="score_diff"``. ``max_cycles`` truncates the game once one agent has acted that many
-times: ``MAX_AGENT_STEPS`` (1000) by default, ``None`` for no cap.
+times: ``MAX_AGENT_STEPS`` (1000) by default, ``None`` for no cap. ``parallel_env(...)`` is
+the same game as a PettingZoo ``ParallelEnv`` (see its docstring).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from ..errors import GameOverError, SetupError
 from ..records import summary
@@ -147,3 +149,11 @@ class TicketToRideEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type h
 def env(**kwargs: Any) -> TicketToRideEnv:
     """A ``TicketToRideEnv`` (PettingZoo's conventional constructor name)."""
     return TicketToRideEnv(**kwargs)
+
+
+def parallel_env(**kwargs: Any) -> ParallelEnv:
+    """``env(**kwargs)`` as a PettingZoo ``ParallelEnv``: PettingZoo's own
+    ``turn_based_aec_to_parallel``, where each step reads only the action of the agent to act
+    (``infos[agent]["active_agent"]`` names it after a step; its mask is the only one with
+    legal codes) and the others' actions are ignored."""
+    return turn_based_aec_to_parallel(env(**kwargs))
