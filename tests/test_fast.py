@@ -421,12 +421,15 @@ def test_benchmark_section_reports_both_engines() -> None:
     else:
         assert rate["steps_per_s"] > 0
         assert "steps per CPU-second" in format_batch(rate)[0]
-    vector = batch_rate(games=4, steps=5, rounds=1, vector=True)
-    if importlib.util.find_spec("gymnasium") is None:  # the vector env needs the rl extra
-        assert vector == {} and "not measured" in format_batch(vector)[0]
-    else:
-        assert vector["steps_per_s"] > 0
-        assert format_batch(vector)[0].startswith("Gymnasium vector env")
+    for form, title in (("vector", "Gymnasium vector env"), ("parallel", "PettingZoo parallel")):
+        env_rate = batch_rate(games=4, steps=5, rounds=1, form=form)
+        if importlib.util.find_spec("pettingzoo") is None:  # the environments need the rl extra
+            assert env_rate == {} and "not measured" in format_batch(env_rate, form)[0]
+        else:
+            assert env_rate["steps_per_s"] > 0
+            assert format_batch(env_rate, form)[0].startswith(title)
+    with pytest.raises(ValueError, match="form"):
+        batch_rate(games=4, steps=5, rounds=1, form="bogus")
     names = [name for name, _ in verdict_of(figures, timing, rate, verdict)]
     assert names[-4:] == [
         "compiled europe/2", "compiled usa/2", "compiled score", "compiled batch"

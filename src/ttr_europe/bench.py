@@ -183,13 +183,13 @@ def run(
     from . import fast
 
     if fast.available():  # the optional compiled core, side by side (docs/fast.md)
-        from .fast.bench import batch_rate, score_timing, side_by_side
+        from .fast.bench import FORMS, batch_rate, score_timing, side_by_side
 
         report["compiled"] = side_by_side(max(2, games // 2), rounds)
         report["compiled_score"] = score_timing(max(5, samples // 25))
         games_steps = (64, 20) if quick else (256, 200)
-        report["compiled_batch"] = batch_rate(*games_steps, rounds)
-        report["compiled_vector"] = batch_rate(*games_steps, rounds, vector=True)
+        for form in FORMS:
+            report[f"compiled_{form}"] = batch_rate(*games_steps, rounds, form=form)
     return report
 
 
@@ -227,12 +227,12 @@ def format_report(report: dict[str, Any]) -> str:
         f"{'met' if verdicts['memory'] else 'MISSED'}",
     ]
     if "compiled" in report:
-        from .fast.bench import format_batch, format_score, format_section
+        from .fast.bench import FORMS, format_batch, format_score, format_section
 
         lines += format_section(report["compiled"]) + format_score(report["compiled_score"])
-        lines += format_batch(report["compiled_batch"])
-        if report.get("compiled_vector"):  # gymnasium installed
-            lines += format_batch(report["compiled_vector"])
+        for form in FORMS:
+            if report.get(f"compiled_{form}") or form == "batch":  # the environments need rl
+                lines += format_batch(report[f"compiled_{form}"], form)
     return "\n".join(lines)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from ..rules import new_game
@@ -136,31 +137,46 @@ def format_greedy(figures: dict[str, float]) -> list[str]:
     ]
 
 
+FORMS = ("batch", "vector", "parallel")
+"""What ``batch_rate`` steps: ``BatchGames``, the Gymnasium vector environment over it, or the
+PettingZoo parallel batch over it."""
+
+
 def batch_rate(
-    games: int = 256, steps: int = 200, rounds: int = 3, *, vector: bool = False
+    games: int = 256, steps: int = 200, rounds: int = 3, *, form: str = "batch"
 ) -> dict[str, float]:
-    """Steps per CPU-second of ``BatchGames`` on Europe 2 players: applying the codes, the
-    next observations and masks, returns and fresh deals; with ``vector``, of the Gymnasium
-    vector environment over it (``fast.vector_env``: copies, rewards and infos too). Each
-    game's code is drawn uniformly among its legal ones by numpy outside the timed calls (the
-    policy is not the stepper's time). The median of ``rounds`` rounds; without numpy (or
-    gymnasium, for ``vector``): an empty result."""
+    """Steps per CPU-second on Europe 2 players of ``BatchGames`` (applying the codes, the next
+    observations and masks, returns and fresh deals), or of an environment over it: ``vector``,
+    the Gymnasium vector environment (``fast.vector_env``: copies, rewards and infos too);
+    ``parallel``, the PettingZoo parallel batch (``fast.parallel_vec_env``: every agent's
+    observation and mask, copies, rewards and infos). Each game's code is drawn uniformly among
+    its legal ones by numpy outside the timed calls (the policy is not the stepper's time). The
+    median of ``rounds`` rounds; without numpy (or gymnasium and pettingzoo for an
+    environment): an empty result."""
+    if form not in FORMS:
+        raise ValueError(f"form must be one of {', '.join(FORMS)}, not {form!r}")
     try:
         import numpy as np
 
         from .batch import BatchGames
 
-        if vector:
+        if form == "vector":
             from .vector_env import TicketToRideVectorEnv
+        if form == "parallel":
+            from .parallel_vec_env import TicketToRideParallelVecEnv
     except ImportError:
         return {}
     rates = []
     step: Callable[[Any], object]
     for r in range(rounds):
-        if vector:
-            env = TicketToRideVectorEnv(games, "europe", players=2)
-            env.reset(seed=r * games)
-            batch, step = env.batch, env.step
+        if form == "vector":
+            vector = TicketToRideVectorEnv(games, "europe", players=2)
+            vector.reset(seed=r * games)
+            batch, step = vector.batch, vector.step
+        elif form == "parallel":
+            parallel = TicketToRideParallelVecEnv(games, "europe", players=2)
+            parallel.reset(seed=r * games)
+            batch, step = parallel.batch, partial(_every_agent_plays, parallel)
         else:
             batch = BatchGames(games, "europe", players=2, seed=r * games)
             step = batch.step
@@ -174,22 +190,28 @@ def batch_rate(
             spent += time.process_time() - start
         rates.append(games * steps / spent)
     rates.sort()
-    return {"games": float(games), "steps_per_s": rates[len(rates) // 2], "vector": float(vector)}
+    return {"games": float(games), "steps_per_s": rates[len(rates) // 2]}
 
 
-def format_batch(figures: dict[str, float]) -> list[str]:
+def _every_agent_plays(env: Any, codes: Any) -> object:
+    """A parallel batch's step with the same codes for every agent (only the acting one's
+    are read)."""
+    return env.step(dict.fromkeys(env.possible_agents, codes))
+
+
+def format_batch(figures: dict[str, float], form: str = "batch") -> list[str]:
     if not figures:
-        return ["batch stepper: not measured (numpy or gymnasium, the rl extra, is not installed)"]
+        what = "numpy" if form == "batch" else "gymnasium or pettingzoo"
+        return [f"{form} stepping: not measured ({what}, the rl extra, is not installed)"]
     rate = f"{figures['steps_per_s']:,.0f} steps per CPU-second"
-    if figures.get("vector"):
-        return [
-            f"Gymnasium vector env (fast.vector_env), Europe 2 players, {figures['games']:.0f} "
-            f"games: {rate}"
-        ]
+    games = f"Europe 2 players, {figures['games']:.0f} games"
+    if form == "vector":
+        return [f"Gymnasium vector env (fast.vector_env), {games}: {rate}"]
+    if form == "parallel":
+        return [f"PettingZoo parallel batch (fast.parallel_vec_env), {games}: {rate}"]
     met = "met" if figures["steps_per_s"] >= BATCH_TARGET else "MISSED"
     return [
-        f"batch stepper, Europe 2 players, {figures['games']:.0f} games, observation and mask: "
-        f"{rate}; target >= {BATCH_TARGET:,.0f} {met}"
+        f"batch stepper, {games}, observation and mask: {rate}; target >= {BATCH_TARGET:,.0f} {met}"
     ]
 
 
@@ -237,8 +259,10 @@ def main() -> int:
         return 1
     lines = format_section(side_by_side()) + format_greedy(greedy_timing())
     lines += format_score(score_timing())
-    vector = batch_rate(vector=True)
-    lines += format_batch(batch_rate()) + (format_batch(vector) if vector else [])
+    for form in FORMS:
+        figures = batch_rate(form=form)
+        if figures or form == "batch":
+            lines += format_batch(figures, form)
     print("\n".join(lines))
     return 0
 
