@@ -19,6 +19,8 @@ pytestmark = pytest.mark.skipif(
     not fast.available(), reason="the compiled core is not built (python -m ttr_europe.fast.build)"
 )
 
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 from pettingzoo.test import parallel_api_test  # noqa: E402
 
 from ttr_europe.errors import (  # noqa: E402
@@ -30,6 +32,7 @@ from ttr_europe.errors import (  # noqa: E402
 from ttr_europe.fast import pettingzoo_env as fast_pettingzoo  # noqa: E402
 from ttr_europe.fast.parallel_vec_env import TicketToRideParallelVecEnv  # noqa: E402
 from ttr_europe.rl import pettingzoo_env as reference_pettingzoo  # noqa: E402
+from ttr_europe.rules import apply, is_terminal  # noqa: E402
 
 Obs = dict[str, dict[str, Any]]
 
@@ -198,3 +201,59 @@ def test_bad_settings_are_refused() -> None:
     for seed in (-1, 1.5, [1, 2]):
         with pytest.raises(BadArgumentError):
             batch.reset(seed=seed)  # type: ignore[arg-type]
+
+
+_BATCH = TicketToRideParallelVecEnv(3, "usa", players=3)
+_ODD_CODES = st.one_of(
+    st.none(),
+    st.integers(-3, 1200),
+    st.lists(st.integers(-3, 1200), min_size=2, max_size=4),
+    st.lists(st.floats(0, 1200), min_size=3, max_size=3),
+    st.lists(st.booleans(), min_size=3, max_size=3),
+    st.text(max_size=3),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    moves=st.integers(0, 30),
+    changes=st.dictionaries(st.sampled_from(["player_0", "player_1", "player_2", "x"]), _ODD_CODES),
+)
+def test_any_actions_are_played_whole_or_refused_with_nothing_moved(
+    seed: int, moves: int, changes: dict[str, Any]
+) -> None:
+    """Legal codes with some entries replaced by anything: the step either plays exactly each
+    game's acting agent's code, or is refused with ``MalformedActionError`` and no game moved."""
+    batch = _BATCH
+    obs, _ = batch.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
+        obs, *_ = batch.step(_random_actions(obs, rng))
+    actions: dict[str, Any] = {**_random_actions(obs, rng), **changes}
+    before = [game.to_state() for game in batch.games]
+    acting = [batch.possible_agents[s] for s in batch.acting]
+    try:
+        codes = [int(np.asarray(actions[agent])[i]) for i, agent in enumerate(acting)]
+        playable = (
+            all(
+                np.asarray(actions[agent]).shape == (3,)
+                and np.asarray(actions[agent]).dtype.kind in "iu"
+                and 0 <= codes[i] < batch.batch.codec.size
+                and obs[agent]["action_mask"][i, codes[i]]
+                for i, agent in enumerate(acting)
+            )
+            and "x" not in actions
+        )
+    except (KeyError, IndexError, TypeError, ValueError):
+        playable = False
+    if not playable:
+        with pytest.raises(MalformedActionError):
+            batch.step(actions)
+        assert [game.to_state() for game in batch.games] == before
+        return
+    batch.step(actions)
+    for i, state in enumerate(before):
+        after = apply(state, batch.batch.codec.decode(codes[i], state))
+        if not is_terminal(after):  # an ended game is dealt again at once
+            assert batch.games[i].to_state() == after

@@ -135,6 +135,11 @@ def test_vector_env_refuses_bad_codes_and_seeds() -> None:
     assert np.array_equal(env.batch.observations, obs)  # no game moved
     with pytest.raises(MalformedActionError, match="one code per game"):
         env.step([legal])
+    first = int(np.flatnonzero(info["action_mask"][1])[0])
+    for codes in (np.array([legal, first], np.float32), np.array([legal > 0, first > 0])):
+        with pytest.raises(MalformedActionError, match="integers"):
+            env.step(codes)
+    assert np.array_equal(env.batch.observations, obs)
     with pytest.raises(BadArgumentError):
         env.reset(seed=[1, 2])
     with pytest.raises(BadArgumentError):
