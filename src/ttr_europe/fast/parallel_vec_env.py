@@ -23,6 +23,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..errors import BadArgumentError, GameOverError, MalformedActionError, SetupError
 from ..rl.game import MAX_AGENT_STEPS, fresh_seed
+from ..rl.pettingzoo_env import agent_spaces
 from . import _lib
 from .batch import BatchGames
 
@@ -80,16 +81,9 @@ class TicketToRideParallelVecEnv:
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents = list(self.possible_agents)
         layout, size = self.batch.layout, self.batch.codec.size
-        single = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    0.0, np.maximum(layout.high, 1.0), (layout.size,), np.float32
-                ),
-                "action_mask": spaces.Box(0, 1, (size,), np.int8),
-            }
-        )
-        self._single_obs = {agent: single for agent in self.possible_agents}
-        self._single_act = {agent: spaces.Discrete(size) for agent in self.possible_agents}
+        own = {agent: agent_spaces(layout, size) for agent in self.possible_agents}
+        self._single_obs = {agent: pair[0] for agent, pair in own.items()}
+        self._single_act = {agent: pair[1] for agent, pair in own.items()}
         self._obs_spaces = {a: batch_space(s, num_envs) for a, s in self._single_obs.items()}
         self._act_spaces = {a: batch_space(s, num_envs) for a, s in self._single_act.items()}
         self._names = np.array(self.possible_agents)

@@ -22,7 +22,22 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from ..errors import GameOverError, SetupError
 from ..records import summary
+from .encoding import Layout
 from .game import MAX_AGENT_STEPS, CodeGame, fresh_seed
+
+
+def agent_spaces(layout: Layout, codes: int) -> tuple[spaces.Dict, spaces.Discrete]:
+    """One agent's observation space (``rl.encoding``'s vector and an int8 mask over the codes)
+    and action space (the codes)."""
+    observed = spaces.Dict(
+        {
+            "observation": spaces.Box(
+                0.0, np.maximum(layout.high, 1.0), (layout.size,), np.float32
+            ),
+            "action_mask": spaces.Box(0, 1, (codes,), np.int8),
+        }
+    )
+    return observed, spaces.Discrete(codes)
 
 
 class TicketToRideEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
@@ -55,20 +70,10 @@ class TicketToRideEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type h
         self.max_cycles = max_cycles
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        layout = self.game.encoder.layout
-        size = self.game.codec.size
-        self.observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": spaces.Box(
-                        0.0, np.maximum(layout.high, 1.0), (layout.size,), np.float32
-                    ),
-                    "action_mask": spaces.Box(0, 1, (size,), np.int8),
-                }
-            )
-            for agent in self.possible_agents
-        }
-        self.action_spaces = {agent: spaces.Discrete(size) for agent in self.possible_agents}
+        layout, codes = self.game.encoder.layout, self.game.codec.size
+        own = {agent: agent_spaces(layout, codes) for agent in self.possible_agents}
+        self.observation_spaces = {agent: pair[0] for agent, pair in own.items()}
+        self.action_spaces = {agent: pair[1] for agent, pair in own.items()}
         self._rng: random.Random | None = None
         self._acted = dict.fromkeys(self.possible_agents, 0)
         self._started = False
