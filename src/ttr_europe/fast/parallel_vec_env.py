@@ -24,7 +24,7 @@ from gymnasium.vector.utils import batch_space
 from ..errors import BadArgumentError, GameOverError, MalformedActionError, SetupError
 from ..rl.game import MAX_AGENT_STEPS, fresh_seed
 from ..rl.pettingzoo_env import agent_spaces
-from . import _lib
+from . import FastGame, _lib
 from .batch import BatchGames
 
 Floats = npt.NDArray[np.float32]
@@ -151,7 +151,7 @@ class TicketToRideParallelVecEnv:
         if self.max_cycles is not None:
             truncated = ~terminated & (acted[self._rows, acting] >= self.max_cycles)
         ended = terminated | truncated
-        gains = np.where(terminated[:, None], self.batch.returns, np.float32(0.0))
+        gains = self.batch.returns  # the returns of games that ended, zeros elsewhere
         finals = self._finish(np.flatnonzero(ended)) if ended.any() else {}
         self._observe()
         infos = self._infos()
@@ -166,7 +166,7 @@ class TicketToRideParallelVecEnv:
         """Nothing to release: the games are freed with the environment."""
 
     @property
-    def games(self) -> list[Any]:
+    def games(self) -> list[FastGame]:
         """The ``FastGame`` of each slot (``games[i].to_state()`` to look at one)."""
         return self.batch.games
 
