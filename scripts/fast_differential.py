@@ -56,13 +56,8 @@ def check_game(seed: int, table: Sequence[tuple[str, str, int]]) -> str | None:
         return f"{where}: a different number of actions"
     if game.to_state() != expected:
         return f"{where}: different final states"
-    board = score(expected)
-    figures = tuple(
-        (p.route_points, p.ticket_points, p.completed, p.station_points, p.longest_path.length,
-         p.bonus, p.total, p.rank)
-        for p in board.players
-    )  # fmt: skip
-    if tuple(tuple(s) for s in game.scores()) != figures or game.outcome() != outcome(expected):
+    figures = tuple(fast.SeatScore.of(p) for p in score(expected).players)
+    if game.scores() != figures or game.outcome() != outcome(expected):
         return f"{where}: different scores"
     return None
 

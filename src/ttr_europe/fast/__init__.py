@@ -40,7 +40,7 @@ from ..errors import (
     ScoreMismatchError,
     SetupError,
 )
-from ..scoring import Outcome, longest_path
+from ..scoring import Outcome, PlayerScore, longest_path
 from ..state import GameState, PendingTunnel, Phase, PlayerState, Rules
 from ._library import LIBRARY_ENV as LIBRARY_ENV
 from ._library import library_path, source_hash
@@ -339,6 +339,13 @@ class SeatScore(NamedTuple):
     bonus: int
     total: int
     rank: int
+
+    @classmethod
+    def of(cls, player: PlayerScore) -> SeatScore:
+        """The same figures from a seat of the reference's ``scoring.score``."""
+        return cls(player.route_points, player.ticket_points, player.completed,
+                   player.station_points, player.longest_path.length, player.bonus,
+                   player.total, player.rank)  # fmt: skip
 
 
 _SCORE_FIELDS = len(SeatScore._fields)
