@@ -6,18 +6,14 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
-import sys
-import time
-import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from test_web_browser import TIMEOUT, TURN, _take_turn
+from webserver import free_port, serve_process
 
 pytest.importorskip("uvicorn")
 
@@ -29,40 +25,16 @@ POSITION = """() => ({
 })"""
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@contextmanager
-def _serve(port: int, db: Path) -> Iterator[subprocess.Popen[str]]:
-    """``ttr-europe serve`` in a process of its own; killed at the end if still running."""
-    argv = [sys.executable, "-m", "ttr_europe", "serve", "--port", str(port), "--db", str(db),
-            "--players", "2", "--seats", "person,greedy", "--seed", "7"]  # fmt: skip
-    server = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert server.poll() is None, server.communicate()
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "the server did not answer"
-                time.sleep(0.1)
-        yield server
-    finally:
-        if server.poll() is None:
-            server.kill()
-        server.communicate(timeout=20)
+def _serve(port: int, db: Path) -> AbstractContextManager[subprocess.Popen[str]]:
+    """The same server every time: two seats, a person and greedy, seed 7, on ``db``."""
+    return serve_process(port, "--db", str(db), "--players", "2", "--seats", "person,greedy",
+                         "--seed", "7")  # fmt: skip
 
 
 def test_a_tab_goes_on_from_the_same_position_after_the_server_is_killed(
     browser: Any, tmp_path: Path
 ) -> None:
-    port, db = _free_port(), tmp_path / "matches.db"
+    port, db = free_port(), tmp_path / "matches.db"
     page = browser.new_page(viewport={"width": 1400, "height": 900})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

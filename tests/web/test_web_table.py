@@ -14,27 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_web_browser import TIMEOUT, TURN, VISIBLE_POINT
 from webserver import serving
 
 from ttr_europe.match import Match
 from ttr_europe.testing import scenario
 
-TIMEOUT = 15_000
-TURN = "['turn', 'over'].includes(document.body.dataset.state)"
 SIZES = {
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
     "tablet": {"viewport": {"width": 768, "height": 1024}, "is_mobile": True, "has_touch": True},
     "desktop": {"viewport": {"width": 1400, "height": 900}},
 }
-VISIBLE_POINT = """g => {
-  for (const space of g.querySelectorAll('g.space')) {
-    const box = space.getBoundingClientRect();
-    const x = box.left + box.width / 2, y = box.top + box.height / 2;
-    const hit = document.elementFromPoint(x, y);
-    if (hit && hit.closest('g.route') === g) return [x, y];
-  }
-  throw new Error('no visible space on ' + g.dataset.route);
-}"""
 BOX = "el => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
 
 

@@ -1,4 +1,5 @@
-"""The real server on a loopback port for one test, and where the system's Chromium is.
+"""The real server on a loopback port for one test (in a thread, or ``ttr-europe serve`` in a
+process of its own), and where the system's Chromium is.
 
 The browser is the system's Chromium driven by Playwright (``TTR_CHROMIUM`` names it when it is
 not ``chromium`` or ``chromium-browser`` on the path); Playwright never downloads one.
@@ -9,8 +10,11 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import subprocess
+import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -76,6 +80,38 @@ def serving(
         thread.join(20)
         listening.close()
         assert not thread.is_alive(), "the server did not stop"
+
+
+def free_port() -> int:
+    """A loopback port free a moment ago, for a server started in another process."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextmanager
+def serve_process(port: int, *options: str) -> Iterator[subprocess.Popen[str]]:
+    """``ttr-europe serve --port PORT OPTIONS`` in a process of its own, yielded once its page
+    answers; killed at the end if still running (its output stays readable with
+    ``communicate``)."""
+    argv = [sys.executable, "-m", "ttr_europe", "serve", "--port", str(port), *options]
+    server = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert server.poll() is None, server.communicate()
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not answer"
+                time.sleep(0.1)
+        yield server
+    finally:
+        if server.poll() is None:
+            server.kill()
+        server.communicate(timeout=20)
 
 
 def chromium_path() -> str:
