@@ -155,7 +155,7 @@ def test_copies_unless_asked_for_the_environment_s_own_arrays() -> None:
         first, _ = batch.reset(seed=2)
         kept = first["player_0"]["observation"].copy()
         second, *_ = batch.step(_random_actions(first, np.random.default_rng(0)))
-        shared = second["player_0"]["observation"] is not None and np.shares_memory(
+        shared = np.shares_memory(
             first["player_0"]["observation"], second["player_0"]["observation"]
         )
         assert shared is not copy
