@@ -48,7 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:
-        child = sub.add_parser(command.name, help=command.help, description=command.help)
+        # argparse %-formats a subcommand's help ("95% intervals" would crash --help)
+        child = sub.add_parser(
+            command.name, help=command.help.replace("%", "%%"), description=command.help
+        )
         command.configure(child)
         child.set_defaults(run=command.run)
     return parser
