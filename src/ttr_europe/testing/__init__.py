@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .._rng import seed_state, shuffled
-from ..board import Map
+from ..board import Map, Variant
 from ..cards import FULL_DECK, KINDS, Cards, kind_from_name
 from ..data import load_map
 from ..errors import IllegalActionError, SetupError
@@ -149,53 +149,34 @@ def scenario(
     v = board.variants[variant]
     rules = Rules(board, v, players, **options)  # type: ignore[arg-type]
     hand_of = {p: cards(h) for p, h in (hands or {}).items()}
-    row_kinds = kinds(row) if row is not None else (NO_CARD,) * v.face_up
-    if len(row_kinds) != v.face_up:
-        raise SetupError(f"the face-up row has {v.face_up} slots")
+    row_kinds = _row(row, v.face_up)
     discard_cards = cards(discard) if discard is not None else Cards()
     owner_idx = {board.route_index[r]: seat for r, seat in (owners or {}).items()}
     owners_t = tuple(owner_idx.get(r, NO_OWNER) for r in range(len(board.routes)))
-    rng = seed_state(seed)
     if pile is None:
-        tunnel_cards: tuple[Cards, ...] = () if tunnel is None else (tunnel.laid,)
-        revealed = () if tunnel is None else tunnel.revealed
-        used = cards_placed(hand_of.values(), (*row_kinds, *revealed), discard_cards, *tunnel_cards)
-        rest = [FULL_DECK[k] - used[k] for k in range(KINDS)]
-        if min(rest) < 0:
-            raise SetupError("more cards placed than the 110 of the game")
-        pile_t, rng = shuffled(rng, Cards(rest).kinds())
+        pile_t, rng = _shuffled_rest(seed, hand_of.values(), row_kinds, discard_cards, tunnel)
     else:
-        pile_t = kinds(pile)
+        pile_t, rng = kinds(pile), seed_state(seed)
     tix = _TicketIndex(board.ticket_index)
-    held = {tix[t] for seq in (*(tickets or {}).values(), *(offers or {}).values()) for t in seq}
-    held |= {tix[t] for t in box or ()}
-    if ticket_deck is None:
-        pool = [t for t in (*v.long_pool, *v.regular_pool) if t not in held]
-        deck_t = tuple(t for t in pool if not board.tickets[t].long)
-    else:
-        deck_t = tuple(tix[t] for t in ticket_deck)
-    if box is None:  # every pool ticket placed nowhere else is out of the game
-        placed = held | set(deck_t)
-        box_t = tuple(t for t in (*v.long_pool, *v.regular_pool) if t not in placed)
-    else:
-        box_t = tuple(tix[t] for t in box)
-    seats: list[PlayerState] = []
-    for p in range(players):
-        mine = [board.routes[r] for r, seat in owner_idx.items() if seat == p]
-        seats.append(PlayerState(
+    deck_t, box_t = _ticket_places(board, v, tix, ticket_deck, box, tickets, offers)
+    routes_of = [[board.routes[r] for r, s in owner_idx.items() if s == p] for p in range(players)]
+    seats = tuple(
+        PlayerState(
             hand_of.get(p, Cards()),
-            (trains or {}).get(p, v.trains - sum(r.length for r in mine)),
+            (trains or {}).get(p, v.trains - sum(r.length for r in routes_of[p])),
             tuple(board.city_index[c] for c in (stations or {}).get(p, ())),
-            (scores or {}).get(p, sum(r.points for r in mine)),
+            (scores or {}).get(p, sum(r.points for r in routes_of[p])),
             tuple(tix[t] for t in (tickets or {}).get(p, ())),
             tuple(tix[t] for t in (offers or {}).get(p, ())),
-        ))  # fmt: skip
+        )
+        for p in range(players)
+    )
     state = GameState.create(
         rules=rules,
         phase=phase,
         current=current,
         first_player=first_player,
-        players=tuple(seats),
+        players=seats,
         pile=pile_t,
         pile_top=0,
         row=row_kinds,
@@ -212,6 +193,57 @@ def scenario(
     if problems:
         raise SetupError(f"not a valid position: {problems[0]}")
     return state
+
+
+def _row(row: str | Sequence[KindSpec] | None, slots: int) -> tuple[int, ...]:
+    """The face-up row: the given kinds, or every slot empty."""
+    row_kinds = kinds(row) if row is not None else (NO_CARD,) * slots
+    if len(row_kinds) != slots:
+        raise SetupError(f"the face-up row has {slots} slots")
+    return row_kinds
+
+
+def _shuffled_rest(
+    seed: int,
+    hands: Iterable[Cards],
+    row: tuple[int, ...],
+    discard: Cards,
+    tunnel: PendingTunnel[int] | None,
+) -> tuple[tuple[int, ...], int]:
+    """The draw pile when none is given: every card placed nowhere else, shuffled by ``seed``."""
+    tunnel_cards: tuple[Cards, ...] = () if tunnel is None else (tunnel.laid,)
+    revealed = () if tunnel is None else tunnel.revealed
+    used = cards_placed(hands, (*row, *revealed), discard, *tunnel_cards)
+    rest = [FULL_DECK[k] - used[k] for k in range(KINDS)]
+    if min(rest) < 0:
+        raise SetupError("more cards placed than the 110 of the game")
+    return shuffled(seed_state(seed), Cards(rest).kinds())
+
+
+def _ticket_places(
+    board: Map,
+    v: Variant,
+    tix: Mapping[str, int],
+    ticket_deck: Sequence[str] | None,
+    box: Sequence[str] | None,
+    tickets: Mapping[int, Sequence[str]] | None,
+    offers: Mapping[int, Sequence[str]] | None,
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The ticket deck and the box: as given, else every pool ticket not held (the regular ones
+    in the deck) and the rest out of the game."""
+    held = {tix[t] for seq in (*(tickets or {}).values(), *(offers or {}).values()) for t in seq}
+    held |= {tix[t] for t in box or ()}
+    if ticket_deck is None:
+        pool = [t for t in (*v.long_pool, *v.regular_pool) if t not in held]
+        deck_t = tuple(t for t in pool if not board.tickets[t].long)
+    else:
+        deck_t = tuple(tix[t] for t in ticket_deck)
+    if box is None:  # every pool ticket placed nowhere else is out of the game
+        placed = held | set(deck_t)
+        box_t = tuple(t for t in (*v.long_pool, *v.regular_pool) if t not in placed)
+    else:
+        box_t = tuple(tix[t] for t in box)
+    return deck_t, box_t
 
 
 def finished(
