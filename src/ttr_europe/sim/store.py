@@ -25,7 +25,7 @@ import attrs
 from .._jsontext import parse_json
 from ..board import Map
 from ..loop import MAX_ACTIONS
-from .games import GameResult, SimulationError
+from .games import Forfeit, GameResult, SimulationError
 
 if TYPE_CHECKING:
     from ..records import GameRecord
@@ -124,7 +124,15 @@ class RowCheck:
 
 def _game_problem(row: GameResult, lowest: int, highest: int) -> str | None:
     """What makes ``row`` a game no play gives, or None (``play_game`` is the reference)."""
-    n, forfeit = len(row.bots), row.forfeit
+    return (
+        _figures_problem(row, lowest, highest)
+        or (_finished_problem(row) if row.forfeit is None else _forfeit_problem(row, row.forfeit))
+        or _winners_problem(row)
+    )
+
+
+def _figures_problem(row: GameResult, lowest: int, highest: int) -> str | None:
+    """Scores, action count and duration each within what a game can give."""
     for seat, points in enumerate(row.scores):
         if not lowest <= points <= highest:
             return f"seat {seat} scores {points}, outside {lowest}..{highest} on this map"
@@ -132,25 +140,43 @@ def _game_problem(row: GameResult, lowest: int, highest: int) -> str | None:
         return f"{row.actions} actions, outside 0..{MAX_ACTIONS}"
     if not (math.isfinite(row.duration) and row.duration >= 0):
         return f"a duration of {row.duration} seconds"
-    if forfeit is None:
-        if row.actions < n:
-            return f"{row.actions} actions: every seat keeps tickets before the end (R9)"
-        for i, j in ((i, j) for i in range(n) for j in range(n)):  # tie-breaks split ties only
-            if row.scores[i] > row.scores[j] and row.ranks[i] >= row.ranks[j]:
-                return f"seat {i} outscores seat {j} but does not rank ahead of it"
-        if any(row.ranks[s] != 1 + sum(r < row.ranks[s] for r in row.ranks) for s in range(n)):
-            return f"ranks {list(row.ranks)} are not a ranking (ties share a rank, D15)"
+    return None
+
+
+def _finished_problem(row: GameResult) -> str | None:
+    """A game played to its end: every seat kept tickets, and the ranks follow the scores."""
+    n = len(row.bots)
+    if row.actions < n:
+        return f"{row.actions} actions: every seat keeps tickets before the end (R9)"
+    for i, j in ((i, j) for i in range(n) for j in range(n)):  # tie-breaks split ties only
+        if row.scores[i] > row.scores[j] and row.ranks[i] >= row.ranks[j]:
+            return f"seat {i} outscores seat {j} but does not rank ahead of it"
+    if any(row.ranks[s] != 1 + sum(r < row.ranks[s] for r in row.ranks) for s in range(n)):
+        return f"ranks {list(row.ranks)} are not a ranking (ties share a rank, D15)"
+    return None
+
+
+def _forfeit_problem(row: GameResult, forfeit: Forfeit) -> str | None:
+    """A forfeit names a seat of the row, its bot and action, its error, and ranks it last."""
+    n = len(row.bots)
+    if not (type(forfeit.seat) is int and 0 <= forfeit.seat < n):
+        return f"a forfeit by seat {forfeit.seat!r} of {n}"
+    if forfeit.bot != row.bots[forfeit.seat] or forfeit.action != row.actions:
+        return "a forfeit that names another bot or another action than the row"
+    if not isinstance(forfeit.error, str):
+        return "a forfeit without its error"
+    if row.ranks != tuple(n if s == forfeit.seat else 1 for s in range(n)):
+        return f"ranks {list(row.ranks)} do not put the forfeiting seat last"
+    return None
+
+
+def _winners_problem(row: GameResult) -> str | None:
+    """The winners are the seats the ranks make first (all but a forfeiting seat), sharing 1.0."""
+    n = len(row.bots)
+    if row.forfeit is None:
         winners = tuple(s for s in range(n) if row.ranks[s] == 1)
     else:
-        if not (type(forfeit.seat) is int and 0 <= forfeit.seat < n):
-            return f"a forfeit by seat {forfeit.seat!r} of {n}"
-        if forfeit.bot != row.bots[forfeit.seat] or forfeit.action != row.actions:
-            return "a forfeit that names another bot or another action than the row"
-        if not isinstance(forfeit.error, str):
-            return "a forfeit without its error"
-        if row.ranks != tuple(n if s == forfeit.seat else 1 for s in range(n)):
-            return f"ranks {list(row.ranks)} do not put the forfeiting seat last"
-        winners = tuple(s for s in range(n) if s != forfeit.seat)
+        winners = tuple(s for s in range(n) if s != row.forfeit.seat)
     if row.winners != winners:
         return f"winners {list(row.winners)}, the ranks make {list(winners)}"
     share = 1.0 / len(winners)
