@@ -2,7 +2,7 @@
  * mutable state, for whole playouts and bulk stepping (docs/fast.md).
  *
  * The pure-Python engine is the reference; every function here mirrors one there and the
- * differential tests (tests/test_fast.py) hold the two together. Map data arrive from the
+ * differential tests (tests/fast/test_fast.py) hold the two together. Map data arrive from the
  * loaded Map as an int64 array (fg_rules_new); positions travel both ways as int64 arrays
  * (fg_load/fg_dump). Every index read from outside is checked on the way in, so a hostile
  * position or action gets an error code, never an out-of-bounds access.

@@ -16,7 +16,7 @@ pytest.importorskip("mkdocs")
 pytest.importorskip("mkdocstrings")
 pytest.importorskip("material")
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.slow

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-PAGE = Path(__file__).resolve().parent.parent / "docs" / "bots.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "bots.md"
 BLOCKS = [
     block
     for block in re.findall(r"```python\n(.*?)```", PAGE.read_text("utf-8"), re.DOTALL)

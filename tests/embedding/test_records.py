@@ -1,7 +1,7 @@
 """Game records, replay (D19) and the golden playthroughs under tests/golden/.
 
 To rewrite the golden files after an intended change of behaviour:
-``TTR_REGEN_GOLDEN=1 python -m pytest tests/test_records.py`` and review the diff.
+``TTR_REGEN_GOLDEN=1 python -m pytest tests/embedding/test_records.py`` and review the diff.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from ttr_europe.records import (
     replay,
 )
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parents[1] / "golden"
 GOLDEN_GAMES: dict[str, dict[str, Any]] = {
     "europe-base-2p": {"map": "europe", "variant": "base", "players": 2, "seed": 1,
                        "policy_seed": 1},

@@ -26,7 +26,7 @@ from ttr_europe.sim import tournament
 from ttr_europe.state import Phase
 from ttr_europe.views import observe, view_to_json
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "line_bot.py"
 FAULTY = ROOT / "tests" / "bots" / "faulty_bot.py"
 PYTHON = shlex.quote(sys.executable)

@@ -76,7 +76,7 @@ def test_layout_is_fixed_and_contiguous(map_id: str, variant: str) -> None:
 
 def test_documented_sizes_match() -> None:
     """docs/embedding.md states the size of every codec; the table must be right."""
-    doc = (Path(__file__).parents[1] / "docs" / "embedding.md").read_text(encoding="utf-8")
+    doc = (Path(__file__).parents[2] / "docs" / "embedding.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\| `(\w+)` \| `(\w+)` \|((?: *\d+ *\|)+)$", doc, re.MULTILINE)
     found = {(m, v): [int(x) for x in cells.split("|") if x.strip()] for m, v, cells in rows}
     assert set(found) == set(CONFIGS)

@@ -516,9 +516,9 @@ def test_scores_of_random_games_agree(map_id: str, variant: str, players: int) -
 
 
 def hand_scored() -> dict[str, GameState]:
-    """Positions of tests/test_scoring_by_hand.py and a few like them: stations that borrow
+    """Positions of tests/scoring/test_scoring_by_hand.py and a few like them: stations that borrow
     (one route for several tickets, chains of stations), ties decided by each criterion."""
-    from test_scoring_by_hand import FOUR_DISJOINT_THREES, worked
+    from positions import FOUR_DISJOINT_THREES, worked
 
     chained = {"Munchen-Zurich": 0, "Munchen-Wien": 1, "Budapest-Wien-red": 1}
     routes = load_map("europe").routes
@@ -617,7 +617,7 @@ def test_peers_benchmark_puts_the_core_beside_the_python_engine() -> None:
     """benchmarks/peers.py: ``fast`` plays the very games of the Python engine's harness (the
     same action counts), ``fast-playout`` the core's own random games (which the reference
     replays), and the core is found built."""
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "peers.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "peers.py"
     spec = importlib.util.spec_from_file_location("ttr_bench_peers", path)
     assert spec is not None and spec.loader is not None
     peers = importlib.util.module_from_spec(spec)

@@ -11,7 +11,7 @@ pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "rl.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "rl.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text("utf-8"), re.DOTALL)
 
 

@@ -22,7 +22,7 @@ import pytest
 
 from ttr_europe.cli import build_parser
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PAGES = [*sorted((REPO / "docs").rglob("*.md")), REPO / "README.md"]
 FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```", re.DOTALL | re.MULTILINE)
 SHELL_STEPS = (

@@ -18,7 +18,7 @@ from ttr_europe.rl import encode, layout_for  # noqa: E402
 from ttr_europe.scoring import returns  # noqa: E402
 from ttr_europe.views import observe  # noqa: E402
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "openspiel.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "openspiel.md"
 
 
 def _advance(state, steps: int, seed: int = 0):

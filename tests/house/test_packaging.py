@@ -25,7 +25,7 @@ import attrs
 import networkx
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SNIPPET = """
 import json, ttr_europe
 from ttr_europe import load_map, available_maps

@@ -1,6 +1,6 @@
 """Simulations: seeded, seat-rotating, the same rows on every local backend, and bots that fail
-cost one game (a forfeit), never the run. The results file is tested in test_sim_store.py,
-the command line in test_sim_cli.py and Ray in test_sim_ray.py."""
+cost one game (a forfeit), never the run. The results file is tested in sim/test_store.py,
+the command line in cli/test_simulate.py and Ray in sim/test_ray.py."""
 
 from __future__ import annotations
 

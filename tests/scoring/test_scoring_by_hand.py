@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from positions import FOUR_DISJOINT_THREES, worked
 from strategies import played
 from ttr_europe import Phase, load_map
 from ttr_europe.paths import Edge, longest_trail
@@ -44,27 +45,6 @@ def ranks(board: Scoreboard) -> list[int]:
 
 
 # --------------------------------------------------------------------------- a whole final score
-
-# Seat 0: London-Dieppe-Paris-Frankfurt-Munchen, then Munchen-Wien and Munchen-Zurich;
-# stations in Wien and Lisboa. Seat 1: Budapest-Wien-Zagrab-Venezia-Roma-Brindisi.
-# Seat 2: Amsterdam-Essen-Berlin-Wien, stations in Zurich, Munchen and Budapest.
-WORKED_OWNERS = {
-    "Dieppe-London-1": 0, "Dieppe-Paris": 0, "Frankfurt-Paris-orange": 0,
-    "Frankfurt-Munchen": 0, "Munchen-Wien": 0, "Munchen-Zurich": 0,
-    "Budapest-Wien-red": 1, "Wien-Zagrab": 1, "Venezia-Zagrab": 1, "Roma-Venezia": 1,
-    "Brindisi-Roma": 1,
-    "Berlin-Wien": 2, "Berlin-Essen": 2, "Amsterdam-Essen": 2,
-}  # fmt: skip
-WORKED_TICKETS = {
-    0: ["Paris-Wien", "Paris-Zagrab", "London-Berlin"],
-    1: ["Zagrab-Brindisi", "Roma-Smyrna"],
-    2: ["Zurich-Budapest", "Marseille-Essen"],
-}
-WORKED_STATIONS = {0: ["Wien", "Lisboa"], 2: ["Zurich", "Munchen", "Budapest"]}
-
-
-def worked() -> GameState:
-    return finished(WORKED_OWNERS, tickets=WORKED_TICKETS, stations=WORKED_STATIONS, players=3)
 
 
 def test_worked_final_score_by_hand() -> None:
@@ -336,11 +316,6 @@ def test_d14_no_bonus_without_track_unless_the_option() -> None:
 
 
 # --------------------------------------------------------------------------- R49, R50, D15-D17
-
-FOUR_DISJOINT_THREES = {
-    "Amsterdam-Essen": 1, "Angora-Erzurum": 1, "Brest-Paris": 1, "Kyiv-Smolensk": 1,
-    "Budapest-Wien-red": 1,
-}  # fmt: skip
 
 
 def test_r49_3_the_bonus_holder_wins_a_tie_on_total() -> None:

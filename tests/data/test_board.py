@@ -94,7 +94,7 @@ def test_map_and_records_are_frozen() -> None:
 def test_maps_compare_by_identity(tmp_path: Path) -> None:
     """Two loads of the same file are equal in content but are different boards."""
     copy = tmp_path / "europe.json"
-    source = Path(__file__).resolve().parents[1] / "src" / "ttr_europe" / "data" / "maps"
+    source = Path(__file__).resolve().parents[2] / "src" / "ttr_europe" / "data" / "maps"
     copy.write_text((source / "europe.json").read_text("utf-8"), "utf-8")
     first, second = load_map_file(copy), load_map_file(copy)
     assert first != second

@@ -17,7 +17,7 @@ import pytest
 
 from ttr_europe import Map, load_map
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def reference_dir() -> Path:

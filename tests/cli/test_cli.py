@@ -1,4 +1,4 @@
-"""The ``play`` and ``bench`` subcommands (``info`` is covered in test_cli_info.py)."""
+"""The ``play`` and ``bench`` subcommands (``info`` is covered in cli/test_info.py)."""
 
 from __future__ import annotations
 

@@ -48,7 +48,7 @@ def test_info_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_info_of_a_map_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    source = Path(__file__).resolve().parents[1] / "src" / "ttr_europe" / "data" / "maps"
+    source = Path(__file__).resolve().parents[2] / "src" / "ttr_europe" / "data" / "maps"
     doc = json.loads((source / "usa.json").read_text("utf-8"))
     doc["name"] = "My USA"
     mine = tmp_path / "mine.json"
