@@ -17,7 +17,8 @@ from ttr_europe.cli import main
 from ttr_europe.cli.simulate import ProgressBar, duration
 from ttr_europe.data import data_files
 
-TESTS = str(Path(__file__).resolve().parents[1] / "sim")  # test_sim's bots, by package.module:Class spec
+# test_sim's bots, by package.module:Class spec
+TESTS = str(Path(__file__).resolve().parents[1] / "sim")
 
 
 def one_line_error(capsys: pytest.CaptureFixture[str]) -> str:

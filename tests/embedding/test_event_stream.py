@@ -5,7 +5,8 @@ The file was written before the reducer produced the events itself, so this test
 changed nothing but the one order that was wrong: a reshuffle during a tunnel's reveal now follows
 the ``TunnelRevealed`` whose first cards came from the old pile (``_recorded_order`` puts it back
 where the old code listed it before comparing). To rewrite the file after an intended change:
-``TTR_REGEN_EVENTS=1 python -m pytest tests/embedding/test_event_stream.py`` and say why in the commit.
+``TTR_REGEN_EVENTS=1 python -m pytest tests/embedding/test_event_stream.py`` (say why in the
+commit).
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from test_sim import DiesOnce, Raises, stamp
+
 from ttr_europe.cli import main
 from ttr_europe.sim import SimulationError, simulate
 
