@@ -925,28 +925,26 @@ def _end_turn(
     """
     if table is not None and NO_CARD in table.row:
         table.refill()
+    phase, current, final, passes = _closing(state, players[state.current].trains, passed)
+    return _successor(state, phase, current, players, table, owners, closed, ticket_deck,
+                      state.box, None, final, passes)  # fmt: skip
+
+
+def _closing(state: GameState, trains: int, passed: bool) -> tuple[Phase, int, int, int]:
+    """The end-of-turn bookkeeping, written once (R46, D25, D30, D34): the next phase and seat,
+    the last round's count and the passes in a row, for a turn whose seat has ``trains`` left.
+    The trigger starts a last round of one turn each, this turn's seat last; a round of passes
+    ends the game."""
     n = state.rules.players
     final = state.final_turns
     if final > 0:
         final -= 1
-    elif final < 0 and players[state.current].trains <= END_TRIGGER_TRAINS:
+    elif final < 0 and trains <= END_TRIGGER_TRAINS:
         final = n
     passes = state.passes + 1 if passed else 0
-    over = final == 0 or passes >= n
-    return _successor(
-        state,
-        _GAME_OVER if over else _TURN,
-        state.current if over else (state.current + 1) % n,
-        players,
-        table,
-        owners,
-        closed,
-        ticket_deck,
-        state.box,
-        None,
-        final,
-        passes,
-    )
+    if final == 0 or passes >= n:
+        return _GAME_OVER, state.current, final, passes
+    return _TURN, (state.current + 1) % n, final, passes
 
 
 def _after_card(state: GameState, table: Table, hand: Cards, took_loco: bool) -> GameState:
@@ -1031,19 +1029,9 @@ def _next_turn(
     closed: tuple[int, ...],
 ) -> GameState:
     """``_end_turn`` when no slot is empty, nobody passed and the tickets did not move."""
-    n = state.rules.players
-    seat = state.current
-    final = state.final_turns
-    if final > 0:
-        final -= 1
-    elif final < 0 and players[seat].trains <= END_TRIGGER_TRAINS:
-        final = n
-    if final == 0:
-        return new_state(state.rules, _GAME_OVER, seat, state.first_player, players, pile, top,
-                         row, discard, state.ticket_deck, state.box, owners, closed, None,
-                         state.rng, final, 0)  # fmt: skip
-    return new_state(state.rules, _TURN, (seat + 1) % n, state.first_player, players, pile, top,
-                     row, discard, state.ticket_deck, state.box, owners, closed, None, state.rng,
+    phase, current, final, _ = _closing(state, players[state.current].trains, False)
+    return new_state(state.rules, phase, current, state.first_player, players, pile, top, row,
+                     discard, state.ticket_deck, state.box, owners, closed, None, state.rng,
                      final, 0)  # fmt: skip
 
 
