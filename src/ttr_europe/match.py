@@ -29,7 +29,7 @@ from .events import EVENT_FORMAT, Event, TurnStarted, visible_to
 from .loop import MAX_ACTIONS, play_out
 from .notation import parse_action
 from .records import GameRecord, record_of
-from .rules import apply_with_events, events_between, legal_actions, new_game
+from .rules import apply_with_events, legal_actions, new_game
 from .state import GameState, Phase
 from .views import View, observe
 
@@ -128,15 +128,14 @@ class Match:
     def from_record(
         cls, record: GameRecord, seats: Sequence[str | Bot | Seat], *, map: Map | None = None
     ) -> Match:
-        """A match that goes on from a saved record (its moves replayed, with their events)."""
-        from .actions import parse
-        from .records import iter_replay
+        """A match that goes on from a saved record (its moves replayed once, with their
+        events)."""
+        from .records import check_record, replay_moves
 
-        states = iter_replay(record, map=map)  # DataError naming the move that is illegal
-        match = cls(next(states), seats, record.seed, attrs.evolve(record, actions=()))
-        for text, after in zip(record.actions, states, strict=False):
-            action = parse(text)
-            match._advance(action, after, events_between(match.state, action, after))
+        check_record(record, "Match.from_record", map)
+        match = cls(record.start(map), seats, record.seed, attrs.evolve(record, actions=()))
+        for action, after, events in replay_moves(record, match.state, map=map):
+            match._advance(action, after, events)  # DataError naming a move that is illegal
         return match
 
     # ------------------------------------------------------------------ reading

@@ -28,8 +28,10 @@ from .cards import KIND_NAMES
 from .data import build_map, load_map, parse_map
 from .errors import BadArgumentError, DataError, IllegalActionError
 from .jsonio import MAX_TEXT, VERSION, _Reader, parse_json
-from .loop import MAX_ACTIONS, play_out, uniform  # a record holds as many actions as a game lasts
-from .rules import apply, new_game
+
+# a record holds as many actions as a game lasts
+from .loop import MAX_ACTIONS, Move, play_out, uniform
+from .rules import new_game
 from .state import NO_CARD, GameState
 from .views import OptionValue
 
@@ -180,21 +182,52 @@ def iter_replay(record: GameRecord, *, map: Map | None = None) -> Iterator[GameS
     (``$.actions[12]``) and the rule that refuses it.
     """
     check_record(record, "replay", map)
-    state = record.start(map)
-    yield state
-    for i, text in enumerate(record.actions):
-        path = f"$.actions[{i}]"
-        try:
-            action = parse(text)
-        except ValueError as exc:  # ActionParseError, or a number too long for int()
-            raise DataError(str(exc), source="<record>", path=path) from None
-        try:
-            state = apply(state, action)
-        except IllegalActionError as exc:
-            raise DataError(
-                f"action {i} ({text!r}) is illegal: {exc}", source="<record>", path=path
-            ) from exc
+    start = record.start(map)
+    yield start
+    for _, state, _ in _moves(record, start, events=False):
         yield state
+
+
+def replay_moves(
+    record: GameRecord, start: GameState | None = None, *, map: Map | None = None
+) -> Iterator[Move]:
+    """Each action of the record with the state after it and its events, from one pass of the
+    reducer (``loop.play_out(..., events=True)``): what a replayed or resumed game shows.
+    ``start`` is ``record.start(map)`` when not given; errors as ``iter_replay``."""
+    check_record(record, "replay_moves", map)
+    return _moves(record, record.start(map) if start is None else start, events=True)
+
+
+def _moves(record: GameRecord, start: GameState, *, events: bool) -> Iterator[Move]:
+    """The record's actions played through the one game loop, parsed as they are reached."""
+    texts = record.actions
+    index = -1
+
+    def next_action(_: GameState) -> Action | None:
+        nonlocal index
+        index += 1
+        if index == len(texts):
+            return None
+        try:
+            return parse(texts[index])
+        except ValueError as exc:  # ActionParseError, or a number too long for int()
+            raise DataError(str(exc), source="<record>", path=f"$.actions[{index}]") from None
+
+    try:
+        yield from play_out(start, next_action, max_actions=len(texts) + 1, events=events)
+    except IllegalActionError as exc:
+        raise DataError(
+            f"action {index} ({texts[index]!r}) is illegal: {exc}",
+            source="<record>",
+            path=f"$.actions[{index}]",
+        ) from exc
+    if index < len(texts) - 1:  # the game ended with actions still to play
+        index += 1
+        raise DataError(
+            f"action {index} ({texts[index]!r}) is illegal: R46: the game is over",
+            source="<record>",
+            path=f"$.actions[{index}]",
+        )
 
 
 def check_record(record: object, function: str, map: object = None) -> None:

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -21,6 +22,7 @@ from ttr_europe import Phase, apply, is_terminal, legal_actions, new_game
 from ttr_europe.actions import parse
 from ttr_europe.data import parse_map
 from ttr_europe.errors import DataError
+from ttr_europe.match import Match
 from ttr_europe.records import (
     GameRecord,
     final_state,
@@ -30,7 +32,9 @@ from ttr_europe.records import (
     read_playthrough,
     record_of,
     replay,
+    replay_moves,
 )
+from ttr_europe.rules import events_between
 
 GOLDEN = Path(__file__).parents[1] / "golden"
 GOLDEN_GAMES: dict[str, dict[str, Any]] = {
@@ -120,6 +124,46 @@ def test_replay_names_the_illegal_action() -> None:
         replay(broken)
     assert info.value.path == f"$.actions[{k}]"
     assert "R13" in str(info.value)
+
+
+def test_replay_moves_gives_each_move_its_state_and_events_in_one_pass(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A replayed or resumed game applies each move once: the events come from the same pass
+    of the reducer, and they are the events ``events_between`` finds."""
+    record = random_game("europe", "base", 3, seed=9, policy_seed=9)
+    states = replay(record)
+    moves = list(replay_moves(record))
+    assert [str(action) for action, _, _ in moves] == list(record.actions)
+    assert [after for _, after, _ in moves] == states[1:]
+    for (action, after, events), before in zip(moves, states, strict=False):
+        assert events == events_between(before, action, after)
+
+    from ttr_europe import loop
+
+    calls = 0
+    real = loop.apply_with_events
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(loop, "apply_with_events", counted)
+    monkeypatch.setattr("ttr_europe.rules.events_between", None)  # a second pass would fail
+    match = Match.from_record(record, ["random"] * 3)
+    assert calls == len(record.actions)
+    assert match.state == states[-1]
+
+
+def test_an_action_after_the_end_is_named() -> None:
+    record = random_game("usa", "base", 2, seed=2, policy_seed=2)
+    longer = attrs.evolve(record, actions=(*record.actions, record.actions[-1]))
+    for run in (replay, lambda r: list(replay_moves(r))):
+        with pytest.raises(DataError) as info:
+            run(longer)
+        assert info.value.path == f"$.actions[{len(record.actions)}]"
+        assert "R46" in str(info.value)
 
 
 def test_record_documents_are_checked() -> None:
