@@ -12,6 +12,7 @@ together.
 from __future__ import annotations
 
 import ctypes
+import hashlib
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -46,6 +47,7 @@ from ._library import LIBRARY_ENV as LIBRARY_ENV
 from ._library import library_path, source_hash
 
 __all__ = [
+    "CORE_BOTS",
     "FastGame",
     "SeatScore",
     "available",
@@ -53,6 +55,7 @@ __all__ = [
     "new_game",
     "playout",
     "reference_playout",
+    "twister_key",
 ]
 
 BUILD_COMMAND = "python -m ttr_europe.fast.build"
@@ -60,6 +63,10 @@ GREEDY_MAX_STEPS = 2_000  # mcts.Playout.finish's limit: a playout this long sto
 _MASK = (1 << 64) - 1
 _WORDS = 4  # 64-bit words of a closed mask: the core holds at most 256 routes
 _CLAMP = 1 << 20  # card counts above this answer every check as this does (core.c BIG)
+CORE_BOTS = {"random": 0, "greedy": 1}
+"""The bots the core plays move for move (``bots.RandomBot``, ``bots.GreedyBot``), by name,
+with their codes in core.c (``BOT_RANDOM``, ``BOT_GREEDY``)."""
+_REC_WORDS = 18  # core.c REC_WORDS: kind, arg, then a payment or the tickets kept
 
 
 class _Act(ctypes.Structure):
@@ -107,6 +114,7 @@ def _load() -> Any:
         "fg_offer": (i32, [vp, ctypes.POINTER(ctypes.c_int32)]),
         "fg_playout": (i64, [vp, u64, i64]),
         "fg_greedy_playout": (i64, [vp, i64]),
+        "fg_play_bots": (i64, [vp, vp, vp, vp, i64, vp, i64]),
         "fg_observe": (None, [vp, vp, vp, vp, vp]),
         "fg_encode": (ctypes.c_int, [vp, i32, vp, vp]),
         "fg_mask": (None, [vp, vp, vp]),
@@ -588,6 +596,64 @@ class FastGame:
         if type(seed) is not int or type(max_steps) is not int or max_steps < 0:
             raise BadArgumentError("playout takes an int seed and a non-negative max_steps")
         return int(_lib().fg_playout(self._ptr, seed_state(seed), min(max_steps, 1 << 62)))
+
+
+    def play_bots(
+        self, bots: Sequence[str], keys: Sequence[Sequence[int]], max_actions: int,
+        record: bool = False,
+    ) -> tuple[int, list[Action] | None]:
+        """Play on, in place, each seat moved by the core's copy of its bot (``CORE_BOTS``),
+        move for move as ``bots.play`` with those bots: seat ``q`` draws from a
+        ``random.Random`` seeded with the key words ``keys[q]`` (``twister_key``), and play
+        stops when the game ends or after ``max_actions`` actions. Returns the number of
+        actions applied and, with ``record``, the actions; ``(-1, None)`` when a bot found no
+        move or its move was refused (it never is; checked rather than trusted)."""
+        n = self.rules.players
+        if len(bots) != n or len(keys) != n or any(b not in CORE_BOTS for b in bots):
+            raise BadArgumentError(f"play_bots takes one of {sorted(CORE_BOTS)} per seat")
+        if type(max_actions) is not int or max_actions < 0:
+            raise BadArgumentError("play_bots takes a non-negative max_actions")
+        codes = (ctypes.c_int32 * n)(*(CORE_BOTS[b] for b in bots))
+        words = [w for key in keys for w in key]
+        flat = (ctypes.c_uint32 * len(words))(*words)
+        lengths = (ctypes.c_int32 * n)(*(len(key) for key in keys))
+        lib = _lib()
+        if not record:
+            steps = lib.fg_play_bots(self._ptr, codes, flat, lengths, max_actions, None, 0)
+            return int(steps), None
+        start, cap = self.copy(), 1024
+        while True:
+            buf = (ctypes.c_int32 * (cap * _REC_WORDS))()
+            steps = int(lib.fg_play_bots(self._ptr, codes, flat, lengths, max_actions, buf, cap))
+            if steps != -2:
+                break
+            lib.fg_copy(self._ptr, start._ptr)  # too long to note: again from the start
+            cap *= 8
+        if steps < 0:
+            return steps, None
+        return steps, [self._recorded(buf[i * _REC_WORDS : (i + 1) * _REC_WORDS])
+                       for i in range(steps)]  # fmt: skip
+
+    def _recorded(self, words: Sequence[int]) -> Action:
+        kind, arg = words[0], words[1]
+        if kind == _KEEP:
+            return KeepTickets([self._board.tickets[t].id for t in words[2 : 2 + arg]])
+        act = _Act()
+        act.kind, act.arg = kind, arg
+        for k in range(KINDS):
+            act.pay[k] = words[2 + k]
+        return self._action(act, ())
+
+
+def twister_key(text: str) -> tuple[int, ...]:
+    """The 32-bit words ``random.Random(text)`` seeds its Mersenne Twister with (CPython's
+    ``random.seed`` of a str: the integer of the text and its SHA-512, little end first),
+    which the core seeds its copy of a bot's generator with (core.c ``mt_seed_key``)."""
+    data = text.encode()
+    number = int.from_bytes(data + hashlib.sha512(data).digest(), "big")
+    words = max(1, (number.bit_length() + 31) // 32)
+    raw = number.to_bytes(4 * words, "little")
+    return tuple(int.from_bytes(raw[4 * i : 4 * i + 4], "little") for i in range(words))
 
 
 def _error(code: int, phase: Phase, action: object) -> IllegalActionError:
