@@ -54,6 +54,7 @@ __all__ = [
     "make_bot",
     "play",
     "seat_rng",
+    "seat_seed",
     "tell",
 ]
 
@@ -151,9 +152,15 @@ def close_bots(bots: Iterable[object]) -> None:
             close()
 
 
+def seat_seed(seed: int, seat: int) -> str:
+    """The text ``seat_rng`` seeds its generator with (the compiled core seeds its copy of
+    the generator from it too, ``fast.twister_key``)."""
+    return f"ttr_europe bot {seed} {seat}"
+
+
 def seat_rng(seed: int, seat: int) -> random.Random:
     """The generator a game driver hands to the bot of ``seat`` in the game of ``seed``."""
-    return random.Random(f"ttr_europe bot {seed} {seat}")
+    return random.Random(seat_seed(seed, seat))
 
 
 def play(

@@ -597,9 +597,11 @@ class FastGame:
             raise BadArgumentError("playout takes an int seed and a non-negative max_steps")
         return int(_lib().fg_playout(self._ptr, seed_state(seed), min(max_steps, 1 << 62)))
 
-
     def play_bots(
-        self, bots: Sequence[str], keys: Sequence[Sequence[int]], max_actions: int,
+        self,
+        bots: Sequence[str],
+        keys: Sequence[Sequence[int]],
+        max_actions: int,
         record: bool = False,
     ) -> tuple[int, list[Action] | None]:
         """Play on, in place, each seat moved by the core's copy of its bot (``CORE_BOTS``),
