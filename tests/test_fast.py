@@ -390,7 +390,7 @@ def test_deal_is_new_game_in_place() -> None:
 
 def test_benchmark_section_reports_both_engines() -> None:
     from ttr_europe.bench import verdict
-    from ttr_europe.fast.bench import (
+    from ttr_europe.bench_fast import (
         CONFIGS,
         batch_rate,
         format_batch,

@@ -23,9 +23,9 @@ from ..board import Map
 from ..cards import KINDS, Cards
 from ..codec import ActionCodec, codec_for
 from ..errors import MalformedActionError
-from ..rl.encoding import Layout, layout_for
+from ..fast import FastGame, _lib, new_game
 from ..scoring import returns
-from . import FastGame, _lib, new_game
+from .encoding import Layout, layout_for
 
 OBS_PARTS = (
     "hand", "discard", "pile_size", "ticket_deck_size", "box_size", "trains", "stations_left",

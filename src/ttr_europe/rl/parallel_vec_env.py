@@ -22,10 +22,10 @@ from gymnasium import spaces
 from gymnasium.vector.utils import batch_space
 
 from ..errors import BadArgumentError, GameOverError, MalformedActionError, SetupError
-from ..rl.game import MAX_AGENT_STEPS, fresh_seed
-from ..rl.pettingzoo_env import agent_spaces
-from . import FastGame, _lib
+from ..fast import FastGame, _lib
 from .batch import BatchGames
+from .game import MAX_AGENT_STEPS, fresh_seed
+from .pettingzoo_env import agent_spaces
 
 Floats = npt.NDArray[np.float32]
 Flags = npt.NDArray[np.bool_]

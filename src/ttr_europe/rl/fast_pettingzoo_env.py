@@ -19,13 +19,13 @@ from pettingzoo import ParallelEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from ..errors import GameOverError, SetupError
-from ..rl.encoding import Obs
-from ..rl.game import MAX_AGENT_STEPS, CodeGame
-from ..rl.mask import Mask
-from ..rl.pettingzoo_env import TicketToRideEnv
+from ..fast import FastGame, _lib
 from ..state import GameState, Phase
-from . import FastGame, _lib
 from .batch import core_tables
+from .encoding import Obs
+from .game import MAX_AGENT_STEPS, CodeGame
+from .mask import Mask
+from .pettingzoo_env import TicketToRideEnv
 
 
 class FastCodeGame(CodeGame):
