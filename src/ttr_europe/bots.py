@@ -13,6 +13,9 @@ program in another process, over the line protocol of ``protocol``).
 
 In-process bots run with the referee's rights: they receive nothing hidden, but nothing stops
 their code from reading the caller's frames (docs/bots.md); untrusted bots play out of process.
+
+core.c's bots (``fg_play_bots``; ``Twister`` is their ``random.Random``) mirror ``RandomBot``
+and ``GreedyBot`` move for move. The differential tests (tests/test_fast.py) keep the two alike.
 """
 
 from __future__ import annotations
