@@ -2020,6 +2020,9 @@ static int64_t mt_below(Twister *t, int64_t n) {
     }
 }
 
+/* The index of the lowest bit set in m (m != 0), with no compiler builtin. */
+static int32_t low_bit(uint64_t m) { return pop64((m & (~m + 1)) - 1); }
+
 /* The bots the core plays, as fast/__init__.py's CORE_BOTS names them. */
 enum { BOT_RANDOM, BOT_GREEDY, BOT_KINDS };
 
@@ -2059,7 +2062,7 @@ static void read_turn(const Game *g, const Legal *L, Reading *S) {
             for (int32_t w = 0; w < MAXW; w++) {
                 uint64_t m = R->k_mask[k][w] & ~g->closed[seat][w];
                 S->claimable[w] |= m;
-                for (; m; m &= m - 1) S->kind_at[w * 64 + __builtin_ctzll(m)] = j;
+                for (; m; m &= m - 1) S->kind_at[w * 64 + low_bit(m)] = j;
             }
         }
     uint64_t owned[MAXW] = {0}, path[MAXW];
@@ -2081,7 +2084,7 @@ static int longest_claim(const Game *g, const Legal *L, const Reading *S, const 
     int32_t best = -1;
     for (int32_t w = 0; w < MAXW; w++)
         for (uint64_t m = S->claimable[w] & (mask ? mask[w] : ~0ULL); m; m &= m - 1) {
-            int32_t r = w * 64 + __builtin_ctzll(m);
+            int32_t r = w * 64 + low_bit(m);
             if (best < 0 || R->r_len[r] > R->r_len[best]) best = r;
         }
     if (best < 0) return 0;
@@ -2104,7 +2107,7 @@ static int bot_draw(const Game *g, const Legal *L, const uint64_t *wanted, int s
     int32_t colours[KINDS] = {0}, gray = 0, want = 0;
     for (int32_t w = 0; w < MAXW; w++)
         for (uint64_t m = wanted[w]; m; m &= m - 1) {
-            int32_t r = w * 64 + __builtin_ctzll(m);
+            int32_t r = w * 64 + low_bit(m);
             want = 1;
             if (R->r_col[r] < 0)
                 gray = 1;
