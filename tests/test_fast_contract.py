@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from ttr_europe import actions, fast, mcts, rules
+from ttr_europe import actions, fast, ladder, mcts, rules
 from ttr_europe.cards import KINDS
 from ttr_europe.errors import MalformedActionError
 from ttr_europe.fast import _binding
@@ -108,6 +108,7 @@ def test_the_limits_are_the_references() -> None:
     assert define("END_TRIGGER_TRAINS") == rules.END_TRIGGER_TRAINS
     assert define("HOARD") == mcts._HOARD
     assert define("MORE_TICKETS") == mcts._MORE_TICKETS
+    assert define("SAVE_FOR") == ladder.SAVE_FOR
     assert fast.GREEDY_MAX_STEPS == mcts._MAX_PLAYOUT
     assert define("KINDS") == KINDS == _binding.KINDS
     assert define("MAXOFFER") + 2 == _binding.REC_WORDS
@@ -128,7 +129,7 @@ def test_the_observation_and_code_tables_are_read_in_the_order_written() -> None
 
 
 MIRRORED = ("_rng", "_payments", "_table", "rules", "scoring", "paths", "codec", "_routing",
-            "mcts", "bots", "rl.encoding", "rl.memory")  # fmt: skip
+            "mcts", "bots", "ladder", "rl.encoding", "rl.memory")  # fmt: skip
 """The modules core.c mirrors (its section headers and comments name them)."""
 
 

@@ -1,7 +1,8 @@
 """Simulations in the compiled core: the same rows as the reference, field for field.
 
-The core plays ``random`` and ``greedy`` move for move as ``bots.RandomBot`` and
-``bots.GreedyBot`` play on the reference (their ``random.Random`` streams included), so a game
+The core plays ``random``, ``greedy``, ``claimer`` and ``saver`` move for move as
+``bots.RandomBot``, ``bots.GreedyBot``, ``ladder.ClaimerBot`` and ``ladder.SaverBot`` play on
+the reference (their ``random.Random`` streams included), so a game
 played by ``engine="fast"`` has the row ``engine="python"`` gives it, its actions included: on
 every map, variant and player count, under the rule options, at the loop's cap, on the process
 pool and when a run is resumed. ``auto`` picks the core only when it plays every seat, and
@@ -23,6 +24,7 @@ from ttr_europe import fast
 from ttr_europe.bots import GreedyBot, RandomBot, seat_rng, seat_seed
 from ttr_europe.data import load_map
 from ttr_europe.errors import SimulationError
+from ttr_europe.ladder import ClaimerBot, SaverBot
 from ttr_europe.sim import (
     GameResult,
     GameSpec,
@@ -65,7 +67,8 @@ def both(bots: list[Any], **settings: Any) -> tuple[tuple[GameResult, ...], tupl
 def test_the_core_gives_the_reference_rows_everywhere(
     map_id: str, variant: str, players: int
 ) -> None:
-    bots = ["greedy", "random"] if players % 2 else ["random", "greedy"]
+    bots = ["greedy", "random", "saver"] if players % 2 else ["random", "greedy", "claimer"]
+    bots = bots[:players]
     python, core = both(bots, games=2, map=map_id, variant=variant, players=players,
                         seed=100 * players)  # fmt: skip
     assert python == core
@@ -83,12 +86,13 @@ def test_the_core_gives_the_reference_rows_everywhere(
     ],
 )
 def test_the_core_gives_the_reference_rows_under_every_option(options: dict[str, Any]) -> None:
-    python, core = both(["greedy", "random", "greedy"], games=3, options=options, seed=7)
+    python, core = both(["greedy", "random", "claimer", "saver"], games=4, options=options,
+                        seed=7)  # fmt: skip
     assert python == core
 
 
-def test_greedy_against_itself_and_random_against_itself() -> None:
-    for bots in (["greedy"], ["random"]):
+def test_each_bot_against_itself() -> None:
+    for bots in (["greedy"], ["random"], ["claimer"], ["saver"]):
         python, core = both(bots, games=3, players=3, map="usa", seed=40)
         assert python == core
 
@@ -96,7 +100,7 @@ def test_greedy_against_itself_and_random_against_itself() -> None:
 def test_at_the_loops_cap_both_engines_forfeit_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     """A game cut off by the cap is a forfeit of the seat to act, with provisional scores."""
     monkeypatch.setattr(sim_games, "MAX_ACTIONS", 40)
-    python, core = both(["greedy", "random"], games=3, seed=3)
+    python, core = both(["greedy", "random", "saver"], games=3, seed=3)
     assert python == core
     assert all(r.forfeit is not None and r.actions == 40 for r in core)
     assert all("no end after 40 actions" in r.forfeit.error for r in core if r.forfeit)
@@ -136,11 +140,14 @@ def _init_by_array(key: tuple[int, ...]) -> list[int]:
 
 
 def test_auto_plays_in_the_core_only_when_it_plays_every_seat() -> None:
-    assert engine_for("auto", ["random", "greedy"]) == "fast"
-    assert engine_for("auto", ["random", "claimer"]) == "python"
+    class Subclassed(RandomBot):
+        name = "subclassed"
+
+    assert engine_for("auto", ["random", "greedy", "claimer", "saver"]) == "fast"
+    assert engine_for("auto", ["random", "mcts"]) == "python"
     assert engine_for("python", ["random"]) == "python"
     assert simulate(["random", "greedy"], games=2, backend="serial").engine == "fast"
-    assert simulate(["random", "saver"], games=2, backend="serial").engine == "python"
+    assert simulate(["random", Subclassed()], games=2, backend="serial").engine == "python"
     assert core_playable(["greedy", " random "]) and not core_playable(["greedy", "mcts"])
 
 
@@ -153,6 +160,7 @@ def test_bot_objects_the_core_plays_are_the_unaltered_builtin_ones() -> None:
     altered = RandomBot()
     altered.choose = lambda view, legal, rng: legal[0]  # type: ignore[method-assign]
     assert (core_bot(RandomBot()), core_bot(renamed)) == ("random", "greedy")
+    assert (core_bot(ClaimerBot()), core_bot(SaverBot())) == ("claimer", "saver")
     assert core_bot(Subclassed()) is None and core_bot(altered) is None
     assert core_bot("cmd:python bot.py") is None
     python, core = both([renamed, RandomBot()], games=2, seed=5)
@@ -160,12 +168,13 @@ def test_bot_objects_the_core_plays_are_the_unaltered_builtin_ones() -> None:
 
 
 def test_fast_refuses_in_one_line_what_it_cannot_play() -> None:
-    with pytest.raises(SimulationError, match="plays only the bots random, greedy, not 'claimer'"):
-        simulate(["random", "claimer"], games=1, engine="fast")
+    with pytest.raises(SimulationError, match="plays only the bots random, greedy, claimer, "
+                                              "saver, not 'mcts-fast'"):  # fmt: skip
+        simulate(["random", "mcts-fast"], games=1, engine="fast")
     with pytest.raises(SimulationError, match="unknown engine 'rust'"):
         simulate(["random"], games=1, players=2, engine="rust")
-    spec = GameSpec("europe", "base", 1, ("random", "saver"))
-    with pytest.raises(SimulationError, match="not 'saver'"):
+    spec = GameSpec("europe", "base", 1, ("random", "mcts"))
+    with pytest.raises(SimulationError, match="not 'mcts'"):
         play_core_game(spec)
 
 
@@ -199,9 +208,9 @@ def test_the_command_line_takes_an_engine() -> None:
                      "python", "--backend", "serial", "--json")  # fmt: skip
     assert fast_run.returncode == python_run.returncode == 0, fast_run.stderr + python_run.stderr
     assert '"engine": "fast"' in fast_run.stdout and '"engine": "python"' in python_run.stdout
-    refused = run("simulate", "--games", "1", "--bots", "random,claimer", "--engine", "fast")
+    refused = run("simulate", "--games", "1", "--bots", "random,mcts", "--engine", "fast")
     assert refused.returncode == 2
-    assert refused.stderr.strip().count("\n") == 0 and "not 'claimer'" in refused.stderr
+    assert refused.stderr.strip().count("\n") == 0 and "not 'mcts'" in refused.stderr
 
 
 def test_random_bot_rows_do_not_depend_on_the_process_generator() -> None:

@@ -64,9 +64,9 @@ GREEDY_MAX_STEPS = 2_000  # mcts.Playout.finish's limit: a playout this long sto
 _MASK = (1 << 64) - 1
 _WORDS = 4  # 64-bit words of a closed mask: the core holds at most 256 routes
 _CLAMP = 1 << 20  # card counts above this answer every check as this does (core.c BIG)
-CORE_BOTS = {"random": 0, "greedy": 1}
-"""The bots the core plays move for move (``bots.RandomBot``, ``bots.GreedyBot``), by name,
-with their codes in core.c (``BOT_RANDOM``, ``BOT_GREEDY``)."""
+CORE_BOTS = {"random": 0, "greedy": 1, "claimer": 2, "saver": 3}
+"""The bots the core plays move for move (``bots.RandomBot``, ``bots.GreedyBot``,
+``ladder.ClaimerBot``, ``ladder.SaverBot``), by name, with their codes in core.c (``BOT_*``)."""
 
 
 # --------------------------------------------------------------------------- rules

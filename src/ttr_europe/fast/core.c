@@ -2024,7 +2024,7 @@ static int64_t mt_below(Twister *t, int64_t n) {
 static int32_t low_bit(uint64_t m) { return pop64((m & (~m + 1)) - 1); }
 
 /* The bots the core plays, as fast/__init__.py's CORE_BOTS names them. */
-enum { BOT_RANDOM, BOT_GREEDY, BOT_KINDS };
+enum { BOT_RANDOM, BOT_GREEDY, BOT_CLAIMER, BOT_SAVER, BOT_KINDS };
 
 /* bots.cheapest over the n payments listed for (colour, len, minl): fewest locomotives, then
  * the colour held most, the first listed among equals. */
@@ -2221,6 +2221,69 @@ static int greedy_bot(const Game *g, const Legal *L, Twister *t, Act *a) {
     }
 }
 
+#define SAVE_FOR 3 /* ladder.SAVE_FOR: the shortest route a SaverBot claims with trains to spare */
+
+/* ladder._draw: the first of slots (n of them) that may be drawn face up, else a blind card,
+ * else any legal move but a station (any at all if only those), from the seat's generator. */
+static int ladder_draw(const Game *g, const Legal *L, const int32_t *slots, int32_t n,
+                       Twister *t, Act *a) {
+    memset(a, 0, sizeof *a);
+    for (int32_t i = 0; i < n; i++) {
+        int32_t card = g->row[slots[i]];
+        if (card != NO_CARD && (g->phase == PH_TURN || card != LOCO)) {
+            a->kind = A_FACEUP;
+            a->arg = slots[i];
+            return 0;
+        }
+    }
+    if (cards_left(g)) {
+        a->kind = A_BLIND;
+        return 0;
+    }
+    int64_t rest = g->phase == PH_TURN ? L->nhead + L->claims : L->total;
+    if (!rest) rest = L->total;
+    if (!rest) return -1;
+    return nth_action(g, L, mt_below(t, rest), a);
+}
+
+/* ladder.ClaimerBot and ladder.SaverBot: the fewest tickets (the first such choice listed),
+ * the cheapest tunnel payment, the longest claim (of SAVE_FOR cars or more for a saver with
+ * trains to spare) at a turn's start, else a draw (a saver's: face up, its two colours held
+ * most, most first). 0, or -1 when it finds no move. */
+static int ladder_bot(const Game *g, const Legal *L, int saver, Twister *t, Act *a) {
+    const Player *P = &g->p[g->current];
+    if (g->phase == PH_INITIAL || g->phase == PH_CHOOSE) return nth_action(g, L, 0, a);
+    if (g->phase == PH_TUNNEL) {
+        memset(a, 0, sizeof *a);
+        a->kind = L->tunnel_pays ? A_PAY : A_WITHDRAW;
+        if (L->tunnel_pays)
+            cheapest_listed(g->tun_colour, g->tun_extra, 0, L->tunnel_pays, P->hand, a->pay);
+        return 0;
+    }
+    if (g->phase == PH_TURN) {
+        Reading S;
+        read_turn(g, L, &S);
+        int32_t shortest = saver && P->trains > 2 * SAVE_FOR ? SAVE_FOR : 1;
+        if (longest_claim(g, L, &S, NULL, a) && g->R->r_len[a->arg] >= shortest) return 0;
+    }
+    int32_t slots[2 * MAXROW], n = 0;
+    if (saver) {
+        int32_t colours[LOCO];
+        for (int32_t c = 0; c < LOCO; c++) { /* stable, most held first (sorted by -hand[c]) */
+            int32_t at = c;
+            while (at > 0 && P->hand[colours[at - 1]] < P->hand[c]) {
+                colours[at] = colours[at - 1];
+                at--;
+            }
+            colours[at] = c;
+        }
+        for (int32_t k = 0; k < 2; k++)
+            for (int32_t s = 0; s < g->nrow; s++)
+                if (g->row[s] == colours[k]) slots[n++] = s;
+    }
+    return ladder_draw(g, L, slots, n, t, a);
+}
+
 #define REC_WORDS (2 + MAXOFFER) /* a recorded action: kind, arg, then a payment or tickets */
 
 /* What sim.games.play_game plays when every seat's bot is one of these: seat q's bot is
@@ -2251,8 +2314,10 @@ int64_t fg_play_bots(Game *g, const int32_t *bots, const uint32_t *keys, const i
         int bad = 0;
         if (bots[seat] == BOT_RANDOM)
             bad = !L.total || nth_action(g, &L, mt_below(&twisters[seat], L.total), &a);
-        else
+        else if (bots[seat] == BOT_GREEDY)
             bad = greedy_bot(g, &L, &twisters[seat], &a) != 0;
+        else
+            bad = ladder_bot(g, &L, bots[seat] == BOT_SAVER, &twisters[seat], &a) != 0;
         if (!bad && record) {
             if (steps >= rec_cap) {
                 steps = -2;

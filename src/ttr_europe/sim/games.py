@@ -18,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from .. import bots, fast
+from .. import bots, fast, ladder
 from ..actions import Action
 from ..board import Map
 from ..bots import Bot
@@ -55,14 +55,23 @@ def resolve_bot(bot: BotLike) -> Bot:
         raise SimulationError(f"bot {bot_name(bot)!r} cannot be copied: {exc}") from None
 
 
+_CORE_CLASSES: dict[str, type] = {
+    "random": bots.RandomBot,
+    "greedy": bots.GreedyBot,
+    "claimer": ladder.ClaimerBot,
+    "saver": ladder.SaverBot,
+}
+
+
 def core_bot(bot: BotLike) -> str | None:
     """The name the compiled core knows ``bot`` by, when it plays it move for move (the specs
-    ``random`` and ``greedy``, or an unaltered ``RandomBot`` or ``GreedyBot``), else None."""
+    of ``fast.CORE_BOTS``: ``random``, ``greedy``, ``claimer``, ``saver``; or an unaltered
+    object of those bots' classes), else None."""
     if isinstance(bot, str):
         name = bot.strip()
         return name if name in fast.CORE_BOTS else None
     for name in fast.CORE_BOTS:
-        if type(bot) is bots.BUILTIN_BOTS[name] and set(getattr(bot, "__dict__", {})) <= {"name"}:
+        if type(bot) is _CORE_CLASSES[name] and set(getattr(bot, "__dict__", {})) <= {"name"}:
             return name
     return None
 
