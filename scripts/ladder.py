@@ -12,7 +12,8 @@ Lines file per pair), and a rerun plays only the games missing from them. Rating
 ``sim.stats.elo`` (Bradley-Terry, Elo scale, centred on 1500, one virtual draw per pair);
 intervals are the 2.5 and 97.5 percentiles of ``--boot`` bootstrap refits, resampling the
 games of each pair. Prints a Markdown table, the pairwise win rates and processor seconds a
-game.
+game. ``--engine`` (default ``auto``) plays the pairs below the search bots in the compiled core
+when it is built, with the same rows (docs/simulation.md).
 """
 
 from __future__ import annotations
