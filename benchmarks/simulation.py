@@ -1,6 +1,8 @@
-"""Scaling of the simulation backends: games/s for 1 and 2 workers, and the cost of a task.
+"""Scaling of the simulation backends: games/s for 1 and 2 workers, and the cost of a task;
+with ``--engines``, the compiled core against the reference on the same games.
 
     python benchmarks/simulation.py [--games 400] [--bots random] [--repeat 3] [--no-ray]
+    python benchmarks/simulation.py --engines [--games 10000] [--bots random,greedy]
 
 For each backend and worker count it runs the same seeded games ``--repeat`` times and reports
 the median games/s, and the overhead per game: the wall time per game with one worker less
@@ -68,6 +70,31 @@ def rounds(
     return [summarise(c, kept) for c, kept in zip(configs, samples, strict=True)]
 
 
+def engines(bots: list[str], games: int, repeat: int) -> dict[str, Any]:
+    """Games per CPU-second of ``simulate(bots, games=games, backend="serial")`` played by the
+    reference once and by the compiled core ``repeat`` times (the median), the two runs' rows
+    compared: the serial backend keeps every game in this process, so ``time.process_time``
+    is all the CPU time the games take."""
+    out: dict[str, Any] = {"games": games, "bots": bots}
+    rows: dict[str, Any] = {}
+    for engine, times in (("python", 1), ("fast", repeat)):
+        rates = []
+        for _ in range(times):
+            started = time.process_time()
+            run = simulate(bots, games=games, backend="serial", engine=engine)
+            rates.append(games / (time.process_time() - started))
+            assert run.engine == engine and run.finished == games and not run.failures
+            rows[engine] = run.results
+        out[engine] = statistics.median(rates)
+        print(f"{engine:<6} engine: {out[engine]:10.1f} games per CPU-second "
+              f"(median of {times})", flush=True)  # fmt: skip
+    out["same_rows"] = rows["python"] == rows["fast"]
+    out["ratio"] = out["fast"] / out["python"]
+    print(f"the core plays {out['ratio']:.1f}x the games per CPU-second; "
+          f"the same rows: {out['same_rows']}")  # fmt: skip
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400)
@@ -75,8 +102,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-ray", action="store_true")
     parser.add_argument("--json", metavar="FILE")
+    parser.add_argument("--engines", action="store_true", help="the core against the reference")
     args = parser.parse_args(argv)
     bots = args.bots.split(",")
+    if args.engines:
+        simulate(bots, games=2, players=2, backend="serial")  # imports and caches, once
+        found = engines(bots, args.games, args.repeat)
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(found, f, indent=2)
+        return 0 if found["same_rows"] else 1
     local: list[dict[str, Any]] = [
         {"backend": "serial"},
         {"backend": "process", "workers": 1},

@@ -12,7 +12,8 @@ Lines file per pair), and a rerun plays only the games missing from them. Rating
 ``sim.stats.elo`` (Bradley-Terry, Elo scale, centred on 1500, one virtual draw per pair);
 intervals are the 2.5 and 97.5 percentiles of ``--boot`` bootstrap refits, resampling the
 games of each pair. Prints a Markdown table, the pairwise win rates and processor seconds a
-game.
+game. ``--engine`` (default ``auto``) plays the pairs below the search bots in the compiled core
+when it is built, with the same rows (docs/simulation.md).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from itertools import combinations
 from pathlib import Path
 
 from ttr_europe.ladder import LADDER
-from ttr_europe.sim import simulate
+from ttr_europe.sim import ENGINES, simulate
 from ttr_europe.sim.games import GameResult
 from ttr_europe.sim.stats import elo
 
@@ -51,6 +52,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--boot", type=int, default=200)
     parser.add_argument("--out", type=Path, default=Path("ladder-results"))
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="auto",
+        help="auto, fast or python: who plays the games (the same rows)",
+    )
     args = parser.parse_args()
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     args.out.mkdir(parents=True, exist_ok=True)
@@ -63,7 +70,7 @@ def main() -> None:
         started = time.process_time()
         run = simulate(
             [a, b], games=games, seed=args.seed, backend="serial",
-            out=args.out / f"{a}-vs-{b}.jsonl", resume=True,
+            out=args.out / f"{a}-vs-{b}.jsonl", resume=True, engine=args.engine,
         )  # fmt: skip
         if run.failures:
             raise SystemExit(f"{a} vs {b}: games failed: {run.failures[:3]}")

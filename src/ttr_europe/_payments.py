@@ -10,6 +10,9 @@ The standard rules: ``length`` cards of one colour, locomotives standing in for 
 ``min_locos`` locomotives are compulsory (ferry symbols); gray routes and stations take any one
 colour; colours are never mixed. A tunnel's extra is paid in the colour laid or locomotives, and
 only in locomotives when the cards laid were all locomotives.
+
+core.c's payments (``count_pay``, ``nth_pay``, ``pays``) mirror this module. The differential
+tests (tests/fast/test_fast.py) keep the two alike.
 """
 
 from __future__ import annotations

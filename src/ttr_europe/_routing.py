@@ -3,6 +3,9 @@ path between two cities given who owns which route.
 
 A module of its own, below both ``bots`` and ``mcts``, so that neither imports the other for
 them.
+
+core.c's ``shortest_path`` mirrors ``shortest_path``. The differential tests
+(tests/fast/test_fast.py) keep the two alike.
 """
 
 from __future__ import annotations

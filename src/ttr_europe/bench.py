@@ -183,7 +183,7 @@ def run(
     from . import fast
 
     if fast.available():  # the optional compiled core, side by side (docs/fast.md)
-        from .fast.bench import FORMS, batch_rate, score_timing, side_by_side
+        from .bench_fast import FORMS, batch_rate, score_timing, side_by_side
 
         report["compiled"] = side_by_side(max(2, games // 2), rounds)
         report["compiled_score"] = score_timing(max(5, samples // 25))
@@ -227,7 +227,7 @@ def format_report(report: dict[str, Any]) -> str:
         f"{'met' if verdicts['memory'] else 'MISSED'}",
     ]
     if "compiled" in report:
-        from .fast.bench import FORMS, format_batch, format_score, format_section
+        from .bench_fast import FORMS, format_batch, format_score, format_section
 
         lines += format_section(report["compiled"]) + format_score(report["compiled_score"])
         for form in FORMS:
@@ -249,7 +249,7 @@ def verdict(report: dict[str, Any]) -> list[tuple[str, bool]]:
     mem = report["memory"]
     out.append(("memory", mem["mb"] <= MEMORY_TARGET_MB * mem["states"] / 1000))
     if "compiled" in report:
-        from .fast.bench import BATCH_TARGET, SCORE_TARGET_US, verdicts
+        from .bench_fast import BATCH_TARGET, SCORE_TARGET_US, verdicts
 
         out += verdicts(report["compiled"])
         fast_score = report["compiled_score"]["fast_median_us"]

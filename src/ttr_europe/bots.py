@@ -13,6 +13,10 @@ program in another process, over the line protocol of ``protocol``).
 
 In-process bots run with the referee's rights: they receive nothing hidden, but nothing stops
 their code from reading the caller's frames (docs/bots.md); untrusted bots play out of process.
+
+core.c's bots (``fg_play_bots``; ``Twister`` is their ``random.Random``) mirror ``RandomBot``
+and ``GreedyBot`` move for move. The differential tests (tests/fast/test_fast.py) keep the two
+alike.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ __all__ = [
     "make_bot",
     "play",
     "seat_rng",
+    "seat_seed",
     "tell",
 ]
 
@@ -151,9 +156,15 @@ def close_bots(bots: Iterable[object]) -> None:
             close()
 
 
+def seat_seed(seed: int, seat: int) -> str:
+    """The text ``seat_rng`` seeds its generator with (the compiled core seeds its copy of
+    the generator from it too, ``fast.twister_key``)."""
+    return f"ttr_europe bot {seed} {seat}"
+
+
 def seat_rng(seed: int, seat: int) -> random.Random:
     """The generator a game driver hands to the bot of ``seat`` in the game of ``seed``."""
-    return random.Random(f"ttr_europe bot {seed} {seat}")
+    return random.Random(seat_seed(seed, seat))
 
 
 def play(

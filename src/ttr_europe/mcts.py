@@ -8,6 +8,9 @@ finishes the game. Moves are judged by their gain over the policy's own game in 
 (common random numbers), and the policy's move is kept unless another does measurably better:
 at half a second a move the search runs a few hundred playouts, and a move chosen on noise
 loses to the policy it was meant to improve.
+
+core.c's greedy policy (``fg_greedy_playout``) mirrors ``Playout``. The differential tests
+(tests/fast/test_fast.py) keep the two alike.
 """
 
 from __future__ import annotations

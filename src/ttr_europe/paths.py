@@ -8,6 +8,9 @@ it decides which cities a seat's routes join (``components``, which decides ever
 networkx does not offer, walks adjacency lists of the components it searches (``Network``
 holds a seat's routes and components once for the ticket check and the longest trail;
 docs/performance.md).
+
+core.c's ``longest_trail`` and ``tickets_with_stations`` mirror this module's searches. The
+differential tests (tests/fast/test_fast.py) keep the two alike.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import ttr_europe
-from ttr_europe import Phase, apply, is_terminal, legal_actions, new_game
+from ttr_europe import Phase, apply, fast, is_terminal, legal_actions, new_game
 from ttr_europe.actions import parse
 from ttr_europe.data import parse_map
 from ttr_europe.errors import DataError
@@ -33,6 +33,7 @@ from ttr_europe.records import (
     record_of,
     replay,
     replay_moves,
+    summary,
 )
 from ttr_europe.rules import events_between
 
@@ -63,6 +64,26 @@ def test_golden_playthrough(name: str) -> None:
         )
         pytest.fail(f"{path.name} changed:\n" + "\n".join(list(diff)[:60]))
     assert read_playthrough(expected) == record
+
+
+@pytest.mark.skipif(not fast.available(), reason="the compiled core is not built")
+@pytest.mark.parametrize("name", sorted(GOLDEN_GAMES))
+def test_golden_playthrough_in_the_compiled_core(name: str) -> None:
+    """The compiled core replays each golden game to the same text: every state after every
+    action, and the final totals and ranks, as it computes them."""
+    expected = (GOLDEN / f"{name}.txt").read_text(encoding="utf-8")
+    record = read_playthrough(expected)
+    game = fast.new_game(record.map, record.variant, record.players, record.seed,
+                         record.first_player, **dict(record.options))  # fmt: skip
+    lines = expected.splitlines()[:1]
+    for i, text in enumerate(("(start)", *record.actions)):
+        if i:
+            game.apply(parse(text))
+        lines.append(f"{i} {text} => {summary(game.to_state())}")
+    result = game.outcome()
+    totals, ranks = (" ".join(map(str, values)) for values in (result.totals, result.ranks))
+    lines.append(f"# {'over' if result.final else 'unfinished'}: totals {totals}; ranks {ranks}")
+    assert "\n".join(lines) + "\n" == expected
 
 
 def test_golden_games_cover_the_phases() -> None:

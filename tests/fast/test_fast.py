@@ -390,7 +390,7 @@ def test_deal_is_new_game_in_place() -> None:
 
 def test_benchmark_section_reports_both_engines() -> None:
     from ttr_europe.bench import verdict
-    from ttr_europe.fast.bench import (
+    from ttr_europe.bench_fast import (
         CONFIGS,
         batch_rate,
         format_batch,
@@ -476,7 +476,7 @@ def test_mutated_positions_are_refused_or_played_safely(seed: int) -> None:
         if rng.random() < 0.2:
             values = values[: rng.randrange(len(values))]
         game = fast.FastGame(state.rules)
-        code = fast._lib().fg_load(game._ptr, fast._int64s(values, "test"), len(values))
+        code = game._core.load(values)
         if code:
             continue
         accepted += 1

@@ -217,3 +217,33 @@ def test_internal_modules_are_underscored_and_not_exported() -> None:
     readme = (SRC.parent.parent / "README.md").read_text("utf-8")
     for name in INTERNAL:
         assert f"ttr_europe.{name.removeprefix('_')}" not in readme, name
+
+
+def test_one_module_binds_the_compiled_core() -> None:
+    """``fast._binding`` alone imports ctypes and holds the core's pointers: every other module
+    calls the core through it, so each C signature is written once."""
+    binders = []
+    for name, path in MODULES.items():
+        text = path.read_text("utf-8")
+        tree = _tree(name)
+        imports_ctypes = any(
+            (isinstance(node, ast.Import) and any(a.name == "ctypes" for a in node.names))
+            or (isinstance(node, ast.ImportFrom) and node.module == "ctypes")
+            for node in ast.walk(tree)
+        )
+        if imports_ctypes or "_lib()" in text or "._ptr" in text:
+            binders.append(name)
+    assert binders == ["ttr_europe.fast._binding"]
+
+
+def test_the_compiled_core_imports_nothing_that_plays_games_in_bulk() -> None:
+    """``mcts``, ``sim`` and ``rl`` import ``fast``; ``fast`` imports none of them (nor any
+    module of the edge), so no arrow runs upward from the core."""
+    layers = _layers()
+    fast_row = layers["ttr_europe.fast"]
+    assert layers["ttr_europe.mcts"] > fast_row and layers["ttr_europe.rl"] > fast_row
+    for name in MODULES:
+        if name == "ttr_europe.fast" or name.startswith("ttr_europe.fast."):
+            edge = ("ttr_europe.mcts", "ttr_europe.rl", "ttr_europe.sim", "ttr_europe.bots")
+            for target in _imports(name, lazy=True):
+                assert not target.startswith(edge), (name, target)

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from test_sim import DiesOnce, Raises, stamp
 
+from ttr_europe import fast
 from ttr_europe.cli import main
 from ttr_europe.sim import SimulationError, simulate
 
@@ -40,6 +41,16 @@ def test_ray_gives_the_same_rows_as_the_process_pool(local_ray: None) -> None:
     assert on_ray.results == pooled.results
     assert (on_ray.backend, on_ray.workers, on_ray.finished) == ("ray", 2, 8)
     assert len(on_ray.forfeits) == 8  # the raising bot sits in every game
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not fast.available(), reason="the compiled core is not built")
+def test_ray_plays_in_the_core_with_the_reference_rows(local_ray: None) -> None:
+    settings: dict[str, Any] = {"games": 8, "map": "usa", "seed": 7, "players": 3}
+    on_ray = simulate(BOTS, backend="ray", workers=2, batch=3, engine="fast", **settings)
+    serial = simulate(BOTS, backend="serial", engine="python", **settings)
+    assert (on_ray.engine, on_ray.finished) == ("fast", 8)
+    assert on_ray.results == serial.results
 
 
 @pytest.mark.slow

@@ -28,7 +28,7 @@ from .common import (
 
 def configure_games(parser: argparse.ArgumentParser) -> None:
     """The arguments of `simulate` and `tournament`."""
-    from ..sim import BACKENDS
+    from ..sim import BACKENDS, ENGINES
 
     add = parser.add_argument
     add(
@@ -45,6 +45,14 @@ def configure_games(parser: argparse.ArgumentParser) -> None:
         "--backend",
         choices=BACKENDS,
         help="serial, process (a local pool, the default) or ray (--address, or a local Ray)",
+    )
+    add(
+        "--engine",
+        choices=ENGINES,
+        default="auto",
+        help="auto (the compiled core when it is built and plays every bot: random, greedy, "
+        "claimer, saver; else Python, the default), fast (the core, or an error) or python; "
+        "the rows are the same",
     )
     add("--workers", type=positive_int, help="worker processes (default: one per core)")
     add("--address", help="a Ray cluster (HOST:PORT, ray://HOST:PORT or auto); implies ray")
@@ -139,7 +147,7 @@ def run_games(args: argparse.Namespace, *, forfeits_fail: bool) -> int:
     address that does not answer), 130 when interrupted (the rows written stay).
     """
     from ..errors import BotError
-    from ..sim import resolve_bot, simulate
+    from ..sim import SimulationError, engine_for, resolve_bot, simulate
 
     def fail(message: str, status: int = 1) -> int:
         print(f"ttr-europe: error: {message}", file=sys.stderr)
@@ -155,7 +163,8 @@ def run_games(args: argparse.Namespace, *, forfeits_fail: bool) -> int:
     try:
         for spec in bots:
             resolve_bot(spec)
-    except BotError as exc:
+        engine_for(args.engine, bots)
+    except (BotError, SimulationError) as exc:
         return fail(str(exc), 2)
     board = open_map(args.map)
     backend = args.backend or ("ray" if args.address else "process")
@@ -166,7 +175,7 @@ def run_games(args: argparse.Namespace, *, forfeits_fail: bool) -> int:
                 bots, games=args.games, map=board, variant=args.variant, players=args.players,
                 seed=args.seed, backend=backend, workers=args.workers, address=args.address,
                 batch=args.batch, out=args.out, resume=args.resume, record=args.record,
-                max_retries=args.retries, progress=bar,
+                max_retries=args.retries, progress=bar, engine=args.engine,
             )  # fmt: skip
     except KeyboardInterrupt:
         bar.close()

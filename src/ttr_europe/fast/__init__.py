@@ -11,7 +11,7 @@ together.
 
 from __future__ import annotations
 
-import ctypes
+import hashlib
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -42,10 +42,14 @@ from ..errors import (
 )
 from ..scoring import Outcome, PlayerScore, longest_path
 from ..state import GameState, PendingTunnel, Phase, PlayerState, Rules
+from ._binding import _LOADED as _LOADED
+from ._binding import BUILD_COMMAND as BUILD_COMMAND
+from ._binding import CoreGame, CoreRules, Move, available
 from ._library import LIBRARY_ENV as LIBRARY_ENV
-from ._library import library_path, source_hash
+from ._library import library_path
 
 __all__ = [
+    "CORE_BOTS",
     "FastGame",
     "SeatScore",
     "available",
@@ -53,96 +57,22 @@ __all__ = [
     "new_game",
     "playout",
     "reference_playout",
+    "twister_key",
 ]
 
-BUILD_COMMAND = "python -m ttr_europe.fast.build"
 GREEDY_MAX_STEPS = 2_000  # mcts.Playout.finish's limit: a playout this long stops where it is
 _MASK = (1 << 64) - 1
 _WORDS = 4  # 64-bit words of a closed mask: the core holds at most 256 routes
 _CLAMP = 1 << 20  # card counts above this answer every check as this does (core.c BIG)
-
-
-class _Act(ctypes.Structure):
-    _fields_ = [("kind", ctypes.c_int32), ("arg", ctypes.c_int32), ("pay", ctypes.c_int32 * 9)]
-
-
-_LOADED: dict[str, Any] = {}  # "lib": the library, or "error": why it is not there
-
-
-def _load() -> Any:
-    if _LOADED:
-        return _LOADED.get("lib")
-    try:
-        lib = ctypes.CDLL(str(library_path()))
-    except OSError as exc:
-        _LOADED["error"] = f"the compiled core is not built ({exc}): " + BUILD_COMMAND
-        return None
-    stamp = getattr(lib, "fg_source_hash", None)
-    if stamp is None:
-        _LOADED["error"] = f"{library_path()} is not the compiled core: " + BUILD_COMMAND
-        return None
-    stamp.restype = ctypes.c_uint64
-    stamp.argtypes = []
-    if stamp() != source_hash():
-        _LOADED["error"] = (
-            f"{library_path()} was built from another version of core.c: " + BUILD_COMMAND
-        )
-        return None
-    vp, i64, i32, u64 = ctypes.c_void_p, ctypes.c_int64, ctypes.c_int32, ctypes.c_uint64
-    p64, pact = ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(_Act)
-    signatures: dict[str, tuple[Any, list[Any]]] = {
-        "fg_rules_new": (vp, [p64, i64]),
-        "fg_rules_free": (None, [vp]),
-        "fg_new": (vp, [vp]),
-        "fg_free": (None, [vp]),
-        "fg_copy": (None, [vp, vp]),
-        "fg_setup": (ctypes.c_int, [vp, u64, i32]),
-        "fg_dump": (i64, [vp, p64, i64]),
-        "fg_load": (ctypes.c_int, [vp, p64, i64]),
-        "fg_legal_count": (i64, [vp]),
-        "fg_legal": (i64, [vp, i64, pact, i64]),
-        "fg_apply": (ctypes.c_int, [vp, pact]),
-        "fg_phase": (i32, [vp]),
-        "fg_current": (i32, [vp]),
-        "fg_offer": (i32, [vp, ctypes.POINTER(ctypes.c_int32)]),
-        "fg_playout": (i64, [vp, u64, i64]),
-        "fg_greedy_playout": (i64, [vp, i64]),
-        "fg_observe": (None, [vp, vp, vp, vp, vp]),
-        "fg_encode": (ctypes.c_int, [vp, i32, vp, vp]),
-        "fg_mask": (None, [vp, vp, vp]),
-        "fg_apply_code": (ctypes.c_int, [vp, vp, i64]),
-        "fg_batch_step": (i64, [vp, i64, vp, vp, vp, vp, vp, vp, vp, vp]),
-        "fg_batch_seat": (ctypes.c_int, [vp, i64, i32, vp, vp, vp, vp]),
-        "fg_known": (None, [vp, ctypes.POINTER(ctypes.c_int32)]),
-        "fg_score": (
-            ctypes.c_int,
-            [vp, ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int32)],
-        ),
-    }
-    for name, (restype, argtypes) in signatures.items():
-        fn = getattr(lib, name)
-        fn.restype = restype
-        fn.argtypes = argtypes
-    _LOADED["lib"] = lib
-    return lib
-
-
-def available() -> bool:
-    """Whether the compiled core is built and loads."""
-    return _load() is not None
-
-
-def _lib() -> Any:
-    lib = _load()
-    if lib is None:
-        raise BadArgumentError(_LOADED["error"])
-    return lib
+CORE_BOTS = {"random": 0, "greedy": 1, "claimer": 2, "saver": 3}
+"""The bots the core plays move for move (``bots.RandomBot``, ``bots.GreedyBot``,
+``ladder.ClaimerBot``, ``ladder.SaverBot``), by name, with their codes in core.c (``BOT_*``)."""
 
 
 # --------------------------------------------------------------------------- rules
 
 
-_RULES: dict[Rules, Any] = {}  # each Rules once (maps compare by identity; few in a process)
+_RULES: dict[Rules, CoreRules] = {}  # each Rules once (maps compare by identity; few in a process)
 
 
 def _rules_array(rules: Rules) -> list[int]:
@@ -178,19 +108,11 @@ def _rules_array(rules: Rules) -> list[int]:
 _TIEBREAKS = {"completed_tickets": 1, "fewest_stations": 2, "bonus_card": 3, "longest_path": 4}
 
 
-def _int64s(values: Sequence[int], what: str) -> Any:
-    try:
-        return (ctypes.c_int64 * len(values))(*values)
-    except (TypeError, OverflowError):
-        raise BadArgumentError(f"{what} holds a value the compiled core cannot take") from None
-
-
-def _core_rules(rules: Rules) -> Any:
+def _core_rules(rules: Rules) -> CoreRules:
     found = _RULES.get(rules)
     if found is None:
-        values = _rules_array(rules)
-        found = _lib().fg_rules_new(_int64s(values, "the rules"), len(values))
-        if not found:
+        found = CoreRules(_rules_array(rules))
+        if not found.valid:
             raise BadArgumentError(
                 f"map {rules.map.id!r} is beyond the compiled core's limits (docs/fast.md)"
             )
@@ -320,12 +242,10 @@ _ERRORS: dict[int, tuple[type[IllegalActionError], str, str]] = {
 }
 
 
-def _payment(value: object, act: _Act) -> None:
+def _payment(value: object) -> tuple[int, ...]:
     if type(value) is Cards:
-        for k in range(KINDS):
-            act.pay[k] = min(value[k], _CLAMP)
-    else:
-        act.pay[0] = -1  # not Cards: the core answers in the reference's order of checks
+        return tuple(min(n, _CLAMP) for n in value)
+    return (-1,) + (0,) * (KINDS - 1)  # not Cards: the core answers in the reference's order
 
 
 class SeatScore(NamedTuple):
@@ -362,22 +282,12 @@ class FastGame:
     ``to_state`` gives the equal ``GameState`` at any moment.
     """
 
-    __slots__ = ("_board", "_ptr", "rules")
+    __slots__ = ("_board", "_core", "rules")
 
     def __init__(self, rules: Rules) -> None:
-        lib = _lib()
         self.rules = rules
         self._board: Map = rules.map
-        self._ptr = lib.fg_new(_core_rules(rules))
-        if not self._ptr:
-            raise MemoryError("cannot allocate a compiled game")
-
-    def __del__(self) -> None:
-        ptr = getattr(self, "_ptr", None)
-        lib = _LOADED.get("lib")
-        if ptr and lib is not None:
-            lib.fg_free(ptr)
-            self._ptr = None
+        self._core = CoreGame(_core_rules(rules))
 
     @classmethod
     def from_state(cls, state: GameState) -> FastGame:
@@ -398,7 +308,7 @@ class FastGame:
             values = _state_array(state)
         except TypeError:
             raise BadArgumentError("the state holds a value of the wrong type") from None
-        if _lib().fg_load(self._ptr, _int64s(values, "the state"), len(values)):
+        if self._core.load(values):
             raise BadArgumentError(
                 "the state is inconsistent or beyond the compiled core's limits (docs/fast.md)",
                 argument="state",
@@ -414,7 +324,7 @@ class FastGame:
                                          or not 0 <= first_player < n):  # fmt: skip
             raise SetupError(f"first_player must be a seat 0..{n - 1}, not {first_player!r}")
         first = -1 if first_player is None else first_player
-        short = _lib().fg_setup(self._ptr, seed_state(seed), first)
+        short = self._core.setup(seed_state(seed), first)
         if short:
             what = "tickets" if short == 1 else "train cards"
             raise SetupError(
@@ -423,85 +333,68 @@ class FastGame:
 
     def copy(self) -> FastGame:
         other = FastGame(self.rules)
-        _lib().fg_copy(other._ptr, self._ptr)
+        other._core.copy_from(self._core)
         return other
 
     def to_state(self) -> GameState:
         """The equal ``GameState``: look at it, save it, render it, check it with the reference."""
-        lib = _lib()
-        cap = 4096 + 512 * self.rules.players
-        while True:
-            buf = (ctypes.c_int64 * cap)()
-            n = lib.fg_dump(self._ptr, buf, cap)
-            if n <= cap:
-                return _from_array(self.rules, buf[:n])
-            cap = n
+        return _from_array(self.rules, self._core.dump(4096 + 512 * self.rules.players))
 
     @property
     def phase(self) -> Phase:
-        return Phase(_lib().fg_phase(self._ptr))
+        return Phase(self._core.phase())
 
     def is_terminal(self) -> bool:
         return self.phase is Phase.GAME_OVER
 
     def legal_count(self) -> int:
         """``len(legal_actions(state))``."""
-        return int(_lib().fg_legal_count(self._ptr))
+        return self._core.legal_count()
 
     def legal_actions(self) -> list[Action]:
         """Every legal action, in the order of ``rules.legal_actions``."""
-        lib = _lib()
-        n = int(lib.fg_legal_count(self._ptr))
-        buf = (_Act * max(n, 1))()
-        got = lib.fg_legal(self._ptr, 0, buf, n)
-        assert got == n, "the core listed a different number of actions than it counted"
         offer = self._offer()
-        return [self._action(buf[i], offer) for i in range(n)]
+        return [self._action(move, offer) for move in self._core.legal()]
 
     def _offer(self) -> tuple[int, ...]:
-        out = (ctypes.c_int32 * 16)()
-        n = _lib().fg_offer(self._ptr, out)
-        return tuple(out[:n])
+        return self._core.offer()
 
-    def _action(self, act: _Act, offer: tuple[int, ...]) -> Action:
-        kind = act.kind
+    def _action(self, move: Move, offer: tuple[int, ...]) -> Action:
+        kind, arg, pay = move
         if kind in _PLAIN:
             return _PLAIN[kind]
         if kind == _FACE_UP:
-            return DrawFaceUp(act.arg)
+            return DrawFaceUp(arg)
         if kind == _KEEP:
-            places = [i for i in range(len(offer)) if act.arg >> i & 1]
+            places = [i for i in range(len(offer)) if arg >> i & 1]
             return KeepTickets([self._board.tickets[offer[i]].id for i in places])
-        pay = Cards(act.pay)
         if kind == _CLAIM:
-            return ClaimRoute(self._board.routes[act.arg].id, pay)
+            return ClaimRoute(self._board.routes[arg].id, Cards(pay))
         if kind == _STATION:
-            return BuildStation(self._board.cities[act.arg].id, pay)
-        return PayTunnel(pay)
+            return BuildStation(self._board.cities[arg].id, Cards(pay))
+        return PayTunnel(Cards(pay))
 
-    def _encode(self, action: object) -> _Act:
+    def _encode(self, action: object) -> Move:
         code = _CODES.get(type(action))
         if code is None:
             raise MalformedActionError("input", f"not an action: {action!r}")
-        act = _Act()
-        act.kind = code
-        board = self._board
+        board, arg, pay = self._board, 0, (0,) * KINDS
         if isinstance(action, DrawFaceUp):
             slot = action.slot
-            act.arg = slot if type(slot) is int and 0 <= slot < 1 << 30 else -1
+            arg = slot if type(slot) is int and 0 <= slot < 1 << 30 else -1
         elif isinstance(action, ClaimRoute):
             found = board.route_index.get(action.route) if isinstance(action.route, str) else None
-            act.arg = -1 if found is None else found
-            _payment(action.payment, act)
+            arg = -1 if found is None else found
+            pay = _payment(action.payment)
         elif isinstance(action, BuildStation):
             found = board.city_index.get(action.city) if isinstance(action.city, str) else None
-            act.arg = -1 if found is None else found
-            _payment(action.payment, act)
+            arg = -1 if found is None else found
+            pay = _payment(action.payment)
         elif isinstance(action, PayTunnel):
-            _payment(action.payment, act)
+            pay = _payment(action.payment)
         elif isinstance(action, KeepTickets):
-            act.arg = self._keep_mask(action)
-        return act
+            arg = self._keep_mask(action)
+        return code, arg, pay
 
     def _keep_mask(self, action: KeepTickets) -> int:
         """The offer places kept, or -1 for a ticket not on offer or listed twice."""
@@ -524,15 +417,14 @@ class FastGame:
             seat = self.current
             if player != seat:
                 raise NotYourTurnError("R12", f"it is seat {seat}'s turn, not {player}'s", action)
-        act = self._encode(action)
-        code = _lib().fg_apply(self._ptr, ctypes.byref(act))
+        code = self._core.apply(*self._encode(action))
         if code:
             raise _error(code, phase, action)
 
     @property
     def current(self) -> int:
         """The seat to act (the last to act once the game is over)."""
-        return int(_lib().fg_current(self._ptr))
+        return self._core.current()
 
     def greedy_playout(self, max_steps: int = GREEDY_MAX_STEPS) -> int:
         """Play to the end (or ``max_steps`` actions) with ``mcts.Playout``'s ticket-driven
@@ -540,7 +432,7 @@ class FastGame:
         the number of actions applied."""
         if type(max_steps) is not int or max_steps < 0:
             raise BadArgumentError("greedy_playout takes a non-negative max_steps")
-        steps = int(_lib().fg_greedy_playout(self._ptr, min(max_steps, 1 << 62)))
+        steps = self._core.greedy_playout(min(max_steps, 1 << 62))
         if steps < 0:  # pragma: no cover (the policy's moves are legal; checked, not trusted)
             raise AssertionError("the compiled greedy policy chose an illegal move")
         return steps
@@ -552,15 +444,14 @@ class FastGame:
         Raises ``ScoreMismatchError`` when a running score disagrees with the routes owned.
         """
         n = self.rules.players
-        out = (ctypes.c_int32 * (n * _SCORE_FIELDS))()
-        bad = _lib().fg_score(self._ptr, None, out)
+        bad, out = self._core.score(n * _SCORE_FIELDS, None)
         if bad < 0:  # a seat's trail too costly for the plain search: paths.py's search
             state = self.to_state()
-            paths = (ctypes.c_int32 * n)(*(
+            paths = [
                 longest_path(state, q).length if out[q * _SCORE_FIELDS + _PATH] < 0 else -1
                 for q in range(n)
-            ))  # fmt: skip
-            bad = _lib().fg_score(self._ptr, paths, out)
+            ]
+            bad, out = self._core.score(n * _SCORE_FIELDS, paths)
         if bad:
             seat = bad - 1
             raise ScoreMismatchError(seat, self.to_state().players[seat].score, out[0])
@@ -587,7 +478,56 @@ class FastGame:
         """
         if type(seed) is not int or type(max_steps) is not int or max_steps < 0:
             raise BadArgumentError("playout takes an int seed and a non-negative max_steps")
-        return int(_lib().fg_playout(self._ptr, seed_state(seed), min(max_steps, 1 << 62)))
+        return self._core.playout(seed_state(seed), min(max_steps, 1 << 62))
+
+    def play_bots(
+        self,
+        bots: Sequence[str],
+        keys: Sequence[Sequence[int]],
+        max_actions: int,
+        record: bool = False,
+    ) -> tuple[int, list[Action] | None]:
+        """Play on, in place, each seat moved by the core's copy of its bot (``CORE_BOTS``),
+        move for move as ``bots.play`` with those bots: seat ``q`` draws from a
+        ``random.Random`` seeded with the key words ``keys[q]`` (``twister_key``), and play
+        stops when the game ends or after ``max_actions`` actions. Returns the number of
+        actions applied and, with ``record``, the actions; ``(-1, None)`` when a bot found no
+        move or its move was refused (it never is; checked rather than trusted)."""
+        n = self.rules.players
+        if len(bots) != n or len(keys) != n or any(b not in CORE_BOTS for b in bots):
+            raise BadArgumentError(f"play_bots takes one of {sorted(CORE_BOTS)} per seat")
+        if type(max_actions) is not int or max_actions < 0:
+            raise BadArgumentError("play_bots takes a non-negative max_actions")
+        codes = [CORE_BOTS[b] for b in bots]
+        if not record:
+            return self._core.play_bots(codes, keys, max_actions, 0)[0], None
+        start, room = self.copy(), 1024
+        while True:
+            steps, noted = self._core.play_bots(codes, keys, max_actions, room)
+            if steps != -2:
+                break
+            self._core.copy_from(start._core)  # too long to note: again from the start
+            room *= 8
+        if steps < 0:
+            return steps, None
+        return steps, [self._recorded(words) for words in noted]
+
+    def _recorded(self, words: Sequence[int]) -> Action:
+        kind, arg = words[0], words[1]
+        if kind == _KEEP:
+            return KeepTickets([self._board.tickets[t].id for t in words[2 : 2 + arg]])
+        return self._action((kind, arg, tuple(words[2 : 2 + KINDS])), ())
+
+
+def twister_key(text: str) -> tuple[int, ...]:
+    """The 32-bit words ``random.Random(text)`` seeds its Mersenne Twister with (CPython's
+    ``random.seed`` of a str: the integer of the text and its SHA-512, little end first),
+    which the core seeds its copy of a bot's generator with (core.c ``mt_seed_key``)."""
+    data = text.encode()
+    number = int.from_bytes(data + hashlib.sha512(data).digest(), "big")
+    words = max(1, (number.bit_length() + 31) // 32)
+    raw = number.to_bytes(4 * words, "little")
+    return tuple(int.from_bytes(raw[4 * i : 4 * i + 4], "little") for i in range(words))
 
 
 def _error(code: int, phase: Phase, action: object) -> IllegalActionError:

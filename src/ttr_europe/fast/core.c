@@ -1935,3 +1935,413 @@ int64_t fg_greedy_playout(Game *g, int64_t max_steps) {
     free(T);
     return steps;
 }
+
+/* ------------------------------------------------------------------ the bots (bots.py) */
+
+/* Python's random.Random (MT19937, as CPython's _randommodule.c has it), for the generator a
+ * driver hands each seat's bot (bots.seat_rng): seeded from the words of the integer that
+ * random.seed makes of the seed text (fast/__init__.py computes them, sha512 included). */
+#define MT_N 624
+#define MT_M 397
+
+typedef struct {
+    uint32_t mt[MT_N];
+    int32_t index;
+} Twister;
+
+static void mt_seed(Twister *t, uint32_t s) {
+    t->mt[0] = s;
+    for (int32_t i = 1; i < MT_N; i++)
+        t->mt[i] = 1812433253U * (t->mt[i - 1] ^ (t->mt[i - 1] >> 30)) + (uint32_t)i;
+    t->index = MT_N;
+}
+
+static void mt_seed_key(Twister *t, const uint32_t *key, int32_t n) {
+    mt_seed(t, 19650218U);
+    int32_t i = 1, j = 0;
+    for (int32_t k = MT_N > n ? MT_N : n; k; k--) {
+        t->mt[i] = (t->mt[i] ^ ((t->mt[i - 1] ^ (t->mt[i - 1] >> 30)) * 1664525U)) + key[j] +
+                   (uint32_t)j;
+        i++;
+        j++;
+        if (i >= MT_N) {
+            t->mt[0] = t->mt[MT_N - 1];
+            i = 1;
+        }
+        if (j >= n) j = 0;
+    }
+    for (int32_t k = MT_N - 1; k; k--) {
+        t->mt[i] = (t->mt[i] ^ ((t->mt[i - 1] ^ (t->mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= MT_N) {
+            t->mt[0] = t->mt[MT_N - 1];
+            i = 1;
+        }
+    }
+    t->mt[0] = 0x80000000U;
+}
+
+static uint32_t mt_next(Twister *t) {
+    static const uint32_t mag01[2] = {0U, 0x9908b0dfU};
+    uint32_t y;
+    if (t->index >= MT_N) {
+        int32_t k;
+        for (k = 0; k < MT_N - MT_M; k++) {
+            y = (t->mt[k] & 0x80000000U) | (t->mt[k + 1] & 0x7fffffffU);
+            t->mt[k] = t->mt[k + MT_M] ^ (y >> 1) ^ mag01[y & 1U];
+        }
+        for (; k < MT_N - 1; k++) {
+            y = (t->mt[k] & 0x80000000U) | (t->mt[k + 1] & 0x7fffffffU);
+            t->mt[k] = t->mt[k + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 1U];
+        }
+        y = (t->mt[MT_N - 1] & 0x80000000U) | (t->mt[0] & 0x7fffffffU);
+        t->mt[MT_N - 1] = t->mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 1U];
+        t->index = 0;
+    }
+    y = t->mt[t->index++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= y >> 18;
+    return y;
+}
+
+/* rng.randrange(n) for 0 < n < 2**63: getrandbits(n.bit_length()) until it is below n. */
+static int64_t mt_below(Twister *t, int64_t n) {
+    int32_t k = 0;
+    while (k < 63 && (n >> k)) k++;
+    for (;;) {
+        uint64_t r = mt_next(t);
+        if (k <= 32)
+            r >>= 32 - k;
+        else
+            r |= (uint64_t)(mt_next(t) >> (64 - k)) << 32;
+        if ((int64_t)r < n) return (int64_t)r;
+    }
+}
+
+/* The index of the lowest bit set in m (m != 0), with no compiler builtin. */
+static int32_t low_bit(uint64_t m) { return pop64((m & (~m + 1)) - 1); }
+
+/* The bots the core plays, as fast/__init__.py's CORE_BOTS names them. */
+enum { BOT_RANDOM, BOT_GREEDY, BOT_CLAIMER, BOT_SAVER, BOT_KINDS };
+
+/* bots.cheapest over the n payments listed for (colour, len, minl): fewest locomotives, then
+ * the colour held most, the first listed among equals. */
+static void cheapest_listed(int32_t colour, int32_t len, int32_t minl, int32_t n,
+                            const int32_t *hand, int32_t *best) {
+    int32_t pay[KINDS], best_locos = 0, best_held = 0;
+    for (int32_t i = 0; i < n; i++) {
+        nth_pay(colour, len, minl, hand, i, pay);
+        int32_t held = 0;
+        for (int32_t c = 0; c < LOCO; c++)
+            if (pay[c] && hand[c] > held) held = hand[c];
+        if (i == 0 || pay[LOCO] < best_locos || (pay[LOCO] == best_locos && held > best_held)) {
+            memcpy(best, pay, sizeof pay);
+            best_locos = pay[LOCO];
+            best_held = held;
+        }
+    }
+}
+
+/* GreedyBot's reading of a turn: the routes it may claim (the legal claims, by route) and the
+ * free routes on its tickets' cheapest paths, traced afresh (GreedyBot._wanted_routes). */
+typedef struct {
+    uint64_t claimable[MAXW], wanted[MAXW];
+    int32_t kind_at[MAXR]; /* the entry of Legal's kinds a claimable route is listed under */
+} Reading;
+
+static void read_turn(const Game *g, const Legal *L, Reading *S) {
+    const Rules *R = g->R;
+    int32_t seat = g->current;
+    memset(S->claimable, 0, sizeof S->claimable);
+    memset(S->wanted, 0, sizeof S->wanted);
+    if (g->phase == PH_TURN)
+        for (int32_t j = 0; j < L->nk; j++) {
+            int32_t k = L->kind[j];
+            for (int32_t w = 0; w < MAXW; w++) {
+                uint64_t m = R->k_mask[k][w] & ~g->closed[seat][w];
+                S->claimable[w] |= m;
+                for (; m; m &= m - 1) S->kind_at[w * 64 + low_bit(m)] = j;
+            }
+        }
+    uint64_t owned[MAXW] = {0}, path[MAXW];
+    for (int32_t r = 0; r < R->nroutes; r++)
+        if (g->owners[r] != NO_OWNER) owned[r >> 6] |= 1ULL << (r & 63);
+    const Player *P = &g->p[seat];
+    for (int32_t i = 0; i < P->ntk; i++) {
+        int32_t t = P->tk[i];
+        if (shortest_path(g, seat, R->t_a[t], R->t_b[t], path))
+            for (int32_t w = 0; w < MAXW; w++) S->wanted[w] |= path[w] & ~owned[w];
+    }
+}
+
+/* bots._longest_claim: the longest claimable route of mask (every claimable one when NULL),
+ * the lowest index among equals, claimed with its cheapest listed payment; 0 if none. */
+static int longest_claim(const Game *g, const Legal *L, const Reading *S, const uint64_t *mask,
+                         Act *a) {
+    const Rules *R = g->R;
+    int32_t best = -1;
+    for (int32_t w = 0; w < MAXW; w++)
+        for (uint64_t m = S->claimable[w] & (mask ? mask[w] : ~0ULL); m; m &= m - 1) {
+            int32_t r = w * 64 + low_bit(m);
+            if (best < 0 || R->r_len[r] > R->r_len[best]) best = r;
+        }
+    if (best < 0) return 0;
+    int32_t j = S->kind_at[best], k = L->kind[j];
+    memset(a, 0, sizeof *a);
+    a->kind = A_CLAIM;
+    a->arg = best;
+    cheapest_listed(R->k_col[k], R->k_len[k], R->k_ferry[k], L->kpays[j], g->p[g->current].hand,
+                    a->pay);
+    return 1;
+}
+
+/* GreedyBot._draw: a face-up card of a wanted colour, a locomotive for a wanted route at a turn's
+ * start, a blind card, else any legal move but a station (any at all if only those) drawn from
+ * the seat's generator. 0, or -1 when nothing is legal. */
+static int bot_draw(const Game *g, const Legal *L, const uint64_t *wanted, int second,
+                    Twister *t, Act *a) {
+    const Rules *R = g->R;
+    const int32_t *hand = g->p[g->current].hand;
+    int32_t colours[KINDS] = {0}, gray = 0, want = 0;
+    for (int32_t w = 0; w < MAXW; w++)
+        for (uint64_t m = wanted[w]; m; m &= m - 1) {
+            int32_t r = w * 64 + low_bit(m);
+            want = 1;
+            if (R->r_col[r] < 0)
+                gray = 1;
+            else
+                colours[R->r_col[r]] = 1;
+        }
+    if (gray) {
+        int32_t most = 0;
+        for (int32_t c = 1; c < LOCO; c++)
+            if (hand[c] > hand[most]) most = c;
+        colours[most] = 1;
+    }
+    memset(a, 0, sizeof *a);
+    a->kind = A_FACEUP;
+    for (int32_t s = 0; s < g->nrow; s++)
+        if (g->row[s] >= 0 && g->row[s] < LOCO && colours[g->row[s]]) {
+            a->arg = s;
+            return 0;
+        }
+    if (!second && want)
+        for (int32_t s = 0; s < g->nrow; s++)
+            if (g->row[s] == LOCO) {
+                a->arg = s;
+                return 0;
+            }
+    if (cards_left(g)) {
+        a->kind = A_BLIND;
+        return 0;
+    }
+    int64_t rest = g->phase == PH_TURN ? L->nhead + L->claims : L->total;
+    if (!rest) rest = L->total;
+    if (!rest) return -1;
+    return nth_action(g, L, mt_below(t, rest), a);
+}
+
+/* GreedyBot._keep: the fewest tickets allowed, taken cheapest first (path length less half the
+ * points, compared doubled; the offer's order among equals), if that choice is legal, else the
+ * first legal one. */
+static int bot_keep(const Game *g, Act *a) {
+    const Rules *R = g->R;
+    const Player *P = &g->p[g->current];
+    int32_t cost[MAXOFFER], order[MAXOFFER];
+    for (int32_t i = 0; i < P->noffer; i++) {
+        int32_t t = P->offer[i], length = 99;
+        uint64_t mask[MAXW];
+        if (shortest_path(g, g->current, R->t_a[t], R->t_b[t], mask)) {
+            length = 0;
+            for (int32_t r = 0; r < R->nroutes; r++)
+                if (mask[r >> 6] >> (r & 63) & 1) length += R->r_len[r];
+        }
+        cost[i] = 2 * length - R->t_points[t];
+        int32_t at = i; /* a stable insertion sort, as sorted() */
+        while (at > 0 && cost[order[at - 1]] > cost[i]) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = i;
+    }
+    int32_t unused;
+    int64_t count = keep_walk(g, -1, &unused);
+    if (count <= 0) return -1;
+    int32_t *all = malloc(sizeof(int32_t) * (size_t)count);
+    if (!all) return -1;
+    keep_walk_all(g, -1, &unused, all);
+    int32_t smallest = MAXOFFER + 1;
+    for (int64_t k = 0; k < count; k++)
+        if (pop64((uint64_t)all[k]) < smallest) smallest = pop64((uint64_t)all[k]);
+    int32_t mask = 0;
+    for (int32_t i = 0; i < smallest && i < P->noffer; i++) mask |= 1 << order[i];
+    int32_t chosen = all[0];
+    for (int64_t k = 0; k < count; k++)
+        if (all[k] == mask) chosen = mask;
+    free(all);
+    memset(a, 0, sizeof *a);
+    a->kind = A_KEEP;
+    a->arg = chosen;
+    return 0;
+}
+
+/* GreedyBot.choose. 0, or -1 when it finds no move. */
+static int greedy_bot(const Game *g, const Legal *L, Twister *t, Act *a) {
+    const Player *P = &g->p[g->current];
+    Reading S;
+    switch (g->phase) {
+    case PH_INITIAL:
+    case PH_CHOOSE:
+        return bot_keep(g, a);
+    case PH_TUNNEL:
+        memset(a, 0, sizeof *a);
+        a->kind = L->tunnel_pays ? A_PAY : A_WITHDRAW;
+        if (L->tunnel_pays)
+            cheapest_listed(g->tun_colour, g->tun_extra, 0, L->tunnel_pays, P->hand, a->pay);
+        return 0;
+    case PH_SECOND:
+        read_turn(g, L, &S);
+        return bot_draw(g, L, S.wanted, 1, t, a);
+    case PH_TURN: {
+        read_turn(g, L, &S);
+        if (longest_claim(g, L, &S, S.wanted, a)) return 0;
+        int want = any_bit(S.wanted);
+        if (!want && g->ndeck && P->trains >= MORE_TICKETS) {
+            memset(a, 0, sizeof *a);
+            a->kind = A_TICKETS;
+            return 0;
+        }
+        if ((!want || total9(P->hand) >= HOARD) && longest_claim(g, L, &S, NULL, a)) return 0;
+        return bot_draw(g, L, S.wanted, 0, t, a);
+    }
+    default:
+        return -1;
+    }
+}
+
+#define SAVE_FOR 3 /* ladder.SAVE_FOR: the shortest route a SaverBot claims with trains to spare */
+
+/* ladder._draw: the first of slots (n of them) that may be drawn face up, else a blind card,
+ * else any legal move but a station (any at all if only those), from the seat's generator. */
+static int ladder_draw(const Game *g, const Legal *L, const int32_t *slots, int32_t n,
+                       Twister *t, Act *a) {
+    memset(a, 0, sizeof *a);
+    for (int32_t i = 0; i < n; i++) {
+        int32_t card = g->row[slots[i]];
+        if (card != NO_CARD && (g->phase == PH_TURN || card != LOCO)) {
+            a->kind = A_FACEUP;
+            a->arg = slots[i];
+            return 0;
+        }
+    }
+    if (cards_left(g)) {
+        a->kind = A_BLIND;
+        return 0;
+    }
+    int64_t rest = g->phase == PH_TURN ? L->nhead + L->claims : L->total;
+    if (!rest) rest = L->total;
+    if (!rest) return -1;
+    return nth_action(g, L, mt_below(t, rest), a);
+}
+
+/* ladder.ClaimerBot and ladder.SaverBot: the fewest tickets (the first such choice listed),
+ * the cheapest tunnel payment, the longest claim (of SAVE_FOR cars or more for a saver with
+ * trains to spare) at a turn's start, else a draw (a saver's: face up, its two colours held
+ * most, most first). 0, or -1 when it finds no move. */
+static int ladder_bot(const Game *g, const Legal *L, int saver, Twister *t, Act *a) {
+    const Player *P = &g->p[g->current];
+    if (g->phase == PH_INITIAL || g->phase == PH_CHOOSE) return nth_action(g, L, 0, a);
+    if (g->phase == PH_TUNNEL) {
+        memset(a, 0, sizeof *a);
+        a->kind = L->tunnel_pays ? A_PAY : A_WITHDRAW;
+        if (L->tunnel_pays)
+            cheapest_listed(g->tun_colour, g->tun_extra, 0, L->tunnel_pays, P->hand, a->pay);
+        return 0;
+    }
+    if (g->phase == PH_TURN) {
+        Reading S;
+        read_turn(g, L, &S);
+        int32_t shortest = saver && P->trains > 2 * SAVE_FOR ? SAVE_FOR : 1;
+        if (longest_claim(g, L, &S, NULL, a) && g->R->r_len[a->arg] >= shortest) return 0;
+    }
+    int32_t slots[2 * MAXROW], n = 0;
+    if (saver) {
+        int32_t colours[LOCO];
+        for (int32_t c = 0; c < LOCO; c++) { /* stable, most held first (sorted by -hand[c]) */
+            int32_t at = c;
+            while (at > 0 && P->hand[colours[at - 1]] < P->hand[c]) {
+                colours[at] = colours[at - 1];
+                at--;
+            }
+            colours[at] = c;
+        }
+        for (int32_t k = 0; k < 2; k++)
+            for (int32_t s = 0; s < g->nrow; s++)
+                if (g->row[s] == colours[k]) slots[n++] = s;
+    }
+    return ladder_draw(g, L, slots, n, t, a);
+}
+
+#define REC_WORDS (2 + MAXOFFER) /* a recorded action: kind, arg, then a payment or tickets */
+
+/* What sim.games.play_game plays when every seat's bot is one of these: seat q's bot is
+ * bots[q], drawing from its own generator seeded with its key words (keys, key_len[q] words
+ * each, one seat after the other), until the game ends or max_actions actions (the loop's
+ * cap). With record, each action is written in REC_WORDS words (a kept ticket choice as its
+ * count and the tickets), at most rec_cap of them. Returns the actions applied; -1 when a bot
+ * found no move or its move was refused (the reference plays such a game), -2 when rec_cap
+ * was too small. */
+int64_t fg_play_bots(Game *g, const int32_t *bots, const uint32_t *keys, const int32_t *key_len,
+                     int64_t max_actions, int32_t *record, int64_t rec_cap) {
+    const Rules *R = g->R;
+    Twister *twisters = malloc(sizeof(Twister) * (size_t)R->players);
+    if (!twisters) return -1;
+    for (int32_t q = 0, at = 0; q < R->players; at += key_len[q++]) {
+        if (bots[q] < 0 || bots[q] >= BOT_KINDS || key_len[q] < 1) {
+            free(twisters);
+            return -1;
+        }
+        mt_seed_key(&twisters[q], keys + at, key_len[q]);
+    }
+    int64_t steps = 0;
+    Legal L;
+    Act a;
+    while (g->phase != PH_OVER && steps < max_actions) {
+        int32_t seat = g->current;
+        legal(g, &L);
+        int bad = 0;
+        if (bots[seat] == BOT_RANDOM)
+            bad = !L.total || nth_action(g, &L, mt_below(&twisters[seat], L.total), &a);
+        else if (bots[seat] == BOT_GREEDY)
+            bad = greedy_bot(g, &L, &twisters[seat], &a) != 0;
+        else
+            bad = ladder_bot(g, &L, bots[seat] == BOT_SAVER, &twisters[seat], &a) != 0;
+        if (!bad && record) {
+            if (steps >= rec_cap) {
+                steps = -2;
+                break;
+            }
+            int32_t *out = record + steps * REC_WORDS;
+            memset(out, 0, REC_WORDS * sizeof(int32_t));
+            out[0] = a.kind;
+            out[1] = a.arg;
+            if (a.kind == A_KEEP) {
+                const Player *P = &g->p[seat];
+                out[1] = 0;
+                for (int32_t i = 0; i < P->noffer; i++)
+                    if (a.arg >> i & 1) out[2 + out[1]++] = P->offer[i];
+            } else {
+                memcpy(out + 2, a.pay, sizeof a.pay);
+            }
+        }
+        if (bad || fg_apply(g, &a)) {
+            steps = -1;
+            break;
+        }
+        steps++;
+    }
+    free(twisters);
+    return steps;
+}

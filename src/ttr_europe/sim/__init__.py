@@ -4,7 +4,9 @@
 those already in the results file, runs the rest on a backend and appends each row as soon as
 its game is known. Game ``g`` has seed ``seed + g`` and its seats rotated by ``g``, so each bot
 plays every seat equally often, and the rows are the same whatever the backend, the number of
-workers or the batch size (only ``duration`` differs). See docs/simulation.md.
+workers or the batch size (only ``duration`` differs), and whichever engine plays them: the
+compiled core plays a game whose every seat is a bot it implements (``engine="auto"``, the
+default), the reference plays the rest. See docs/simulation.md.
 """
 
 from __future__ import annotations
@@ -22,13 +24,18 @@ from ..rules import new_game
 from ..views import OptionValue
 from .backends import BACKENDS, Backend, Done, make_backend
 from .games import (
+    ENGINES,
     BotLike,
     Forfeit,
     GameResult,
     GameSpec,
     SimulationError,
     bot_name,
+    core_bot,
+    core_playable,
+    engine_for,
     play_batch,
+    play_core_game,
     play_game,
     resolve_bot,
 )
@@ -59,6 +66,7 @@ class Simulation:
     replayed_torn: bool = False  # a half-written last row was cut off and played again
     backend: str = "serial"
     workers: int = 1
+    engine: str = "python"  # which engine played the games: "fast" (the core) or "python"
     elapsed: float = attrs.field(default=0.0, eq=False)
 
     @property
@@ -113,6 +121,7 @@ class Simulation:
             "mean_length": self.mean_length,
             "backend": self.backend,
             "workers": self.workers,
+            "engine": self.engine,
             "elapsed": self.elapsed,
             "games_per_second": self.games_per_second,
         }
@@ -124,7 +133,8 @@ class Simulation:
             f"{len(self.forfeits)} forfeited, {len(self.failures)} failed, "
             f"{self.retried} retried",
             f"{self.backend} backend, {self.workers} worker{'s' * (self.workers != 1)}, "
-            f"{self.played} played in {self.elapsed:.1f} s ({speed(self.games_per_second)})",
+            f"{self.played} played in {self.elapsed:.1f} s ({speed(self.games_per_second)}) "
+            f"by the {self.engine} engine",
             "",
             _table("bot", self.bot_lines(), elo=True),
             "",
@@ -172,11 +182,13 @@ def plan(
     seed: int = 0,
     options: Mapping[str, OptionValue] | None = None,
     record: bool = False,
+    engine: str = "auto",
 ) -> list[GameSpec]:
     """The games of a run: game ``g`` has seed ``seed + g`` and the lineup rotated by ``g``.
 
     Checks everything a game needs before any is played: the board, variant and player count
-    (``SetupError``, ``DataError``), and that every bot spec names a bot (``BotError``).
+    (``SetupError``, ``DataError``), that every bot spec names a bot (``BotError``) and that
+    the engine can play them (``engine_for``).
     """
     if not bots:
         raise SimulationError("a simulation needs at least one bot")
@@ -196,11 +208,12 @@ def plan(
         if known is not bot and not (isinstance(known, str) and known == bot):
             raise SimulationError(f"two different bots are both called {name!r}")
         resolve_bot(bot)
+    engine_for(engine, bots)
     spec_map: str | Map = board.id if _is_shipped(board) else board
     lineup = [bots[i % len(bots)] for i in range(seats)]
     return [
         GameSpec(spec_map, variant, seed + g,
-                 tuple(lineup[(i + g) % seats] for i in range(seats)), opts, record)
+                 tuple(lineup[(i + g) % seats] for i in range(seats)), opts, record, engine)
         for g in range(games)
     ]  # fmt: skip
 
@@ -213,12 +226,13 @@ def _is_shipped(board: Map) -> bool:
     return board.id in available_maps() and load_map(board.id) is board
 
 
-def auto_batch(backend: str, games: int, workers: int) -> int:
+def auto_batch(backend: str, games: int, workers: int, engine: str = "python") -> int:
     """Games per task: enough that the backend's cost per task (about 0.2 ms for the process
     pool, 1.5 ms for Ray; docs/simulation.md) stays near 5 % of even the fastest games (random
-    bots, about 2.5 ms), but at least eight tasks per worker, so that the work spreads evenly
-    and a lost task costs little. The serial backend has no cost per task."""
-    cap = {"serial": 1, "process": 4}.get(backend, 32)
+    bots, about 2.5 ms in Python, 50 times less in the compiled core), but at least eight
+    tasks per worker, so that the work spreads evenly and a lost task costs little. The serial
+    backend has no cost per task."""
+    cap = {"serial": 1, "process": 4}.get(backend, 32) * (50 if engine == "fast" else 1)
     return max(1, min(cap, games // (8 * max(1, workers))))
 
 
@@ -240,6 +254,7 @@ def simulate(
     record: bool = False,
     max_retries: int = 3,
     progress: Progress | None = None,
+    engine: str = "auto",
 ) -> Simulation:
     """Play ``games`` seeded games between ``bots`` (specs or bot objects, one per seat,
     repeated to fill ``players`` seats) and sum them up.
@@ -249,12 +264,16 @@ def simulate(
     ``out``, each row is appended to that JSON Lines file as its game ends; ``resume`` continues
     an earlier run of the same settings, playing only the games missing from the file.
     ``record`` keeps every action of each game in its row (in the file only, when there is
-    one, so that memory stays small on long runs). ``progress(finished, asked)`` is
+    one, so that memory stays small on long runs). ``engine`` (``ENGINES``) says which engine
+    plays: ``auto`` the compiled core when it is built and plays every bot (``core_bot``), else
+    the reference; ``fast`` the core or a ``SimulationError``; ``python`` the reference. The
+    rows are the same whichever plays. ``progress(finished, asked)`` is
     called at the start and after each batch of games. Bad input raises a ``TTRError``
     before any game is played.
     """
     specs = plan(bots, games=games, map=map, variant=variant, players=players, seed=seed,
-                 options=options, record=record)  # fmt: skip
+                 options=options, record=record, engine=engine)  # fmt: skip
+    used = engine_for(engine, bots)
     seats = len(bots) if players is None else players
     names = tuple(dict.fromkeys(bot_name(b) for b in bots))
     board_id = map if isinstance(map, str) else map.id
@@ -279,7 +298,7 @@ def simulate(
             make_backend(backend, workers, address, max_retries))  # fmt: skip
         with runner:
             started = time.perf_counter()  # the time to start a backend is not a game's
-            size = batch or auto_batch(runner.name, len(todo), runner.workers)
+            size = batch or auto_batch(runner.name, len(todo), runner.workers, used)
             if progress is not None:
                 progress(len(done), len(specs))
             batches = [tuple(todo[i : i + size]) for i in range(0, len(todo), size)]
@@ -313,6 +332,7 @@ def simulate(
         replayed_torn=store is not None and store.torn,
         backend=runner.name,
         workers=runner.workers,
+        engine=used,
         elapsed=elapsed,
     )
 
@@ -326,6 +346,7 @@ def tournament(bots: Sequence[BotLike], **settings: Any) -> Simulation:
 
 __all__ = [
     "BACKENDS",
+    "ENGINES",
     "Backend",
     "BotLike",
     "Forfeit",
@@ -336,11 +357,15 @@ __all__ = [
     "SimulationError",
     "auto_batch",
     "bot_lines",
+    "core_bot",
+    "core_playable",
     "elo",
+    "engine_for",
     "game_record",
     "make_backend",
     "plan",
     "play_batch",
+    "play_core_game",
     "play_game",
     "read_rows",
     "resolve_bot",

@@ -3,6 +3,10 @@
 This is all a worker runs, whatever the backend: ``play_batch`` plays some games and returns
 their ``GameResult`` rows. A bot that raises or answers with an illegal action forfeits the game
 (the row says who and why) instead of stopping the run, so a bad bot costs one game, not all.
+
+A game whose every seat is a bot the compiled core plays move for move (``core_bot``) is played
+in the core when the spec's engine allows it; its row is the reference's row, field for field
+(only ``duration`` differs), which ``tests/sim/test_engines.py`` checks on every map and variant.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from .. import bots
+from .. import bots, fast, ladder
 from ..actions import Action
 from ..board import Map
 from ..bots import Bot
@@ -27,6 +31,11 @@ from ..state import GameState, Phase
 from ..views import OptionValue
 
 BotLike = str | Bot  # a spec ("greedy", "package.module:Class") or a bot object
+
+ENGINES = ("auto", "fast", "python")
+"""Which engine plays a game: ``fast``, the compiled core (every seat a bot it plays, see
+``core_bot``), ``python``, the reference, or ``auto``: the core when it is built and plays every
+seat, else the reference. The rows are the same whichever plays."""
 
 
 def bot_name(bot: BotLike) -> str:
@@ -46,6 +55,49 @@ def resolve_bot(bot: BotLike) -> Bot:
         raise SimulationError(f"bot {bot_name(bot)!r} cannot be copied: {exc}") from None
 
 
+_CORE_CLASSES: dict[str, type] = {
+    "random": bots.RandomBot,
+    "greedy": bots.GreedyBot,
+    "claimer": ladder.ClaimerBot,
+    "saver": ladder.SaverBot,
+}
+
+
+def core_bot(bot: BotLike) -> str | None:
+    """The name the compiled core knows ``bot`` by, when it plays it move for move (the specs
+    of ``fast.CORE_BOTS``: ``random``, ``greedy``, ``claimer``, ``saver``; or an unaltered
+    object of those bots' classes), else None."""
+    if isinstance(bot, str):
+        name = bot.strip()
+        return name if name in fast.CORE_BOTS else None
+    for name in fast.CORE_BOTS:
+        if type(bot) is _CORE_CLASSES[name] and set(getattr(bot, "__dict__", {})) <= {"name"}:
+            return name
+    return None
+
+
+def core_playable(lineup: Sequence[BotLike]) -> bool:
+    """Whether the compiled core is built and plays every bot of ``lineup`` (``core_bot``)."""
+    return bool(lineup) and all(core_bot(b) is not None for b in lineup) and fast.available()
+
+
+def engine_for(engine: str, lineup: Sequence[BotLike]) -> str:
+    """``fast`` or ``python``: the engine that ``engine`` (one of ``ENGINES``) plays ``lineup``
+    with; a ``SimulationError`` saying why in one line when ``fast`` is asked for and cannot."""
+    if engine not in ENGINES:
+        raise SimulationError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
+    if engine == "python" or (engine == "auto" and not core_playable(lineup)):
+        return "python"
+    others = [bot_name(b) for b in lineup if core_bot(b) is None]
+    if others:
+        raise SimulationError(f"the fast engine plays only the bots {', '.join(fast.CORE_BOTS)}, "
+                              f"not {others[0]!r}; use --engine auto or python")  # fmt: skip
+    if not fast.available():
+        raise SimulationError("the fast engine needs the compiled core, which is not built or "
+                              f"does not load: {fast.BUILD_COMMAND}")  # fmt: skip
+    return "fast"
+
+
 @attrs.frozen
 class GameSpec:
     """Everything that fixes one game: board, rules, seed and the bot of each seat."""
@@ -56,6 +108,7 @@ class GameSpec:
     bots: tuple[BotLike, ...]
     options: tuple[tuple[str, OptionValue], ...] = ()
     record: bool = False  # keep the actions in the row, for replay or training
+    engine: str = "auto"  # one of ENGINES; the row is the same whichever plays
 
     @property
     def map_id(self) -> str:
@@ -159,7 +212,80 @@ def _str(value: Any) -> str:
 
 
 def play_game(spec: GameSpec) -> GameResult:
-    """Play ``spec`` to the end; a failing bot forfeits (see ``GameResult``)."""
+    """Play ``spec`` to the end, in the engine its ``engine`` names (see ``ENGINES``); a failing
+    bot forfeits (see ``GameResult``)."""
+    if engine_for(spec.engine, spec.bots) == "fast":
+        return play_core_game(spec)
+    return _play_reference(spec)
+
+
+_CORE_GAMES: dict[tuple[object, ...], fast.FastGame] = {}  # one compiled game per rules, dealt anew
+
+
+def play_core_game(spec: GameSpec) -> GameResult:
+    """``play_game`` in the compiled core, whatever ``spec.engine`` says: the same row
+    (``SimulationError`` when the core is not built or does not play a seat's bot)."""
+    started = time.perf_counter()
+    engine_for("fast", spec.bots)
+    names = tuple(bot_name(b) for b in spec.bots)
+    seats = len(names)
+    key = (spec.map, spec.variant, seats, spec.options)
+    game = _CORE_GAMES.get(key)
+    if game is None:
+        board = load_map(spec.map) if isinstance(spec.map, str) else spec.map
+        game = fast.new_game(board, spec.variant, seats, spec.seed, 0, **dict(spec.options))
+        if len(_CORE_GAMES) < 64:
+            _CORE_GAMES[key] = game
+    else:
+        game.deal(spec.seed, 0)
+    lineup = [core_bot(b) or "" for b in spec.bots]
+    keys = [fast.twister_key(bots.seat_seed(spec.seed, seat)) for seat in range(seats)]
+    actions, taken = game.play_bots(lineup, keys, MAX_ACTIONS, spec.record)
+    if actions < 0:  # pragma: no cover (a bot found no move in the core: the reference decides)
+        return _play_reference(spec)
+    outcome = game.outcome()
+    forfeit = None
+    if not outcome.final:  # the loop's cap
+        seat = game.current
+        forfeit = Forfeit(seat, names[seat], actions, f"no end after {MAX_ACTIONS} actions")
+    record = None if taken is None else tuple(str(a) for a in taken)
+    return _row(spec, names, outcome.totals, outcome.ranks, outcome.winners, actions, forfeit,
+                record, started)  # fmt: skip
+
+
+def _row(
+    spec: GameSpec,
+    names: tuple[str, ...],
+    totals: tuple[int, ...],
+    ranks: tuple[int, ...],
+    winners: tuple[int, ...],
+    actions: int,
+    forfeit: Forfeit | None,
+    record: tuple[str, ...] | None,
+    started: float,
+) -> GameResult:
+    """The row of a game played to its end or its forfeit, whichever engine played it."""
+    seats = len(names)
+    if forfeit is not None:
+        ranks = tuple(seats if s == forfeit.seat else 1 for s in range(seats))
+        winners = tuple(s for s in range(seats) if s != forfeit.seat)
+    share = 1.0 / len(winners)
+    return GameResult(
+        seed=spec.seed,
+        bots=names,
+        scores=totals,
+        ranks=ranks,
+        winners=winners,
+        returns=tuple(share if s in winners else 0.0 for s in range(seats)),
+        actions=actions,
+        forfeit=forfeit,
+        record=record if spec.record else None,
+        duration=time.perf_counter() - started,
+    )
+
+
+def _play_reference(spec: GameSpec) -> GameResult:
+    """``play_game`` on the reference engine, with the bots' own code."""
     from ..scoring import score
 
     started = time.perf_counter()
@@ -177,7 +303,7 @@ def play_game(spec: GameSpec) -> GameResult:
         return action
 
     try:
-        for action, after, _ in play_out(state, choose):
+        for action, after, _ in play_out(state, choose, max_actions=MAX_ACTIONS):
             taken.append(str(action))
             state = after
     except BotError as exc:  # a bot's failure is a result, not a crash of the run
@@ -189,27 +315,9 @@ def play_game(spec: GameSpec) -> GameResult:
         seat = state.current
         forfeit = Forfeit(seat, names[seat], len(taken), f"no end after {MAX_ACTIONS} actions")
     board_score = score(state)
-    scores = tuple(p.total for p in board_score.players)
-    if forfeit is None:
-        ranks = tuple(p.rank for p in board_score.players)
-        winners = board_score.winners
-    else:
-        others = [s for s in range(len(players)) if s != forfeit.seat]
-        ranks = tuple(len(players) if s == forfeit.seat else 1 for s in range(len(players)))
-        winners = tuple(others)
-    share = 1.0 / len(winners)
-    return GameResult(
-        seed=spec.seed,
-        bots=names,
-        scores=scores,
-        ranks=ranks,
-        winners=winners,
-        returns=tuple(share if s in winners else 0.0 for s in range(len(players))),
-        actions=len(taken),
-        forfeit=forfeit,
-        record=tuple(taken) if spec.record else None,
-        duration=time.perf_counter() - started,
-    )
+    return _row(spec, names, tuple(p.total for p in board_score.players),
+                tuple(p.rank for p in board_score.players), board_score.winners, len(taken),
+                forfeit, tuple(taken), started)  # fmt: skip
 
 
 def play_batch(specs: Sequence[GameSpec]) -> list[GameResult]:

@@ -3,7 +3,7 @@
 For each configuration both engines play uniformly random games from the same seeds with the
 same choices (``FastGame.playout`` in C, ``reference_playout`` on the pure-Python engine), in
 interleaved rounds; CPU time, medians over rounds. ``ttr-europe bench`` adds this section when
-the core is built; ``python -m ttr_europe.fast.bench`` runs it alone.
+the core is built; ``python -m ttr_europe.bench_fast`` runs it alone.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from ..rules import new_game
-from ..scoring import score
-from . import new_game as fast_new_game
-from . import reference_playout
+from .fast import new_game as fast_new_game
+from .fast import reference_playout
+from .rules import new_game
+from .scoring import score
 
 CONFIGS: tuple[tuple[str, int], ...] = (("europe", 2), ("usa", 2), ("europe", 4))
 TARGET_RATIO = 30.0  # compiled over pure-Python games per CPU-second (issue 22)
@@ -105,7 +105,7 @@ def greedy_timing(games: int = 20, rounds: int = 3) -> dict[str, float]:
     """Whole Europe 2-player games of ``mcts.Playout``'s greedy policy, deal included: the
     Python ``Playout.finish`` against ``FastGame.greedy_playout`` (the same games); games per
     CPU-second, medians of ``rounds``."""
-    from ..mcts import Playout
+    from .mcts import Playout
 
     python, compiled = [], []
     game = fast_new_game("europe", players=2)
@@ -147,8 +147,8 @@ def batch_rate(
 ) -> dict[str, float]:
     """Steps per CPU-second on Europe 2 players of ``BatchGames`` (applying the codes, the next
     observations and masks, returns and fresh deals), or of an environment over it: ``vector``,
-    the Gymnasium vector environment (``fast.vector_env``: copies, rewards and infos too);
-    ``parallel``, the PettingZoo parallel batch (``fast.parallel_vec_env``: every agent's
+    the Gymnasium vector environment (``rl.vector_env``: copies, rewards and infos too);
+    ``parallel``, the PettingZoo parallel batch (``rl.parallel_vec_env``: every agent's
     observation and mask, copies, rewards and infos). Each game's code is drawn uniformly among
     its legal ones by numpy outside the timed calls (the policy is not the stepper's time). The
     median of ``rounds`` rounds; without numpy (or gymnasium and pettingzoo for an
@@ -158,12 +158,12 @@ def batch_rate(
     try:
         import numpy as np
 
-        from .batch import BatchGames
+        from .rl.batch import BatchGames
 
         if form == "vector":
-            from .vector_env import TicketToRideVectorEnv
+            from .rl.vector_env import TicketToRideVectorEnv
         if form == "parallel":
-            from .parallel_vec_env import TicketToRideParallelVecEnv
+            from .rl.parallel_vec_env import TicketToRideParallelVecEnv
     except ImportError:
         return {}
     rates = []
@@ -206,9 +206,9 @@ def format_batch(figures: dict[str, float], form: str = "batch") -> list[str]:
     rate = f"{figures['steps_per_s']:,.0f} steps per CPU-second"
     games = f"Europe 2 players, {figures['games']:.0f} games"
     if form == "vector":
-        return [f"Gymnasium vector env (fast.vector_env), {games}: {rate}"]
+        return [f"Gymnasium vector env (rl.vector_env), {games}: {rate}"]
     if form == "parallel":
-        return [f"PettingZoo parallel batch (fast.parallel_vec_env), {games}: {rate}"]
+        return [f"PettingZoo parallel batch (rl.parallel_vec_env), {games}: {rate}"]
     met = "met" if figures["steps_per_s"] >= BATCH_TARGET else "MISSED"
     return [
         f"batch stepper, {games}, observation and mask: {rate}; target >= {BATCH_TARGET:,.0f} {met}"
@@ -252,7 +252,7 @@ def verdicts(figures: dict[str, dict[str, float]]) -> list[tuple[str, bool]]:
 
 
 def main() -> int:
-    from . import available
+    from .fast import available
 
     if not available():
         print("the compiled core is not built: python -m ttr_europe.fast.build")

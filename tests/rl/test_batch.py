@@ -14,7 +14,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 from ttr_europe.errors import MalformedActionError  # noqa: E402
-from ttr_europe.fast.batch import BatchGames  # noqa: E402
+from ttr_europe.rl.batch import BatchGames  # noqa: E402
 from ttr_europe.rl.encoding import encode  # noqa: E402
 from ttr_europe.rl.mask import action_mask  # noqa: E402
 from ttr_europe.rl.memory import PublicHands  # noqa: E402

@@ -19,13 +19,13 @@ from pettingzoo import ParallelEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from ..errors import GameOverError, SetupError
-from ..rl.encoding import Obs
-from ..rl.game import MAX_AGENT_STEPS, CodeGame
-from ..rl.mask import Mask
-from ..rl.pettingzoo_env import TicketToRideEnv
+from ..fast import FastGame
 from ..state import GameState, Phase
-from . import FastGame, _lib
 from .batch import core_tables
+from .encoding import Obs
+from .game import MAX_AGENT_STEPS, CodeGame
+from .mask import Mask
+from .pettingzoo_env import TicketToRideEnv
 
 
 class FastCodeGame(CodeGame):
@@ -65,20 +65,20 @@ class FastCodeGame(CodeGame):
 
     def observe(self, seat: int) -> Obs:
         out = np.empty(self.encoder.layout.size, np.float32)
-        if _lib().fg_encode(self.fast._ptr, seat, self._layout, out.ctypes.data):
+        if self.fast._core.encode(seat, self._layout, out):
             raise SetupError(f"no seat {seat!r} in a {self.players}-player game")
         return out
 
     def mask(self) -> Mask:
         out = np.zeros(self.codec.size, np.bool_)
-        _lib().fg_mask(self.fast._ptr, self._codec, out.ctypes.data)
+        self.fast._core.mask(self._codec, out)
         return out
 
     def play_code(self, code: object, who: str) -> list[float]:
         if self.over:
             raise GameOverError("R46", f"the game is over; {who} cannot play code {code!r}")
         value = self.code_of(code, who)
-        if _lib().fg_apply_code(self.fast._ptr, self._codec, value):
+        if self.fast._core.apply_code(self._codec, value):
             self.position()
             self.action_of(value, who)  # the reference names the rule that refuses it
             raise AssertionError(f"the core refused code {value}, which the reference allows")

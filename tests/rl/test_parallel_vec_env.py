@@ -29,9 +29,9 @@ from ttr_europe.errors import (  # noqa: E402
     MalformedActionError,
     SetupError,
 )
-from ttr_europe.fast import pettingzoo_env as fast_pettingzoo  # noqa: E402
-from ttr_europe.fast.parallel_vec_env import TicketToRideParallelVecEnv  # noqa: E402
+from ttr_europe.rl import fast_pettingzoo_env as fast_pettingzoo  # noqa: E402
 from ttr_europe.rl import pettingzoo_env as reference_pettingzoo  # noqa: E402
+from ttr_europe.rl.parallel_vec_env import TicketToRideParallelVecEnv  # noqa: E402
 from ttr_europe.rules import apply, is_terminal  # noqa: E402
 
 Obs = dict[str, dict[str, Any]]

@@ -1,7 +1,7 @@
 """A Gymnasium vector environment over the batch stepper: N self-play games in the core.
 
 ``TicketToRideVectorEnv(num_envs, map, variant, players, **options)`` is a
-``gymnasium.vector.VectorEnv`` over ``fast.batch.BatchGames``. Every step plays one code in
+``gymnasium.vector.VectorEnv`` over ``rl.batch.BatchGames``. Every step plays one code in
 each game for the seat to act there (self-play: the learner plays every seat), so the
 observation of game ``i`` is that seat's vector of ``rl.encoding`` and ``infos["seat"][i]``
 names it; ``infos["action_mask"]`` holds the legal codes. The reward of a step is 0 until the

@@ -24,8 +24,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
 
 from ttr_europe.actions import Action  # noqa: E402
 from ttr_europe.errors import BadArgumentError, MalformedActionError  # noqa: E402
-from ttr_europe.fast.vector_env import TicketToRideVectorEnv  # noqa: E402
 from ttr_europe.rl.gymnasium_env import TicketToRideGymEnv  # noqa: E402
+from ttr_europe.rl.vector_env import TicketToRideVectorEnv  # noqa: E402
 from ttr_europe.rules import new_game  # noqa: E402
 from ttr_europe.views import View  # noqa: E402
 

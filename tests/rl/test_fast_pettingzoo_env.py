@@ -26,8 +26,8 @@ from ttr_europe.errors import (  # noqa: E402
     SetupError,
     TTRError,
 )
-from ttr_europe.fast.pettingzoo_env import FastTicketToRideEnv  # noqa: E402
-from ttr_europe.fast.pettingzoo_env import env as fast_env  # noqa: E402
+from ttr_europe.rl.fast_pettingzoo_env import FastTicketToRideEnv  # noqa: E402
+from ttr_europe.rl.fast_pettingzoo_env import env as fast_env  # noqa: E402
 from ttr_europe.rl.pettingzoo_env import TicketToRideEnv  # noqa: E402
 
 

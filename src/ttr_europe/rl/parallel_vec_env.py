@@ -11,7 +11,6 @@ steps ``num_envs`` games together. Game ``i`` is, step for step, PettingZoo's pa
 
 from __future__ import annotations
 
-import ctypes
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -22,10 +21,11 @@ from gymnasium import spaces
 from gymnasium.vector.utils import batch_space
 
 from ..errors import BadArgumentError, GameOverError, MalformedActionError, SetupError
-from ..rl.game import MAX_AGENT_STEPS, fresh_seed
-from ..rl.pettingzoo_env import agent_spaces
-from . import FastGame, _lib
+from ..fast import FastGame
+from ..fast._binding import CoreGames
 from .batch import BatchGames
+from .game import MAX_AGENT_STEPS, fresh_seed
+from .pettingzoo_env import agent_spaces
 
 Floats = npt.NDArray[np.float32]
 Flags = npt.NDArray[np.bool_]
@@ -201,7 +201,7 @@ class TicketToRideParallelVecEnv:
     def _finish(self, ended: npt.NDArray[np.intp]) -> dict[str, dict[str, Any]]:
         """Deal the ended games again; every agent's last observation of them, as infos."""
         games = self.batch.games
-        pointers = (ctypes.c_void_p * len(ended))(*(games[i]._ptr for i in ended))
+        cores = CoreGames([games[i]._core for i in ended])
         size = self.batch.layout.size
         scratch = np.zeros((len(ended), self.batch.codec.size), np.uint8)
         flags = np.zeros(self.num_envs, np.bool_)
@@ -209,7 +209,7 @@ class TicketToRideParallelVecEnv:
         finals = {}
         for seat, agent in enumerate(self.possible_agents):
             last = np.zeros((len(ended), size), np.float32)
-            self._seat(pointers, len(ended), seat, last, scratch)
+            self._seat(cores, seat, last, scratch)
             final = np.zeros((self.num_envs, size), np.float32)
             final[ended] = last
             finals[agent] = {"final_observation": final, "_final_observation": flags}
@@ -221,18 +221,12 @@ class TicketToRideParallelVecEnv:
     def _observe(self) -> None:
         """Every agent's observation and mask in every game, and who is to act."""
         for seat in range(len(self.possible_agents)):
-            self._seat(self.batch._pointers, self.num_envs, seat, self._obs[seat],
-                       self._masks[seat])  # fmt: skip
+            self._seat(self.batch._cores, seat, self._obs[seat], self._masks[seat])
         self.acting = np.array(self.batch.seats, np.int64)
 
-    def _seat(
-        self, pointers: Any, n: int, seat: int, obs: Floats, masks: npt.NDArray[np.uint8]
-    ) -> None:
-        """``seat``'s observation and mask in the ``n`` games of ``pointers``, in place."""
-        batch = self.batch
-        _lib().fg_batch_seat(
-            pointers, n, seat, batch._layout, batch._codec, obs.ctypes.data, masks.ctypes.data
-        )
+    def _seat(self, cores: CoreGames, seat: int, obs: Floats, masks: npt.NDArray[np.uint8]) -> None:
+        """``seat``'s observation and mask in the games of ``cores``, in place."""
+        cores.seat(seat, self.batch._layout, self.batch._codec, obs, masks)
 
     def _observations(self) -> dict[str, AgentObs]:
         pick = np.copy if self.copy else np.asarray

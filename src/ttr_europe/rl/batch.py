@@ -11,7 +11,6 @@ again at once with the next seed (``autoreset=False`` leaves it over, for the ca
 
 from __future__ import annotations
 
-import ctypes
 from typing import Any
 
 import numpy as np
@@ -23,9 +22,10 @@ from ..board import Map
 from ..cards import KINDS, Cards
 from ..codec import ActionCodec, codec_for
 from ..errors import MalformedActionError
-from ..rl.encoding import Layout, layout_for
+from ..fast import FastGame, new_game
+from ..fast._binding import CoreGames, Int32Table
 from ..scoring import returns
-from . import FastGame, _lib, new_game
+from .encoding import Layout, layout_for
 
 OBS_PARTS = (
     "hand", "discard", "pile_size", "ticket_deck_size", "box_size", "trains", "stations_left",
@@ -36,10 +36,9 @@ OBS_PARTS = (
 )  # fmt: skip
 """The parts of the observation, in the order core.c reads their offsets (O_*)."""
 _ANY = Cards((99,) * KINDS)
-Int32s = ctypes.Array[ctypes.c_int32]
 
 
-def core_tables(board: Map, variant: str) -> tuple[Layout, ActionCodec, Int32s, Int32s]:
+def core_tables(board: Map, variant: str) -> tuple[Layout, ActionCodec, Int32Table, Int32Table]:
     """The observation layout and action codec of a map and variant, with the tables of their
     offsets that the core's observation, mask and code functions read (O_* and C_* in core.c)."""
     lay = layout_for(board, variant)
@@ -56,8 +55,7 @@ def core_tables(board: Map, variant: str) -> tuple[Layout, ActionCodec, Int32s, 
     table = [codec.blocks["face_up"].start, codec.blocks["keep"].start,
              codec.blocks["station"].start, codec.blocks["pay"].start, codec.size,
              station_patterns, *starts]  # fmt: skip
-    offset_table = (ctypes.c_int32 * len(offsets))(*offsets)
-    return lay, codec, offset_table, (ctypes.c_int32 * len(table))(*table)
+    return lay, codec, Int32Table(offsets), Int32Table(table)
 
 
 class BatchGames:
@@ -83,12 +81,11 @@ class BatchGames:
         self.next_seed = seed + n
         self.autoreset = autoreset
         lay, codec = self.layout, self.codec
-        self._pointers = (ctypes.c_void_p * n)(*(g._ptr for g in self.games))
+        self._cores = CoreGames([g._core for g in self.games])
         self.observations: npt.NDArray[np.float32] = np.zeros((n, lay.size), np.float32)
         self.masks: npt.NDArray[np.bool_] = np.zeros((n, codec.size), np.bool_)
         self.returns: npt.NDArray[np.float32] = np.zeros((n, lay.max_players), np.float32)
         self.done: npt.NDArray[np.uint8] = np.zeros(n, np.uint8)
-        self._seed = ctypes.c_uint64(0)
         for i in range(n):
             self._observe(i)
 
@@ -96,10 +93,8 @@ class BatchGames:
         return len(self.games)
 
     def _observe(self, i: int) -> None:
-        _lib().fg_observe(
-            self.games[i]._ptr, self._layout, self._codec,
-            self.observations[i].ctypes.data, self.masks[i].ctypes.data,
-        )  # fmt: skip
+        self.games[i]._core.observe(self._layout, self._codec, self.observations[i],
+                                    self.masks[i])  # fmt: skip
 
     @property
     def seats(self) -> list[int]:
@@ -134,14 +129,12 @@ class BatchGames:
         if not legal.all():
             bad = int(np.flatnonzero(~legal)[0])
             raise MalformedActionError("codec", f"code {wanted[bad]} is not legal in game {bad}")
-        self._seed.value = self.next_seed
-        failed = _lib().fg_batch_step(
-            self._pointers, n, wanted.ctypes.data, self._layout, self._codec,
-            self.observations.ctypes.data, self.masks.ctypes.data, self.returns.ctypes.data,
-            self.done.ctypes.data, ctypes.byref(self._seed) if self.autoreset else None,
+        failed, seed = self._cores.step(
+            wanted, self._layout, self._codec, self.observations, self.masks, self.returns,
+            self.done, self.next_seed, self.autoreset,
         )  # fmt: skip
         assert failed == 0, "a code checked against the mask was refused"
-        self.next_seed = self._seed.value
+        self.next_seed = seed
         for i in np.flatnonzero(self.done == 2):  # scored by the reference (dense networks)
             game: FastGame = self.games[i]
             self.returns[i, : game.rules.players] = returns(game.to_state())

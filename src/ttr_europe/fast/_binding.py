@@ -1,0 +1,281 @@
+"""The one module that touches ctypes: it loads the compiled core and calls it.
+
+Every other module talks to the core through ``CoreRules``, ``CoreGame`` and the batch functions
+here, in Python ints and sequences and in numpy arrays (passed by address), so each C signature
+is written once (``_SIGNATURES``, beside the C function it names in ``core.c``) and a change of
+the core's interface is a change of this file alone.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from ..errors import BadArgumentError
+from ._library import library_path, source_hash
+
+BUILD_COMMAND = "python -m ttr_europe.fast.build"
+KINDS = 9  # card kinds in an action's payment (core.c KINDS)
+REC_WORDS = 18  # words of a recorded action (core.c REC_WORDS): kind, arg, payment or tickets
+
+Move = tuple[int, int, tuple[int, ...]]
+"""An action as the core takes it (core.c ``Act``): kind (``A_*``), argument, payment."""
+
+
+class Addressed(Protocol):
+    """A numpy array, as the core reads and writes it: by the address of its data."""
+
+    @property
+    def ctypes(self) -> Any: ...
+
+
+class _Act(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_int32), ("arg", ctypes.c_int32), ("pay", ctypes.c_int32 * KINDS)]
+
+
+_vp, _i64, _i32, _u64, _int = (ctypes.c_void_p, ctypes.c_int64, ctypes.c_int32, ctypes.c_uint64,
+                               ctypes.c_int)  # fmt: skip
+_p64, _p32, _pact = ctypes.POINTER(_i64), ctypes.POINTER(_i32), ctypes.POINTER(_Act)
+_SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
+    "fg_rules_new": (_vp, [_p64, _i64]),
+    "fg_rules_free": (None, [_vp]),
+    "fg_new": (_vp, [_vp]),
+    "fg_free": (None, [_vp]),
+    "fg_copy": (None, [_vp, _vp]),
+    "fg_setup": (_int, [_vp, _u64, _i32]),
+    "fg_dump": (_i64, [_vp, _p64, _i64]),
+    "fg_load": (_int, [_vp, _p64, _i64]),
+    "fg_legal_count": (_i64, [_vp]),
+    "fg_legal": (_i64, [_vp, _i64, _pact, _i64]),
+    "fg_apply": (_int, [_vp, _pact]),
+    "fg_phase": (_i32, [_vp]),
+    "fg_current": (_i32, [_vp]),
+    "fg_offer": (_i32, [_vp, _p32]),
+    "fg_playout": (_i64, [_vp, _u64, _i64]),
+    "fg_greedy_playout": (_i64, [_vp, _i64]),
+    "fg_play_bots": (_i64, [_vp, _vp, _vp, _vp, _i64, _vp, _i64]),
+    "fg_observe": (None, [_vp, _vp, _vp, _vp, _vp]),
+    "fg_encode": (_int, [_vp, _i32, _vp, _vp]),
+    "fg_mask": (None, [_vp, _vp, _vp]),
+    "fg_apply_code": (_int, [_vp, _vp, _i64]),
+    "fg_batch_step": (_i64, [_vp, _i64, _vp, _vp, _vp, _vp, _vp, _vp, _vp, _vp]),
+    "fg_batch_seat": (_int, [_vp, _i64, _i32, _vp, _vp, _vp, _vp]),
+    "fg_known": (None, [_vp, _p32]),
+    "fg_score": (_int, [_vp, _p32, _p32]),
+}
+
+_LOADED: dict[str, Any] = {}  # "lib": the library, or "error": why it is not there
+
+
+def _load() -> Any:
+    if _LOADED:
+        return _LOADED.get("lib")
+    try:
+        lib = ctypes.CDLL(str(library_path()))
+    except OSError as exc:
+        _LOADED["error"] = f"the compiled core is not built ({exc}): " + BUILD_COMMAND
+        return None
+    stamp = getattr(lib, "fg_source_hash", None)
+    if stamp is None:
+        _LOADED["error"] = f"{library_path()} is not the compiled core: " + BUILD_COMMAND
+        return None
+    stamp.restype = ctypes.c_uint64
+    stamp.argtypes = []
+    if stamp() != source_hash():
+        _LOADED["error"] = (
+            f"{library_path()} was built from another version of core.c: " + BUILD_COMMAND
+        )
+        return None
+    for name, (restype, argtypes) in _SIGNATURES.items():
+        fn = getattr(lib, name)
+        fn.restype = restype
+        fn.argtypes = argtypes
+    _LOADED["lib"] = lib
+    return lib
+
+
+def available() -> bool:
+    """Whether the compiled core is built and loads."""
+    return _load() is not None
+
+
+def _lib() -> Any:
+    lib = _load()
+    if lib is None:
+        raise BadArgumentError(_LOADED["error"])
+    return lib
+
+
+def _array(kind: Any, values: Sequence[int], what: str) -> Any:
+    try:
+        return (kind * len(values))(*values)
+    except (TypeError, OverflowError):
+        raise BadArgumentError(f"{what} holds a value the compiled core cannot take") from None
+
+
+def _address(array: Addressed) -> int:
+    address: int = array.ctypes.data
+    return address
+
+
+class Int32Table:
+    """A table of 32-bit ints the core reads (the offsets of an observation layout, say)."""
+
+    __slots__ = ("_array",)
+
+    def __init__(self, values: Sequence[int]) -> None:
+        self._array = _array(ctypes.c_int32, values, "the table")
+
+
+class CoreRules:
+    """The core's rules of one map, variant and player count (``fg_rules_new``), or
+    ``BadArgumentError`` when the flat layout holds a value beyond the core's limits."""
+
+    __slots__ = ("_ptr",)
+
+    def __init__(self, values: Sequence[int]) -> None:
+        self._ptr = _lib().fg_rules_new(_array(ctypes.c_int64, values, "the rules"), len(values))
+
+    @property
+    def valid(self) -> bool:
+        """Whether the core took the rules (False: a value beyond its limits)."""
+        return bool(self._ptr)
+
+
+class CoreGame:
+    """One game in the core (a ``Game *`` of ``core.c``), freed with the object."""
+
+    __slots__ = ("_ptr", "_rules")
+
+    def __init__(self, rules: CoreRules) -> None:
+        self._rules = rules  # the game points into them: they live as long as it does
+        self._ptr = _lib().fg_new(rules._ptr)
+        if not self._ptr:
+            raise MemoryError("cannot allocate a compiled game")
+
+    def __del__(self) -> None:
+        ptr = getattr(self, "_ptr", None)
+        lib = _LOADED.get("lib")
+        if ptr and lib is not None:
+            lib.fg_free(ptr)
+            self._ptr = None
+
+    def copy_from(self, other: CoreGame) -> None:
+        _lib().fg_copy(self._ptr, other._ptr)
+
+    def setup(self, seed: int, first: int) -> int:
+        return int(_lib().fg_setup(self._ptr, seed, first))
+
+    def dump(self, cap: int) -> list[int]:
+        lib = _lib()
+        while True:
+            buf = (ctypes.c_int64 * cap)()
+            n = lib.fg_dump(self._ptr, buf, cap)
+            if n <= cap:
+                return list(buf[:n])
+            cap = n
+
+    def load(self, values: Sequence[int]) -> int:
+        return int(_lib().fg_load(self._ptr, _array(ctypes.c_int64, values, "the state"),
+                                  len(values)))  # fmt: skip
+
+    def legal_count(self) -> int:
+        return int(_lib().fg_legal_count(self._ptr))
+
+    def legal(self) -> list[Move]:
+        lib = _lib()
+        n = int(lib.fg_legal_count(self._ptr))
+        buf = (_Act * max(n, 1))()
+        got = lib.fg_legal(self._ptr, 0, buf, n)
+        assert got == n, "the core listed a different number of actions than it counted"
+        return [(a.kind, a.arg, tuple(a.pay)) for a in buf[:n]]
+
+    def apply(self, kind: int, arg: int, pay: Sequence[int]) -> int:
+        act = _Act(kind, arg, (ctypes.c_int32 * KINDS)(*pay))
+        return int(_lib().fg_apply(self._ptr, ctypes.byref(act)))
+
+    def phase(self) -> int:
+        return int(_lib().fg_phase(self._ptr))
+
+    def current(self) -> int:
+        return int(_lib().fg_current(self._ptr))
+
+    def offer(self) -> tuple[int, ...]:
+        out = (ctypes.c_int32 * 16)()
+        n = _lib().fg_offer(self._ptr, out)
+        return tuple(out[:n])
+
+    def playout(self, seed: int, max_steps: int) -> int:
+        return int(_lib().fg_playout(self._ptr, seed, max_steps))
+
+    def greedy_playout(self, max_steps: int) -> int:
+        return int(_lib().fg_greedy_playout(self._ptr, max_steps))
+
+    def play_bots(
+        self, bots: Sequence[int], keys: Sequence[Sequence[int]], max_actions: int, record: int
+    ) -> tuple[int, list[list[int]]]:
+        """``fg_play_bots``; with ``record`` > 0, room for that many actions, each given back
+        as its ``REC_WORDS`` words."""
+        n = len(bots)
+        codes = (ctypes.c_int32 * n)(*bots)
+        words = [w for key in keys for w in key]
+        flat = (ctypes.c_uint32 * len(words))(*words)
+        lengths = (ctypes.c_int32 * n)(*(len(key) for key in keys))
+        buf = (ctypes.c_int32 * (record * REC_WORDS))() if record > 0 else None
+        steps = int(_lib().fg_play_bots(self._ptr, codes, flat, lengths, max_actions, buf,
+                                        max(record, 0)))  # fmt: skip
+        if buf is None or steps < 0:
+            return steps, []
+        return steps, [list(buf[i * REC_WORDS : (i + 1) * REC_WORDS]) for i in range(steps)]
+
+    def score(self, fields: int, paths: Sequence[int] | None) -> tuple[int, list[int]]:
+        """``fg_score``: its answer and ``fields`` figures (``paths``: lengths it may use)."""
+        out = (ctypes.c_int32 * fields)()
+        given = None if paths is None else (ctypes.c_int32 * len(paths))(*paths)
+        bad = int(_lib().fg_score(self._ptr, given, out))
+        return bad, list(out)
+
+    def observe(self, layout: Int32Table, codec: Int32Table, obs: Addressed,
+                mask: Addressed) -> None:  # fmt: skip
+        _lib().fg_observe(self._ptr, layout._array, codec._array, _address(obs), _address(mask))
+
+    def encode(self, seat: int, layout: Int32Table, obs: Addressed) -> int:
+        return int(_lib().fg_encode(self._ptr, seat, layout._array, _address(obs)))
+
+    def mask(self, codec: Int32Table, mask: Addressed) -> None:
+        _lib().fg_mask(self._ptr, codec._array, _address(mask))
+
+    def apply_code(self, codec: Int32Table, code: int) -> int:
+        return int(_lib().fg_apply_code(self._ptr, codec._array, code))
+
+
+class CoreGames:
+    """Several ``CoreGame`` for the batch functions of the core (an array of ``Game *``)."""
+
+    __slots__ = ("_games", "_pointers")
+
+    def __init__(self, games: Sequence[CoreGame]) -> None:
+        self._games = tuple(games)  # kept alive while the array points at them
+        self._pointers = (ctypes.c_void_p * len(games))(*(g._ptr for g in games))
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def step(self, codes: Addressed, layout: Int32Table, codec: Int32Table, obs: Addressed,
+             masks: Addressed, returns: Addressed, done: Addressed,
+             seed: int, autoreset: bool) -> tuple[int, int]:  # fmt: skip
+        """``fg_batch_step``: its answer and the seed the next game dealt will have (an ended
+        game is dealt again with ``seed``, ``seed + 1``, ... when ``autoreset``)."""
+        cell = ctypes.c_uint64(seed) if autoreset else None
+        failed = int(_lib().fg_batch_step(
+            self._pointers, len(self._games), _address(codes), layout._array, codec._array,
+            _address(obs), _address(masks), _address(returns), _address(done),
+            None if cell is None else ctypes.byref(cell),
+        ))  # fmt: skip
+        return failed, seed if cell is None else int(cell.value)
+
+    def seat(self, seat: int, layout: Int32Table, codec: Int32Table, obs: Addressed,
+             masks: Addressed) -> int:  # fmt: skip
+        return int(_lib().fg_batch_seat(self._pointers, len(self._games), seat, layout._array,
+                                        codec._array, _address(obs), _address(masks)))  # fmt: skip
