@@ -107,6 +107,7 @@ def _load() -> Any:
         "fg_offer": (i32, [vp, ctypes.POINTER(ctypes.c_int32)]),
         "fg_playout": (i64, [vp, u64, i64]),
         "fg_greedy_playout": (i64, [vp, i64]),
+        "fg_policy_playout": (i64, [vp, vp, vp, i64, vp]),
         "fg_observe": (None, [vp, vp, vp, vp, vp]),
         "fg_encode": (ctypes.c_int, [vp, i32, vp, vp]),
         "fg_mask": (None, [vp, vp, vp]),
