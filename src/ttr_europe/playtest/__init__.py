@@ -6,9 +6,10 @@ policy it plays (``CORE_POLICIES``) and in the reference engine otherwise, and r
 ``Playtest``: its ``figures()`` are the JSON document of every figure and
 ``playtest.report.write_report`` draws the report. With ``out`` (a directory) each game's log
 is appended to ``games-<n>p.jsonl`` as it ends, and ``resume`` plays only the games missing
-there, as ``simulate`` does. Game ``g`` of a player count has seed ``seed + g`` and the bots
-rotated by ``g``, so every bot plays every seat equally often and the figures are the same
-whatever the backend, the number of workers or the engine. See docs/playtest.md.
+there, as ``simulate`` does. Game ``g`` of a player count has seed ``seed + g`` and the
+``g``-th lineup of a fixed cycle (``lineups``: every bot meets every other, in every seat), so
+the figures are the same whatever the backend, the number of workers or the engine. See
+docs/playtest.md.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
+from itertools import permutations
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +27,8 @@ from ..board import Map
 from ..data import load_map
 from ..errors import SimulationError
 from ..rules import new_game
-from ..sim import Done, auto_batch, make_backend
+from ..sim import auto_batch, make_backend
+from ..sim.backends import Done
 from ..sim.store import Header, open_store
 from ..views import OptionValue
 from .figures import figures as _figures
@@ -135,8 +138,9 @@ def choose_engine(engine: str, bots: Sequence[str], board: Map) -> str:
         why = f"it does not play {other!r} (it plays {', '.join(CORE_POLICIES)})"
     else:
         try:
-            fast.new_game(board, "base" if "base" in board.variants else next(iter(board.variants)),
-                          2, 0)  # fmt: skip
+            fast.new_game(
+                board, "base" if "base" in board.variants else next(iter(board.variants)), 2, 0
+            )
         except Exception as exc:  # beyond the core's limits
             why = str(exc)
     if why is None:
@@ -158,8 +162,8 @@ def plan(
     max_actions: int = MAX_ACTIONS,
     engine: str = "python",
 ) -> list[PlaytestSpec]:
-    """The games at one player count: game ``g`` has seed ``seed + g`` and seats
-    ``bots[(g + i) % len(bots)]``."""
+    """The games at one player count: game ``g`` has seed ``seed + g`` and the ``g``-th lineup
+    of ``lineups`` (every bot meets every other, in every seat)."""
     from ..bots import make_bot
 
     if not bots:
@@ -174,12 +178,21 @@ def plan(
         if name not in CORE_POLICIES:
             make_bot(name)  # BotError for a spec that names no bot
     spec_map: str | Map = board.id if _is_shipped(board) else board
-    k = len(bots)
+    cycle = lineups(bots, players)
     return [
-        PlaytestSpec(spec_map, variant, seed + g, tuple(bots[(g + i) % k] for i in range(players)),
-                     opts, max_actions, engine)
+        PlaytestSpec(spec_map, variant, seed + g, cycle[g % len(cycle)], opts, max_actions, engine)
         for g in range(games)
-    ]  # fmt: skip
+    ]
+
+
+def lineups(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
+    """The lineups games cycle through: with at least as many bots as seats, every ordering of
+    every choice of ``players`` different bots (so each bot meets each other in every seat);
+    with fewer, the bots repeated over the seats and rotated by one seat a game."""
+    k = len(bots)
+    if k >= players:
+        return [tuple(bots[i] for i in order) for order in permutations(range(k), players)]
+    return [tuple(bots[(g + i) % k] for i in range(players)) for g in range(players)]
 
 
 def _is_shipped(board: Map) -> bool:
@@ -222,9 +235,23 @@ def playtest(
         raise SimulationError("a playtest needs a player count")
     lineup = tuple(bots)
     chosen = choose_engine(engine, lineup, board)
-    plans = [(n, plan(board, lineup, players=n, games=games, variant=variant, seed=seed,
-                      options=options, max_actions=max_actions, engine=chosen))
-             for n in counts]  # fmt: skip
+    plans = [
+        (
+            n,
+            plan(
+                board,
+                lineup,
+                players=n,
+                games=games,
+                variant=variant,
+                seed=seed,
+                options=options,
+                max_actions=max_actions,
+                engine=chosen,
+            ),
+        )
+        for n in counts
+    ]
     opts = tuple(sorted({**(options or {}), "max_actions": max_actions}.items()))
     folder = None if out is None else Path(out)
     if folder is not None:
@@ -243,20 +270,28 @@ def playtest(
             if folder is not None:
                 header = Header(board.id, variant, n, lineup, seed, opts, False, FORMAT)
                 lineups = {s.seed: s.bots for s in specs}
-                store = open_store(folder / f"games-{n}p.jsonl", header, resume=resume,
-                                   rows=_Checks(lineups, board), reader=GameLog.from_json)  # fmt: skip
+                store = open_store(
+                    folder / f"games-{n}p.jsonl",
+                    header,
+                    resume=resume,
+                    rows=_Checks(lineups, board),
+                    reader=GameLog.from_json,
+                )
             try:
                 done: dict[int, GameLog] = {} if store is None else dict(store.rows)
                 resumed = len(done)
                 finished += resumed
                 todo = [s for s in specs if s.seed not in done]
-                size = batch or max(auto_batch(runner.name, len(todo), runner.workers),
-                                    _core_batch(chosen, runner.name, len(todo), runner.workers))  # fmt: skip
+                size = batch or max(
+                    auto_batch(runner.name, len(todo), runner.workers),
+                    _core_batch(chosen, runner.name, len(todo), runner.workers),
+                )
                 if progress is not None:
                     progress(finished, asked)
                 failures: list[tuple[int, str]] = []
-                for outcome in runner.run([tuple(todo[i : i + size])
-                                           for i in range(0, len(todo), size)]):  # fmt: skip
+                for outcome in runner.run(
+                    [tuple(todo[i : i + size]) for i in range(0, len(todo), size)]
+                ):
                     if isinstance(outcome, Done):
                         for log in outcome.results:
                             if store is not None:
@@ -270,10 +305,26 @@ def playtest(
             finally:
                 if store is not None:
                     store.close()
-            runs.append(Run(n, len(specs), tuple(done[s.seed] for s in specs if s.seed in done),
-                            resumed, tuple(sorted(failures))))  # fmt: skip
-    return Playtest(board, variant, lineup, seed, chosen, tuple(runs), runner.name,
-                    runner.workers, time.perf_counter() - started)  # fmt: skip
+            runs.append(
+                Run(
+                    n,
+                    len(specs),
+                    tuple(done[s.seed] for s in specs if s.seed in done),
+                    resumed,
+                    tuple(sorted(failures)),
+                )
+            )
+    return Playtest(
+        board,
+        variant,
+        lineup,
+        seed,
+        chosen,
+        tuple(runs),
+        runner.name,
+        runner.workers,
+        time.perf_counter() - started,
+    )
 
 
 def _core_batch(engine: str, backend: str, games: int, workers: int) -> int:
@@ -294,8 +345,9 @@ __all__ = [
     "PlaytestSpec",
     "Run",
     "choose_engine",
+    "lineups",
+    "plan",
     "play_log",
     "play_logs",
-    "plan",
     "playtest",
 ]

@@ -42,8 +42,13 @@ VERSION = 1
 def rate(hits: float, total: int) -> dict[str, Any]:
     """A share with its 95 % Wilson interval."""
     low, high = wilson(hits, total)
-    return {"count": hits, "of": total, "rate": hits / total if total else 0.0,
-            "low": low, "high": high}  # fmt: skip
+    return {
+        "count": hits,
+        "of": total,
+        "rate": hits / total if total else 0.0,
+        "low": low,
+        "high": high,
+    }
 
 
 def mean(values: Sequence[float]) -> dict[str, Any]:
@@ -59,7 +64,9 @@ def mean(values: Sequence[float]) -> dict[str, Any]:
     return {"n": n, "mean": m, "low": m - half, "high": m + half}
 
 
-def figures(board: Map, variant: str, runs: Sequence[tuple[int, Sequence[GameLog]]]) -> dict[str, Any]:
+def figures(
+    board: Map, variant: str, runs: Sequence[tuple[int, Sequence[GameLog]]]
+) -> dict[str, Any]:
     """The JSON document of every figure: the board, then one section per player count."""
     return {
         "format": FORMAT,
@@ -102,24 +109,36 @@ def _wins(game: GameLog) -> dict[int, float]:
 
 def _bots(games: Sequence[GameLog]) -> list[dict[str, Any]]:
     seats: Counter[str] = Counter()
-    wins: Counter[str] = Counter()
+    wins: dict[str, float] = {}
     scores: dict[str, list[int]] = {}
     for g in games:
         share = _wins(g)
         for q, name in enumerate(g.bots):
             seats[name] += 1
-            wins[name] += share.get(q, 0.0)
+            wins[name] = wins.get(name, 0.0) + share.get(q, 0.0)
             scores.setdefault(name, []).append(g.scores[q].total)
-    return [{"name": name, "seats": seats[name], "wins": rate(wins[name], seats[name]),
-             "score": mean(scores[name])} for name in sorted(seats)]  # fmt: skip
+    return [
+        {
+            "name": name,
+            "seats": seats[name],
+            "wins": rate(wins[name], seats[name]),
+            "score": mean(scores[name]),
+        }
+        for name in sorted(seats)
+    ]
 
 
 def _seats(games: Sequence[GameLog], players: int) -> list[dict[str, Any]]:
     out = []
     for q in range(players):
         wins = sum(_wins(g).get(q, 0.0) for g in games)
-        out.append({"seat": q, "wins": rate(wins, len(games)),
-                    "score": mean([g.scores[q].total for g in games])})  # fmt: skip
+        out.append(
+            {
+                "seat": q,
+                "wins": rate(wins, len(games)),
+                "score": mean([g.scores[q].total for g in games]),
+            }
+        )
     return out
 
 
@@ -135,13 +154,20 @@ def _routes(board: Map, games: Sequence[GameLog]) -> list[dict[str, Any]]:
             rounds[route].append(round_)
     out = []
     for r in board.routes:
-        out.append({
-            "id": r.id, "a": board.cities[r.a].id, "b": board.cities[r.b].id,
-            "length": r.length, "colour": r.colour_name, "tunnel": r.tunnel, "ferry": r.ferry,
-            "claimed": rate(claimed[r.index], len(games)),
-            "round": mean(rounds[r.index]),
-            "by_winner": rate(by_winner[r.index], claimed[r.index]),
-        })  # fmt: skip
+        out.append(
+            {
+                "id": r.id,
+                "a": board.cities[r.a].id,
+                "b": board.cities[r.b].id,
+                "length": r.length,
+                "colour": r.colour_name,
+                "tunnel": r.tunnel,
+                "ferry": r.ferry,
+                "claimed": rate(claimed[r.index], len(games)),
+                "round": mean(rounds[r.index]),
+                "by_winner": rate(by_winner[r.index], claimed[r.index]),
+            }
+        )
     return out
 
 
@@ -155,10 +181,16 @@ def _doubles(board: Map, games: Sequence[GameLog]) -> list[dict[str, Any]]:
             count = (first in taken) + (second in taken)
             one[first] += count >= 1
             both[first] += count == 2
-    return [{"routes": [board.routes[a].id, board.routes[b].id],
-             "a": board.cities[board.routes[a].a].id, "b": board.cities[board.routes[a].b].id,
-             "claimed": rate(one[a], len(games)), "second_track": rate(both[a], one[a])}
-            for a, b in pairs]  # fmt: skip
+    return [
+        {
+            "routes": [board.routes[a].id, board.routes[b].id],
+            "a": board.cities[board.routes[a].a].id,
+            "b": board.cities[board.routes[a].b].id,
+            "claimed": rate(one[a], len(games)),
+            "second_track": rate(both[a], one[a]),
+        }
+        for a, b in pairs
+    ]
 
 
 def _cities(board: Map, games: Sequence[GameLog]) -> list[dict[str, Any]]:
@@ -172,10 +204,16 @@ def _cities(board: Map, games: Sequence[GameLog]) -> list[dict[str, Any]]:
         for city, _, _ in g.stations:
             stations[city] += 1
     n = len(games) or 1
-    return [{"id": c.id, "name": c.name, "claims": claims[c.index] / n,
-             "stations": stations[c.index] / n,
-             "desirability": (claims[c.index] + stations[c.index]) / n}
-            for c in board.cities]  # fmt: skip
+    return [
+        {
+            "id": c.id,
+            "name": c.name,
+            "claims": claims[c.index] / n,
+            "stations": stations[c.index] / n,
+            "desirability": (claims[c.index] + stations[c.index]) / n,
+        }
+        for c in board.cities
+    ]
 
 
 def _tickets(board: Map, games: Sequence[GameLog]) -> list[dict[str, Any]]:
@@ -186,12 +224,20 @@ def _tickets(board: Map, games: Sequence[GameLog]) -> list[dict[str, Any]]:
             held[t] += 1
             done[t] += completed
     n = len(games) or 1
-    return [{"id": t.id, "a": board.cities[t.a].id, "b": board.cities[t.b].id,
-             "points": t.points, "long": t.long, "held": held[t.index] / n,
-             "completed": rate(done[t.index], held[t.index]),
-             "won": done[t.index] * t.points / n,
-             "lost": (held[t.index] - done[t.index]) * t.points / n}
-            for t in board.tickets]  # fmt: skip
+    return [
+        {
+            "id": t.id,
+            "a": board.cities[t.a].id,
+            "b": board.cities[t.b].id,
+            "points": t.points,
+            "long": t.long,
+            "held": held[t.index] / n,
+            "completed": rate(done[t.index], held[t.index]),
+            "won": done[t.index] * t.points / n,
+            "lost": (held[t.index] - done[t.index]) * t.points / n,
+        }
+        for t in board.tickets
+    ]
 
 
 def _bonus_decides(game: GameLog) -> bool:
@@ -223,14 +269,22 @@ def _points(board: Map, games: Sequence[GameLog]) -> dict[str, Any]:
         return points / earned if earned else 0.0
 
     return {
-        "per_seat": {"routes": routes / seats, "tickets_won": won / seats,
-                     "tickets_lost": lost / seats, "stations": stations / seats,
-                     "bonus": bonus / seats},
-        "shares": {"routes": share(routes), "tickets": share(won), "stations": share(stations),
-                   "bonus": share(bonus)},
+        "per_seat": {
+            "routes": routes / seats,
+            "tickets_won": won / seats,
+            "tickets_lost": lost / seats,
+            "stations": stations / seats,
+            "bonus": bonus / seats,
+        },
+        "shares": {
+            "routes": share(routes),
+            "tickets": share(won),
+            "stations": share(stations),
+            "bonus": share(bonus),
+        },
         "lost_share": share(lost),
         "total": mean([s.total for g in games for s in g.scores]),
-    }  # fmt: skip
+    }
 
 
 def _stalls(games: Sequence[GameLog]) -> dict[str, Any]:

@@ -43,9 +43,17 @@ within about 400 actions."""
 
 _TURN = int(Phase.TURN)
 _STATION, _PASS = 5, 8  # the action kinds of the core's log (core.c's A_STATION, A_PASS)
-_KINDS = {"DrawFaceUp": 0, "DrawBlind": 1, "ClaimRoute": 2, "PayTunnel": 3,
-          "WithdrawTunnel": 4, "BuildStation": 5, "DrawTickets": 6, "KeepTickets": 7,
-          "Pass": 8}  # fmt: skip
+_KINDS = {
+    "DrawFaceUp": 0,
+    "DrawBlind": 1,
+    "ClaimRoute": 2,
+    "PayTunnel": 3,
+    "WithdrawTunnel": 4,
+    "BuildStation": 5,
+    "DrawTickets": 6,
+    "KeepTickets": 7,
+    "Pass": 8,
+}
 _LOG = 5  # ints per logged action: seat, phase before, kind, argument, route claimed or -1
 
 
@@ -123,7 +131,9 @@ class GameLog:
             bots=tuple(_str(b) for b in doc["bots"]),
             claims=tuple(_ints(c, 3) for c in doc["claims"]),  # type: ignore[misc]
             stations=tuple(_ints(c, 3) for c in doc["stations"]),  # type: ignore[misc]
-            tickets=tuple((q, t, bool(done)) for q, t, done in (_ints(x, 3) for x in doc["tickets"])),
+            tickets=tuple(
+                (q, t, bool(done)) for q, t, done in (_ints(x, 3) for x in doc["tickets"])
+            ),
             scores=tuple(SeatScore(*_ints(s, len(SeatScore._fields))) for s in doc["scores"]),
             turns=_int(doc["turns"]),
             actions=_int(doc["actions"]),
@@ -239,8 +249,9 @@ def _play_core(spec: PlaytestSpec) -> GameLog:
     n = len(spec.bots)
     unknown = [name for name in spec.bots if name not in CORE_POLICIES]
     if unknown:
-        raise SimulationError(f"the compiled core does not play {unknown[0]!r}; it plays "
-                              f"{', '.join(CORE_POLICIES)}")  # fmt: skip
+        raise SimulationError(
+            f"the compiled core does not play {unknown[0]!r}; it plays {', '.join(CORE_POLICIES)}"
+        )
     game = fast.new_game(board_of(spec), spec.variant, n, spec.seed, 0, **dict(spec.options))
     policy = (ctypes.c_int32 * n)(*(CORE_POLICIES.index(name) for name in spec.bots))
     streams = (ctypes.c_uint64 * n)(*(seat_stream(spec.seed, q) for q in range(n)))
@@ -279,7 +290,9 @@ def _summarise(
     actions = len(log) // _LOG
     if state.phase is not Phase.GAME_OVER:
         end = "cap"
-    elif actions >= n and all(log[i + 2] == _PASS for i in range(len(log) - _LOG * n, len(log), _LOG)):
+    elif actions >= n and all(
+        log[i + 2] == _PASS for i in range(len(log) - _LOG * n, len(log), _LOG)
+    ):
         end = "passes"
     else:
         end = "over"
@@ -309,13 +322,15 @@ def ticket_results(state: GameState) -> tuple[tuple[int, int, bool], ...]:
                 from ..scoring import score
 
                 board_score = score(state)
-            done = {board.ticket_index[r.ticket]: r.completed
-                    for r in board_score.players[seat].tickets}  # fmt: skip
+            done = {
+                board.ticket_index[r.ticket]: r.completed for r in board_score.players[seat].tickets
+            }
             out += [(seat, t, done[t]) for t in player.tickets]
             continue
         routes = board.routes
-        joined = UnionFind((routes[r].a, routes[r].b) for r, o in enumerate(state.owners)
-                           if o == seat)  # fmt: skip
+        joined = UnionFind(
+            (routes[r].a, routes[r].b) for r, o in enumerate(state.owners) if o == seat
+        )
         for t in player.tickets:
             ticket = board.tickets[t]
             out.append((seat, t, joined.connected(ticket.a, ticket.b)))
