@@ -70,6 +70,7 @@ class Highlight:
     routes: tuple[str, ...] = attrs.field(default=(), converter=_ids)
     cities: tuple[str, ...] = attrs.field(default=(), converter=_ids)
     colour: str = HIGHLIGHT_COLOURS[0]
+    width: float | None = None  # of the routes' outline; None: 20 for the first mark, else 13
 
 
 def score_highlights(
@@ -492,7 +493,7 @@ def _highlight_layer(
             dx, dy = x2 - x1, y2 - y1
             norm = math.hypot(dx, dy) or 1.0
             ox, oy = -dy / norm * offset, dx / norm * offset
-            wide = 20 if n == 0 else 13
+            wide = mark.width if mark.width is not None else 20 if n == 0 else 13
             out.append(
                 f'<line x1="{x1 + ox:.1f}" y1="{y1 + oy:.1f}" x2="{x2 + ox:.1f}" '
                 f'y2="{y2 + oy:.1f}" stroke="{_attr(mark.colour)}" stroke-width="{wide}" '

@@ -26,13 +26,14 @@ from ..board import Map
 from ..render import Highlight, render_svg
 
 ROUTE_BANDS = (  # (lowest claim rate, colour): red for contested, blue for neglected
-    (0.8, "#d73027"),
-    (0.6, "#fc8d59"),
-    (0.4, "#fee090"),
-    (0.2, "#91bfdb"),
-    (0.0, "#4575b4"),
+    (0.8, "#b2182b"),
+    (0.6, "#ef6548"),
+    (0.4, "#fdae61"),
+    (0.2, "#74add1"),
+    (0.0, "#313695"),
 )
-CITY_BANDS = ((0.1, "#3f007d"), (0.25, "#807dba"))  # (top share of the cities, ring colour)
+ROUTE_GLOW = 18.0  # the width of a route's band colour around its spaces
+CITY_BANDS = ((0.1, "#6a00a8"), (0.25, "#c51b7d"))  # (top share of the cities, ring colour)
 SHARE_COLOURS = {
     "routes": "#4c72b0",
     "tickets": "#55a868",
@@ -58,7 +59,7 @@ def heat_map(board: Map, count: dict[str, Any]) -> str:
                 f"claimed in {low:.0%}-{upper:.0%} of games ({len(ids)} "
                 f"route{'s' * (len(ids) != 1)})"
             )
-            marks.append(Highlight(label, ids, (), colour))
+            marks.append(Highlight(label, ids, (), colour, ROUTE_GLOW))
         upper = low
     ranked = sorted(count["cities"], key=lambda c: (-c["desirability"], c["id"]))
     start = 0
