@@ -150,6 +150,11 @@ def check_against_records(result: Playtest) -> None:
             t.ticket for g in ended for p in g["players"] for t in p.tickets if t.completed
         )
         held = Counter(t.ticket for g in ended for p in g["players"] for t in p.tickets)
+        v = board.variants[result.variant]
+        pool = {board.tickets[t].id for t in (*v.long_pool, *v.regular_pool)}
+        assert [t["id"] for t in figures["tickets"]] == [
+            t.id for t in board.tickets if t.id in pool
+        ]
         for t in figures["tickets"]:
             assert (t["completed"]["count"], t["completed"]["of"]) == (done[t["id"]], held[t["id"]])
         wins: Counter[str] = Counter()
@@ -271,7 +276,10 @@ def test_ray_gives_the_same_figures() -> None:
 def test_every_bot_meets_every_other_in_every_seat() -> None:
     cycle = lineups(("a", "b", "c"), 2)
     assert len(cycle) == 6 and len(set(cycle)) == 6
-    assert lineups(("a", "b"), 3) == [("a", "b", "a"), ("b", "a", "b"), ("a", "b", "a")]
+    fewer = lineups(("a", "b"), 3)
+    assert fewer == [("a", "b", "a"), ("b", "a", "a"), ("a", "a", "b")]
+    for seat in range(3):  # each seat holds each place of the lineup once a cycle
+        assert sorted(lineup[seat] for lineup in fewer) == ["a", "a", "b"]
 
 
 # --------------------------------------------------------------------------- resuming

@@ -121,10 +121,13 @@ class _Checks:
         return None
 
 
-def choose_engine(engine: str, bots: Sequence[str], board: Map) -> str:
+def choose_engine(
+    engine: str, bots: Sequence[str], board: Map, variant: str = "base", players: int = 2
+) -> str:
     """``python`` or ``core``: ``auto`` is the core when it is built, plays every bot and takes
     the board (``SimulationError`` when ``core`` is asked for and cannot be had)."""
     from .. import fast
+    from ..errors import BadArgumentError
 
     if engine not in ENGINES:
         raise SimulationError(f"engine {engine!r}: choose one of {', '.join(ENGINES)}")
@@ -138,10 +141,8 @@ def choose_engine(engine: str, bots: Sequence[str], board: Map) -> str:
         why = f"it does not play {other!r} (it plays {', '.join(CORE_POLICIES)})"
     else:
         try:
-            fast.new_game(
-                board, "base" if "base" in board.variants else next(iter(board.variants)), 2, 0
-            )
-        except Exception as exc:  # beyond the core's limits
+            fast.new_game(board, variant, players, 0)
+        except BadArgumentError as exc:  # a board beyond the core's limits
             why = str(exc)
     if why is None:
         return "core"
@@ -188,11 +189,13 @@ def plan(
 def lineups(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
     """The lineups games cycle through: with at least as many bots as seats, every ordering of
     every choice of ``players`` different bots (so each bot meets each other in every seat);
-    with fewer, the bots repeated over the seats and rotated by one seat a game."""
+    with fewer, the bots repeated over the seats (``simulate``'s lineup) and rotated by one
+    seat a game, so each seat holds each place of the lineup once a cycle."""
     k = len(bots)
     if k >= players:
         return [tuple(bots[i] for i in order) for order in permutations(range(k), players)]
-    return [tuple(bots[(g + i) % k] for i in range(players)) for g in range(players)]
+    base = [bots[i % k] for i in range(players)]
+    return [tuple(base[(i + g) % players] for i in range(players)) for g in range(players)]
 
 
 def _is_shipped(board: Map) -> bool:
@@ -234,7 +237,9 @@ def playtest(
     if not counts:
         raise SimulationError("a playtest needs a player count")
     lineup = tuple(bots)
-    chosen = choose_engine(engine, lineup, board)
+    for n in counts:  # bad rules (SetupError) and bots (BotError) before anything else
+        plan(board, lineup, players=n, games=0, variant=variant, seed=seed, options=options)
+    chosen = choose_engine(engine, lineup, board, variant, max(counts))
     plans = [
         (
             n,

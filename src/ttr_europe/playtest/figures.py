@@ -74,11 +74,13 @@ def figures(
         "map": board.id,
         "name": board.name,
         "variant": variant,
-        "counts": [count_figures(board, players, logs) for players, logs in runs],
+        "counts": [count_figures(board, players, logs, variant) for players, logs in runs],
     }
 
 
-def count_figures(board: Map, players: int, logs: Sequence[GameLog]) -> dict[str, Any]:
+def count_figures(
+    board: Map, players: int, logs: Sequence[GameLog], variant: str = "base"
+) -> dict[str, Any]:
     """The figures of the games at one player count."""
     done = [g for g in logs if g.end != "cap"]
     games = len(done)
@@ -95,7 +97,7 @@ def count_figures(board: Map, players: int, logs: Sequence[GameLog]) -> dict[str
         "routes": _routes(board, done),
         "doubles": _doubles(board, done),
         "cities": _cities(board, done),
-        "tickets": _tickets(board, done),
+        "tickets": _tickets(board, variant, done),
         "longest_path": _longest(done),
         "points": _points(board, done),
         "stalls": _stalls(done),
@@ -216,7 +218,10 @@ def _cities(board: Map, games: Sequence[GameLog]) -> list[dict[str, Any]]:
     ]
 
 
-def _tickets(board: Map, games: Sequence[GameLog]) -> list[dict[str, Any]]:
+def _tickets(board: Map, variant: str, games: Sequence[GameLog]) -> list[dict[str, Any]]:
+    """The tickets of the variant's pools, in the map's order."""
+    v = board.variants[variant]
+    pools = {*v.long_pool, *v.regular_pool}
     held = [0] * len(board.tickets)
     done = [0] * len(board.tickets)
     for g in games:
@@ -237,6 +242,7 @@ def _tickets(board: Map, games: Sequence[GameLog]) -> list[dict[str, Any]]:
             "lost": (held[t.index] - done[t.index]) * t.points / n,
         }
         for t in board.tickets
+        if t.index in pools
     ]
 
 
