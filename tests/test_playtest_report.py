@@ -98,7 +98,7 @@ def test_the_report_is_one_page_that_needs_nothing_from_elsewhere(result: Any) -
 def test_write_report_writes_the_figures_the_page_and_the_pictures(
     result: Any, tmp_path: Path
 ) -> None:
-    out = Path(os.environ.get("TTR_PLAYTEST_PICTURES", tmp_path))
+    out = tmp_path / "report"
     doc = result.figures()
     written = write_report(result.map, doc, out)
     names = {p.name for p in written}
@@ -121,6 +121,12 @@ def test_write_report_writes_the_figures_the_page_and_the_pictures(
         picture = image.open(png)
         width = int(re.search(r'width="(\d+)"', svg.read_text()).group(1))  # type: ignore[union-attr]
         assert picture.size[0] == width and len(picture.getcolors(1 << 20) or ()) > 8
+    pictures = os.environ.get("TTR_PLAYTEST_PICTURES")
+    if pictures:
+        for png in out.glob("*.png"):  # quantized, as the browser tests' screenshots are
+            image.open(png).convert("RGB").quantize(colors=256).save(
+                Path(pictures) / png.name, optimize=True
+            )
 
 
 # --------------------------------------------------------------------------- the command

@@ -32,7 +32,8 @@ def test_the_report_opens_from_the_file_and_shows_its_pictures(
     assert page.title() == "Playtest of Tessel (an example board)"
     assert errors == [] and all(url.startswith("file:") for url in asked)
     sizes = page.eval_on_selector_all(
-        "svg", "all => all.map(s => [s.getBoundingClientRect().width, s.getBoundingClientRect().height])"
+        "svg",
+        "all => all.map(s => [s.getBoundingClientRect().width, s.getBoundingClientRect().height])",
     )
     assert len(sizes) == 5 and all(w > 300 and h > 100 for w, h in sizes)
     routes = page.eval_on_selector_all("#players-3 ~ svg .highlight line", "all => all.length")

@@ -33,7 +33,7 @@ ROUTE_BANDS = (  # (lowest claim rate, colour): red for contested, blue for negl
     (0.0, "#313695"),
 )
 ROUTE_GLOW = 18.0  # the width of a route's band colour around its spaces
-CITY_BANDS = ((0.1, "#6a00a8"), (0.25, "#c51b7d"))  # (top share of the cities, ring colour)
+CITY_BANDS = ((0.1, "#111111"), (0.25, "#1b9e77"))  # (top share of the cities, ring colour)
 SHARE_COLOURS = {
     "routes": "#4c72b0",
     "tickets": "#55a868",
@@ -75,6 +75,7 @@ def heat_map(board: Map, count: dict[str, Any]) -> str:
                     (),
                     tuple(c["id"] for c in chosen),
                     colour,
+                    ROUTE_GLOW,
                 )
             )
         start = end
