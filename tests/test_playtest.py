@@ -299,6 +299,17 @@ def test_a_run_resumes_from_its_logs(tmp_path: Path) -> None:
     assert [r.resumed for r in again.runs] == [5, 4] and again.played == 7
     with pytest.raises(SimulationError, match="another run"):
         playtest(example(), games=8, out=tmp_path, resume=True, **{**settings, "seed": 4})
+    changed = json.loads(EXAMPLE.read_text())
+    changed["routes"][0]["color"] = "red"  # the same board id, one route changed
+    (tmp_path / "tessel.json").write_text(json.dumps(changed))
+    with pytest.raises(SimulationError, match="another run"):
+        playtest(
+            load_map_file(str(tmp_path / "tessel.json")),
+            games=8,
+            out=tmp_path,
+            resume=True,
+            **settings,
+        )
     rows = (tmp_path / "games-2p.jsonl").read_text().splitlines()
     doc = json.loads(rows[1])
     doc["claims"].append([999, 0, 1])

@@ -14,6 +14,7 @@ docs/playtest.md.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -257,7 +258,8 @@ def playtest(
         )
         for n in counts
     ]
-    opts = tuple(sorted({**(options or {}), "max_actions": max_actions}.items()))
+    fixed = {"max_actions": max_actions, "board": board_digest(board)}  # and the header's
+    opts = tuple(sorted({**(options or {}), **fixed}.items()))
     folder = None if out is None else Path(out)
     if folder is not None:
         try:
@@ -332,6 +334,13 @@ def playtest(
     )
 
 
+def board_digest(board: Map) -> str:
+    """A digest of everything on the board (cities, routes, tickets, variants, scores), so
+    that logs of a board are never resumed on a board since changed under the same id."""
+    records = board.__reduce__()[1]
+    return hashlib.sha256(repr(records).encode()).hexdigest()[:16]
+
+
 def _core_batch(engine: str, backend: str, games: int, workers: int) -> int:
     """Games in the core take about half a millisecond: a task holds enough of them (up to
     250) that the cost of a task stays small, still at least four tasks per worker."""
@@ -349,6 +358,7 @@ __all__ = [
     "Playtest",
     "PlaytestSpec",
     "Run",
+    "board_digest",
     "choose_engine",
     "lineups",
     "plan",
