@@ -129,11 +129,9 @@ class GameLog:
         return cls(
             seed=_int(doc["seed"]),
             bots=tuple(_str(b) for b in doc["bots"]),
-            claims=tuple(_ints(c, 3) for c in doc["claims"]),  # type: ignore[misc]
-            stations=tuple(_ints(c, 3) for c in doc["stations"]),  # type: ignore[misc]
-            tickets=tuple(
-                (q, t, bool(done)) for q, t, done in (_ints(x, 3) for x in doc["tickets"])
-            ),
+            claims=_triples(doc["claims"]),
+            stations=_triples(doc["stations"]),
+            tickets=tuple((q, t, bool(done)) for q, t, done in _triples(doc["tickets"])),
             scores=tuple(SeatScore(*_ints(s, len(SeatScore._fields))) for s in doc["scores"]),
             turns=_int(doc["turns"]),
             actions=_int(doc["actions"]),
@@ -155,6 +153,16 @@ def _str(value: Any) -> str:
     if not isinstance(value, str):
         raise TypeError(f"{value!r} is not a string")
     return value
+
+
+def _triples(rows: Any) -> tuple[tuple[int, int, int], ...]:
+    if not isinstance(rows, list):
+        raise TypeError(f"{rows!r} is not a list")
+    out = []
+    for row in rows:
+        a, b, c = _ints(row, 3)
+        out.append((a, b, c))
+    return tuple(out)
 
 
 def _ints(values: Any, n: int) -> tuple[int, ...]:
