@@ -70,6 +70,7 @@ class Highlight:
     routes: tuple[str, ...] = attrs.field(default=(), converter=_ids)
     cities: tuple[str, ...] = attrs.field(default=(), converter=_ids)
     colour: str = HIGHLIGHT_COLOURS[0]
+    width: float | None = None  # of the outline (None: 20 for the first mark, else 13; rings 4)
 
 
 def score_highlights(
@@ -492,17 +493,18 @@ def _highlight_layer(
             dx, dy = x2 - x1, y2 - y1
             norm = math.hypot(dx, dy) or 1.0
             ox, oy = -dy / norm * offset, dx / norm * offset
-            wide = 20 if n == 0 else 13
+            wide = mark.width if mark.width is not None else 20 if n == 0 else 13
             out.append(
                 f'<line x1="{x1 + ox:.1f}" y1="{y1 + oy:.1f}" x2="{x2 + ox:.1f}" '
                 f'y2="{y2 + oy:.1f}" stroke="{_attr(mark.colour)}" stroke-width="{wide}" '
                 f'stroke-opacity="0.6" stroke-linecap="round"/>'
             )
+        ring, thick = (11.0, 4.0) if mark.width is None else (mark.width * 0.8, mark.width / 2.5)
         for city_id in mark.cities:
             x, y = pos[board.city_index[city_id]]
             out.append(
-                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="11" fill="none" '
-                f'stroke="{_attr(mark.colour)}" stroke-width="4"/>'
+                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{ring:g}" fill="none" '
+                f'stroke="{_attr(mark.colour)}" stroke-width="{thick:g}"/>'
             )
         out.append("</g>")
     return out

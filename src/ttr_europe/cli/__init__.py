@@ -15,7 +15,7 @@ from typing import NoReturn
 
 from .. import __version__
 from ..errors import TTRError
-from . import bench, info, play, replay, serve, simulate, tournament
+from . import bench, info, play, playtest, replay, serve, simulate, tournament
 from .common import Command, UsageError, open_map
 from .info import map_summary
 
@@ -25,6 +25,7 @@ COMMANDS: tuple[Command, ...] = (
     replay.COMMAND,
     tournament.COMMAND,
     simulate.COMMAND,
+    playtest.COMMAND,
     bench.COMMAND,
     serve.COMMAND,
 )

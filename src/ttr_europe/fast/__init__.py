@@ -512,6 +512,17 @@ class FastGame:
             return steps, None
         return steps, [self._recorded(words) for words in noted]
 
+    def policy_playout(
+        self, policies: Sequence[int], streams: Sequence[int], max_actions: int, words: int
+    ) -> tuple[int, list[int]]:
+        """Play on, in place, with a playtest policy per seat (core.c ``fg_policy_playout``:
+        ``playtest.games.CORE_POLICIES``, each seat on its own SplitMix64 stream); returns the
+        number of actions and their log, ``words`` ints an action (negative: a fault)."""
+        n = self.rules.players
+        if len(policies) != n or len(streams) != n or type(max_actions) is not int:
+            raise BadArgumentError("policy_playout takes a policy and a stream per seat")
+        return self._core.policy_playout(policies, streams, max_actions, words)
+
     def _recorded(self, words: Sequence[int]) -> Action:
         kind, arg = words[0], words[1]
         if kind == _KEEP:

@@ -55,6 +55,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fg_playout": (_i64, [_vp, _u64, _i64]),
     "fg_greedy_playout": (_i64, [_vp, _i64]),
     "fg_play_bots": (_i64, [_vp, _vp, _vp, _vp, _i64, _vp, _i64]),
+    "fg_policy_playout": (_i64, [_vp, _vp, _vp, _i64, _vp]),
     "fg_observe": (None, [_vp, _vp, _vp, _vp, _vp]),
     "fg_encode": (_int, [_vp, _i32, _vp, _vp]),
     "fg_mask": (None, [_vp, _vp, _vp]),
@@ -66,6 +67,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
 }
 
 _LOADED: dict[str, Any] = {}  # "lib": the library, or "error": why it is not there
+_LOG_BUFFERS: dict[int, Any] = {}  # policy_playout's log buffers by size, one per process
 
 
 def _load() -> Any:
@@ -228,6 +230,20 @@ class CoreGame:
         if buf is None or steps < 0:
             return steps, []
         return steps, [list(buf[i * REC_WORDS : (i + 1) * REC_WORDS]) for i in range(steps)]
+
+    def policy_playout(
+        self, policies: Sequence[int], streams: Sequence[int], max_actions: int, words: int
+    ) -> tuple[int, list[int]]:
+        """``fg_policy_playout``: the number of actions (negative on a fault) and their log,
+        ``words`` ints an action; the log buffer is kept per size and reused."""
+        n = len(policies)
+        buffer = _LOG_BUFFERS.get(max_actions * words)
+        if buffer is None:
+            buffer = _LOG_BUFFERS[max_actions * words] = (ctypes.c_int32 * (max_actions * words))()
+        steps = int(_lib().fg_policy_playout(self._ptr, (ctypes.c_int32 * n)(*policies),
+                                             (ctypes.c_uint64 * n)(*streams), max_actions,
+                                             buffer))  # fmt: skip
+        return steps, list(buffer[: words * steps]) if steps > 0 else []
 
     def score(self, fields: int, paths: Sequence[int] | None) -> tuple[int, list[int]]:
         """``fg_score``: its answer and ``fields`` figures (``paths``: lengths it may use)."""

@@ -2343,5 +2343,50 @@ int64_t fg_play_bots(Game *g, const int32_t *bots, const uint32_t *keys, const i
         steps++;
     }
     free(twisters);
+
+/* ------------------------------------------------------------------ playtests (playtest/) */
+
+enum { POLICY_UNIFORM, POLICY_PLAYOUT };
+#define LOG_FIELDS 5 /* seat, phase before, action kind, its argument, route claimed or -1 */
+
+/* A game to the end (or max_steps actions) with a policy per seat: POLICY_UNIFORM takes
+ * legal[below(n)] from that seat's own SplitMix64 stream rngs[seat] (updated), POLICY_PLAYOUT
+ * the greedy playout policy (Playout, as in fg_greedy_playout). Each action is logged as
+ * LOG_FIELDS ints (log holds max_steps * LOG_FIELDS). Returns the actions applied; -1 when a
+ * policy's move is refused (never; checked), -2 without memory, -3 for an unknown policy. */
+int64_t fg_policy_playout(Game *g, const int32_t *policy, uint64_t *rngs, int64_t max_steps,
+                          int32_t *log) {
+    Targets *T = malloc(sizeof(Targets));
+    if (!T) return -2;
+    for (int q = 0; q < MAXP; q++) T->traced[q] = -1;
+    int64_t steps = 0;
+    Legal L;
+    Act a;
+    while (g->phase != PH_OVER && steps < max_steps) {
+        int32_t seat = g->current, phase = g->phase;
+        if (policy[seat] == POLICY_UNIFORM) {
+            legal(g, &L);
+            if (!L.total) break;
+            if (nth_action(g, &L, (int64_t)below(&rngs[seat], (uint64_t)L.total), &a)) break;
+        } else if (policy[seat] == POLICY_PLAYOUT) {
+            greedy_choose(g, T, &a);
+        } else {
+            steps = -3;
+            break;
+        }
+        int32_t route = a.kind == A_CLAIM ? a.arg : a.kind == A_PAY ? g->tun_route : -1;
+        if (fg_apply(g, &a)) {
+            steps = -1;
+            break;
+        }
+        int32_t *o = log + steps * LOG_FIELDS;
+        o[0] = seat;
+        o[1] = phase;
+        o[2] = a.kind;
+        o[3] = a.arg;
+        o[4] = route >= 0 && g->owners[route] == seat ? route : -1;
+        steps++;
+    }
+    free(T);
     return steps;
 }

@@ -4,6 +4,8 @@ A backend takes batches of games and yields each batch's rows as soon as it is d
 order. A batch whose worker died (a killed process, a lost node) is submitted again, up to
 ``max_retries`` times, and only then reported as failed; the driver never sees a game twice.
 Games are fixed by their specs, so which worker plays them changes nothing but the time.
+A backend runs one task on each batch: ``play_batch`` (rows of ``simulate``) unless given
+another picklable function of a batch (the playtests' game logs, say).
 """
 
 from __future__ import annotations
@@ -17,24 +19,25 @@ import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import attrs
 
-from .games import GameResult, GameSpec, SimulationError, describe_error, play_batch
+from .games import SimulationError, describe_error, play_batch
 
 BACKENDS = ("serial", "process", "ray")
-Batch = tuple[GameSpec, ...]
+Batch = tuple[Any, ...]  # game specs: ``GameSpec`` for ``play_batch``, or a task's own
+Task = Callable[[Batch], Sequence[Any]]  # a batch's rows, in its order
 
 
 @attrs.frozen
 class Done:
     """A batch played: its rows."""
 
-    results: tuple[GameResult, ...]
+    results: tuple[Any, ...]  # what the task returned: ``GameResult`` rows for ``play_batch``
 
 
 @attrs.frozen
@@ -50,9 +53,10 @@ class Backend:
 
     name = "?"
 
-    def __init__(self, workers: int, max_retries: int) -> None:
+    def __init__(self, workers: int, max_retries: int, task: Task = play_batch) -> None:
         self.workers = workers
         self.max_retries = max_retries
+        self.task = task
         self.retried = 0  # games submitted again after their worker died
         self._attempts: dict[int, int] = {}
 
@@ -83,13 +87,13 @@ class SerialBackend(Backend):
 
     name = "serial"
 
-    def __init__(self, max_retries: int = 0) -> None:
-        super().__init__(1, max_retries)
+    def __init__(self, max_retries: int = 0, task: Task = play_batch) -> None:
+        super().__init__(1, max_retries, task)
 
     def run(self, batches: Sequence[Batch]) -> Iterator[Done | Failed]:
         for batch in batches:
             try:
-                results = play_batch(batch)
+                results = self.task(batch)
             except Exception as exc:  # an engine error: report the batch, go on
                 yield Failed(batch, describe_error(exc))
             else:
@@ -107,14 +111,16 @@ class ProcessBackend(Backend):
 
     name = "process"
 
-    def __init__(self, workers: int | None = None, max_retries: int = 3) -> None:
-        super().__init__(workers or _cpus(), max_retries)
+    def __init__(
+        self, workers: int | None = None, max_retries: int = 3, task: Task = play_batch
+    ) -> None:
+        super().__init__(workers or _cpus(), max_retries, task)
         self._pool: ProcessPoolExecutor | None = None
 
     def run(self, batches: Sequence[Batch]) -> Iterator[Done | Failed]:
         pending = deque(enumerate(batches))
         suspects: deque[tuple[int, Batch]] = deque()
-        inflight: dict[Future[list[GameResult]], tuple[int, Batch]] = {}
+        inflight: dict[Future[Sequence[Any]], tuple[int, Batch]] = {}
         try:
             while pending or suspects or inflight:
                 if self._pool is None:  # no more processes than tasks: the rest would idle
@@ -126,12 +132,12 @@ class ProcessBackend(Backend):
                 if suspects:  # after a death: one task alone until the suspects are cleared
                     if not inflight:
                         key, batch = suspects.popleft()
-                        inflight[self._pool.submit(play_batch, batch)] = (key, batch)
+                        inflight[self._pool.submit(self.task, batch)] = (key, batch)
                     alone = True
                 else:
                     while pending and len(inflight) < 2 * self.workers:
                         key, batch = pending.popleft()
-                        inflight[self._pool.submit(play_batch, batch)] = (key, batch)
+                        inflight[self._pool.submit(self.task, batch)] = (key, batch)
                     alone = False
                 done, _ = wait(inflight, return_when=FIRST_COMPLETED)
                 lost: list[tuple[int, Batch]] = []
@@ -189,7 +195,11 @@ class RayBackend(Backend):
     name = "ray"
 
     def __init__(
-        self, workers: int | None = None, address: str | None = None, max_retries: int = 3
+        self,
+        workers: int | None = None,
+        address: str | None = None,
+        max_retries: int = 3,
+        task: Task = play_batch,
     ) -> None:
         try:
             import ray
@@ -216,8 +226,8 @@ class RayBackend(Backend):
                                       f"{describe_error(exc)}") from None  # fmt: skip
             self._owned = True
         cpus = int(self._ray.cluster_resources().get("CPU", 1))
-        super().__init__(workers or max(1, cpus), max_retries)
-        self._task = ray.remote(max_retries=0)(play_batch)  # retries are counted here
+        super().__init__(workers or max(1, cpus), max_retries, task)
+        self._task = ray.remote(max_retries=0)(task)  # retries are counted here
 
     def run(self, batches: Sequence[Batch]) -> Iterator[Done | Failed]:
         ray = self._ray
@@ -294,13 +304,17 @@ def _cpus() -> int:
 
 
 def make_backend(
-    name: str, workers: int | None = None, address: str | None = None, max_retries: int = 3
+    name: str,
+    workers: int | None = None,
+    address: str | None = None,
+    max_retries: int = 3,
+    task: Task = play_batch,
 ) -> Backend:
-    """A backend by name (``serial``, ``process``, ``ray``)."""
+    """A backend by name (``serial``, ``process``, ``ray``) running ``task`` on each batch."""
     if name == "serial":
-        return SerialBackend()
+        return SerialBackend(task=task)
     if name == "process":
-        return ProcessBackend(workers, max_retries)
+        return ProcessBackend(workers, max_retries, task)
     if name == "ray":
-        return RayBackend(workers, address, max_retries)
+        return RayBackend(workers, address, max_retries, task)
     raise SimulationError(f"unknown backend {name!r}; known: {', '.join(BACKENDS)}")

@@ -8,6 +8,9 @@ refused rather than guessed at; so is a row that reads but cannot be a game of t
 (``RowCheck``: a seed outside the run, another lineup, scores no game on this map can reach,
 ranks, winners or returns that do not follow from the scores). While a run appends, it holds an
 exclusive lock on the file so that two runs (two processes) cannot write the same rows.
+
+The rows are ``GameResult`` unless ``open_store`` is given another ``reader`` (the playtests'
+game logs: any row with a ``seed`` and ``to_json``), under a header of its own ``format``.
 """
 
 from __future__ import annotations
@@ -16,9 +19,9 @@ import hashlib
 import json
 import math
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
@@ -50,10 +53,11 @@ class Header:
     seed: int
     options: tuple[tuple[str, Any], ...]
     record: bool
+    format: str = FORMAT  # what the rows are: another format is another kind of file
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "format": FORMAT,
+            "format": self.format,
             "version": VERSION,
             "map": self.map,
             "variant": self.variant,
@@ -185,14 +189,23 @@ def _winners_problem(row: GameResult) -> str | None:
     return None
 
 
+class Checks(Protocol):
+    """What a row must be to belong to a run (``RowCheck`` for ``GameResult`` rows)."""
+
+    def problem(self, row: Any) -> str | None: ...
+
+
+Reader = Callable[[Any], Any]  # a row read back from its JSON document (``GameResult.from_json``)
+
+
 class Store:
-    """An open results file: the rows already in it, and ``append`` for new ones."""
+    """An open results file: the rows already in it (by seed), and ``append`` for new ones."""
 
     def __init__(
         self,
         path: Path,
         fd: int,
-        rows: dict[int, GameResult],
+        rows: dict[int, Any],
         torn: bool,
         header: Header | None,
         mark: str | None,
@@ -204,7 +217,7 @@ class Store:
         self._header = header  # still to be written, before the first row
         self._mark = mark  # the run's mark, None in a file written before rows had one
 
-    def append(self, result: GameResult) -> None:
+    def append(self, result: Any) -> None:
         if result.seed in self.rows:
             raise SimulationError(f"{self.path}: seed {result.seed} is already written")
         if self._header is not None:
@@ -229,7 +242,12 @@ def _write_line(fd: int, doc: dict[str, Any]) -> None:
 
 
 def open_store(
-    path: str | os.PathLike[str], header: Header, *, resume: bool, rows: RowCheck | None = None
+    path: str | os.PathLike[str],
+    header: Header,
+    *,
+    resume: bool,
+    rows: Checks | None = None,
+    reader: Reader = GameResult.from_json,
 ) -> Store:
     """Open ``path`` for a run: a new file, or with ``resume`` an earlier file of the same run.
 
@@ -258,7 +276,7 @@ def open_store(
         if not complete:
             raise SimulationError(f"{file}: not a results file of ttr_europe (no header line)")
         _check_header(file, complete[0], header)
-        kept, marked = _read_rows(file, header.mark, complete[1:], rows)
+        kept, marked = _read_rows(file, header.mark, complete[1:], rows, reader)
         if torn:
             os.ftruncate(fd, len(data) - len(lines[-1]))
         return Store(file, fd, kept, torn, None, header.mark if marked is not False else None)
@@ -311,12 +329,12 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _header_doc(file: Path, line: bytes) -> dict[str, Any]:
+def _header_doc(file: Path, line: bytes, format: str = FORMAT) -> dict[str, Any]:
     try:
         doc = parse_json(line, str(file))
     except ValueError:
         doc = None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+    if not isinstance(doc, dict) or doc.get("format") != format:
         raise SimulationError(f"{file}: not a results file of ttr_europe (line 1 is no header)")
     if doc.get("version") != VERSION:
         raise SimulationError(f"{file}: results format version {doc.get('version')!r}, "
@@ -325,7 +343,7 @@ def _header_doc(file: Path, line: bytes) -> dict[str, Any]:
 
 
 def _check_header(file: Path, line: bytes, header: Header) -> None:
-    differ = header.differences(_header_doc(file, line))
+    differ = header.differences(_header_doc(file, line, header.format))
     if differ:
         raise SimulationError(
             f"{file} holds another run (its {', '.join(differ)} differ); resume it with the "
@@ -334,19 +352,23 @@ def _check_header(file: Path, line: bytes, header: Header) -> None:
 
 
 def _read_rows(
-    file: Path, mark: str, lines: Iterable[bytes], check: RowCheck | None = None
-) -> tuple[dict[int, GameResult], bool | None]:
+    file: Path,
+    mark: str,
+    lines: Iterable[bytes],
+    check: Checks | None = None,
+    reader: Reader = GameResult.from_json,
+) -> tuple[dict[int, Any], bool | None]:
     """The rows by seed, and whether they carry the run's mark (None: no rows).
 
     Every row carries ``mark`` or, in a file written before rows had one, none does.
     """
-    rows: dict[int, GameResult] = {}
+    rows: dict[int, Any] = {}
     marked: bool | None = None
     for number, line in enumerate(lines, start=2):
         try:
             doc = parse_json(line, str(file))
             found = doc.pop("run", None) if isinstance(doc, dict) else None
-            result = GameResult.from_json(doc)
+            result = reader(doc)
         except (ValueError, TypeError, KeyError) as exc:
             raise SimulationError(f"{file}: line {number} is corrupt ({_reason(exc)})") from None
         marked = found is not None if marked is None else marked
