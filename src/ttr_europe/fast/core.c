@@ -2343,6 +2343,8 @@ int64_t fg_play_bots(Game *g, const int32_t *bots, const uint32_t *keys, const i
         steps++;
     }
     free(twisters);
+    return steps;
+}
 
 /* ------------------------------------------------------------------ playtests (playtest/) */
 
