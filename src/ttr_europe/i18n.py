@@ -47,6 +47,11 @@ def N_(message: str) -> str:  # noqa: N802 (the name gettext's tools know)
     return message
 
 
+def NP_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802
+    """Marks a message with a plural for extraction; ``Translator.tn`` translates the pair."""
+    return singular, plural
+
+
 @attrs.frozen
 class Entry:
     """One message of a catalog: its id, plural id and translations (one per plural form)."""
@@ -183,9 +188,11 @@ class Translator:
     def tn(self, singular: str, plural: str, n: int, /, **params: Any) -> str:
         return translations(self.lang).ngettext(singular, plural, n).format(n=n, **params)
 
-    def card(self, kind: int | str) -> str:
-        """A card kind's name ("red", "locomotive") in this language."""
+    def card(self, kind: int | str, *, short: bool = False) -> str:
+        """A card kind's name ("red", "locomotive"; ``short``: "loco") in this language."""
         name = KIND_NAMES[kind] if isinstance(kind, int) else kind
+        if short and name == "loco":
+            return self.t("loco")
         return self.t(CARD_NAMES.get(name, name))
 
     def refusal(self, exc: IllegalActionError) -> str:
@@ -264,71 +271,68 @@ CARD_NAMES = {
 # The engine's reasons (rules.py, _payments.py, match.py) and the players' sentence for each:
 # (pattern of the English reason, message, plural message or None). A count in the reason is
 # the group ``n``; other groups fill the placeholders of the same name.
-_REASONS: tuple[tuple[str, str, str | None], ...] = (
-    ("the second train card must be drawn now", N_("Draw your second train card now."), None),
-    ("pay the tunnel's extra cards or withdraw", N_("Pay the tunnel's extra cards or withdraw."), None),
-    ("choose which drawn tickets to keep", N_("Choose which of the drawn tickets to keep."), None),
-    ("choose the starting tickets first", N_("Choose your starting tickets first."), None),
-    ("not possible at the start of a turn", N_("That is not possible at the start of a turn."), None),
-    ("that face-up slot is empty", N_("That face-up slot is empty."), None),
+_REASONS: tuple[tuple[str, str | tuple[str, str]], ...] = (
+    ("the second train card must be drawn now", N_("Draw your second train card now.")),
+    ("pay the tunnel's extra cards or withdraw", N_("Pay the tunnel's extra cards or withdraw.")),
+    ("choose which drawn tickets to keep", N_("Choose which of the drawn tickets to keep.")),
+    ("choose the starting tickets first", N_("Choose your starting tickets first.")),
+    ("not possible at the start of a turn", N_("That is not possible at the start of a turn.")),
+    ("that face-up slot is empty", N_("That face-up slot is empty.")),
     ("a face-up locomotive cannot be the second card",
-     N_("A face-up locomotive cannot be your second card."), None),
+     N_("A face-up locomotive cannot be your second card.")),
     ("the draw pile and the discard pile are empty",
-     N_("The draw pile and the discard pile are empty."), None),
-    ("that route is already claimed", N_("That route is already claimed."), None),
+     N_("The draw pile and the discard pile are empty.")),
+    ("that route is already claimed", N_("That route is already claimed.")),
     ("you own the other track of this double route",
-     N_("You own the other track of this double route."), None),
+     N_("You own the other track of this double route.")),
     ("with 2-3 players a double route is closed once one track is claimed",
-     N_("With 2 or 3 players a double route closes once one of its tracks is claimed."), None),
+     N_("With 2 or 3 players a double route closes once one of its tracks is claimed.")),
     (r"(?P<n>\d+) trains needed, (?P<left>\d+) left",
-     N_("This route needs {n} train; you have {left} left."),
-     N_("This route needs {n} trains; you have {left} left.")),
+     NP_("This route needs {n} train; you have {left} left.", "This route needs {n} trains; you have {left} left.")),
     (r"needs exactly (?P<n>\d+) cards, got (?P<got>\d+)",
-     N_("It takes exactly {n} card; you offered {got}."),
-     N_("It takes exactly {n} cards; you offered {got}.")),
-    ("colours may not be mixed", N_("Colours may not be mixed."), None),
+     NP_("It takes exactly {n} card; you offered {got}.", "It takes exactly {n} cards; you offered {got}.")),
+    ("colours may not be mixed", N_("Colours may not be mixed.")),
     (r"needs (?P<colour>\w+) cards or locomotives",
-     N_("It takes cards of the colour {colour} or locomotives."), None),
+     N_("It takes cards of the colour {colour} or locomotives.")),
     (r"needs at least (?P<n>\d+) locomotive\(s\)",
-     N_("It takes at least {n} locomotive."), N_("It takes at least {n} locomotives.")),
-    ("you do not hold those cards", N_("You do not hold those cards."), None),
+     NP_("It takes at least {n} locomotive.", "It takes at least {n} locomotives.")),
+    ("you do not hold those cards", N_("You do not hold those cards.")),
     (r"the extra cost is exactly (?P<n>\d+) card\(s\)",
-     N_("The tunnel's extra cost is exactly {n} card."),
-     N_("The tunnel's extra cost is exactly {n} cards.")),
+     NP_("The tunnel's extra cost is exactly {n} card.", "The tunnel's extra cost is exactly {n} cards.")),
     ("a tunnel paid with locomotives only takes locomotives as extra cards",
-     N_("A tunnel paid with locomotives takes only locomotives as extra cards."), None),
+     N_("A tunnel paid with locomotives takes only locomotives as extra cards.")),
     (r"extra cards must be (?P<colour>\w+) or locomotives",
-     N_("The extra cards must be of the colour {colour} or locomotives."), None),
-    ("this game has no stations", N_("This game has no train stations."), None),
+     N_("The extra cards must be of the colour {colour} or locomotives.")),
+    ("this game has no stations", N_("This game has no train stations.")),
     (r"all (?P<n>\d+) stations are built",
-     N_("Your {n} train station is built."), N_("All your {n} train stations are built.")),
-    ("that city already has a station", N_("That city already has a train station."), None),
-    ("the ticket deck is empty", N_("There are no destination tickets left."), None),
+     NP_("Your {n} train station is built.", "All your {n} train stations are built.")),
+    ("that city already has a station", N_("That city already has a train station.")),
+    ("the ticket deck is empty", N_("There are no destination tickets left.")),
     (r"keep at least (?P<n>\d+) ticket\(s\)",
-     N_("Keep at least {n} ticket."), N_("Keep at least {n} tickets.")),
+     NP_("Keep at least {n} ticket.", "Keep at least {n} tickets.")),
     (r"keep at most (?P<n>\d+) long ticket\(s\)",
-     N_("Keep at most {n} long ticket."), N_("Keep at most {n} long tickets.")),
+     NP_("Keep at most {n} long ticket.", "Keep at most {n} long tickets.")),
     ("passing is allowed only when nothing else is",
-     N_("You may pass only when no other move is possible."), None),
-    ("the game is over", N_("The game is over."), None),
-    (r"it is seat (?P<seat>\d+)'s turn, not \d+'s", N_("It is not your turn."), None),
-    (r"seat (?P<seat>\d+) is played by a bot", N_("That seat is played by a bot."), None),
+     N_("You may pass only when no other move is possible.")),
+    ("the game is over", N_("The game is over.")),
+    (r"it is seat (?P<seat>\d+)'s turn, not \d+'s", N_("It is not your turn.")),
+    (r"seat (?P<seat>\d+) is played by a bot", N_("That seat is played by a bot.")),
 )
-_COMPILED = tuple((re.compile(p), m, pl) for p, m, pl in _REASONS)
+_COMPILED = tuple((re.compile(p), m) for p, m in _REASONS)
 _PREFIX = re.compile(r"(?:station (?P<station>\d+)|(?P<route>[^:\s]+)): (?P<rest>.*)")
 
 
 def _sentence(reason: str, tr: Translator) -> str | None:
-    for pattern, message, plural in _COMPILED:
+    for pattern, message in _COMPILED:
         found = pattern.fullmatch(reason)
         if found is None:
             continue
         params: dict[str, Any] = {k: v for k, v in found.groupdict().items() if k != "n"}
         if "colour" in params:
             params["colour"] = tr.card(params["colour"])
-        if plural is None:
+        if isinstance(message, str):
             return tr.t(message, **params)
-        return tr.tn(message, plural, int(found.group("n")), **params)
+        return tr.tn(*message, int(found.group("n")), **params)
     return None
 
 
