@@ -489,7 +489,7 @@ function showTickets(tickets) {
     mark.setAttribute("aria-label", mark.title);
     mark.setAttribute("role", "img");
     const name = document.createElement("span");
-    name.textContent = ticketLabel(t);
+    name.textContent = ticketLabel(tk);
     const points = document.createElement("span");
     points.className = "points";
     points.textContent = tk.done || !over ? `${tk.points}` : `−${tk.points}`; // what it scored
@@ -920,6 +920,7 @@ document.addEventListener("keydown", (e) => {
   else if (key === "t") press("tickets");
   else if (key === "k") press("keep");
   else if (key === "w") press("withdraw");
+  else if (key === "x") press("pass");
   else if (key === "r") focusFirst("#claim-list button");
   else if (key === "s") { $("build-box").open = true; focusFirst("#build-list button"); }
   else if (key === "p") focusFirst("#options-list button, #pay-list button");
