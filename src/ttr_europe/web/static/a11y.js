@@ -57,6 +57,8 @@ function labelBoard(svg, moves, who) {
   svg.setAttribute("role", "group");
   svg.setAttribute("aria-label", t("map"));
   for (const el of svg.querySelectorAll("title")) el.remove(); // the labels below say it, translated
+  // one text per name, its halo drawn under it (paint-order), so a name is not read twice
+  for (const el of svg.querySelectorAll("g.city text.halo")) el.remove();
   for (const el of svg.querySelectorAll("text, g.space, g.legend, g.route-hits, g.highlight, g.station")) el.setAttribute("aria-hidden", "true");
   for (const g of svg.querySelectorAll("g.route")) {
     g.setAttribute("aria-label", routeLabel(g, names, who));

@@ -897,7 +897,11 @@ function toggleHelp(show) {
 $("help-button").onclick = () => toggleHelp();
 
 function press(id) { const b = $(id); if (b && !b.disabled && !b.hidden && !b.closest("[hidden]")) b.click(); }
-function focusFirst(selector) { const el = [...document.querySelectorAll(selector)].find(usable); if (el) el.focus(); }
+function focusFirst(selector) {
+  const el = [...document.querySelectorAll(selector)].find(usable);
+  if (el) el.focus();
+  return !!el;
+}
 
 // Enter or Space on a focused route or city of the map asks for its payments.
 boardEl.addEventListener("keydown", (e) => {
@@ -924,7 +928,7 @@ document.addEventListener("keydown", (e) => {
   else if (key === "r") focusFirst("#claim-list button");
   else if (key === "s") { $("build-box").open = true; focusFirst("#build-list button"); }
   else if (key === "p") focusFirst("#options-list button, #pay-list button");
-  else if (key === "m") focusFirst("#board g.route[tabindex='0'], #board g.city[tabindex='0'], #board");
+  else if (key === "m") { if (!focusFirst("#board g.route[tabindex='0'], #board g.city[tabindex='0']")) $("board").focus(); }
   else if (key === "+" || key === "=") zoomAt(scale() * 1.5);
   else if (key === "-") zoomAt(scale() / 1.5);
   else if (key === "0") { zoom = null; applyZoom(); }
