@@ -60,19 +60,33 @@ function labelBoard(svg, moves, who) {
   // one text per name, its halo drawn under it (paint-order), so a name is not read twice
   for (const el of svg.querySelectorAll("g.city text.halo")) el.remove();
   for (const el of svg.querySelectorAll("text, g.space, g.legend, g.route-hits, g.highlight, g.station")) el.setAttribute("aria-hidden", "true");
+  const live = [];
   for (const g of svg.querySelectorAll("g.route")) {
     g.setAttribute("aria-label", routeLabel(g, names, who));
-    const live = !!(moves && moves.claims[g.dataset.route]);
-    g.setAttribute("role", live ? "button" : "img");
-    if (live) g.setAttribute("tabindex", "0"); else g.removeAttribute("tabindex");
+    if (moves && moves.claims[g.dataset.route]) live.push(g);
   }
   for (const g of svg.querySelectorAll("g.city")) {
     g.setAttribute("aria-label", cityLabel(g, names, who));
-    const live = !!(moves && moves.stations[g.dataset.city]);
-    g.setAttribute("role", live ? "button" : "img");
-    if (live) g.setAttribute("tabindex", "0"); else g.removeAttribute("tabindex");
+    if (moves && moves.stations[g.dataset.city]) live.push(g);
   }
+  // One stop for Tab on the map (a roving tabindex): the arrow keys go from one usable route
+  // or city to the next, so the rest of the page stays a few Tabs away.
+  for (const g of svg.querySelectorAll("g.route, g.city")) {
+    g.setAttribute("role", live.includes(g) ? "button" : "img");
+    g.removeAttribute("tabindex");
+  }
+  live.forEach((g, i) => g.setAttribute("tabindex", i === 0 ? "0" : "-1"));
   return names;
+}
+
+// The arrow keys on the map: the next (or previous) route or city that can be used.
+function roveMap(svg, from, step) {
+  const live = [...svg.querySelectorAll("g.route[tabindex], g.city[tabindex]")];
+  if (!live.length) return;
+  const at = live.indexOf(from);
+  const next = live[(at + step + live.length) % live.length];
+  for (const g of live) g.setAttribute("tabindex", g === next ? "0" : "-1");
+  next.focus();
 }
 
 // ------------------------------------------------------------------ focus kept across updates
