@@ -3,10 +3,10 @@
     python scripts/i18n_catalogs.py            # list what each catalog lacks or no longer uses
     python scripts/i18n_catalogs.py --update   # write the template, add missing entries
 
-Messages are found where the code marks them: ``t("...")``, ``tn("...", "...", n)`` and
-``N_("...")``, ``NP_("...", "...")`` calls in Python (read with ``ast``) and in the page's JavaScript (double-quoted
-literals), ``says(seat, "You ...", "{name} ...")`` in app.js, and ``data-i18n*="..."``
-attributes in index.html. A message must be a literal for extraction to see it.
+Messages are found where the code marks them: ``t("...")``, ``tn("...", "...", n)``,
+``N_("...")`` and ``NP_("...", "...")`` calls in Python (read with ``ast``) and in the page's
+JavaScript (double-quoted literals), ``says(seat, "You ...", "{name} ...")`` in app.js, and
+``data-i18n*="..."`` attributes in index.html. A message must be a literal for extraction to see it.
 The template is ``src/ttr_europe/locale/ttr_europe.pot``; ``--update`` appends each missing
 message to every catalog with an empty translation for a translator to fill in (the tests
 fail until then) and reports the catalog entries no code uses any more.
@@ -26,7 +26,14 @@ LOCALE = PACKAGE / "locale"
 STATIC = PACKAGE / "web" / "static"
 sys.path.insert(0, str(ROOT / "src"))
 
-from ttr_europe.i18n import LANGUAGES, SOURCE_LANGUAGE, po_path, read_po  # noqa: E402
+from ttr_europe.i18n import (  # noqa: E402
+    LANGUAGES,
+    PLACEHOLDER,
+    SOURCE_LANGUAGE,
+    po_path,
+    read_po,
+    translations,
+)
 
 Messages = dict[str, str | None]  # msgid -> plural id (None: no plural)
 
@@ -96,7 +103,7 @@ def _quote(text: str) -> str:
 
 def entry_text(msgid: str, plural: str | None, forms: int) -> str:
     if plural is None:
-        return f"msgid {_quote(msgid)}\nmsgstr \"\"\n"
+        return f'msgid {_quote(msgid)}\nmsgstr ""\n'
     out = f"msgid {_quote(msgid)}\nmsgid_plural {_quote(plural)}\n"
     return out + "".join(f'msgstr[{i}] ""\n' for i in range(forms))
 
@@ -111,6 +118,20 @@ def differences(lang: str, messages: Messages) -> tuple[list[str], list[str]]:
     _, entries = read_po(po_path(lang).read_text("utf-8"), str(po_path(lang)))
     have = {e.msgid for e in entries}
     return sorted(set(messages) - have), sorted(have - set(messages))
+
+
+def english_left(text: str, lang: str) -> list[str]:
+    """The English pieces of the messages (between placeholders, a few words long, not kept
+    in ``lang``'s translation) that ``text`` still shows: what a screen in ``lang`` lacks."""
+    found = translations(lang)
+    left = []
+    for msgid, plural in extract().items():
+        said = found.gettext(msgid) if plural is None else found.ngettext(msgid, plural, 5)
+        for part in PLACEHOLDER.split(msgid):
+            piece = part.strip(" :;,.()+=[]")
+            if len(piece) >= 8 and " " in piece and piece not in said and piece in text:
+                left.append(piece)
+    return left
 
 
 def main(argv: list[str] | None = None) -> int:

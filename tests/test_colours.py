@@ -54,9 +54,17 @@ def test_no_two_route_colours_come_closer_than_the_stated_distance(vision: str) 
 
 def test_the_old_palette_fails_the_same_check() -> None:
     """The check has teeth: the palette before it (red and green alike to a deuteranope)."""
-    old = {"red": "#d62728", "orange": "#ff7f0e", "yellow": "#e6c200", "green": "#2ca02c",
-           "blue": "#1f77b4", "pink": "#e377c2", "white": "#ffffff", "black": "#222222",
-           "gray": "#9a9a9a"}  # fmt: skip
+    old = {
+        "red": "#d62728",
+        "orange": "#ff7f0e",
+        "yellow": "#e6c200",
+        "green": "#2ca02c",
+        "blue": "#1f77b4",
+        "pink": "#e377c2",
+        "white": "#ffffff",
+        "black": "#222222",
+        "gray": "#9a9a9a",
+    }
     assert distances(old)["deuteranopia"][0] < MIN_DISTANCE / 2
 
 

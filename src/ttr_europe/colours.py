@@ -15,29 +15,53 @@ import math
 from collections.abc import Mapping
 
 CARD_COLOURS = {
-    "red": "#a30a06", "orange": "#f05609", "yellow": "#f3dc3b", "green": "#40a875",
-    "blue": "#375fb4", "pink": "#e88bfd", "white": "#ffffff", "black": "#222222",
-    "gray": "#858590", "loco": "#f2f2f2",
-}  # fmt: skip
+    "red": "#a30a06",
+    "orange": "#f05609",
+    "yellow": "#f3dc3b",
+    "green": "#40a875",
+    "blue": "#375fb4",
+    "pink": "#e88bfd",
+    "white": "#ffffff",
+    "black": "#222222",
+    "gray": "#858590",
+    "loco": "#f2f2f2",
+}
 ROUTE_COLOURS = ("red", "orange", "yellow", "green", "blue", "pink", "white", "black", "gray")
 # One symbol per colour (grey routes take any colour; a locomotive is any colour too).
 SYMBOLS = {
-    "red": "◆", "orange": "▲", "yellow": "★", "green": "♣", "blue": "●", "pink": "♥",
-    "white": "○", "black": "■", "gray": "✱", "loco": "✚",
-}  # fmt: skip
+    "red": "◆",
+    "orange": "▲",
+    "yellow": "★",
+    "green": "♣",
+    "blue": "●",
+    "pink": "♥",
+    "white": "○",
+    "black": "■",
+    "gray": "✱",
+    "loco": "✚",
+}
 MIN_DISTANCE = 15.0  # CIEDE2000, between any two route colours, in every simulated vision
 
 # Machado et al. 2009, "A Physiologically-based Model for Simulation of Color Vision
 # Deficiency", the matrices for severity 1.0 (linear RGB).
 VISIONS: Mapping[str, tuple[tuple[float, float, float], ...]] = {
     "normal": ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)),
-    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
-                   (-0.003882, -0.048116, 1.051998)),
-    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
-                     (-0.011820, 0.042940, 0.968881)),
-    "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602),
-                   (0.004733, 0.691367, 0.303900)),
-}  # fmt: skip
+    "protanopia": (
+        (0.152286, 1.052583, -0.204868),
+        (0.114503, 0.786281, 0.099216),
+        (-0.003882, -0.048116, 1.051998),
+    ),
+    "deuteranopia": (
+        (0.367322, 0.860646, -0.227968),
+        (0.280085, 0.672501, 0.047413),
+        (-0.011820, 0.042940, 0.968881),
+    ),
+    "tritanopia": (
+        (1.255528, -0.076749, -0.178779),
+        (-0.078411, 0.930809, 0.147602),
+        (0.004733, 0.691367, 0.303900),
+    ),
+}
 
 Lab = tuple[float, float, float]
 
@@ -97,9 +121,13 @@ def delta_e2000(one: Lab, two: Lab) -> float:
         h_mean = (h1 + h2) / 2
     else:
         h_mean = (h1 + h2 + (360 if h1 + h2 < 360 else -360)) / 2
-    t = (1 - 0.17 * math.cos(math.radians(h_mean - 30)) + 0.24 * math.cos(math.radians(2 * h_mean))
-         + 0.32 * math.cos(math.radians(3 * h_mean + 6))
-         - 0.20 * math.cos(math.radians(4 * h_mean - 63)))  # fmt: skip
+    t = (
+        1
+        - 0.17 * math.cos(math.radians(h_mean - 30))
+        + 0.24 * math.cos(math.radians(2 * h_mean))
+        + 0.32 * math.cos(math.radians(3 * h_mean + 6))
+        - 0.20 * math.cos(math.radians(4 * h_mean - 63))
+    )
     rotation = 30 * math.exp(-(((h_mean - 275) / 25) ** 2))
     rc = 2 * math.sqrt(c_mean2**7 / (c_mean2**7 + 25**7))
     sl = 1 + 0.015 * (l_mean - 50) ** 2 / math.sqrt(20 + (l_mean - 50) ** 2)
@@ -138,4 +166,8 @@ def contrast(one: str, two: str) -> float:
 
 def ink(hex_colour: str) -> str:
     """Black or white, whichever reads better on ``hex_colour``."""
-    return "#111111" if contrast(hex_colour, "#111111") >= contrast(hex_colour, "#ffffff") else "#ffffff"
+    return (
+        "#111111"
+        if contrast(hex_colour, "#111111") >= contrast(hex_colour, "#ffffff")
+        else "#ffffff"
+    )

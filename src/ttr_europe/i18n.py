@@ -170,7 +170,9 @@ def translations(lang: str) -> gettext.NullTranslations:
 def plural_rule(lang: str) -> tuple[int, str]:
     """How many plural forms a language has and gettext's formula choosing one for ``n``."""
     header, _ = catalog(lang)
-    match = re.search(r"nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*([^;]+)", header.get("Plural-Forms", ""))
+    match = re.search(
+        r"nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*([^;]+)", header.get("Plural-Forms", "")
+    )
     if match is None:
         return 2, ENGLISH_PLURAL
     return int(match.group(1)), match.group(2).strip()
@@ -256,17 +258,30 @@ def catalog_json(lang: str) -> dict[str, Any]:
     for e in catalog(lang)[1]:
         if all(e.msgstr):
             messages[e.msgid] = list(e.msgstr) if e.plural is not None else e.msgstr[0]
-    return {"lang": lang, "name": LANGUAGES[lang], "nplurals": count, "plural": formula,
-            "languages": LANGUAGES, "messages": messages}  # fmt: skip
+    return {
+        "lang": lang,
+        "name": LANGUAGES[lang],
+        "nplurals": count,
+        "plural": formula,
+        "languages": LANGUAGES,
+        "messages": messages,
+    }
 
 
 # --------------------------------------------------------------------------- the game's words
 
 CARD_NAMES = {
-    "red": N_("red"), "orange": N_("orange"), "yellow": N_("yellow"), "green": N_("green"),
-    "blue": N_("blue"), "pink": N_("pink"), "white": N_("white"), "black": N_("black"),
-    "gray": N_("gray"), "loco": N_("locomotive"),
-}  # fmt: skip
+    "red": N_("red"),
+    "orange": N_("orange"),
+    "yellow": N_("yellow"),
+    "green": N_("green"),
+    "blue": N_("blue"),
+    "pink": N_("pink"),
+    "white": N_("white"),
+    "black": N_("black"),
+    "gray": N_("gray"),
+    "loco": N_("locomotive"),
+}
 
 # The engine's reasons (rules.py, _payments.py, match.py) and the players' sentence for each:
 # (pattern of the English reason, message, plural message or None). A count in the reason is
@@ -278,42 +293,81 @@ _REASONS: tuple[tuple[str, str | tuple[str, str]], ...] = (
     ("choose the starting tickets first", N_("Choose your starting tickets first.")),
     ("not possible at the start of a turn", N_("That is not possible at the start of a turn.")),
     ("that face-up slot is empty", N_("That face-up slot is empty.")),
-    ("a face-up locomotive cannot be the second card",
-     N_("A face-up locomotive cannot be your second card.")),
-    ("the draw pile and the discard pile are empty",
-     N_("The draw pile and the discard pile are empty.")),
+    (
+        "a face-up locomotive cannot be the second card",
+        N_("A face-up locomotive cannot be your second card."),
+    ),
+    (
+        "the draw pile and the discard pile are empty",
+        N_("The draw pile and the discard pile are empty."),
+    ),
     ("that route is already claimed", N_("That route is already claimed.")),
-    ("you own the other track of this double route",
-     N_("You own the other track of this double route.")),
-    ("with 2-3 players a double route is closed once one track is claimed",
-     N_("With 2 or 3 players a double route closes once one of its tracks is claimed.")),
-    (r"(?P<n>\d+) trains needed, (?P<left>\d+) left",
-     NP_("This route needs {n} train; you have {left} left.", "This route needs {n} trains; you have {left} left.")),
-    (r"needs exactly (?P<n>\d+) cards, got (?P<got>\d+)",
-     NP_("It takes exactly {n} card; you offered {got}.", "It takes exactly {n} cards; you offered {got}.")),
+    (
+        "you own the other track of this double route",
+        N_("You own the other track of this double route."),
+    ),
+    (
+        "with 2-3 players a double route is closed once one track is claimed",
+        N_("With 2 or 3 players a double route closes once one of its tracks is claimed."),
+    ),
+    (
+        r"(?P<n>\d+) trains needed, (?P<left>\d+) left",
+        NP_(
+            "This route needs {n} train; you have {left} left.",
+            "This route needs {n} trains; you have {left} left.",
+        ),
+    ),
+    (
+        r"needs exactly (?P<n>\d+) cards, got (?P<got>\d+)",
+        NP_(
+            "It takes exactly {n} card; you offered {got}.",
+            "It takes exactly {n} cards; you offered {got}.",
+        ),
+    ),
     ("colours may not be mixed", N_("Colours may not be mixed.")),
-    (r"needs (?P<colour>\w+) cards or locomotives",
-     N_("It takes cards of the colour {colour} or locomotives.")),
-    (r"needs at least (?P<n>\d+) locomotive\(s\)",
-     NP_("It takes at least {n} locomotive.", "It takes at least {n} locomotives.")),
+    (
+        r"needs (?P<colour>\w+) cards or locomotives",
+        N_("It takes cards of the colour {colour} or locomotives."),
+    ),
+    (
+        r"needs at least (?P<n>\d+) locomotive\(s\)",
+        NP_("It takes at least {n} locomotive.", "It takes at least {n} locomotives."),
+    ),
     ("you do not hold those cards", N_("You do not hold those cards.")),
-    (r"the extra cost is exactly (?P<n>\d+) card\(s\)",
-     NP_("The tunnel's extra cost is exactly {n} card.", "The tunnel's extra cost is exactly {n} cards.")),
-    ("a tunnel paid with locomotives only takes locomotives as extra cards",
-     N_("A tunnel paid with locomotives takes only locomotives as extra cards.")),
-    (r"extra cards must be (?P<colour>\w+) or locomotives",
-     N_("The extra cards must be of the colour {colour} or locomotives.")),
+    (
+        r"the extra cost is exactly (?P<n>\d+) card\(s\)",
+        NP_(
+            "The tunnel's extra cost is exactly {n} card.",
+            "The tunnel's extra cost is exactly {n} cards.",
+        ),
+    ),
+    (
+        "a tunnel paid with locomotives only takes locomotives as extra cards",
+        N_("A tunnel paid with locomotives takes only locomotives as extra cards."),
+    ),
+    (
+        r"extra cards must be (?P<colour>\w+) or locomotives",
+        N_("The extra cards must be of the colour {colour} or locomotives."),
+    ),
     ("this game has no stations", N_("This game has no train stations.")),
-    (r"all (?P<n>\d+) stations are built",
-     NP_("Your {n} train station is built.", "All your {n} train stations are built.")),
+    (
+        r"all (?P<n>\d+) stations are built",
+        NP_("Your {n} train station is built.", "All your {n} train stations are built."),
+    ),
     ("that city already has a station", N_("That city already has a train station.")),
     ("the ticket deck is empty", N_("There are no destination tickets left.")),
-    (r"keep at least (?P<n>\d+) ticket\(s\)",
-     NP_("Keep at least {n} ticket.", "Keep at least {n} tickets.")),
-    (r"keep at most (?P<n>\d+) long ticket\(s\)",
-     NP_("Keep at most {n} long ticket.", "Keep at most {n} long tickets.")),
-    ("passing is allowed only when nothing else is",
-     N_("You may pass only when no other move is possible.")),
+    (
+        r"keep at least (?P<n>\d+) ticket\(s\)",
+        NP_("Keep at least {n} ticket.", "Keep at least {n} tickets."),
+    ),
+    (
+        r"keep at most (?P<n>\d+) long ticket\(s\)",
+        NP_("Keep at most {n} long ticket.", "Keep at most {n} long tickets."),
+    ),
+    (
+        "passing is allowed only when nothing else is",
+        N_("You may pass only when no other move is possible."),
+    ),
     ("the game is over", N_("The game is over.")),
     (r"it is seat (?P<seat>\d+)'s turn, not \d+'s", N_("It is not your turn.")),
     (r"seat (?P<seat>\d+) is played by a bot", N_("That seat is played by a bot.")),
@@ -348,6 +402,7 @@ def refusal(exc: IllegalActionError, tr: Translator) -> str:
     if prefix is None or sentence is None:
         return tr.t("That move is not possible.")
     if prefix.group("station") is not None:
-        return tr.t("Train station {number}: {reason}", number=prefix.group("station"),
-                    reason=sentence)  # fmt: skip
+        return tr.t(
+            "Train station {number}: {reason}", number=prefix.group("station"), reason=sentence
+        )
     return f"{prefix.group('route')}: {sentence}"

@@ -98,8 +98,11 @@ def describe(event: Event, tr: Translator = ENGLISH) -> str:
         row = " ".join(card_name(k, tr) for k in event.discarded)
         return tr.t("three locomotives: row {cards} discarded", cards=row)
     if isinstance(event, Reshuffled):
-        return tr.tn("{n} discarded card shuffled into a new pile",
-                     "{n} discarded cards shuffled into a new pile", event.cards)  # fmt: skip
+        return tr.tn(
+            "{n} discarded card shuffled into a new pile",
+            "{n} discarded cards shuffled into a new pile",
+            event.cards,
+        )
     if isinstance(event, TunnelRevealed):
         shown = " ".join(card_name(k, tr) for k in event.revealed) or tr.t(
             "nothing (no cards left)"
@@ -107,9 +110,11 @@ def describe(event: Event, tr: Translator = ENGLISH) -> str:
         due = tr.t("{n} more due", n=event.extra) if event.extra else tr.t("nothing more due")
         return tr.t("tunnel shows {cards}: {due}", cards=shown, due=due)
     if isinstance(event, RouteClaimed):
-        return tr.t("claimed, +{points}, {trains} left",
-                    points=tr.tn("{n} point", "{n} points", event.points),
-                    trains=tr.tn("{n} train", "{n} trains", event.trains_left))  # fmt: skip
+        return tr.t(
+            "claimed, +{points}, {trains} left",
+            points=tr.tn("{n} point", "{n} points", event.points),
+            trains=tr.tn("{n} train", "{n} trains", event.trains_left),
+        )
     if isinstance(event, TunnelWithdrawn):
         return tr.t("took back {cards}", cards=event.returned)
     if isinstance(event, TicketsDrawn):
@@ -117,13 +122,19 @@ def describe(event: Event, tr: Translator = ENGLISH) -> str:
             return tr.t("drew {count}", count=tr.tn("{n} ticket", "{n} tickets", event.count))
         return tr.t("drew {tickets}", tickets=", ".join(event.tickets))
     if isinstance(event, TicketsKept):
-        where = (N_("kept {kept}, returned {returned} to the box") if event.returned_to == "box"
-                 else N_("kept {kept}, returned {returned} to the deck"))  # fmt: skip
+        where = (
+            N_("kept {kept}, returned {returned} to the box")
+            if event.returned_to == "box"
+            else N_("kept {kept}, returned {returned} to the deck")
+        )
         return tr.t(where, kept=event.kept_count, returned=event.returned_count)
     if isinstance(event, LastRound):
-        return tr.t("LAST ROUND: seat {seat} has {trains} left; {turns} to go", seat=event.seat,
-                    trains=tr.tn("{n} train", "{n} trains", event.trains),
-                    turns=tr.tn("{n} turn", "{n} turns", event.turns))  # fmt: skip
+        return tr.t(
+            "LAST ROUND: seat {seat} has {trains} left; {turns} to go",
+            seat=event.seat,
+            trains=tr.tn("{n} train", "{n} trains", event.trains),
+            turns=tr.tn("{n} turn", "{n} turns", event.turns),
+        )
     if isinstance(event, GameOver):
         return tr.t("game over")
     assert isinstance(event, TurnStarted | Passed | TunnelPaid | StationBuilt)
@@ -203,8 +214,13 @@ def _table_line(
 ) -> str:
     """The face-up row with slot numbers and the sizes of the piles."""
     slots = "  ".join(f"{i + 1}:{card_name(k, tr)}" for i, k in enumerate(row))
-    return tr.t("Face-up  {slots}    pile {pile}, discard {discard}, ticket deck {deck}",
-                slots=slots, pile=pile, discard=discard, deck=ticket_deck)  # fmt: skip
+    return tr.t(
+        "Face-up  {slots}    pile {pile}, discard {discard}, ticket deck {deck}",
+        slots=slots,
+        pile=pile,
+        discard=discard,
+        deck=ticket_deck,
+    )
 
 
 def show_view(match: Match, seat: int, tr: Translator = ENGLISH) -> list[str]:
@@ -213,9 +229,7 @@ def show_view(match: Match, seat: int, tr: Translator = ENGLISH) -> list[str]:
     state = match.state
     board = state.map
     me = view.players[seat]
-    lines = [
-        _table_line(view.row, view.pile_size, view.discard.total, view.ticket_deck_size, tr)
-    ]
+    lines = [_table_line(view.row, view.pile_size, view.discard.total, view.ticket_deck_size, tr)]
     hand = me.hand if me.hand is not None else Cards()
     lines.append(tr.t("Hand ({total})  {cards}", total=hand.total, cards=_cards_line(hand, tr)))
     done = _connected(match, seat)
@@ -224,8 +238,11 @@ def show_view(match: Match, seat: int, tr: Translator = ENGLISH) -> list[str]:
         return board.tickets[board.ticket_index[t]].points
 
     tickets = [
-        tr.t("done {ticket} ({points})" if t in done else "open {ticket} ({points})",
-             ticket=t, points=points(t))  # fmt: skip
+        tr.t(
+            "done {ticket} ({points})" if t in done else "open {ticket} ({points})",
+            ticket=t,
+            points=points(t),
+        )
         for t in me.tickets or ()
     ]
     listed = " | ".join(tickets) if tickets else tr.t("none yet")
@@ -238,22 +255,39 @@ def show_view(match: Match, seat: int, tr: Translator = ENGLISH) -> list[str]:
         who = tr.t("you") if p.seat == seat else match.seats[p.seat].name
         left = tr.t(", stations left {n}", n=stations - len(p.stations)) if stations else ""
         lines.append(
-            tr.t("  seat {seat} ({who}): trains {trains}, route points {points}, "
-                 "cards {cards}, tickets {tickets}{stations}", seat=p.seat, who=who,
-                 trains=p.trains, points=p.score, cards=p.hand_size, tickets=p.ticket_count,
-                 stations=left)  # fmt: skip
+            tr.t(
+                "  seat {seat} ({who}): trains {trains}, route points {points}, "
+                "cards {cards}, tickets {tickets}{stations}",
+                seat=p.seat,
+                who=who,
+                trains=p.trains,
+                points=p.score,
+                cards=p.hand_size,
+                tickets=p.ticket_count,
+                stations=left,
+            )
         )
     if view.tunnel is not None:
         t = view.tunnel
         lines.append(
-            tr.t("Tunnel {route}: laid {laid}, revealed {revealed}: pay {extra} more {colour} "
-                 "or loco, or withdraw", route=t.route, laid=t.laid,
-                 revealed=" ".join(card_name(k, tr) for k in t.revealed), extra=t.extra,
-                 colour=card_name(t.colour, tr))  # fmt: skip
+            tr.t(
+                "Tunnel {route}: laid {laid}, revealed {revealed}: pay {extra} more {colour} "
+                "or loco, or withdraw",
+                route=t.route,
+                laid=t.laid,
+                revealed=" ".join(card_name(k, tr) for k in t.revealed),
+                extra=t.extra,
+                colour=card_name(t.colour, tr),
+            )
         )
     if view.final_turns >= 0:
-        lines.append(tr.tn("Last round: {n} turn left after this one",
-                           "Last round: {n} turns left after this one", view.final_turns))  # fmt: skip
+        lines.append(
+            tr.tn(
+                "Last round: {n} turn left after this one",
+                "Last round: {n} turns left after this one",
+                view.final_turns,
+            )
+        )
     return lines
 
 
@@ -322,8 +356,13 @@ def menu_text(state: GameState, action: Action, tr: Translator = ENGLISH) -> str
         if route.ferry:
             kind += tr.t(", ferry ({locos})", locos=tr.tn("{n} loco", "{n} locos", route.ferry))
         points = tr.tn("{n} point", "{n} points", route.points)
-        return tr.t("{action}  [length {length}, {points}{kind}]", action=action,
-                    length=route.length, points=points, kind=kind)  # fmt: skip
+        return tr.t(
+            "{action}  [length {length}, {points}{kind}]",
+            action=action,
+            length=route.length,
+            points=points,
+            kind=kind,
+        )
     return str(action)
 
 
@@ -338,23 +377,32 @@ def help_text(state: GameState, tr: Translator = ENGLISH) -> str:
         tr.t("Moves (words in any case; cities by name, id or English name):"),
         "  draw 3 / draw red      " + tr.t("take a face-up card (slot 1-5, or a colour)"),
         "  blind                  " + tr.t("take the top card of the pile"),
-        "  tickets                " + tr.t("draw destination tickets; then keep 1 3 / keep all / "
-                                         "keep {ticket}", ticket=ticket.id),  # fmt: skip
+        "  tickets                "
+        + tr.t(
+            "draw destination tickets; then keep 1 3 / keep all / keep {ticket}", ticket=ticket.id
+        ),
         f"  {claim:<22} " + tr.t('claim a route (add "with 2red+1loco" to choose the cards)'),
     ]
     if state.rules.variant.stations:
-        lines.append(f"  {station:<22} "
-                     + tr.t('build a station (add "with 2blue" to choose the cards)'))  # fmt: skip
+        lines.append(
+            f"  {station:<22} " + tr.t('build a station (add "with 2blue" to choose the cards)')
+        )
     if any(r.tunnel for r in board.routes):
-        lines.append("  pay / pay 1loco        "
-                     + tr.t("pay a tunnel's extra; withdraw to take your cards back"))  # fmt: skip
+        lines.append(
+            "  pay / pay 1loco        "
+            + tr.t("pay a tunnel's extra; withdraw to take your cards back")
+        )
     lines += [
         "  pass                   " + tr.t("only when nothing else is possible"),
         tr.t("Or type the number of a choice in the menu."),
-        tr.t("Commands: help, view (show the position again), routes (your routes), board "
-             "(every seat's"),
-        tr.t("routes and stations), undo (take back your last move), quit (save the game "
-             "record and stop)."),
+        tr.t(
+            "Commands: help, view (show the position again), routes (your routes), board "
+            "(every seat's"
+        ),
+        tr.t(
+            "routes and stations), undo (take back your last move), quit (save the game "
+            "record and stop)."
+        ),
     ]
     return "\n".join(lines)
 
@@ -365,14 +413,23 @@ def routes_text(state: GameState, seat: int, viewer: int, tr: Translator = ENGLI
     mine = [r for r in board.routes if state.owners[r.index] == seat]
     stations = [board.cities[c].name for c in state.players[seat].stations]
     if not mine:
-        text = (tr.t("You have no routes yet") if seat == viewer
-                else tr.t("Seat {seat} has no routes yet", seat=seat))  # fmt: skip
+        text = (
+            tr.t("You have no routes yet")
+            if seat == viewer
+            else tr.t("Seat {seat} has no routes yet", seat=seat)
+        )
     else:
         listed = ", ".join(f"{r.id} ({r.length})" for r in mine)
-        params = {"routes": tr.tn("{n} route", "{n} routes", len(mine)), "list": listed,
-                  "points": tr.tn("{n} point", "{n} points", sum(r.points for r in mine))}  # fmt: skip
-        text = (tr.t("You have {routes} ({points}): {list}", **params) if seat == viewer
-                else tr.t("Seat {seat} has {routes} ({points}): {list}", seat=seat, **params))  # fmt: skip
+        params = {
+            "routes": tr.tn("{n} route", "{n} routes", len(mine)),
+            "list": listed,
+            "points": tr.tn("{n} point", "{n} points", sum(r.points for r in mine)),
+        }
+        text = (
+            tr.t("You have {routes} ({points}): {list}", **params)
+            if seat == viewer
+            else tr.t("Seat {seat} has {routes} ({points}): {list}", seat=seat, **params)
+        )
     return text + (tr.t("; stations in {cities}", cities=", ".join(stations)) if stations else "")
 
 
@@ -439,14 +496,24 @@ class Terminal:
                 self._catch_up()
                 failed = self.match.state.current
                 self.match.stand_in(failed)
-                self.write(self.tr.t("{error}; a random bot plays seat {seat} from now on.",
-                                     error=exc, seat=failed))  # fmt: skip
+                self.write(
+                    self.tr.t(
+                        "{error}; a random bot plays seat {seat} from now on.",
+                        error=exc,
+                        seat=failed,
+                    )
+                )
         return True
 
     def _saved(self) -> None:
         path = self.save(self.match)
-        self.write(self.tr.t("Game saved to {path}; continue with: {command}", path=path,
-                             command=resume_command(self.match, path)))  # fmt: skip
+        self.write(
+            self.tr.t(
+                "Game saved to {path}; continue with: {command}",
+                path=path,
+                command=resume_command(self.match, path),
+            )
+        )
 
     def _catch_up(self) -> None:
         states, actions = self.match.states, self.match.actions
@@ -460,8 +527,14 @@ class Terminal:
         state = self.match.state
         self.write("")
         tr = self.tr
-        self.write(tr.t("== seat {seat} ({name}): {step} ==", seat=seat,
-                        name=self.match.seats[seat].name, step=tr.t(STEPS[state.phase])))  # fmt: skip
+        self.write(
+            tr.t(
+                "== seat {seat} ({name}): {step} ==",
+                seat=seat,
+                name=self.match.seats[seat].name,
+                step=tr.t(STEPS[state.phase]),
+            )
+        )
         for line in show_view(self.match, seat, tr):
             self.write(line)
         so_far = this_turn(self.match, seat, tr)
@@ -506,16 +579,24 @@ class Terminal:
                     self.write(str(exc))
                     continue
                 self._rebuild_log()
-                self.write(self.tr.t("Undone: back to seat {seat}'s choice.",
-                                     seat=self.match.state.current))  # fmt: skip
+                self.write(
+                    self.tr.t(
+                        "Undone: back to seat {seat}'s choice.", seat=self.match.state.current
+                    )
+                )
                 return True
             action: Action | str = text
             if text.isdecimal() and len(text) < 5:
                 number = int(text)
                 if number not in self._menu:
                     numbers = ", ".join(map(str, self._menu))
-                    self.write(self.tr.t("No choice {number}: the menu has {numbers}.",
-                                         number=number, numbers=numbers))  # fmt: skip
+                    self.write(
+                        self.tr.t(
+                            "No choice {number}: the menu has {numbers}.",
+                            number=number,
+                            numbers=numbers,
+                        )
+                    )
                     continue
                 action = self._menu[number]
             try:
@@ -524,8 +605,11 @@ class Terminal:
                 raise  # the move was made; a bot after it failed
             except ActionParseError as exc:
                 detail = str(exc).split("; candidates:")[0]
-                self.write(detail if self.tr.lang == "en" else
-                           self.tr.t("Not a move I can read ({detail}).", detail=detail))  # fmt: skip
+                self.write(
+                    detail
+                    if self.tr.lang == "en"
+                    else self.tr.t("Not a move I can read ({detail}).", detail=detail)
+                )
                 for candidate in exc.candidates:
                     self.write(f"    {candidate}")
                 continue
@@ -544,8 +628,11 @@ class Terminal:
         for other in range(len(state.players)):
             self.write("  " + routes_text(state, other, seat, self.tr))
         if self.draw is not None:
-            self.write(self.tr.t("Board drawn to {path} (open it in a browser)",
-                                 path=self.draw(self.match, seat)))  # fmt: skip
+            self.write(
+                self.tr.t(
+                    "Board drawn to {path} (open it in a browser)", path=self.draw(self.match, seat)
+                )
+            )
 
 
 def scoreboard_text(board: Scoreboard, tr: Translator = ENGLISH) -> str:
@@ -555,21 +642,49 @@ def scoreboard_text(board: Scoreboard, tr: Translator = ENGLISH) -> str:
         from .scoring import format_scoreboard
 
         return format_scoreboard(board)
-    heads = [tr.t(h) for h in (N_("rank"), N_("seat"), N_("routes"), N_("tickets"),
-                               N_("stations"), N_("path"), N_("bonus"), N_("total"))]  # fmt: skip
+    heads = [
+        tr.t(h)
+        for h in (
+            N_("rank"),
+            N_("seat"),
+            N_("routes"),
+            N_("tickets"),
+            N_("stations"),
+            N_("path"),
+            N_("bonus"),
+            N_("total"),
+        )
+    ]
     widths = [max(len(h), 6) for h in heads]
-    lines = [tr.t("Final scores") if board.final else tr.t("Provisional scores"),
-             " ".join(h.rjust(w) for h, w in zip(heads, widths, strict=True))]  # fmt: skip
+    lines = [
+        tr.t("Final scores") if board.final else tr.t("Provisional scores"),
+        " ".join(h.rjust(w) for h, w in zip(heads, widths, strict=True)),
+    ]
     by_seat = {p.seat: p for p in board.players}
     for seat in board.ranking:
         p = by_seat[seat]
-        cells = (p.rank, seat, p.route_points, f"{p.ticket_points:+}", p.station_points,
-                 p.longest_path.length, p.bonus, p.total)  # fmt: skip
+        cells = (
+            p.rank,
+            seat,
+            p.route_points,
+            f"{p.ticket_points:+}",
+            p.station_points,
+            p.longest_path.length,
+            p.bonus,
+            p.total,
+        )
         lines.append(" ".join(str(c).rjust(w) for c, w in zip(cells, widths, strict=True)))
     for seat in board.ranking:
         p = by_seat[seat]
-        lines += ["", tr.t("seat {seat}: {points}, rank {rank}", seat=seat, rank=p.rank,
-                           points=tr.tn("{n} point", "{n} points", p.total))]  # fmt: skip
+        lines += [
+            "",
+            tr.t(
+                "seat {seat}: {points}, rank {rank}",
+                seat=seat,
+                rank=p.rank,
+                points=tr.tn("{n} point", "{n} points", p.total),
+            ),
+        ]
         for t in p.tickets:
             mark = tr.t("done") if t.completed else tr.t("failed")
             lines.append(f"  {mark} {t.ticket:<24} {t.points:>+4}")

@@ -19,8 +19,9 @@ from typing import Any
 import pytest
 from webserver import serving
 
+from repo_scripts import load_script
 from ttr_europe import load_map
-from ttr_europe.i18n import PLACEHOLDER, translations, translator
+from ttr_europe.i18n import translator
 from ttr_europe.match import Match
 from ttr_europe.testing import scenario
 
@@ -41,7 +42,8 @@ def _axe(page: Any, screen: str) -> None:
     found = page.evaluate(
         """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
             .filter(v => ['serious', 'critical'].includes(v.impact))
-            .map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ')}`)"""
+            .map(v => `${v.id} (${v.impact}): ` +
+                      v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', '))"""
     )
     assert not found, f"{screen}: {found}"
 
@@ -59,10 +61,12 @@ def _after(page: Any, seq: str) -> None:
 
 
 def _focused(page: Any) -> str:
-    return str(page.evaluate(
-        "(() => { const e = document.activeElement; return e === document.body ? 'body'"
-        " : e.id || e.dataset.slot || e.dataset.claim || e.dataset.route || e.tagName; })()"
-    ))  # fmt: skip
+    return str(
+        page.evaluate(
+            "(() => { const e = document.activeElement; return e === document.body ? 'body'"
+            " : e.id || e.dataset.slot || e.dataset.claim || e.dataset.route || e.tagName; })()"
+        )
+    )
 
 
 def _key_turn(page: Any, prefer_tunnel: bool = False) -> str:
@@ -246,8 +250,9 @@ def _route_name(board: Any, route: Any) -> str:
 @pytest.mark.slow
 def test_the_accessibility_tree_names_every_route_and_city(browser: Any) -> None:
     owners = {"Berlin-Wien": 1, "Paris-Zurich": 0}
-    start = scenario(owners=owners, stations={1: ["Roma"]}, hands={0: "2red+1loco"},
-                     tickets={0: ["Paris-Wien"]})  # fmt: skip
+    start = scenario(
+        owners=owners, stations={1: ["Roma"]}, hands={0: "2red+1loco"}, tickets={0: ["Paris-Wien"]}
+    )
     with serving(lambda: Match(start, ["person", "greedy"])) as server:
         page = browser.new_page(viewport={"width": 1400, "height": 900})
         page.goto(server.url + "?seat=0")
@@ -271,20 +276,6 @@ def test_the_accessibility_tree_names_every_route_and_city(browser: Any) -> None
         page.close()
 
 
-def _english_left(text: str, lang: str) -> list[str]:
-    """Sentences of the English catalog still shown where ``lang`` has its own."""
-    from repo_scripts import load_script
-
-    left = []
-    for msgid in load_script("i18n_catalogs").extract():
-        bare = [p.strip(" :;,.()+=") for p in PLACEHOLDER.split(msgid)]
-        parts = [p for p in bare if len(p) >= 4 and " " in p]
-        if translations(lang).gettext(msgid) == msgid:
-            continue
-        left += [p for p in parts if p in text]
-    return left
-
-
 def _screenshot(page: Any, name: str, tmp_path: Path) -> Path:
     image = pytest.importorskip("PIL.Image")
     picture = image.open(io.BytesIO(page.screenshot())).convert("RGB")
@@ -296,16 +287,19 @@ def _screenshot(page: Any, name: str, tmp_path: Path) -> Path:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("lang", "accept"), [("pt", "pt-BR,pt;q=0.9"), ("ru", "ru-RU"),
-                                              ("ro", "ro-RO,ro"), ("en", "de-DE,en;q=0.5")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("lang", "accept"),
+    [("pt", "pt-BR,pt;q=0.9"), ("ru", "ru-RU"), ("ro", "ro-RO,ro"), ("en", "de-DE,en;q=0.5")],
+)
 def test_the_page_speaks_the_browsers_language(
     browser: Any, tmp_path: Path, lang: str, accept: str
 ) -> None:
     """Accept-Language picks the language; the panel, the map's names, the legend and the
     refusals speak it; the tests' own screenshot of it is what docs/web.md shows."""
     with serving(lambda: Match.new("europe", "base", 2, 8, ["person", "greedy"])) as server:
-        context = browser.new_context(viewport={"width": 1400, "height": 900},
-                                      extra_http_headers={"Accept-Language": accept})  # fmt: skip
+        context = browser.new_context(
+            viewport={"width": 1400, "height": 900}, extra_http_headers={"Accept-Language": accept}
+        )
         page = context.new_page()
         page.goto(server.url + "?seat=0")
         page.wait_for_function(TURN, timeout=TIMEOUT)
@@ -316,20 +310,28 @@ def test_the_page_speaks_the_browsers_language(
         )
         assert page.locator("#blind").inner_text() == tr.t("Draw from the pile")
         # a refusal in the players' words of this language (keep none of the offer)
-        page.evaluate("document.querySelectorAll('#offer-list input').forEach(b => b.checked = false)")
+        page.evaluate(
+            "document.querySelectorAll('#offer-list input').forEach(b => b.checked = false)"
+        )
         page.keyboard.press("k")
         page.wait_for_selector("#error", state="visible", timeout=TIMEOUT)
         assert page.locator("#error").inner_text() == tr.tn(
             "Keep at least {n} ticket.", "Keep at least {n} tickets.", 2
         )
-        page.evaluate("document.querySelectorAll('#offer-list input').forEach(b => b.checked = true)")
+        page.evaluate(
+            "document.querySelectorAll('#offer-list input').forEach(b => b.checked = true)"
+        )
         for _ in range(6):
             _key_turn(page)
             page.wait_for_function(TURN, timeout=TIMEOUT)
-        label = page.locator("#board g.route[data-route='Dieppe-Paris']").get_attribute("aria-label")
+        label = page.locator("#board g.route[data-route='Dieppe-Paris']").get_attribute(
+            "aria-label"
+        )
         assert label and tr.card("pink") in label
         if lang != "en":
-            left = _english_left(page.locator("aside").inner_text(), lang)
+            left = load_script("i18n_catalogs").english_left(
+                page.locator("aside").inner_text(), lang
+            )
             assert not left, left
         _screenshot(page, f"web-{lang}.png", tmp_path)
         context.close()
@@ -360,7 +362,8 @@ def test_switching_language_mid_game_leaves_no_english_in_the_panel(
         latin = set(re.findall(r"[A-Za-z][A-Za-zÀ-ž]+", panel)) - allowed
         assert not latin, latin
         assert page.locator("#turn-title").inner_text() in (
-            translator("ru").t("Your turn"), translator("ru").t("Take a second card (not a face-up locomotive)")
+            translator("ru").t("Your turn"),
+            translator("ru").t("Take a second card (not a face-up locomotive)"),
         )
         assert page.evaluate("document.activeElement.id") == "lang"  # focus stays
         # the choice is kept in the browser: a reload speaks Russian again
@@ -379,11 +382,15 @@ def test_the_colour_blind_view_and_its_screenshot(browser: Any, tmp_path: Path) 
         page = browser.new_page(viewport={"width": 1400, "height": 900})
         page.goto(server.url + "?seat=0")
         page.wait_for_function(TURN, timeout=TIMEOUT)
-        size = page.evaluate("getComputedStyle(document.querySelector('#board .space text.sym')).fontSize")
+        size = page.evaluate(
+            "getComputedStyle(document.querySelector('#board .space text.sym')).fontSize"
+        )
         page.keyboard.press("Tab")  # the keyboard reaches the switch too
         page.check("#cb")
         assert page.evaluate("document.body.classList.contains('colour-blind')")
-        bigger = page.evaluate("getComputedStyle(document.querySelector('#board .space text.sym')).fontSize")
+        bigger = page.evaluate(
+            "getComputedStyle(document.querySelector('#board .space text.sym')).fontSize"
+        )
         assert float(bigger[:-2]) > float(size[:-2])
         # every card shows its symbol beside its name
         for card in page.locator("#hand .card").all():
@@ -401,8 +408,12 @@ def test_the_colour_blind_view_and_its_screenshot(browser: Any, tmp_path: Path) 
 def test_a_phone_reads_the_whole_map_and_claims_in_two_taps(browser: Any, tmp_path: Path) -> None:
     start = scenario(hands={0: "4white+3blue"})
     with serving(lambda: Match(start, ["person", "greedy"])) as server:
-        context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
-                                      is_mobile=True, device_scale_factor=2)  # fmt: skip
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844},
+            has_touch=True,
+            is_mobile=True,
+            device_scale_factor=2,
+        )
         page = context.new_page()
         page.goto(server.url + "?seat=0")
         page.wait_for_function(TURN, timeout=TIMEOUT)
@@ -412,7 +423,9 @@ def test_a_phone_reads_the_whole_map_and_claims_in_two_taps(browser: Any, tmp_pa
         )
         assert len(heights) >= 8  # the biggest cities keep their names
         assert min(heights) >= 9, heights
-        legend = page.evaluate("parseFloat(getComputedStyle(document.getElementById('legend')).fontSize)")
+        legend = page.evaluate(
+            "parseFloat(getComputedStyle(document.getElementById('legend')).fontSize)"
+        )
         assert legend >= 12 and page.locator("#legend").is_visible()
         # every name shows once the map is close
         page.tap("#zoom-in")

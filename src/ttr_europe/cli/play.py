@@ -123,9 +123,9 @@ def _drawer(record_path: str) -> Callable[[object, int], str]:
 def run_play(args: argparse.Namespace) -> int:
     from ..bots import close_bots, make_bot
     from ..errors import BotError
+    from ..i18n import from_environment, translator
     from ..match import PERSON, Match
     from ..records import GameRecord
-    from ..i18n import from_environment, translator
     from ..terminal import LEGEND, PlayLog, Terminal, scoreboard_text
 
     tr = translator(args.lang or from_environment())
@@ -154,18 +154,27 @@ def run_play(args: argparse.Namespace) -> int:
                 map_data = f.read()
     state = match.state
     if not args.quiet:
-        seated = ", ".join(tr.t("seat {seat} {name}", seat=i, name=s.name)
-                           for i, s in enumerate(match.seats))  # fmt: skip
-        print(tr.t("{map}, variant {variant}, {players} players, seed {seed}: {seats}",
-                   map=state.map.name, variant=state.rules.variant.name, players=players,
-                   seed=seed, seats=seated))  # fmt: skip
+        seated = ", ".join(
+            tr.t("seat {seat} {name}", seat=i, name=s.name) for i, s in enumerate(match.seats)
+        )
+        print(
+            tr.t(
+                "{map}, variant {variant}, {players} players, seed {seed}: {seats}",
+                map=state.map.name,
+                variant=state.rules.variant.name,
+                players=players,
+                seed=seed,
+                seats=seated,
+            )
+        )
         print(tr.t(LEGEND))
     if humans:
         if isinstance(sys.stdin, io.TextIOWrapper):  # a line is counted in characters
             sys.stdin.reconfigure(encoding="utf-8", errors="replace")
         save_to = args.record or DEFAULT_SAVE
-        terminal = Terminal(match, _read_line, print, _saver(save_to, map_data),
-                            draw=_drawer(save_to), tr=tr)  # fmt: skip
+        terminal = Terminal(
+            match, _read_line, print, _saver(save_to, map_data), draw=_drawer(save_to), tr=tr
+        )
         if not terminal.run():
             return 0
     else:
@@ -191,22 +200,34 @@ def run_play(args: argparse.Namespace) -> int:
         print("\n" + tr.t("Final position:"))
         for seat, player in enumerate(state.players):
             routes = [r.id for r in state.map.routes if state.owners[r.index] == seat]
-            print(tr.t("  seat {seat}: {trains} left, {routes}, {stations}, {cards} in hand",
-                       seat=seat, trains=tr.tn("{n} train", "{n} trains", player.trains),
-                       routes=tr.tn("{n} route", "{n} routes", len(routes)),
-                       stations=tr.tn("{n} station", "{n} stations", len(player.stations)),
-                       cards=tr.tn("{n} card", "{n} cards", player.hand.total)))  # fmt: skip
+            print(
+                tr.t(
+                    "  seat {seat}: {trains} left, {routes}, {stations}, {cards} in hand",
+                    seat=seat,
+                    trains=tr.tn("{n} train", "{n} trains", player.trains),
+                    routes=tr.tn("{n} route", "{n} routes", len(routes)),
+                    stations=tr.tn("{n} station", "{n} stations", len(player.stations)),
+                    cards=tr.tn("{n} card", "{n} cards", player.hand.total),
+                )
+            )
         print()
         print(scoreboard_text(board, tr))
         winners = [p.seat for p in board.players if p.rank == 1]
         print()
         named = ", ".join(
-            tr.t("seat {seat} ({name}, {points})", seat=w, name=match.seats[w].name,
-                 points=tr.tn("{n} point", "{n} points", board.players[w].total))
+            tr.t(
+                "seat {seat} ({name}, {points})",
+                seat=w,
+                name=match.seats[w].name,
+                points=tr.tn("{n} point", "{n} points", board.players[w].total),
+            )
             for w in winners
-        )  # fmt: skip
-        print(tr.t("Winner: {seats}", seats=named) if len(winners) == 1
-              else tr.t("Shared win: {seats}", seats=named))  # fmt: skip
+        )
+        print(
+            tr.t("Winner: {seats}", seats=named)
+            if len(winners) == 1
+            else tr.t("Shared win: {seats}", seats=named)
+        )
     if args.record:
         _saver(args.record, map_data)(match)
         if not args.quiet:

@@ -340,11 +340,18 @@ class Hub:
             return [(client, error("game_over", str(exc), exc.rule, text=text, words=_words(exc)))]
         except NotYourTurnError as exc:
             text = "It is not your turn."
-            return [(client, error("not_your_turn", str(exc), exc.rule, text=text,
-                                   words=_words(exc)))]  # fmt: skip
+            return [
+                (client, error("not_your_turn", str(exc), exc.rule, text=text, words=_words(exc)))
+            ]
         except IllegalActionError as exc:
-            return [(client, error("illegal", str(exc), exc.rule, text=in_words(exc.reason),
-                                   words=_words(exc)))]  # fmt: skip
+            return [
+                (
+                    client,
+                    error(
+                        "illegal", str(exc), exc.rule, text=in_words(exc.reason), words=_words(exc)
+                    ),
+                )
+            ]
         except ActionParseError as exc:
             candidates = list(exc.candidates)
             return [(client, error("unreadable", str(exc), None, candidates=candidates))]
