@@ -132,7 +132,7 @@ def test_the_game_words_follow_the_rulebooks_glossary() -> None:
             "{n} ticket": "Bilhete",
             "Face-up cards": "abertas",
             "locomotive": "Locomotiva",
-            "European Express bonus": "Expresso Europeu",
+            "European Express": "Expresso Europeu",
             "{n} station": "Estação",
             "Draw from the pile": "pilha",
         },

@@ -768,6 +768,11 @@ function showFinal(msg) {
   highlight(shownSeat === null ? defaultShown() : shownSeat);
 }
 
+// The bonus of the longest path, by the name the map gives it.
+function bonusName(name) {
+  return ({ "European Express": t("European Express"), "Longest Continuous Path": t("Longest Continuous Path") })[name] || name;
+}
+
 // One seat's story: each ticket done or failed with its points, the longest path, the stations.
 function seatDetail(p, board) {
   const box = document.createElement("div");
@@ -793,7 +798,7 @@ function seatDetail(p, board) {
   if (!p.tickets.length) list.append(Object.assign(document.createElement("li"), { textContent: t("no tickets") }));
   const longest = document.createElement("p");
   longest.className = "longest";
-  const bonus = p.bonus ? ` (${t("European Express bonus")}, +${p.bonus})` : "";
+  const bonus = p.bonus ? ` (${bonusName(board.bonus_name)}, +${p.bonus})` : "";
   longest.textContent = t("Longest path: {trains}", { trains: tn("{n} train", "{n} trains", p.longest_path.length) }) + bonus;
   box.append(h, list, longest);
   for (const st of p.stations) {
@@ -861,6 +866,14 @@ boardEl.addEventListener("wheel", (e) => { // a trackpad's pinch, or ctrl and th
   zoomAt(scale() * Math.exp(-e.deltaY / 200), e.clientX, e.clientY);
 }, { passive: false });
 window.addEventListener("resize", () => applyZoom());
+// The board's box settles after the panel and legend are drawn: fit the whole map again then.
+let boardSize = "";
+new ResizeObserver(() => {
+  const size = `${boardEl.clientWidth}x${boardEl.clientHeight}`;
+  if (size === boardSize) return;
+  boardSize = size;
+  if (zoom === null) applyZoom();
+}).observe(boardEl);
 setInterval(() => send({ type: "ping" }), 30000); // the server closes connections silent for 120 s
 
 // ------------------------------------------------------------------ language, keys, view
