@@ -76,11 +76,25 @@ function showWhere() {
     : t("match {match}, seat {seat}", { match: matchId, seat: seat });
 }
 
+// What the server's own refusals (not the rules') say to a player, by their code.
+function serverWords(code) {
+  return ({
+    unknown_match: t("This match is not on the server any more: start a new game."),
+    seat_taken: t("That seat is taken by another tab."),
+    bot_seat: t("That seat is played by a bot."),
+    too_many_tabs: t("Too many tabs are open at this seat or watching: you watch instead."),
+    too_fast: t("Too many moves at once: wait a moment."),
+    too_many_matches: t("The server is full: try again in a few minutes."),
+    not_saved: t("The server could not save that move; try again."),
+    spectator: t("You are watching: sit at a seat to play."),
+    bot_failed: t("A bot failed; a random bot plays its seat from now on."),
+    internal: t("The server could not handle that."),
+  })[code];
+}
+
 function showError(msg) {
   const box = $("error");
-  box.textContent = msg.code === "unknown_match"
-    ? t("This match is not on the server any more: start a new game.")
-    : (msg.words && msg.words[I18N.lang]) || msg.text || msg.message;
+  box.textContent = (msg.words && msg.words[I18N.lang]) || serverWords(msg.code) || msg.text || msg.message;
   box.title = msg.rule ? `rule ${msg.rule}` : ""; // the rule's number only on hover
   box.dataset.code = msg.code;
   box.hidden = false;
