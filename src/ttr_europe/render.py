@@ -2,8 +2,9 @@
 
 Cities sit near their geographic positions (an equirectangular projection, then close cities
 nudged apart so short routes keep room for their spaces). A route
-is drawn as its train spaces, one rectangle each, in its card colour; tunnels have a dashed black
-border and ferries a black dot on each space that needs a locomotive. A claimed space carries
+is drawn as its train spaces, one rectangle each, in its card colour with the colour's symbol
+(``colours.SYMBOLS``: no colour is told by hue alone); tunnels have a dashed black border and
+ferries a black dot on each space that needs a locomotive. A claimed space carries
 its owner's piece: a seat colour chosen far from every card colour, with a white dot, so a green
 route owned by a seat never reads as an unclaimed green route. Every route and city is an SVG
 group with an ``id`` and classes a UI can hook (``route-Dieppe-Paris``, ``route tunnel claimed
@@ -24,22 +25,19 @@ import attrs
 from ._unionfind import UnionFind
 from .board import Map
 from .cards import EMPTY, KIND_NAMES, LOCOMOTIVE
+from .colours import CARD_COLOURS as CARD_COLOURS  # noqa: PLC0414 (re-exported from its old home)
+from .colours import SYMBOLS, ink
 from .data import load_map
 from .errors import RenderError as RenderError  # noqa: PLC0414 (re-exported from its old home)
 from .scoring import Scoreboard
 from .state import NO_CARD, NO_OWNER, GameState
 from .views import View
 
-CARD_COLOURS = {
-    "red": "#d62728", "orange": "#ff7f0e", "yellow": "#e6c200", "green": "#2ca02c",
-    "blue": "#1f77b4", "pink": "#e377c2", "white": "#ffffff", "black": "#222222",
-    "gray": "#9a9a9a", "loco": "#f2f2f2",
-}  # fmt: skip
 # Seat colours far (in RGB) from every card colour, from each other and from the background.
 SEAT_COLOURS = ("#00c8d7", "#6a1b9a", "#808000", "#795548", "#000075")
 HIGHLIGHT_COLOURS = ("#ffd000", "#ff4fa3", "#00e070", "#ff7a00", "#40a0ff")
 BACKGROUND = "#f4efe1"
-DARK_COLOURS = frozenset({"black"})  # card colours a black tunnel border would vanish on
+DARK_COLOURS = frozenset({"black", "red"})  # card colours a black tunnel border would vanish on
 TUNNEL_DASH_ON_DARK = "#ffd000"  # the dashed tunnel border of a black route
 PIECE_MARK = "#ffffff"  # the dot on every claimed space and station
 
@@ -439,7 +437,9 @@ def _routes(scene: _Scene, pos: Sequence[tuple[float, float]]) -> list[str]:
         out.append(
             f'<g id="route-{_attr(_slug(route.id))}" class="{" ".join(classes)}" '
             f'data-route="{_attr(route.id)}" data-length="{route.length}" '
-            f'data-colour="{route.colour_name}"><title>{escape(title)}</title>'
+            f'data-colour="{route.colour_name}" data-a="{_attr(board.cities[route.a].id)}" '
+            f'data-b="{_attr(board.cities[route.b].id)}" data-points="{route.points}" '
+            f'data-ferry="{route.ferry}"><title>{escape(title)}</title>'
         )
         for i, (cx, cy, long_side, angle) in enumerate(
             _spaces(pos[route.a], pos[route.b], route.length, offset)
@@ -474,9 +474,18 @@ def _space(
     dash = TUNNEL_DASH_ON_DARK if colour in DARK_COLOURS else "#000"  # seen on black spaces too
     border = f'stroke="{dash}" stroke-width="1.6" stroke-dasharray="2.5,1.5"' if tunnel else (
         'stroke="#333" stroke-width="0.8"')  # fmt: skip
-    inner = '<circle r="2.2" fill="#111"/>' if loco else ""
+    inner = '<circle r="2.2" fill="#111"/>' if loco else _symbol(colour, min(6.5, w - 1))
     return (
         f'<g class="space" {place}><rect {box} fill="{CARD_COLOURS[colour]}" {border}/>{inner}</g>'
+    )
+
+
+def _symbol(colour: str, size: float, x: float = 0, y: float = 0) -> str:
+    """The colour's symbol, centred at (x, y), in the ink that reads on it: a colour is never
+    told by hue alone."""
+    return (
+        f'<text class="sym" x="{x:.1f}" y="{y + size * 0.36:.1f}" font-size="{size:.1f}" '
+        f'text-anchor="middle" fill="{ink(CARD_COLOURS[colour])}">{SYMBOLS[colour]}</text>'
     )
 
 
@@ -558,10 +567,14 @@ def _cities(
     return out
 
 
-def _swatch(x: float, y: float, colour: str, label: str, extra: str = "") -> list[str]:
+def _swatch(
+    x: float, y: float, colour: str, label: str, extra: str = "", symbol: str | None = None
+) -> list[str]:
+    mark = [] if symbol is None else [_symbol(symbol, 7.5, x + 11, y - 6)]
     return [
         f'<rect x="{x:.0f}" y="{y - 10:.0f}" width="22" height="{SPACE_THICKNESS:.0f}" rx="1.5" '
         f'fill="{colour}" stroke="#333" stroke-width="0.8"{extra}/>',
+        *mark,
         f'<text x="{x + 27:.0f}" y="{y - 3:.0f}" font-size="11" fill="#111">{escape(label)}</text>',
     ]
 
@@ -571,7 +584,7 @@ def _legend(scene: _Scene, marks: Sequence[Highlight]) -> list[list[str]]:
     rows: list[list[str]] = []
     row: list[str] = []
     for i, name in enumerate((*KIND_NAMES[:LOCOMOTIVE], "gray")):
-        row += _swatch(i * 80, LINE, CARD_COLOURS[name], name)
+        row += _swatch(i * 80, LINE, CARD_COLOURS[name], name, symbol=name)
     rows.append(row)
     y = LINE * 2
     board = scene.board
@@ -634,10 +647,9 @@ def _card(x: float, y: float, kind: int, text: str, cls: str) -> list[str]:
                 f'<rect x="{x + 4 + i * 4.5:.1f}" y="{y + 4:.0f}" width="4.5" height="6" '
                 f'fill="{CARD_COLOURS[c]}"/>'
             )
-    dark = name in ("black", "blue", "red", "green")
     out.append(
         f'<text x="{x + 22:.0f}" y="{y + 22:.0f}" font-size="11" text-anchor="middle" '
-        f'fill="{"#fff" if dark else "#111"}">{escape(text)}</text></g>'
+        f'fill="{ink(fill)}">{escape(text)}</text>{_symbol(name, 9, x + 36, y + 9)}</g>'
     )
     return out
 

@@ -9,15 +9,20 @@ seat's view (face-up row, hand, tickets with those already connected, trains and
 every seat, what happened since) and a short numbered menu; a person answers with a number, a
 move in the friendly notation (``parse_action``), ``help``, ``undo`` or ``quit``. Bad input is
 answered with a message and the game is unchanged.
+
+Every sentence for people comes from the gettext catalogs (``ttr_europe.i18n``) in the
+terminal's language (``--lang``, else the locale); the notation of moves, which a person types,
+stays the same in every language, as do route and city ids.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from .actions import Action, BuildStation, ClaimRoute, DrawFaceUp, KeepTickets
-from .cards import KIND_NAMES, Cards
-from .errors import ActionParseError, BotError, TTRError
+from .cards import Cards
+from .errors import ActionParseError, BotError, IllegalActionError, TTRError
 from .events import (
     BlindDrawn,
     Event,
@@ -38,12 +43,16 @@ from .events import (
     TurnStarted,
     visible_to,
 )
+from .i18n import N_, Translator, translator
 from .match import Match, MatchError
 from .rules import events_between, legal_actions
 from .state import NO_CARD, GameState, Phase
 from .views import View
 
-LEGEND = (
+if TYPE_CHECKING:
+    from .scoring import Scoreboard
+
+LEGEND = N_(
     "Each line: the position after it (replay --at N), the turn, the seat, then its moves "
     "in notation with what they did in brackets."
 )
@@ -51,13 +60,14 @@ MAX_LINE = 2000  # characters read from one line of input; a real move is under 
 MENU_CLAIMS = 20  # routes offered in the numbered menu (any other move can be typed)
 MENU_SIZE = 40
 STEPS = {
-    Phase.INITIAL_TICKETS: "choose your starting tickets",
-    Phase.TURN: "your turn",
-    Phase.SECOND_DRAW: "take a second card",
-    Phase.CHOOSE_TICKETS: "keep tickets",
-    Phase.TUNNEL: "the tunnel asks for more cards",
-    Phase.GAME_OVER: "game over",
+    Phase.INITIAL_TICKETS: N_("choose your starting tickets"),
+    Phase.TURN: N_("your turn"),
+    Phase.SECOND_DRAW: N_("take a second card"),
+    Phase.CHOOSE_TICKETS: N_("keep tickets"),
+    Phase.TUNNEL: N_("the tunnel asks for more cards"),
+    Phase.GAME_OVER: N_("game over"),
 }
+ENGLISH = translator("en")
 
 
 def printable(text: str) -> str:
@@ -65,8 +75,8 @@ def printable(text: str) -> str:
     return "".join(c if c.isprintable() else "?" for c in text)
 
 
-def card_name(kind: int | None) -> str:
-    return "-" if kind is None or kind == NO_CARD else KIND_NAMES[kind]
+def card_name(kind: int | None, tr: Translator = ENGLISH) -> str:
+    return "-" if kind is None or kind == NO_CARD else tr.card(kind, short=True)
 
 
 def plural(n: int, word: str) -> str:
@@ -74,47 +84,66 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def describe(event: Event) -> str:
+def describe(event: Event, tr: Translator = ENGLISH) -> str:
     """A short phrase for one event ("" when the move's notation says it all)."""
     if isinstance(event, FaceUpTaken):
-        return f"took {card_name(event.card)}"
+        return tr.t("took {card}", card=card_name(event.card, tr))
     if isinstance(event, BlindDrawn):
-        return "drew a card" if event.card is None else f"drew {card_name(event.card)}"
+        if event.card is None:
+            return tr.t("drew a card")
+        return tr.t("drew {card}", card=card_name(event.card, tr))
     if isinstance(event, SlotRefilled):
-        return f"slot {event.slot + 1} now {card_name(event.card)}"
+        return tr.t("slot {slot} now {card}", slot=event.slot + 1, card=card_name(event.card, tr))
     if isinstance(event, RowReset):
-        return "three locomotives: row " + " ".join(map(card_name, event.discarded)) + " discarded"
+        row = " ".join(card_name(k, tr) for k in event.discarded)
+        return tr.t("three locomotives: row {cards} discarded", cards=row)
     if isinstance(event, Reshuffled):
-        return f"{event.cards} discarded cards shuffled into a new pile"
+        return tr.tn(
+            "{n} discarded card shuffled into a new pile",
+            "{n} discarded cards shuffled into a new pile",
+            event.cards,
+        )
     if isinstance(event, TunnelRevealed):
-        shown = " ".join(map(card_name, event.revealed)) or "nothing (no cards left)"
-        due = f"{event.extra} more due" if event.extra else "nothing more due"
-        return f"tunnel shows {shown}: {due}"
+        shown = " ".join(card_name(k, tr) for k in event.revealed) or tr.t(
+            "nothing (no cards left)"
+        )
+        due = tr.t("{n} more due", n=event.extra) if event.extra else tr.t("nothing more due")
+        return tr.t("tunnel shows {cards}: {due}", cards=shown, due=due)
     if isinstance(event, RouteClaimed):
-        return (
-            f"claimed, +{plural(event.points, 'point')}, {plural(event.trains_left, 'train')} left"
+        return tr.t(
+            "claimed, +{points}, {trains} left",
+            points=tr.tn("{n} point", "{n} points", event.points),
+            trains=tr.tn("{n} train", "{n} trains", event.trains_left),
         )
     if isinstance(event, TunnelWithdrawn):
-        return f"took back {event.returned}"
+        return tr.t("took back {cards}", cards=event.returned)
     if isinstance(event, TicketsDrawn):
         if event.tickets is None:
-            return f"drew {plural(event.count, 'ticket')}"
-        return "drew " + ", ".join(event.tickets)
+            return tr.t("drew {count}", count=tr.tn("{n} ticket", "{n} tickets", event.count))
+        return tr.t("drew {tickets}", tickets=", ".join(event.tickets))
     if isinstance(event, TicketsKept):
-        kept = f"kept {event.kept_count}"
-        return f"{kept}, returned {event.returned_count} to the {event.returned_to}"
+        where = (
+            N_("kept {kept}, returned {returned} to the box")
+            if event.returned_to == "box"
+            else N_("kept {kept}, returned {returned} to the deck")
+        )
+        return tr.t(where, kept=event.kept_count, returned=event.returned_count)
     if isinstance(event, LastRound):
-        trains, turns = plural(event.trains, "train"), plural(event.turns, "turn")
-        return f"LAST ROUND: seat {event.seat} has {trains} left; {turns} to go"
+        return tr.t(
+            "LAST ROUND: seat {seat} has {trains} left; {turns} to go",
+            seat=event.seat,
+            trains=tr.tn("{n} train", "{n} trains", event.trains),
+            turns=tr.tn("{n} turn", "{n} turns", event.turns),
+        )
     if isinstance(event, GameOver):
-        return "game over"
+        return tr.t("game over")
     assert isinstance(event, TurnStarted | Passed | TunnelPaid | StationBuilt)
     return ""
 
 
-def move_text(action: Action, events: Iterable[Event]) -> str:
+def move_text(action: Action, events: Iterable[Event], tr: Translator = ENGLISH) -> str:
     """A move in notation with what it did; a keep hides its tickets when its events do."""
-    phrases = [p for p in map(describe, events) if p]
+    phrases = [p for p in (describe(e, tr) for e in events) if p]
     text = str(action)
     hidden_keep = any(isinstance(e, TicketsKept) and e.kept is None for e in events)
     if isinstance(action, KeepTickets) and hidden_keep:
@@ -126,9 +155,12 @@ class PlayLog:
     """Turn lines from moves as they are played; events shown as ``viewer`` may see them
     (``everything=True``: unfiltered, for a game between bots or a replay)."""
 
-    def __init__(self, viewer: int | None = None, *, everything: bool = False) -> None:
+    def __init__(
+        self, viewer: int | None = None, *, everything: bool = False, tr: Translator = ENGLISH
+    ) -> None:
         self.viewer = viewer
         self.everything = everything
+        self.tr = tr
         self.turn = 0
         self.position = 0
         self.lines: list[str] = []
@@ -141,7 +173,7 @@ class PlayLog:
             shown = (visible_to(e, self.viewer) for e in events)
             events = [e for e in shown if e is not None]
         self.position += 1
-        self._moves.append(move_text(action, list(events)))
+        self._moves.append(move_text(action, list(events), self.tr))
         if after.current == before.current and after.phase is not Phase.GAME_OVER:
             return None
         if before.phase is Phase.INITIAL_TICKETS:
@@ -149,7 +181,8 @@ class PlayLog:
         else:
             self.turn += 1
             label = str(self.turn)
-        line = f"{self.position:>4} {label:>5} seat {before.current}: {'; '.join(self._moves)}"
+        seat = self.tr.t("seat {seat}", seat=before.current)
+        line = f"{self.position:>4} {label:>5} {seat}: {'; '.join(self._moves)}"
         self._moves = []
         self.lines.append(line)
         return line
@@ -171,71 +204,104 @@ def play_log(
 # --------------------------------------------------------------------------- the view
 
 
-def _cards_line(cards: Cards) -> str:
-    parts = [f"{n} {KIND_NAMES[k]}" for k, n in enumerate(cards) if n]
-    return ", ".join(parts) if parts else "no cards"
+def _cards_line(cards: Cards, tr: Translator = ENGLISH) -> str:
+    parts = [f"{n} {card_name(k, tr)}" for k, n in enumerate(cards) if n]
+    return ", ".join(parts) if parts else tr.t("no cards")
 
 
-def _table_line(row: Sequence[int], pile: int, discard: int, ticket_deck: int) -> str:
+def _table_line(
+    row: Sequence[int], pile: int, discard: int, ticket_deck: int, tr: Translator = ENGLISH
+) -> str:
     """The face-up row with slot numbers and the sizes of the piles."""
-    slots = "  ".join(f"{i + 1}:{card_name(k)}" for i, k in enumerate(row))
-    return f"Face-up  {slots}    pile {pile}, discard {discard}, ticket deck {ticket_deck}"
+    slots = "  ".join(f"{i + 1}:{card_name(k, tr)}" for i, k in enumerate(row))
+    return tr.t(
+        "Face-up  {slots}    pile {pile}, discard {discard}, ticket deck {deck}",
+        slots=slots,
+        pile=pile,
+        discard=discard,
+        deck=ticket_deck,
+    )
 
 
-def show_view(match: Match, seat: int) -> list[str]:
+def show_view(match: Match, seat: int, tr: Translator = ENGLISH) -> list[str]:
     """The lines a person sees before deciding."""
     view: View = match.view(seat)
     state = match.state
     board = state.map
     me = view.players[seat]
-    lines = [_table_line(view.row, view.pile_size, view.discard.total, view.ticket_deck_size)]
+    lines = [_table_line(view.row, view.pile_size, view.discard.total, view.ticket_deck_size, tr)]
     hand = me.hand if me.hand is not None else Cards()
-    lines.append(f"Hand ({hand.total})  {_cards_line(hand)}")
+    lines.append(tr.t("Hand ({total})  {cards}", total=hand.total, cards=_cards_line(hand, tr)))
     done = _connected(match, seat)
+
+    def points(t: str) -> int:
+        return board.tickets[board.ticket_index[t]].points
+
     tickets = [
-        f"{'done' if t in done else 'open'} {t} ({board.tickets[board.ticket_index[t]].points})"
+        tr.t(
+            "done {ticket} ({points})" if t in done else "open {ticket} ({points})",
+            ticket=t,
+            points=points(t),
+        )
         for t in me.tickets or ()
     ]
-    lines.append("Tickets  " + (" | ".join(tickets) if tickets else "none yet"))
+    listed = " | ".join(tickets) if tickets else tr.t("none yet")
+    lines.append(tr.t("Tickets  {tickets}", tickets=listed))
     if me.offer:
-        lines.append(
-            "Offer    "
-            + " | ".join(
-                f"{i + 1}: {t} ({board.tickets[board.ticket_index[t]].points})"
-                for i, t in enumerate(me.offer)
-            )
-        )
+        offered = " | ".join(f"{i + 1}: {t} ({points(t)})" for i, t in enumerate(me.offer))
+        lines.append(tr.t("Offer    {tickets}", tickets=offered))
     stations = board.variants[view.variant].stations
     for p in view.players:
-        who = "you" if p.seat == seat else match.seats[p.seat].name
-        station_part = f", stations left {stations - len(p.stations)}" if stations else ""
+        who = tr.t("you") if p.seat == seat else match.seats[p.seat].name
+        left = tr.t(", stations left {n}", n=stations - len(p.stations)) if stations else ""
         lines.append(
-            f"  seat {p.seat} ({who}): trains {p.trains}, route points {p.score}, "
-            f"cards {p.hand_size}, tickets {p.ticket_count}{station_part}"
+            tr.t(
+                "  seat {seat} ({who}): trains {trains}, route points {points}, "
+                "cards {cards}, tickets {tickets}{stations}",
+                seat=p.seat,
+                who=who,
+                trains=p.trains,
+                points=p.score,
+                cards=p.hand_size,
+                tickets=p.ticket_count,
+                stations=left,
+            )
         )
     if view.tunnel is not None:
         t = view.tunnel
         lines.append(
-            f"Tunnel {t.route}: laid {t.laid}, revealed "
-            + " ".join(card_name(k) for k in t.revealed)
-            + f": pay {t.extra} more {card_name(t.colour)} or loco, or withdraw"
+            tr.t(
+                "Tunnel {route}: laid {laid}, revealed {revealed}: pay {extra} more {colour} "
+                "or loco, or withdraw",
+                route=t.route,
+                laid=t.laid,
+                revealed=" ".join(card_name(k, tr) for k in t.revealed),
+                extra=t.extra,
+                colour=card_name(t.colour, tr),
+            )
         )
     if view.final_turns >= 0:
-        lines.append(f"Last round: {plural(view.final_turns, 'turn')} left after this one")
+        lines.append(
+            tr.tn(
+                "Last round: {n} turn left after this one",
+                "Last round: {n} turns left after this one",
+                view.final_turns,
+            )
+        )
     return lines
 
 
 _MID_TURN = (Phase.SECOND_DRAW, Phase.CHOOSE_TICKETS, Phase.TUNNEL)
 
 
-def this_turn(match: Match, seat: int) -> list[str]:
+def this_turn(match: Match, seat: int, tr: Translator = ENGLISH) -> list[str]:
     """The moves ``seat`` has made in the turn still under way, with what they did."""
     states, actions = match.states, match.actions
     moves: list[str] = []
     i = len(actions) - 1
     while i >= 0 and states[i + 1].phase in _MID_TURN and states[i].current == seat:
         shown = [visible_to(e, seat) for e in events_between(states[i], actions[i], states[i + 1])]
-        moves.insert(0, move_text(actions[i], [e for e in shown if e is not None]))
+        moves.insert(0, move_text(actions[i], [e for e in shown if e is not None], tr))
         if states[i].phase not in _MID_TURN:
             break
         i -= 1
@@ -281,56 +347,90 @@ def numbered(state: GameState) -> dict[int, Action]:
     return draws | {first + i: a for i, a in enumerate(rest)}
 
 
-def menu_text(state: GameState, action: Action) -> str:
+def menu_text(state: GameState, action: Action, tr: Translator = ENGLISH) -> str:
     if isinstance(action, DrawFaceUp):
-        return f"{action} ({card_name(state.row[action.slot])})"
+        return f"{action} ({card_name(state.row[action.slot], tr)})"
     if isinstance(action, ClaimRoute):
         route = state.map.route(action.route)
-        kind = ", tunnel" if route.tunnel else ""
-        kind += f", ferry ({plural(route.ferry, 'loco')})" if route.ferry else ""
-        return f"{action}  [length {route.length}, {plural(route.points, 'point')}{kind}]"
+        kind = tr.t(", tunnel") if route.tunnel else ""
+        if route.ferry:
+            kind += tr.t(", ferry ({locos})", locos=tr.tn("{n} loco", "{n} locos", route.ferry))
+        points = tr.tn("{n} point", "{n} points", route.points)
+        return tr.t(
+            "{action}  [length {length}, {points}{kind}]",
+            action=action,
+            length=route.length,
+            points=points,
+            kind=kind,
+        )
     return str(action)
 
 
-def help_text(state: GameState) -> str:
+def help_text(state: GameState, tr: Translator = ENGLISH) -> str:
     """The moves and commands, with examples that exist on this map and variant."""
     board = state.map
     route = min(board.routes, key=lambda r: (len(r.id), r.id))  # short names fit the column
     city = min(board.cities, key=lambda c: (len(c.name), c.name))
     ticket = min(board.tickets, key=lambda t: (len(t.id), t.id))
     claim, station = f"claim {route.id}", f"station {city.name}"
-    stations = tunnels = ""
+    lines = [
+        tr.t("Moves (words in any case; cities by name, id or English name):"),
+        "  draw 3 / draw red      " + tr.t("take a face-up card (slot 1-5, or a colour)"),
+        "  blind                  " + tr.t("take the top card of the pile"),
+        "  tickets                "
+        + tr.t(
+            "draw destination tickets; then keep 1 3 / keep all / keep {ticket}", ticket=ticket.id
+        ),
+        f"  {claim:<22} " + tr.t('claim a route (add "with 2red+1loco" to choose the cards)'),
+    ]
     if state.rules.variant.stations:
-        stations = f'  {station:<22} build a station (add "with 2blue" to choose the cards)\n'
-    if any(r.tunnel for r in board.routes):
-        tunnels = (
-            "  pay / pay 1loco        pay a tunnel's extra; withdraw to take your cards back\n"
+        lines.append(
+            f"  {station:<22} " + tr.t('build a station (add "with 2blue" to choose the cards)')
         )
-    return f"""\
-Moves (words in any case; cities by name, id or English name):
-  draw 3 / draw red      take a face-up card (slot 1-5, or a colour)
-  blind                  take the top card of the pile
-  tickets                draw destination tickets; then keep 1 3 / keep all / keep {ticket.id}
-  {claim:<22} claim a route (add "with 2red+1loco" to choose the cards)
-{stations}{tunnels}  pass                   only when nothing else is possible
-Or type the number of a choice in the menu.
-Commands: help, view (show the position again), routes (your routes), board (every seat's
-routes and stations), undo (take back your last move), quit (save the game record and stop)."""
+    if any(r.tunnel for r in board.routes):
+        lines.append(
+            "  pay / pay 1loco        "
+            + tr.t("pay a tunnel's extra; withdraw to take your cards back")
+        )
+    lines += [
+        "  pass                   " + tr.t("only when nothing else is possible"),
+        tr.t("Or type the number of a choice in the menu."),
+        tr.t(
+            "Commands: help, view (show the position again), routes (your routes), board "
+            "(every seat's"
+        ),
+        tr.t(
+            "routes and stations), undo (take back your last move), quit (save the game "
+            "record and stop)."
+        ),
+    ]
+    return "\n".join(lines)
 
 
-def routes_text(state: GameState, seat: int, viewer: int) -> str:
+def routes_text(state: GameState, seat: int, viewer: int, tr: Translator = ENGLISH) -> str:
     """One seat's routes with their lengths and points, and its stations."""
     board = state.map
-    who = "You have" if seat == viewer else f"Seat {seat} has"
     mine = [r for r in board.routes if state.owners[r.index] == seat]
     stations = [board.cities[c].name for c in state.players[seat].stations]
     if not mine:
-        text = f"{who} no routes yet"
+        text = (
+            tr.t("You have no routes yet")
+            if seat == viewer
+            else tr.t("Seat {seat} has no routes yet", seat=seat)
+        )
     else:
         listed = ", ".join(f"{r.id} ({r.length})" for r in mine)
-        points = sum(r.points for r in mine)
-        text = f"{who} {plural(len(mine), 'route')} ({plural(points, 'point')}): {listed}"
-    return text + (f"; stations in {', '.join(stations)}" if stations else "")
+        params = {
+            "routes": tr.tn("{n} route", "{n} routes", len(mine)),
+            "list": listed,
+            "points": tr.tn("{n} point", "{n} points", sum(r.points for r in mine)),
+        }
+        text = (
+            tr.t("You have {routes} ({points}): {list}", **params)
+            if seat == viewer
+            else tr.t("Seat {seat} has {routes} ({points}): {list}", seat=seat, **params)
+        )
+    return text + (tr.t("; stations in {cities}", cities=", ".join(stations)) if stations else "")
 
 
 # --------------------------------------------------------------------------- the loop
@@ -347,9 +447,11 @@ class Terminal:
         save: Callable[[Match], str],
         *,
         draw: Callable[[Match, int], str] | None = None,
+        tr: Translator = ENGLISH,
     ) -> None:
         """``save`` writes the record and returns where; ``draw`` (for ``board``) draws the
-        board as a seat sees it and returns where."""
+        board as a seat sees it and returns where; ``tr`` speaks the person's language."""
+        self.tr = tr
         self.match = match
         self.read = read
         self.write = write
@@ -362,7 +464,7 @@ class Terminal:
 
     def _rebuild_log(self) -> None:
         """The log as if every move so far had been printed (after a resume or an undo)."""
-        self.log = PlayLog(self.viewer)
+        self.log = PlayLog(self.viewer, tr=self.tr)
         states, actions = self.match.states, self.match.actions
         for i, action in enumerate(actions):
             self.log.add(states[i], action, states[i + 1])
@@ -375,7 +477,7 @@ class Terminal:
         (``Match.stand_in``) and the game goes on; the reason is written."""
         recent = self.log.lines[-len(self.match.seats) :]
         if recent:
-            self.write("Recent turns:")
+            self.write(self.tr.t("Recent turns:"))
             for line in recent:
                 self.write(line)
         self._catch_up()
@@ -394,12 +496,24 @@ class Terminal:
                 self._catch_up()
                 failed = self.match.state.current
                 self.match.stand_in(failed)
-                self.write(f"{exc}; a random bot plays seat {failed} from now on.")
+                self.write(
+                    self.tr.t(
+                        "{error}; a random bot plays seat {seat} from now on.",
+                        error=exc,
+                        seat=failed,
+                    )
+                )
         return True
 
     def _saved(self) -> None:
         path = self.save(self.match)
-        self.write(f"Game saved to {path}; continue with: {resume_command(self.match, path)}")
+        self.write(
+            self.tr.t(
+                "Game saved to {path}; continue with: {command}",
+                path=path,
+                command=resume_command(self.match, path),
+            )
+        )
 
     def _catch_up(self) -> None:
         states, actions = self.match.states, self.match.actions
@@ -412,16 +526,24 @@ class Terminal:
     def _show(self, seat: int) -> None:
         state = self.match.state
         self.write("")
-        self.write(f"== seat {seat} ({self.match.seats[seat].name}): {STEPS[state.phase]} ==")
-        for line in show_view(self.match, seat):
+        tr = self.tr
+        self.write(
+            tr.t(
+                "== seat {seat} ({name}): {step} ==",
+                seat=seat,
+                name=self.match.seats[seat].name,
+                step=tr.t(STEPS[state.phase]),
+            )
+        )
+        for line in show_view(self.match, seat, tr):
             self.write(line)
-        so_far = this_turn(self.match, seat)
+        so_far = this_turn(self.match, seat, tr)
         if so_far:
-            self.write("This turn: " + "; ".join(so_far))
+            self.write(tr.t("This turn: {moves}", moves="; ".join(so_far)))
         self._menu = numbered(state)
         for number, action in self._menu.items():
-            self.write(f"  {number:>2}  {menu_text(state, action)}")
-        self.write("Type a number or a move (help, view, routes, board, undo, quit).")
+            self.write(f"  {number:>2}  {menu_text(state, action, tr)}")
+        self.write(tr.t("Type a number or a move (help, view, routes, board, undo, quit)."))
 
     def _decide(self, seat: int) -> bool:
         """Read lines until one moves the game (True) or asks to quit (False)."""
@@ -431,7 +553,7 @@ class Terminal:
                 return False
             text = " ".join(line.split())
             if len(line.rstrip("\r\n")) > MAX_LINE:
-                self.write(f"That line is too long (over {MAX_LINE} characters).")
+                self.write(self.tr.t("That line is too long (over {n} characters).", n=MAX_LINE))
                 continue
             word = text.lower()
             if not text:
@@ -439,10 +561,10 @@ class Terminal:
             if word in ("quit", "exit", "q"):
                 return False
             if word in ("help", "?", "h"):
-                self.write(help_text(self.match.state))
+                self.write(help_text(self.match.state, self.tr))
                 continue
             if word == "routes":
-                self.write(routes_text(self.match.state, seat, seat))
+                self.write(routes_text(self.match.state, seat, seat, self.tr))
                 continue
             if word == "board":
                 self._board(seat)
@@ -457,14 +579,24 @@ class Terminal:
                     self.write(str(exc))
                     continue
                 self._rebuild_log()
-                self.write(f"Undone: back to seat {self.match.state.current}'s choice.")
+                self.write(
+                    self.tr.t(
+                        "Undone: back to seat {seat}'s choice.", seat=self.match.state.current
+                    )
+                )
                 return True
             action: Action | str = text
             if text.isdecimal() and len(text) < 5:
                 number = int(text)
                 if number not in self._menu:
                     numbers = ", ".join(map(str, self._menu))
-                    self.write(f"No choice {number}: the menu has {numbers}.")
+                    self.write(
+                        self.tr.t(
+                            "No choice {number}: the menu has {numbers}.",
+                            number=number,
+                            numbers=numbers,
+                        )
+                    )
                     continue
                 action = self._menu[number]
             try:
@@ -472,12 +604,20 @@ class Terminal:
             except BotError:
                 raise  # the move was made; a bot after it failed
             except ActionParseError as exc:
-                self.write(str(exc).split("; candidates:")[0])
+                detail = str(exc).split("; candidates:")[0]
+                self.write(
+                    detail
+                    if self.tr.lang == "en"
+                    else self.tr.t("Not a move I can read ({detail}).", detail=detail)
+                )
                 for candidate in exc.candidates:
                     self.write(f"    {candidate}")
                 continue
+            except IllegalActionError as exc:
+                self.write(self.tr.t("Not possible: {reason}", reason=self.tr.refusal(exc)))
+                continue
             except TTRError as exc:
-                self.write(f"Not possible: {exc}")
+                self.write(self.tr.t("Not possible: {reason}", reason=exc))
                 continue
             self._catch_up()
             return True
@@ -486,9 +626,71 @@ class Terminal:
         """Every seat's routes and stations, and the drawing when the caller can make one."""
         state = self.match.state
         for other in range(len(state.players)):
-            self.write("  " + routes_text(state, other, seat))
+            self.write("  " + routes_text(state, other, seat, self.tr))
         if self.draw is not None:
-            self.write(f"Board drawn to {self.draw(self.match, seat)} (open it in a browser)")
+            self.write(
+                self.tr.t(
+                    "Board drawn to {path} (open it in a browser)", path=self.draw(self.match, seat)
+                )
+            )
+
+
+def scoreboard_text(board: Scoreboard, tr: Translator = ENGLISH) -> str:
+    """The final scores for players: ``format_scoreboard`` in English, else its table and
+    each seat's tickets and longest path in the catalogs' words."""
+    if tr.lang == "en":
+        from .scoring import format_scoreboard
+
+        return format_scoreboard(board)
+    heads = [
+        tr.t(h)
+        for h in (
+            N_("rank"),
+            N_("seat"),
+            N_("routes"),
+            N_("tickets"),
+            N_("stations"),
+            N_("path"),
+            N_("bonus"),
+            N_("total"),
+        )
+    ]
+    widths = [max(len(h), 6) for h in heads]
+    lines = [
+        tr.t("Final scores") if board.final else tr.t("Provisional scores"),
+        " ".join(h.rjust(w) for h, w in zip(heads, widths, strict=True)),
+    ]
+    by_seat = {p.seat: p for p in board.players}
+    for seat in board.ranking:
+        p = by_seat[seat]
+        cells = (
+            p.rank,
+            seat,
+            p.route_points,
+            f"{p.ticket_points:+}",
+            p.station_points,
+            p.longest_path.length,
+            p.bonus,
+            p.total,
+        )
+        lines.append(" ".join(str(c).rjust(w) for c, w in zip(cells, widths, strict=True)))
+    for seat in board.ranking:
+        p = by_seat[seat]
+        lines += [
+            "",
+            tr.t(
+                "seat {seat}: {points}, rank {rank}",
+                seat=seat,
+                rank=p.rank,
+                points=tr.tn("{n} point", "{n} points", p.total),
+            ),
+        ]
+        for t in p.tickets:
+            mark = tr.t("done") if t.completed else tr.t("failed")
+            lines.append(f"  {mark} {t.ticket:<24} {t.points:>+4}")
+        trains = tr.tn("{n} train", "{n} trains", p.longest_path.length)
+        lines.append("  " + tr.t("longest path: {trains}", trains=trains))
+    return "\n".join(lines)
 
 
 def resume_command(match: Match, path: str) -> str:

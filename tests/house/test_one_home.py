@@ -127,7 +127,7 @@ def _layers() -> dict[str, int]:
     rows = [line for line in table.splitlines() if line.startswith("| `")]
     layer: dict[str, int] = {}
     for i, row in enumerate(rows):
-        for name in re.findall(r"`([a-z_]+)`", row.split("|")[1]):
+        for name in re.findall(r"`([a-z_][a-z0-9_]*)`", row.split("|")[1]):
             layer[f"ttr_europe.{name}"] = i
     return layer
 

@@ -82,6 +82,11 @@ def test_wheel_contains_the_data(wheel: Path) -> None:
         "ttr_europe/web/static/index.html",
         "ttr_europe/web/static/app.js",
         "ttr_europe/web/static/style.css",
+        "ttr_europe/web/static/i18n.js",
+        "ttr_europe/web/static/a11y.js",
+        "ttr_europe/locale/pt/LC_MESSAGES/ttr_europe.po",  # the catalogs (docs/web.md)
+        "ttr_europe/locale/ru/LC_MESSAGES/ttr_europe.po",
+        "ttr_europe/locale/ro/LC_MESSAGES/ttr_europe.po",
         "ttr_europe/rl/baseline.npz",  # the trained baseline's weights (docs/rl.md)
     ):
         assert needed in names
@@ -106,6 +111,9 @@ def test_installed_command(installed: Path, tmp_path: Path) -> None:
     out = run(command, "info", "europe", cwd=tmp_path)
     assert out.startswith("Ticket to Ride: Europe (europe)")
     assert "101 on 90 city pairs, 11 double pairs" in out
+    # the installed catalogs speak: a game between bots told in Russian
+    out = run(command, "play", "--players", "2", "--quiet", "--lang", "ru", cwd=tmp_path)
+    assert out.startswith("Итоговые очки")
 
 
 def readme_blocks(language: str) -> list[list[str]]:

@@ -152,7 +152,7 @@ def test_a_claim_by_tapping_a_route_on_a_phone(browser: Any) -> None:
         x, y = route.evaluate(VISIBLE_POINT)
         page.touchscreen.tap(x, y)
         page.wait_for_selector("#options-list button.pay-option", timeout=TIMEOUT)
-        assert page.locator("#options-title").inner_text().startswith("Brindisi-Roma")
+        assert page.locator("#options-title").inner_text().startswith("Brindisi–Roma, 2, white")
         seq = page.evaluate("document.body.dataset.seq")
         button = page.locator("#options-list button.pay-option").first
         assert button.inner_text() == "Claim with 2 white"

@@ -8,6 +8,7 @@ import json
 import sys
 from collections.abc import Callable
 
+from ..i18n import LANGUAGES
 from .common import Command, add_map_arguments, int_between, open_map, read_text, seed_int
 
 DEFAULT_SAVE = "ttr-europe-game.json"
@@ -33,6 +34,11 @@ def configure_play(parser: argparse.ArgumentParser) -> None:
         "--resume",
         metavar="FILE",
         help="go on with a saved game record (its map, variant, players and seed)",
+    )
+    parser.add_argument(
+        "--lang",
+        choices=sorted(LANGUAGES),
+        help="the language to speak: en, pt, ru or ro (default: the locale's, else English)",
     )
     parser.add_argument("--quiet", action="store_true", help="print only the final scoreboard")
     parser.add_argument("--svg", metavar="FILE", help="also draw the final board as SVG")
@@ -117,10 +123,12 @@ def _drawer(record_path: str) -> Callable[[object, int], str]:
 def run_play(args: argparse.Namespace) -> int:
     from ..bots import close_bots, make_bot
     from ..errors import BotError
+    from ..i18n import from_environment, translator
     from ..match import PERSON, Match
     from ..records import GameRecord
-    from ..scoring import format_scoreboard
-    from ..terminal import LEGEND, PlayLog, Terminal, plural
+    from ..terminal import LEGEND, PlayLog, Terminal, scoreboard_text
+
+    tr = translator(args.lang or from_environment())
 
     names = [n.strip() for n in args.bots.split(",") if n.strip()] or ["greedy"]
     record = None
@@ -146,21 +154,31 @@ def run_play(args: argparse.Namespace) -> int:
                 map_data = f.read()
     state = match.state
     if not args.quiet:
-        print(
-            f"{state.map.name}, variant {state.rules.variant.name}, {players} players, "
-            f"seed {seed}: " + ", ".join(f"seat {i} {s.name}" for i, s in enumerate(match.seats))
+        seated = ", ".join(
+            tr.t("seat {seat} {name}", seat=i, name=s.name) for i, s in enumerate(match.seats)
         )
-        print(LEGEND)
+        print(
+            tr.t(
+                "{map}, variant {variant}, {players} players, seed {seed}: {seats}",
+                map=state.map.name,
+                variant=state.rules.variant.name,
+                players=players,
+                seed=seed,
+                seats=seated,
+            )
+        )
+        print(tr.t(LEGEND))
     if humans:
         if isinstance(sys.stdin, io.TextIOWrapper):  # a line is counted in characters
             sys.stdin.reconfigure(encoding="utf-8", errors="replace")
         save_to = args.record or DEFAULT_SAVE
-        terminal = Terminal(match, _read_line, print, _saver(save_to, map_data),
-                            draw=_drawer(save_to))  # fmt: skip
+        terminal = Terminal(
+            match, _read_line, print, _saver(save_to, map_data), draw=_drawer(save_to), tr=tr
+        )
         if not terminal.run():
             return 0
     else:
-        log = PlayLog(everything=True)
+        log = PlayLog(everything=True, tr=tr)
         while not match.finished:
             before = match.state
             try:
@@ -177,38 +195,50 @@ def run_play(args: argparse.Namespace) -> int:
     state = match.state
     board = match.scoreboard()
     if args.quiet:
-        print(format_scoreboard(board))
+        print(scoreboard_text(board, tr))
     else:
-        print("\nFinal position:")
+        print("\n" + tr.t("Final position:"))
         for seat, player in enumerate(state.players):
             routes = [r.id for r in state.map.routes if state.owners[r.index] == seat]
             print(
-                f"  seat {seat}: {plural(player.trains, 'train')} left, "
-                f"{plural(len(routes), 'route')}, {plural(len(player.stations), 'station')}, "
-                f"{plural(player.hand.total, 'card')} in hand"
+                tr.t(
+                    "  seat {seat}: {trains} left, {routes}, {stations}, {cards} in hand",
+                    seat=seat,
+                    trains=tr.tn("{n} train", "{n} trains", player.trains),
+                    routes=tr.tn("{n} route", "{n} routes", len(routes)),
+                    stations=tr.tn("{n} station", "{n} stations", len(player.stations)),
+                    cards=tr.tn("{n} card", "{n} cards", player.hand.total),
+                )
             )
         print()
-        print(format_scoreboard(board))
+        print(scoreboard_text(board, tr))
         winners = [p.seat for p in board.players if p.rank == 1]
         print()
-        print(
-            ("Winner: " if len(winners) == 1 else "Shared win: ")
-            + ", ".join(
-                f"seat {w} ({match.seats[w].name}, {plural(board.players[w].total, 'point')})"
-                for w in winners
+        named = ", ".join(
+            tr.t(
+                "seat {seat} ({name}, {points})",
+                seat=w,
+                name=match.seats[w].name,
+                points=tr.tn("{n} point", "{n} points", board.players[w].total),
             )
+            for w in winners
+        )
+        print(
+            tr.t("Winner: {seats}", seats=named)
+            if len(winners) == 1
+            else tr.t("Shared win: {seats}", seats=named)
         )
     if args.record:
         _saver(args.record, map_data)(match)
         if not args.quiet:
-            print(f"\ngame record saved to {args.record}")
+            print("\n" + tr.t("game record saved to {path}", path=args.record))
     if args.svg:
         from ..render import render_svg
 
         with open(args.svg, "w", encoding="utf-8") as f:
             f.write(render_svg(state))
         if not args.quiet:
-            print(f"\nboard drawn to {args.svg}")
+            print("\n" + tr.t("board drawn to {path}", path=args.svg))
     return 0
 
 

@@ -26,11 +26,12 @@ from typing import Any
 
 import attrs
 from starlette.applications import Starlette
-from starlette.responses import FileResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from ..i18n import LANGUAGES, catalog_json, negotiate
 from ..match import Match
 from .hub import Client, Hub, error
 
@@ -73,6 +74,17 @@ def create_app(
 
     async def index(request: Any) -> Response:
         return FileResponse(STATIC / "index.html")
+
+    async def words(request: Any) -> Response:
+        """A language's catalog (``/i18n/pt.json``), or the one ``Accept-Language`` prefers
+        (``/i18n.json``): the page speaks the server's catalogs."""
+        lang = request.path_params.get("lang")
+        if lang is None:
+            lang = negotiate(request.headers.get("accept-language"))
+        if lang not in LANGUAGES:
+            return JSONResponse({"error": f"no language {lang!r}"}, status_code=404)
+        headers = {"Vary": "Accept-Language", "Cache-Control": "no-cache"}
+        return JSONResponse(catalog_json(lang), headers=headers)
 
     outboxes: dict[Client, Outbox] = {}
 
@@ -141,6 +153,8 @@ def create_app(
     app = Starlette(
         routes=[
             Route("/", index),
+            Route("/i18n.json", words),
+            Route("/i18n/{lang}.json", words),
             WebSocketRoute("/ws", socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]

@@ -33,7 +33,8 @@ joins it.
 Answers: ``joined``, ``update`` (view, board SVG, new events, the moves of the seat to act,
 the seat's tickets with points and done marks, the scoreboard once over), ``options``,
 ``created``, ``pong`` and ``error`` (``code``, ``message``, and when a rule refused the move
-``rule`` and ``text``: the reason in a player's words, without the rule number).
+``rule``, ``text``: the reason in a player's words, without the rule number, and ``words``:
+that sentence in each language of the catalogs, ``ttr_europe.i18n``).
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ from ..errors import (
     TTRError,
 )
 from ..errors import WebError as WebError  # noqa: PLC0414 (re-exported from its old home)
+from ..i18n import LANGUAGES, translator
 from ..jsonio import action_from_json, cards_json, parse_json, scoreboard_to_json
 from ..match import Match, Seat
 from ..render import render_svg, score_highlights
@@ -335,12 +337,21 @@ class Hub:
             return [(client, error(exc.code, str(exc)))]
         except GameOverError as exc:
             text = "The game is over."
-            return [(client, error("game_over", str(exc), exc.rule, text=text))]
+            return [(client, error("game_over", str(exc), exc.rule, text=text, words=_words(exc)))]
         except NotYourTurnError as exc:
             text = "It is not your turn."
-            return [(client, error("not_your_turn", str(exc), exc.rule, text=text))]
+            return [
+                (client, error("not_your_turn", str(exc), exc.rule, text=text, words=_words(exc)))
+            ]
         except IllegalActionError as exc:
-            return [(client, error("illegal", str(exc), exc.rule, text=in_words(exc.reason)))]
+            return [
+                (
+                    client,
+                    error(
+                        "illegal", str(exc), exc.rule, text=in_words(exc.reason), words=_words(exc)
+                    ),
+                )
+            ]
         except ActionParseError as exc:
             candidates = list(exc.candidates)
             return [(client, error("unreadable", str(exc), None, candidates=candidates))]
@@ -596,6 +607,11 @@ def in_words(reason: str) -> str:
 
     text = re.sub(r"(\d+ )((?:\w+ )*?\w+)\(s\)", agree, reason.strip())
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def _words(exc: IllegalActionError) -> dict[str, str]:
+    """The refusal in each language of the catalogs: the page shows the one it speaks."""
+    return {lang: translator(lang).refusal(exc) for lang in LANGUAGES}
 
 
 def _bots_move(hosted: Hosted) -> list[str]:

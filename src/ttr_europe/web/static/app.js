@@ -30,7 +30,7 @@ function connect() {
   };
   socket.onmessage = (e) => receive(JSON.parse(e.data));
   socket.onclose = () => {
-    setStatus("disconnected; reconnecting…", "connecting");
+    setStatus(t("disconnected; reconnecting…"), "connecting");
     setTimeout(connect, 1000);
   };
 }
@@ -55,8 +55,10 @@ function receive(msg) {
     url.searchParams.delete("watch");
     if (seat === null) url.searchParams.delete("seat"); else url.searchParams.set("seat", seat);
     history.replaceState(null, "", url);
-    $("where").textContent = `match ${matchId}` + (seat === null ? ", watching" : `, seat ${seat}`);
-    $("events").replaceChildren(); // the update that follows replays them as this seat sees them
+    showWhere();
+    eventLog.length = 0; // the update that follows replays them as this seat sees them
+    $("events").replaceChildren();
+    replaying = true; // ...and they are not news to read out
     return;
   }
   if (msg.type === "created") {
@@ -68,11 +70,31 @@ function receive(msg) {
   if (msg.type === "update") return update(msg);
 }
 
+function showWhere() {
+  if (matchId === null) return;
+  $("where").textContent = seat === null ? t("match {match}, watching", { match: matchId })
+    : t("match {match}, seat {seat}", { match: matchId, seat: seat });
+}
+
+// What the server's own refusals (not the rules') say to a player, by their code.
+function serverWords(code) {
+  return ({
+    unknown_match: t("This match is not on the server any more: start a new game."),
+    seat_taken: t("That seat is taken by another tab."),
+    bot_seat: t("That seat is played by a bot."),
+    too_many_tabs: t("Too many tabs are open at this seat or watching: you watch instead."),
+    too_fast: t("Too many moves at once: wait a moment."),
+    too_many_matches: t("The server is full: try again in a few minutes."),
+    not_saved: t("The server could not save that move; try again."),
+    spectator: t("You are watching: sit at a seat to play."),
+    bot_failed: t("A bot failed; a random bot plays its seat from now on."),
+    internal: t("The server could not handle that."),
+  })[code];
+}
+
 function showError(msg) {
   const box = $("error");
-  box.textContent = msg.code === "unknown_match"
-    ? "This match is not on the server any more: start a new game."
-    : msg.text || msg.message;
+  box.textContent = (msg.words && msg.words[I18N.lang]) || serverWords(msg.code) || msg.text || msg.message;
   box.title = msg.rule ? `rule ${msg.rule}` : ""; // the rule's number only on hover
   box.dataset.code = msg.code;
   box.hidden = false;
@@ -80,8 +102,8 @@ function showError(msg) {
     last = null;
     $("board").replaceChildren();
     $("turn").hidden = true;
-    $("where").textContent = `no match ${matchId} here`;
-    setStatus("start a new game", "unknown");
+    $("where").textContent = t("no match {match} here", { match: matchId });
+    setStatus(t("start a new game"), "unknown");
     $("new-game").focus();
     return;
   }
@@ -99,31 +121,40 @@ function setStatus(text, state) {
   document.body.dataset.state = state;
 }
 
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-const cardName = (k) => (k === "loco" ? "locomotive" : k);
+const cardName = (k) => colourName(k);
+const shortName = (k) => (k === "loco" ? t("loco") : colourName(k)); // as in "2 red + 1 loco"
 
 function cardText(cards) {
-  const parts = Object.entries(cards || {}).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`);
-  return parts.length ? parts.join(" + ") : "nothing";
+  const parts = Object.entries(cards || {}).filter(([, n]) => n > 0)
+    .map(([k, n]) => t("{count} {card}", { count: n, card: shortName(k) }));
+  return parts.length ? parts.join(" + ") : t("nothing");
 }
 
 function cardElement(kind, label, tag) {
   const el = document.createElement(tag || "span");
   el.className = `card card-${kind}`;
   el.dataset.kind = kind;
-  el.textContent = label;
+  const symbol = document.createElement("span");
+  symbol.className = "sym";
+  symbol.setAttribute("aria-hidden", "true");
+  symbol.textContent = SYMBOLS[kind] || "";
+  el.append(symbol, label);
   el.title = cardName(kind);
   return el;
 }
 
 function playerName(i) {
-  if (!last) return `seat ${i}`;
+  if (!last) return t("seat {seat}", { seat: i });
   return last.seats[i].player;
 }
 
-function seatName(i) { return i === seat ? "you" : playerName(i); }
-// "you try" / "Ann tries": the subject with its verb agreeing
-function says(i, you, other) { return i === seat ? `You ${you}` : `${playerName(i)} ${other}`; }
+function seatName(i) { return i === seat ? t("you") : playerName(i); }
+// Who acts, for the map's names: "you" or the player's name.
+const who = (i) => seatName(i);
+// "You try" / "Ann tries": each language words both (its own verb forms, or a neutral one).
+function says(i, you, other, params) {
+  return i === seat ? t(you, params) : t(other, { name: playerName(i), ...(params || {}) });
+}
 
 function act(action) {
   clearError();
@@ -134,25 +165,53 @@ function title(msg, mine) {
   const view = msg.view;
   if (msg.finished) {
     const winners = msg.scoreboard.winners;
-    const names = winners.map((w) => (w === seat ? "you" : playerName(w)));
-    if (winners.length > 1) return `Game over: ${names.join(" and ")} share the win`;
-    return winners[0] === seat ? "Game over: you win!" : `Game over: ${names[0]} wins`;
+    const names = winners.map((w) => (w === seat ? t("you") : playerName(w)));
+    if (winners.length > 1) return t("Game over: {names} share the win", { names: names.join(t(" and ")) });
+    return winners[0] === seat ? t("Game over: you win!") : t("Game over: {name} wins", { name: names[0] });
   }
-  if (!mine) return `${playerName(msg.current)} to play`;
+  if (!mine) return t("{name} to play", { name: playerName(msg.current) });
   switch (view.phase) {
-    case "INITIAL_TICKETS": return "Your turn: choose your starting tickets";
-    case "SECOND_DRAW": return "Take a second card (not a face-up locomotive)";
-    case "TUNNEL": return `Tunnel: pay ${plural(view.tunnel.extra, "more card")} or withdraw`;
-    case "CHOOSE_TICKETS": return "Choose the tickets to keep";
-    default: return "Your turn";
+    case "INITIAL_TICKETS": return t("Your turn: choose your starting tickets");
+    case "SECOND_DRAW": return t("Take a second card (not a face-up locomotive)");
+    case "TUNNEL": return tn("Tunnel: pay {n} more card or withdraw", "Tunnel: pay {n} more cards or withdraw", view.tunnel.extra);
+    case "CHOOSE_TICKETS": return t("Choose the tickets to keep");
+    default: return t("Your turn");
   }
 }
 
+function winnerText(msg) {
+  const winners = msg.scoreboard.winners;
+  const names = winners.map((w) => (w === seat ? t("you") : playerName(w)));
+  if (winners.length > 1) return t("{names} share the win", { names: names.join(t(" and ")) });
+  return winners[0] === seat ? t("you win!") : t("{name} wins", { name: names[0] });
+}
+
+let replaying = true; // the first update after a join replays old events: not read out
+
 function update(msg) {
+  const before = last;
   last = msg;
+  noteMarks(msg.events);
+  eventLog.push(...msg.events.filter(({ event }) => event.type !== "turn_started" && event.type !== "slot_refilled"));
+  if (eventLog.length > 60) eventLog.splice(0, eventLog.length - 60);
+  const focus = focusKey(document.activeElement);
+  render();
+  restoreFocus(focus);
+  const mine = msg.moves !== null;
+  if (!replaying) {
+    for (const { event } of msg.events) if (event.seat !== seat || event.type === "last_round" || event.type === "game_over") announce(describe(event));
+    if (mine && !(before && before.moves !== null && before.view.phase === msg.view.phase)) announce($("turn-title").textContent);
+  }
+  replaying = false;
+}
+
+// The whole page from the latest update (again after a change of language).
+function render() {
+  const msg = last;
+  if (!msg) return;
   const view = msg.view;
   const me = seat !== null ? view.players[seat] : null;
-  noteMarks(msg.events);
+  showWhere();
   // board
   const board = $("board");
   const scroll = [board.scrollLeft, board.scrollTop];
@@ -163,11 +222,11 @@ function update(msg) {
   // turn
   const mine = msg.moves !== null;
   $("turn-title").textContent = title(msg, mine);
-  setStatus(msg.finished ? "game over" : mine ? "your turn" : "waiting", msg.finished ? "over" : mine ? "turn" : "waiting");
+  setStatus(msg.finished ? t("game over") : mine ? t("your turn") : t("waiting"), msg.finished ? "over" : mine ? "turn" : "waiting");
   document.body.dataset.seq = msg.seq;
   const lastRound = $("last-round");
   lastRound.hidden = msg.finished || view.final_turns < 0;
-  lastRound.textContent = `Last round: ${plural(view.final_turns, "turn")} left after this one`;
+  lastRound.textContent = tn("Last round: {n} turn left after this one", "Last round: {n} turns left after this one", view.final_turns);
   const moves = msg.moves || { draw: [], blind: false, tickets: false, withdraw: false, pass: false, keep: [], pay: [], claims: {}, stations: {} };
   $("buttons").hidden = msg.finished; // nothing to draw once the game is over
   $("blind").disabled = !moves.blind;
@@ -182,29 +241,84 @@ function update(msg) {
     const b = cardElement(kind, cardName(kind), "button");
     b.type = "button";
     b.dataset.slot = slot;
+    b.setAttribute("aria-keyshortcuts", String(slot + 1));
     b.disabled = !moves.draw.includes(slot);
     b.onclick = () => act(`draw ${slot + 1}`);
     row.appendChild(b);
   });
   const discarded = view.discard ? Object.values(view.discard).reduce((a, b) => a + b, 0) : 0;
-  $("pile").textContent = `${plural(view.pile_size, "card")} in the pile, ${discarded} discarded, ${plural(view.ticket_deck_size, "ticket")} left`;
+  $("pile").textContent = t("{cards} in the pile, {discarded} discarded, {tickets} left", {
+    cards: tn("{n} card", "{n} cards", view.pile_size), discarded: discarded,
+    tickets: tn("{n} ticket", "{n} tickets", view.ticket_deck_size),
+  });
   // hand and tickets
   $("hand-box").hidden = !me;
   $("tickets-box").hidden = !me;
   if (me) {
     const hand = $("hand");
     hand.replaceChildren();
-    for (const [kind, n] of Object.entries(me.hand || {})) if (n > 0) hand.appendChild(cardElement(kind, `${n} ${cardName(kind)}`));
+    for (const [kind, n] of Object.entries(me.hand || {})) if (n > 0) hand.appendChild(cardElement(kind, `${n} ${cardName(kind)}`, "li"));
     showTickets(msg.tickets);
   }
   showOffer(msg.offer, moves);
   showTunnel(view, moves);
+  showClaimable(moves);
   if (!mine) hideOptions();
   else if (selected) send({ type: "options", ...selected });
   showPlayers(msg);
-  showEvents(msg.events);
+  showEvents();
   showFinal(msg);
   showSeatChoice(msg);
+}
+
+// The routes the seat can claim and the cities where it can build, as buttons: a claim is
+// two presses (the route, then its payment) with a keyboard, a finger or a screen reader.
+function showClaimable(moves) {
+  const svg = $("board").querySelector("svg");
+  const names = svg ? cityNames(svg) : {};
+  const routes = Object.keys(moves.claims || {});
+  $("claim-box").hidden = !routes.length;
+  $("claim-title").textContent = tn("{n} route you can claim", "{n} routes you can claim", routes.length);
+  const list = $("claim-list");
+  list.replaceChildren();
+  const length = (r) => { const g = svg && svg.querySelector(`g.route[data-route="${CSS.escape(r)}"]`); return g ? Number(g.dataset.length) : 0; };
+  routes.sort((a, b) => length(b) - length(a) || a.localeCompare(b));
+  for (const r of routes) {
+    const g = svg && svg.querySelector(`g.route[data-route="${CSS.escape(r)}"]`);
+    if (!g) continue;
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "claim";
+    b.dataset.claim = r;
+    const sym = document.createElement("span");
+    sym.className = `legend-swatch card-${g.dataset.colour}`;
+    sym.setAttribute("aria-hidden", "true");
+    sym.textContent = SYMBOLS[g.dataset.colour] || "";
+    b.append(sym, `${routeLabel(g, names, who)} (${tn("{n} point", "{n} points", Number(g.dataset.points))})`);
+    b.onclick = () => ask({ route: r }, g, true);
+    li.appendChild(b);
+    list.appendChild(li);
+  }
+  const cities = Object.keys(moves.stations || {});
+  $("build-box").hidden = !cities.length;
+  $("build-title").textContent = tn("{n} city where you can build a train station", "{n} cities where you can build a train station", cities.length);
+  const built = $("build-list");
+  built.replaceChildren();
+  cities.sort((a, b) => (names[a] || a).localeCompare(names[b] || b));
+  for (const c of cities) {
+    const g = svg && svg.querySelector(`g.city[data-city="${CSS.escape(c)}"]`);
+    if (!g) continue;
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "build";
+    b.dataset.build = c;
+    b.textContent = names[c] || c;
+    b.onclick = () => ask({ city: c }, g, true);
+    li.appendChild(b);
+    built.appendChild(li);
+  }
 }
 
 // ------------------------------------------------------------------ the map: zoom and taps
@@ -229,8 +343,8 @@ function sizeBoardArea() {
   if (!matchMedia("(max-width: 999px)").matches) { area.style.height = ""; return; }
   const [w, h] = natural();
   const board = $("board");
-  const tools = $("board-tools").getBoundingClientRect().height;
-  const wanted = tools + 4 + (board.clientWidth * h) / w + 2;
+  const tools = $("board-tools").getBoundingClientRect().height + $("legend").getBoundingClientRect().height;
+  const wanted = tools + 8 + (board.clientWidth * h) / w + 2;
   area.style.height = `${Math.round(Math.min(window.innerHeight * 0.56, wanted))}px`;
 }
 
@@ -242,8 +356,7 @@ function applyZoom() {
   const [w, h] = natural();
   svg.style.width = `${w * z}px`;
   svg.style.height = `${h * z}px`;
-  // names stay readable when the map is small, and keep their drawn size when it is large
-  svg.style.setProperty("--label-size", `${Math.min(15, Math.max(11, 12 / z))}px`);
+  fitLabels(svg, z); // names at least 9 px tall on screen; fewer of them on a small map
   $("board").dataset.zoom = z.toFixed(3);
 }
 
@@ -268,6 +381,8 @@ function zoomAt(z, clientX, clientY) {
 function hookBoard(moves) {
   const svg = $("board").querySelector("svg");
   if (!svg) return;
+  labelBoard(svg, moves, who);
+  showLegend(svg);
   for (const g of svg.querySelectorAll("g.route")) {
     if (moves && moves.claims[g.dataset.route]) g.classList.add("claimable");
   }
@@ -327,18 +442,20 @@ function onPointerUp(e) {
   if (pointers.size < 2) pinch = null;
 }
 
-function ask(target, el) {
+let focusOptions = false; // a keyboard asked: its payments take the focus when they come
+
+function ask(target, el, fromKeys) {
   clearError();
   for (const g of document.querySelectorAll("#board .selected")) g.classList.remove("selected");
   el.classList.add("selected");
   selected = target;
-  const tip = el.querySelector("title");
+  focusOptions = !!fromKeys;
   $("options").hidden = false;
-  $("options-title").textContent = tip ? tip.textContent : target.route || target.city;
+  $("options-title").textContent = el.getAttribute("aria-label") || target.route || target.city;
   const list = $("options-list");
   list.replaceChildren();
   if (last && last.moves) send({ type: "options", ...target });
-  else list.textContent = last && last.finished ? "The game is over." : "Not your turn.";
+  else list.textContent = last && last.finished ? t("The game is over.") : t("Not your turn.");
   if (matchMedia("(max-width: 999px)").matches) $("turn").scrollIntoView({ block: "nearest" });
 }
 
@@ -347,7 +464,7 @@ function showOptions(msg) {
   const list = $("options-list");
   list.replaceChildren();
   if (!msg.actions.length) {
-    list.textContent = msg.route ? "You cannot claim this route now." : "You cannot build a station here now.";
+    list.textContent = msg.route ? t("You cannot claim this route now.") : t("You cannot build a station here now.");
     return;
   }
   for (const option of msg.actions) {
@@ -355,10 +472,11 @@ function showOptions(msg) {
     b.type = "button";
     b.className = "pay-option";
     b.dataset.action = option.action;
-    b.textContent = `${msg.route ? "Claim" : "Build"} with ${cardText(option.payment)}`;
+    b.textContent = msg.route ? t("Claim with {cards}", { cards: cardText(option.payment) }) : t("Build with {cards}", { cards: cardText(option.payment) });
     b.onclick = () => { selected = null; hideOptions(); act(option.action); };
     list.appendChild(b);
   }
+  if (focusOptions) { focusOptions = false; list.querySelector("button").focus(); }
 }
 
 function hideOptions() {
@@ -368,31 +486,35 @@ function hideOptions() {
 
 // ------------------------------------------------------------------ tickets
 
-function ticketLabel(t) { return t.ticket.replace("-", " – "); }
+function ticketLabel(ticket) { return ticket.ticket.replace("-", " – "); }
 
 function showTickets(tickets) {
   const list = $("my-tickets");
   list.replaceChildren();
-  for (const t of tickets || []) {
+  for (const tk of tickets || []) {
     const li = document.createElement("li");
-    li.dataset.ticket = t.ticket;
+    li.dataset.ticket = tk.ticket;
     const over = last && last.finished; // an open ticket at the end has failed
-    li.className = t.done ? "done" : over ? "failed" : "open";
+    li.className = tk.done ? "done" : over ? "failed" : "open";
     const mark = document.createElement("span");
     mark.className = "mark";
-    mark.textContent = t.done ? "✓" : over ? "✗" : "○";
-    mark.title = t.done ? "done: your routes join these cities" : over ? "failed" : "open";
+    mark.textContent = tk.done ? "✓" : over ? "✗" : "○";
+    mark.title = tk.done ? t("done: your routes join these cities") : over ? t("failed") : t("open");
+    mark.setAttribute("aria-label", mark.title);
+    mark.setAttribute("role", "img");
     const name = document.createElement("span");
-    name.textContent = ticketLabel(t);
+    name.textContent = ticketLabel(tk);
     const points = document.createElement("span");
     points.className = "points";
-    points.textContent = t.done || !over ? `${t.points}` : `−${t.points}`; // what it scored
+    points.textContent = tk.done || !over ? `${tk.points}` : `−${tk.points}`; // what it scored
     li.append(mark, name);
-    if (t.long) li.append(longBadge());
+    if (tk.long) li.append(longBadge());
     li.append(points);
-    li.onmouseenter = () => showTicket(t);
+    li.onmouseenter = () => showTicket(tk);
     li.onmouseleave = () => showTicket(shownTicket);
-    li.onclick = () => { shownTicket = shownTicket && shownTicket.ticket === t.ticket ? null : t; showTicket(shownTicket); };
+    li.tabIndex = 0;
+    li.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); li.onclick(); } };
+    li.onclick = () => { shownTicket = shownTicket && shownTicket.ticket === tk.ticket ? null : tk; showTicket(shownTicket); };
     list.appendChild(li);
   }
 }
@@ -400,7 +522,7 @@ function showTickets(tickets) {
 function longBadge() {
   const b = document.createElement("span");
   b.className = "long";
-  b.textContent = "long";
+  b.textContent = t("long");
   return b;
 }
 
@@ -422,11 +544,11 @@ function mark(routes, cities, cls) {
 }
 
 // A ticket on the map: its two cities, and the path of routes when it is done.
-function showTicket(t) {
+function showTicket(tk) {
   if (last && last.finished) return;
   clearHighlights();
-  for (const li of document.querySelectorAll("#my-tickets li")) li.classList.toggle("shown", !!t && li.dataset.ticket === t.ticket);
-  if (t) mark(t.routes, t.cities, "hl-ticket");
+  for (const li of document.querySelectorAll("#my-tickets li")) li.classList.toggle("shown", !!tk && li.dataset.ticket === tk.ticket);
+  if (tk) mark(tk.routes, tk.cities, "hl-ticket");
 }
 
 function showOffer(offer, moves) {
@@ -435,21 +557,21 @@ function showOffer(offer, moves) {
   if (box.hidden) return;
   const list = $("offer-list");
   list.replaceChildren();
-  for (const t of offer) {
+  for (const tk of offer) {
     const li = document.createElement("li");
-    li.dataset.ticket = t.ticket;
+    li.dataset.ticket = tk.ticket;
     const label = document.createElement("label");
     const check = document.createElement("input");
     check.type = "checkbox";
     check.checked = true;
-    check.value = t.ticket;
+    check.value = tk.ticket;
     const name = document.createElement("span");
-    name.textContent = ticketLabel(t);
+    name.textContent = ticketLabel(tk);
     const points = document.createElement("span");
     points.className = "points";
-    points.textContent = plural(t.points, "point");
+    points.textContent = tn("{n} point", "{n} points", tk.points);
     label.append(check, name);
-    if (t.long) label.append(longBadge());
+    if (tk.long) label.append(longBadge());
     label.append(points);
     li.appendChild(label);
     list.appendChild(li);
@@ -460,15 +582,18 @@ function showTunnel(view, moves) {
   const box = $("tunnel");
   box.hidden = !view.tunnel;
   if (!view.tunnel) return;
-  const t = view.tunnel;
-  $("tunnel-text").textContent = `${t.route}: ${cardText(t.laid)} laid; revealed ${t.revealed.map((k) => k || "nothing").join(", ")}; ${t.extra} more due.`;
+  const tunnel = view.tunnel;
+  $("tunnel-text").textContent = t("{route}: {laid} laid; revealed {revealed}; {extra} more due.", {
+    route: tunnel.route, laid: cardText(tunnel.laid), extra: tunnel.extra,
+    revealed: tunnel.revealed.map((k) => (k ? shortName(k) : t("nothing"))).join(", "),
+  });
   const list = $("pay-list");
   list.replaceChildren();
   for (const option of moves.pay) {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "pay-tunnel";
-    b.textContent = `Pay ${cardText(option.payment)}`;
+    b.textContent = t("Pay {cards}", { cards: cardText(option.payment) });
     b.onclick = () => act(option.action);
     list.appendChild(b);
   }
@@ -491,9 +616,10 @@ function swatch(i) {
 function showPlayers(msg) {
   const table = $("players");
   table.replaceChildren();
-  const head = table.insertRow();
-  for (const h of ["", "points", "trains", "cards", "tickets", "stations left"]) {
+  const head = table.createTHead().insertRow();
+  for (const h of [t("player"), t("points"), t("trains"), t("cards"), t("tickets"), t("stations left")]) {
     const th = document.createElement("th");
+    th.scope = "col";
     th.textContent = h;
     head.appendChild(th);
   }
@@ -504,30 +630,30 @@ function showPlayers(msg) {
     const name = tr.insertCell();
     const s = msg.seats[p.seat];
     const online = s.person && p.seat !== seat && s.online ? " ●" : "";
-    name.append(swatch(p.seat), playerName(p.seat) + (p.seat === seat ? " (you)" : "") + online);
+    name.append(swatch(p.seat), playerName(p.seat) + (p.seat === seat ? t(" (you)") : "") + online);
     const left = s.stations_left;
     for (const v of [p.score, p.trains, p.hand_size, p.ticket_count, left]) tr.insertCell().textContent = v;
-    const lastMove = lastMoves[p.seat];
+    const lastMove = lastMoves[p.seat] ? short(lastMoves[p.seat]) : null;
     if (lastMove) {
       const row = table.insertRow();
       row.dataset.lastOf = p.seat;
       const cell = row.insertCell();
       cell.colSpan = 6;
       cell.className = "last";
-      cell.textContent = `last: ${lastMove}`;
+      cell.textContent = t("last: {move}", { move: lastMove });
     }
   }
 }
 
-const lastMoves = {}; // seat -> a short text of its last move
+const lastMoves = {}; // seat -> its last move (an event), told in a few words
+const eventLog = []; // the events shown under "What happened", oldest first
 
 function noteMarks(events) {
   const now = Date.now();
   for (const { event: e } of events) {
     if (e.type === "route_claimed") marks[e.seat] = { route: e.route, until: now + MARK_MS };
     else if (e.type === "station_built") marks[e.seat] = { city: e.city, until: now + MARK_MS };
-    const text = short(e);
-    if (text && e.seat !== undefined) lastMoves[e.seat] = text;
+    if (short(e) && e.seat !== undefined) lastMoves[e.seat] = e;
   }
 }
 
@@ -550,43 +676,59 @@ function showMarks() {
 // What a seat's last move was, in a few words (the players table).
 function short(e) {
   switch (e.type) {
-    case "face_up_taken": return `took a face-up ${cardName(e.card)}`;
-    case "blind_drawn": return e.card ? `drew a ${cardName(e.card)}` : "drew from the pile";
-    case "route_claimed": return `claimed ${e.route} (+${e.points})`;
-    case "station_built": return `built a station in ${e.city}`;
-    case "tickets_kept": return `kept ${plural(e.kept_count, "ticket")}`;
-    case "tunnel_withdrawn": return `withdrew from the tunnel ${e.route}`;
-    case "passed": return "passed";
+    case "face_up_taken": return t("took a face-up {card}", { card: cardName(e.card) });
+    case "blind_drawn": return e.card ? t("drew a {card}", { card: cardName(e.card) }) : t("drew from the pile");
+    case "route_claimed": return t("claimed {route} (+{points})", { route: e.route, points: e.points });
+    case "station_built": return t("built a station in {city}", { city: e.city });
+    case "tickets_kept": return tn("kept {n} ticket", "kept {n} tickets", e.kept_count);
+    case "tunnel_withdrawn": return t("withdrew from the tunnel {route}", { route: e.route });
+    case "passed": return t("passed");
     default: return null;
   }
 }
 
 function describe(e) {
   const s = e.seat;
+  const revealed = () => e.revealed.map((k) => (k ? cardName(k) : t("nothing"))).join(", ");
   switch (e.type) {
-    case "face_up_taken": return `${says(s, "took", "took")} a face-up ${cardName(e.card)}`;
-    case "blind_drawn": return `${says(s, "drew", "drew")} from the pile${e.card ? `: ${cardName(e.card)}` : ""}`;
-    case "row_reset": return `Three locomotives face up: the row was discarded (${e.discarded.join(", ")}) and dealt anew`;
-    case "reshuffled": return `The discard (${plural(e.cards, "card")}) was shuffled into a new pile`;
-    case "tunnel_revealed": return `${says(s, "try", "tries")} the tunnel ${e.route} with ${cardText(e.laid)}: revealed ${e.revealed.map((k) => k || "nothing").join(", ")}, ${e.extra} more due`;
-    case "tunnel_paid": return `${says(s, "paid", "paid")} ${cardText(e.payment)} more for the tunnel ${e.route}`;
-    case "tunnel_withdrawn": return `${says(s, "withdrew", "withdrew")} from the tunnel ${e.route}`;
-    case "route_claimed": return `${says(s, "claimed", "claimed")} ${e.route} with ${cardText(e.payment)} (+${plural(e.points, "point")}, ${plural(e.trains_left, "train")} left)`;
-    case "station_built": return `${says(s, "built", "built")} a station in ${e.city} with ${cardText(e.payment)}`;
-    case "tickets_drawn": return `${says(s, "drew", "drew")} ${plural(e.count, "ticket")}${e.tickets ? ": " + e.tickets.join(", ") : ""}`;
-    case "tickets_kept": return `${says(s, "kept", "kept")} ${plural(e.kept_count, "ticket")}${e.kept ? ": " + e.kept.join(", ") : ""} and returned ${e.returned_count}`;
-    case "passed": return `${says(s, "passed", "passed")}`;
-    case "last_round": return `${s === seat ? "You have" : `${playerName(s)} has`} ${plural(e.trains, "train")} left: the last round begins`;
-    case "game_over": return `Game over: ${e.scoreboard.winners.map(seatName).join(" and ")} won`;
-    case "undone": return `${says(s, "took", "took")} back ${plural(e.actions, "move")}`;
+    case "face_up_taken": return says(s, "You took a face-up {card}", "{name} took a face-up {card}", { card: cardName(e.card) });
+    case "blind_drawn": return e.card
+      ? says(s, "You drew from the pile: {card}", "{name} drew from the pile: {card}", { card: cardName(e.card) })
+      : says(s, "You drew from the pile", "{name} drew from the pile");
+    case "row_reset": return t("Three locomotives face up: the row was discarded ({cards}) and dealt anew", { cards: e.discarded.map(cardName).join(", ") });
+    case "reshuffled": return tn("The discard ({n} card) was shuffled into a new pile", "The discard ({n} cards) was shuffled into a new pile", e.cards);
+    case "tunnel_revealed": return says(s, "You try the tunnel {route} with {cards}: revealed {revealed}, {extra} more due",
+      "{name} tries the tunnel {route} with {cards}: revealed {revealed}, {extra} more due",
+      { route: e.route, cards: cardText(e.laid), revealed: revealed(), extra: e.extra });
+    case "tunnel_paid": return says(s, "You paid {cards} more for the tunnel {route}", "{name} paid {cards} more for the tunnel {route}", { cards: cardText(e.payment), route: e.route });
+    case "tunnel_withdrawn": return says(s, "You withdrew from the tunnel {route}", "{name} withdrew from the tunnel {route}", { route: e.route });
+    case "route_claimed": return says(s, "You claimed {route} with {cards} ({points}, {trains} left)", "{name} claimed {route} with {cards} ({points}, {trains} left)", {
+      route: e.route, cards: cardText(e.payment), points: "+" + tn("{n} point", "{n} points", e.points),
+      trains: tn("{n} train", "{n} trains", e.trains_left),
+    });
+    case "station_built": return says(s, "You built a station in {city} with {cards}", "{name} built a station in {city} with {cards}", { city: e.city, cards: cardText(e.payment) });
+    case "tickets_drawn": {
+      const count = tn("{n} ticket", "{n} tickets", e.count);
+      return e.tickets ? says(s, "You drew {count}: {tickets}", "{name} drew {count}: {tickets}", { count: count, tickets: e.tickets.join(", ") })
+        : says(s, "You drew {count}", "{name} drew {count}", { count: count });
+    }
+    case "tickets_kept": {
+      const params = { kept: tn("{n} ticket", "{n} tickets", e.kept_count), returned: e.returned_count, tickets: e.kept ? e.kept.join(", ") : "" };
+      return e.kept ? says(s, "You kept {kept}: {tickets} and returned {returned}", "{name} kept {kept}: {tickets} and returned {returned}", params)
+        : says(s, "You kept {kept} and returned {returned}", "{name} kept {kept} and returned {returned}", params);
+    }
+    case "passed": return says(s, "You passed", "{name} passed");
+    case "last_round": return says(s, "You have {trains} left: the last round begins", "{name} has {trains} left: the last round begins", { trains: tn("{n} train", "{n} trains", e.trains) });
+    case "game_over": return t("Game over: {names} won", { names: e.scoreboard.winners.map(seatName).join(t(" and ")) });
+    case "undone": return says(s, "You took back {moves}", "{name} took back {moves}", { moves: tn("{n} move", "{n} moves", e.actions) });
     default: return null;
   }
 }
 
-function showEvents(events) {
+function showEvents() {
   const list = $("events");
-  for (const { seq, event } of events) {
-    if (event.type === "turn_started" || event.type === "slot_refilled") continue; // not news
+  list.replaceChildren();
+  for (const { seq, event } of eventLog) {
     const text = describe(event);
     if (!text) continue;
     const li = document.createElement("li");
@@ -609,20 +751,23 @@ function showFinal(msg) {
   $("final").hidden = !msg.finished;
   if (!msg.finished) return;
   const board = msg.scoreboard;
-  $("winner").textContent = title(msg, false).replace("Game over: ", "");
+  $("winner").textContent = winnerText(msg);
   const table = $("scoreboard");
   table.replaceChildren();
-  const head = table.insertRow();
-  for (const h of ["", "routes", "tickets", "stations", "bonus", "total", "rank"]) {
+  table.createCaption().textContent = t("Final scores");
+  const head = table.createTHead().insertRow();
+  for (const [key, h] of [["player", t("player")], ["routes", t("routes")], ["tickets", t("tickets")], ["stations", t("stations")], ["bonus", t("bonus")], ["total", t("total")], ["rank", t("rank")]]) {
     const th = document.createElement("th");
+    th.scope = "col";
     th.textContent = h;
-    if (h === "bonus") th.title = board.bonus_name;
+    if (key === "bonus") th.title = board.bonus_name;
     head.appendChild(th);
   }
+  const body = table.createTBody();
   const details = $("final-details");
   details.replaceChildren();
   for (const p of board.players) {
-    const tr = table.insertRow();
+    const tr = body.insertRow();
     tr.className = "scored";
     tr.dataset.seat = p.seat;
     tr.insertCell().append(swatch(p.seat), playerName(p.seat));
@@ -630,9 +775,16 @@ function showFinal(msg) {
     const names = ["routes", "tickets", "stations", "bonus", "total", "rank"];
     cells.forEach((v, i) => { const td = tr.insertCell(); td.textContent = v; td.dataset.field = names[i]; });
     tr.onclick = () => highlight(p.seat);
+    tr.tabIndex = 0;
+    tr.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); highlight(p.seat); } };
     details.appendChild(seatDetail(p, board));
   }
   highlight(shownSeat === null ? defaultShown() : shownSeat);
+}
+
+// The bonus of the longest path, by the name the map gives it.
+function bonusName(name) {
+  return ({ "European Express": t("European Express"), "Longest Continuous Path": t("Longest Continuous Path") })[name] || name;
 }
 
 // One seat's story: each ticket done or failed with its points, the longest path, the stations.
@@ -641,35 +793,36 @@ function seatDetail(p, board) {
   box.className = "seat-detail";
   box.dataset.seat = p.seat;
   const h = document.createElement("h4");
-  h.append(swatch(p.seat), `${playerName(p.seat)}: ${plural(p.total, "point")}, rank ${p.rank}`);
+  h.append(swatch(p.seat), t("{name}: {points}, rank {rank}", { name: playerName(p.seat), points: tn("{n} point", "{n} points", p.total), rank: p.rank }));
   const list = document.createElement("ul");
-  for (const t of p.tickets) {
+  for (const tk of p.tickets) {
     const li = document.createElement("li");
-    li.className = t.completed ? "done" : "failed";
-    li.dataset.ticket = t.ticket;
+    li.className = tk.completed ? "done" : "failed";
+    li.dataset.ticket = tk.ticket;
     const m = document.createElement("span");
     m.className = "mark";
-    m.textContent = t.completed ? "✓" : "✗";
+    m.setAttribute("aria-hidden", "true");
+    m.textContent = tk.completed ? "✓" : "✗";
     const pts = document.createElement("span");
     pts.className = "points";
-    pts.textContent = t.points > 0 ? `+${t.points}` : `${t.points}`;
-    li.append(m, `${t.ticket} ${t.completed ? "done" : "failed"}`, pts);
+    pts.textContent = tk.points > 0 ? `+${tk.points}` : `${tk.points}`;
+    li.append(m, tk.completed ? t("{ticket} done", { ticket: tk.ticket }) : t("{ticket} failed", { ticket: tk.ticket }), pts);
     list.appendChild(li);
   }
-  if (!p.tickets.length) list.append(Object.assign(document.createElement("li"), { textContent: "no tickets" }));
+  if (!p.tickets.length) list.append(Object.assign(document.createElement("li"), { textContent: t("no tickets") }));
   const longest = document.createElement("p");
   longest.className = "longest";
-  const bonus = p.bonus ? ` (${board.bonus_name}, +${p.bonus})` : "";
-  longest.textContent = `Longest path: ${plural(p.longest_path.length, "train")}${bonus}`;
+  const bonus = p.bonus ? ` (${bonusName(board.bonus_name)}, +${p.bonus})` : "";
+  longest.textContent = t("Longest path: {trains}", { trains: tn("{n} train", "{n} trains", p.longest_path.length) }) + bonus;
   box.append(h, list, longest);
   for (const st of p.stations) {
     const line = document.createElement("p");
     line.className = "station";
-    line.textContent = st.route ? `Station in ${st.city} borrowed ${st.route}` : `Station in ${st.city} borrowed nothing`;
+    line.textContent = st.route ? t("Station in {city} borrowed {route}", { city: st.city, route: st.route }) : t("Station in {city} borrowed nothing", { city: st.city });
     box.appendChild(line);
   }
   const unbuilt = last.seats[p.seat].stations_left;
-  if (unbuilt) box.append(Object.assign(document.createElement("p"), { textContent: `${plural(unbuilt, "station")} not built (+${p.station_points})` }));
+  if (unbuilt) box.append(Object.assign(document.createElement("p"), { textContent: tn("{n} station not built (+{points})", "{n} stations not built (+{points})", unbuilt, { points: p.station_points }) }));
   box.onclick = () => highlight(p.seat);
   return box;
 }
@@ -691,7 +844,7 @@ function showSeatChoice(msg) {
     if (!s.person || s.taken) continue;
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = `Sit at seat ${s.seat}`;
+    b.textContent = t("Sit at seat {seat}", { seat: s.seat });
     b.onclick = () => join(s.seat);
     box.appendChild(b);
   }
@@ -727,5 +880,90 @@ boardEl.addEventListener("wheel", (e) => { // a trackpad's pinch, or ctrl and th
   zoomAt(scale() * Math.exp(-e.deltaY / 200), e.clientX, e.clientY);
 }, { passive: false });
 window.addEventListener("resize", () => applyZoom());
+// The board's box settles after the panel and legend are drawn: fit the whole map again then.
+let boardSize = "";
+new ResizeObserver(() => {
+  const size = `${boardEl.clientWidth}x${boardEl.clientHeight}`;
+  if (size === boardSize) return;
+  boardSize = size;
+  if (zoom === null) applyZoom();
+}).observe(boardEl);
 setInterval(() => send({ type: "ping" }), 30000); // the server closes connections silent for 120 s
-connect();
+
+// ------------------------------------------------------------------ language, keys, view
+
+function fillLanguages() {
+  const select = $("lang");
+  select.replaceChildren();
+  for (const [code, name] of Object.entries(I18N.languages)) {
+    const option = document.createElement("option");
+    option.value = code;
+    option.lang = code;
+    option.textContent = name;
+    select.appendChild(option);
+  }
+  select.value = I18N.lang;
+}
+
+$("lang").onchange = async () => {
+  const focus = focusKey(document.activeElement);
+  await chooseLanguage($("lang").value);
+  fillLanguages();
+  render();
+  restoreFocus(focus);
+};
+$("cb").checked = localStorage.getItem(CB_KEY) === "1";
+colourBlind($("cb").checked);
+$("cb").onchange = () => colourBlind($("cb").checked);
+
+function toggleHelp(show) {
+  const help = $("help");
+  help.hidden = show === undefined ? !help.hidden : !show;
+  $("help-button").setAttribute("aria-expanded", String(!help.hidden));
+}
+$("help-button").onclick = () => toggleHelp();
+
+function press(id) { const b = $(id); if (b && !b.disabled && !b.hidden && !b.closest("[hidden]")) b.click(); }
+function focusFirst(selector) {
+  const el = [...document.querySelectorAll(selector)].find(usable);
+  if (el) el.focus();
+  return !!el;
+}
+
+// Enter or Space on a focused route or city of the map asks for its payments.
+boardEl.addEventListener("keydown", (e) => {
+  const g = e.target.closest && e.target.closest("g.route, g.city");
+  if (!g) return;
+  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+  if (step) { e.preventDefault(); roveMap(boardEl.querySelector("svg"), g, step); return; }
+  if (e.key !== "Enter" && e.key !== " ") return;
+  e.preventDefault();
+  if (g.classList.contains("route")) ask({ route: g.dataset.route }, g, true); else ask({ city: g.dataset.city }, g, true);
+});
+
+document.addEventListener("keydown", (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === "Escape") { toggleHelp(false); return; }
+  const tag = e.target.tagName;
+  if (tag === "INPUT" && e.target.type !== "checkbox" || tag === "SELECT" || tag === "TEXTAREA") return;
+  const key = e.key.toLowerCase();
+  const slot = "12345".indexOf(key);
+  if (slot >= 0) { const b = document.querySelector(`#row button[data-slot="${slot}"]`); if (b && !b.disabled) b.click(); }
+  else if (key === "d") press("blind");
+  else if (key === "t") press("tickets");
+  else if (key === "k") press("keep");
+  else if (key === "w") press("withdraw");
+  else if (key === "x") press("pass");
+  else if (key === "r") focusFirst("#claim-list button");
+  else if (key === "s") { $("build-box").open = true; focusFirst("#build-list button"); }
+  else if (key === "p") focusFirst("#options-list button, #pay-list button");
+  else if (key === "m") { if (!focusFirst("#board g.route[tabindex='0'], #board g.city[tabindex='0']")) $("board").focus(); }
+  else if (key === "+" || key === "=") zoomAt(scale() * 1.5);
+  else if (key === "-") zoomAt(scale() / 1.5);
+  else if (key === "0") { zoom = null; applyZoom(); }
+  else if (key === "?" || key === "h") toggleHelp();
+  else return;
+  e.preventDefault();
+});
+
+loadLanguage(null).catch(() => null).then(() => { fillLanguages(); connect(); });

@@ -1,0 +1,330 @@
+"""The catalogs: every message translated in every language with the same placeholders, plural
+forms as each language counts, the rules' refusals in players' words, languages chosen from
+``--lang``, the locale or ``Accept-Language``, and a terminal game in Portuguese and Russian."""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import io
+import random
+from pathlib import Path
+
+import pytest
+
+import ttr_europe
+from repo_scripts import load_script
+from ttr_europe import i18n
+from ttr_europe.errors import DataError, IllegalActionError
+from ttr_europe.i18n import (
+    LANGUAGES,
+    PLACEHOLDER,
+    catalog,
+    catalog_json,
+    compile_mo,
+    from_environment,
+    negotiate,
+    read_po,
+    translator,
+)
+from ttr_europe.match import Match
+from ttr_europe.terminal import Terminal
+
+TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
+SRC = Path(ttr_europe.__file__).parent
+catalogs = load_script("i18n_catalogs")
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_message_is_translated_with_the_same_placeholders(lang: str) -> None:
+    messages = catalogs.extract()
+    assert len(messages) > 250  # the page, the terminal, the command line and the refusals
+    header, entries = catalog(lang)
+    count, _ = i18n.plural_rule(lang)
+    by_id = {e.msgid: e for e in entries}
+    assert set(by_id) == set(messages), "run scripts/i18n_catalogs.py --update"
+    for msgid, plural in messages.items():
+        entry = by_id[msgid]
+        assert entry.plural == plural, msgid
+        assert len(entry.msgstr) == (1 if plural is None else count), msgid
+        wanted = set(PLACEHOLDER.findall(msgid)) | set(PLACEHOLDER.findall(plural or ""))
+        for form in entry.msgstr:
+            assert form.strip(), f"{lang}: {msgid!r} is not translated"
+            assert set(PLACEHOLDER.findall(form)) == wanted, (lang, msgid, form)
+    assert header["Language"].startswith(lang)
+
+
+def test_a_missing_translation_or_a_changed_placeholder_fails_the_check() -> None:
+    """The check above on a broken catalog: what it reads, it would refuse."""
+    text = 'msgid "Keep {n}"\nmsgstr "Garde {m}"\n\nmsgid "Draw tickets"\nmsgstr ""\n'
+    _, entries = read_po(text)
+    placeholders = [
+        set(PLACEHOLDER.findall(e.msgstr[0])) == set(PLACEHOLDER.findall(e.msgid)) for e in entries
+    ]
+    assert placeholders == [False, True]
+    assert [bool(e.msgstr[0]) for e in entries] == [True, False]
+
+
+def test_the_template_lists_what_the_code_marks() -> None:
+    pot = (SRC / "locale" / "ttr_europe.pot").read_text("utf-8")
+    assert pot == catalogs.template(catalogs.extract()), "run scripts/i18n_catalogs.py --update"
+    assert catalogs.main([]) == 0  # nothing missing, nothing unused
+
+
+def test_russian_has_three_plural_forms_and_romanian_its_de() -> None:
+    ru, ro, pt, en = (translator(x) for x in ("ru", "ro", "pt", "en"))
+    trains = [1, 2, 4, 5, 11, 12, 21, 22, 25, 101, 111]
+    assert [ru.tn("{n} train", "{n} trains", n) for n in trains] == [
+        "1 вагончик",
+        "2 вагончика",
+        "4 вагончика",
+        "5 вагончиков",
+        "11 вагончиков",
+        "12 вагончиков",
+        "21 вагончик",
+        "22 вагончика",
+        "25 вагончиков",
+        "101 вагончик",
+        "111 вагончиков",
+    ]
+    assert [ro.tn("{n} point", "{n} points", n) for n in (1, 2, 19, 20, 101, 119)] == [
+        "1 punct",
+        "2 puncte",
+        "19 puncte",
+        "20 de puncte",
+        "101 puncte",
+        "119 puncte",
+    ]
+    assert [pt.tn("{n} ticket", "{n} tickets", n) for n in (0, 1, 2)] == [
+        "0 bilhete",
+        "1 bilhete",
+        "2 bilhetes",
+    ]
+    assert [en.tn("{n} ticket", "{n} tickets", n) for n in (0, 1, 2)] == [
+        "0 tickets",
+        "1 ticket",
+        "2 tickets",
+    ]
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_page_gets_the_same_catalog_and_plural_rule(lang: str) -> None:
+    doc = catalog_json(lang)
+    count, formula = i18n.plural_rule(lang)
+    assert doc["lang"] == lang and doc["nplurals"] == count and doc["plural"] == formula
+    for msgid, value in doc["messages"].items():
+        if isinstance(value, list):
+            assert len(value) == count
+            pick = gettext.c2py(formula)  # the formula the page evaluates as JavaScript
+            for n in range(130):
+                said = i18n.translations(lang).ngettext(msgid, msgid, n)
+                assert value[pick(n)] == said, msgid
+        else:
+            assert value == i18n.translations(lang).gettext(msgid)
+    assert catalog_json("xx")["lang"] == "en" and catalog_json("en")["messages"] == {}
+
+
+def test_the_game_words_follow_the_rulebooks_glossary() -> None:
+    """A sample of ../shared/glossary.md's terms, as the catalogs use them."""
+    expected = {
+        "pt": {
+            "Tunnel": "Túnel",
+            "{n} ticket": "Bilhete",
+            "Face-up cards": "abertas",
+            "locomotive": "Locomotiva",
+            "European Express": "Expresso Europeu",
+            "{n} station": "Estação",
+            "Draw from the pile": "pilha",
+        },
+        "ru": {
+            "Tunnel": "Туннель",
+            "{n} ticket": "маршрут",
+            "Face-up cards": "Открытый ряд",
+            "locomotive": "локомотив",
+            "{n} route": "перегон",
+            "{n} station": "станция",
+            "{n} train": "вагончик",
+            "Draw from the pile": "колод",
+        },
+        "ro": {
+            "Tunnel": "Tunel",
+            "{n} ticket": "bilet",
+            "Face-up cards": "deschise",
+            "locomotive": "locomotivă",
+            "{n} route": "rută",
+            "{n} train": "vagon",
+            "Draw from the pile": "pachet",
+        },
+    }
+    for lang, terms in expected.items():
+        tr = translator(lang)
+        for msgid, word in terms.items():
+            said = tr.tn(msgid, msgid, 1) if msgid.startswith("{n}") else tr.t(msgid)
+            assert word.lower() in said.lower(), (lang, msgid, said)
+
+
+# --------------------------------------------------------------------------- the refusals
+
+
+def _engine_reasons() -> list[str]:
+    """Every reason text the engine can give, from its source: the constant parts of each
+    ``IllegalActionError``-family call and payment check, with samples for the f-string parts."""
+    reasons = []
+    samples = {"route.id": "Paris-Wien", "KIND_NAMES[colour]": "red", "why": None}
+    for name in ("rules.py", "_payments.py", "match.py"):
+        tree = ast.parse((SRC / name).read_text("utf-8"))
+        for node in ast.walk(tree):
+            texts: list[ast.expr] = []
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in (
+                "IllegalActionError",
+                "NotYourTurnError",
+                "GameOverError",
+            ):
+                texts = node.args[1:2]
+            elif (
+                name == "_payments.py"
+                and isinstance(node, ast.Return)
+                and isinstance(node.value, ast.Tuple | ast.JoinedStr | ast.Constant)
+            ):
+                value = node.value
+                texts = value.elts[1:2] if isinstance(value, ast.Tuple) else [value]
+            for text in texts:
+                if isinstance(text, ast.Constant) and isinstance(text.value, str):
+                    reasons.append(text.value)
+                elif isinstance(text, ast.JoinedStr):
+                    parts = []
+                    for v in text.values:
+                        if isinstance(v, ast.Constant):
+                            parts.append(str(v.value))
+                        else:
+                            inner = ast.unparse(v.value)  # type: ignore[attr-defined]
+                            parts.append(samples.get(inner, "2") or "\0")
+                    reasons.append("".join(parts))
+    return [r for r in reasons if "\0" not in r and " " in r]
+
+
+def test_every_reason_the_engine_gives_has_players_words_in_every_language() -> None:
+    reasons = _engine_reasons()
+    assert len(reasons) >= 28
+    reasons += [
+        f"Paris-Wien: {r}" for r in ("needs exactly 2 cards, got 3", "colours may not be mixed")
+    ]
+    reasons += ["station 2: needs exactly 2 cards, got 1"]
+    for lang in LANGUAGES:
+        tr = translator(lang)
+        for reason in reasons:
+            if reason.startswith(
+                (
+                    "no route",
+                    "no city",
+                    "not an action",
+                    "a payment must",
+                    "ticket ",
+                    "no face-up slot",
+                )
+            ):
+                continue  # malformed moves: no page or menu sends them
+            said = tr.refusal(IllegalActionError("R1", reason))
+            assert said != tr.t("That move is not possible."), (lang, reason)
+            assert said.endswith("."), (lang, reason, said)
+
+
+def test_a_refusal_keeps_its_rule_and_english_and_reads_in_each_language() -> None:
+    exc = IllegalActionError("R9", "keep at least 2 ticket(s)")
+    assert exc.rule == "R9" and str(exc) == "R9: keep at least 2 ticket(s)"
+    said = {lang: translator(lang).refusal(exc) for lang in LANGUAGES}
+    assert said == {
+        "en": "Keep at least 2 tickets.",
+        "pt": "Fique com pelo menos 2 bilhetes.",
+        "ru": "Оставьте хотя бы 2 маршрута.",
+        "ro": "Păstrează cel puțin 2 bilete.",
+    }
+    one = translator("ru").refusal(IllegalActionError("R9", "keep at least 1 ticket(s)"))
+    assert one == "Оставьте хотя бы 1 маршрут."
+    colour = IllegalActionError("R21", "Paris-Wien: needs red cards or locomotives")
+    assert translator("pt").refusal(colour) == (
+        "Paris-Wien: São precisas cartas da cor vermelho ou Locomotivas."
+    )
+    unknown = IllegalActionError("input", "no route 'X-Y' on this map")
+    assert translator("ro").refusal(unknown) == "Mutarea aceasta nu este posibilă."
+
+
+def test_the_rules_core_never_imports_the_catalogs() -> None:
+    for path in SRC.glob("*.py"):
+        if path.stem in ("i18n", "terminal"):
+            continue
+        text = path.read_text("utf-8")
+        if path.stem in ("rules", "state", "actions", "scoring", "cards", "board", "errors"):
+            assert "i18n" not in text, path.name
+
+
+# --------------------------------------------------------------------------- choosing
+
+
+def test_the_language_comes_from_lang_the_locale_or_accept_language() -> None:
+    assert i18n.language("pt-BR") == "pt" and i18n.language("ru_RU.UTF-8") == "ru"
+    assert i18n.language("de") is None and i18n.language(None) is None
+    assert from_environment({"LANG": "ro_RO.UTF-8"}) == "ro"
+    assert from_environment({"LANGUAGE": "de:ru", "LANG": "pt_BR"}) == "ru"
+    assert from_environment({"LC_ALL": "C", "LANG": "pt_BR"}) == "en"  # LC_ALL decides
+    assert from_environment({}) == "en"
+    assert negotiate("de-DE,ru;q=0.9,pt;q=0.8") == "ru"
+    assert negotiate("pt-BR;q=0.5, ro;q=0.7") == "ro"
+    assert negotiate("ro;q=0, en;q=0.1") == "en"
+    assert negotiate(None) == "en" and negotiate("fr, de") == "en"
+    assert translator("klingon").lang == "en"
+
+
+def test_the_catalogs_compile_to_mo_that_gettext_reads() -> None:
+    header, entries = catalog("ru")
+    mo = compile_mo(header, list(entries))
+    read = gettext.GNUTranslations(io.BytesIO(mo))
+    assert read.gettext("Draw tickets") == "Взять маршруты"
+    assert read.ngettext("{n} ticket", "{n} tickets", 5) == "{n} маршрутов"
+    assert read.info()["plural-forms"].startswith("nplurals=3")
+
+
+def test_an_unreadable_catalog_line_is_a_data_error() -> None:
+    with pytest.raises(DataError, match="line 2"):
+        read_po('msgid "a"\nmsgstr oops\n', "x.po")
+    with pytest.raises(DataError, match="line 1"):
+        read_po('msgid "unclosed\n', "x.po")
+
+
+# --------------------------------------------------------------------------- the terminal
+
+
+def _terminal_game(lang: str) -> list[str]:
+    """A whole game at the terminal, seat 0 typed (a random choice of its menu each time)."""
+    match = Match.new("europe", "base", 2, 5, ["person", "greedy"])
+    out: list[str] = []
+    rng = random.Random(1)
+    holder: list[Terminal] = []
+
+    def read(prompt: str) -> str:
+        menu = list(holder[0]._menu)
+        return str(rng.choice(menu))
+
+    terminal = Terminal(match, read, out.append, lambda m: "saved.json", tr=translator(lang))
+    holder.append(terminal)
+    assert terminal.run()
+    assert match.finished
+    from ttr_europe.terminal import scoreboard_text
+
+    out.append(scoreboard_text(match.scoreboard(), translator(lang)))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("pt", ["seu turno", "Abertas", "Mão", "Bilhetes", "Pontuação final", "vagões"]),
+        ("ru", ["ваш ход", "Открытые", "Рука", "Маршруты", "Итоговые очки", "вагончик"]),
+    ],
+)
+def test_a_terminal_game_in_portuguese_and_russian(lang: str, words: list[str]) -> None:
+    out = "\n".join(_terminal_game(lang))
+    for word in words:
+        assert word in out, word
+    # no English words of the catalogs are left (notation and ids stay as typed)
+    assert not catalogs.english_left(out, lang)

@@ -1,0 +1,61 @@
+"""The catalogs over the wire: a refusal in every language, and the page's catalog as JSON,
+chosen by name or by ``Accept-Language``, from the real server."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from typing import Any
+
+import pytest
+from webserver import serving
+
+from ttr_europe.i18n import LANGUAGES, catalog_json
+from ttr_europe.match import Match
+from ttr_europe.web.hub import Client, Hub
+
+
+def _people() -> Match:
+    return Match.new("europe", "base", 2, 3, ["person", "greedy"])
+
+
+def test_a_refusal_carries_its_sentence_in_every_language() -> None:
+    hub = Hub(_people)
+    client = Client()
+    hub.receive(client, json.dumps({"type": "join", "seat": 0}))
+    keep_none = {"format": "ttr_europe/action", "version": 1, "type": "keep_tickets", "tickets": []}
+    ((_, doc),) = hub.receive(client, json.dumps({"type": "act", "action": keep_none}))
+    assert doc["code"] == "illegal" and doc["rule"] == "R9"
+    assert doc["text"] == "Keep at least 2 tickets."  # the English, as before
+    assert doc["words"] == {
+        "en": "Keep at least 2 tickets.",
+        "pt": "Fique com pelo menos 2 bilhetes.",
+        "ru": "Оставьте хотя бы 2 маршрута.",
+        "ro": "Păstrează cel puțin 2 bilete.",
+    }
+    ((_, turn),) = hub.receive(Client(), json.dumps({"type": "act", "action": "blind"}))
+    assert turn["code"] == "not_joined"  # not a rule's refusal: no words
+
+
+def _get(url: str, accept: str | None = None) -> tuple[int, Any, str]:
+    request = urllib.request.Request(url, headers={"Accept-Language": accept} if accept else {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as r:
+            return r.status, json.loads(r.read()), r.headers.get("Vary", "")
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read()), ""
+
+
+@pytest.mark.slow
+def test_the_server_sends_the_catalogs_the_page_asks_for() -> None:
+    with serving(_people) as server:
+        for lang in LANGUAGES:
+            status, doc, _ = _get(server.url + f"i18n/{lang}.json")
+            assert status == 200 and doc == catalog_json(lang)
+        status, doc, vary = _get(server.url + "i18n.json", "ru-RU,ru;q=0.9,en;q=0.5")
+        assert status == 200 and doc["lang"] == "ru" and vary == "Accept-Language"
+        assert _get(server.url + "i18n.json", "fr-FR")[1]["lang"] == "en"
+        assert _get(server.url + "i18n.json")[1]["lang"] == "en"
+        status, doc, _ = _get(server.url + "i18n/xx.json")
+        assert status == 404 and "xx" in doc["error"]
