@@ -20,6 +20,7 @@ import sys
 import time
 from typing import Any
 
+from ttr_europe.bots import split_specs
 from ttr_europe.sim import make_backend, simulate
 
 
@@ -76,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-ray", action="store_true")
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args(argv)
-    bots = args.bots.split(",")
+    bots = split_specs(args.bots)
     local: list[dict[str, Any]] = [
         {"backend": "serial"},
         {"backend": "process", "workers": 1},

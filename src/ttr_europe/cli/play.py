@@ -115,14 +115,14 @@ def _drawer(record_path: str) -> Callable[[object, int], str]:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from ..bots import close_bots, make_bot
+    from ..bots import close_bots, make_bot, split_specs
     from ..errors import BotError
     from ..match import PERSON, Match
     from ..records import GameRecord
     from ..scoring import format_scoreboard
     from ..terminal import LEGEND, PlayLog, Terminal, plural
 
-    names = [n.strip() for n in args.bots.split(",") if n.strip()] or ["greedy"]
+    names = split_specs(args.bots) or ["greedy"]
     record = None
     if args.resume:
         record = GameRecord.from_json(read_text(args.resume), source=args.resume)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -158,8 +158,12 @@ def _str(value: Any) -> str:
     return value
 
 
-def play_game(spec: GameSpec) -> GameResult:
-    """Play ``spec`` to the end; a failing bot forfeits (see ``GameResult``)."""
+def play_game(
+    spec: GameSpec, on_turn: Callable[[GameState, Bot, Sequence[str]], None] | None = None
+) -> GameResult:
+    """Play ``spec`` to the end; a failing bot forfeits (see ``GameResult``). ``on_turn`` is
+    told each state, the bot about to decide in it and the actions so far (the backends'
+    watch over a game whose referee may be stopped)."""
     from ..scoring import score
 
     started = time.perf_counter()
@@ -172,6 +176,8 @@ def play_game(spec: GameSpec) -> GameResult:
     forfeit = None
 
     def choose(now: GameState) -> Action:
+        if on_turn is not None:
+            on_turn(now, players[now.current], taken)
         action = bots.decide(players[now.current], now, rngs[now.current])
         bots.tell(players, now, action)  # the bots that watch see each move
         return action
@@ -190,25 +196,45 @@ def play_game(spec: GameSpec) -> GameResult:
         forfeit = Forfeit(seat, names[seat], len(taken), f"no end after {MAX_ACTIONS} actions")
     board_score = score(state)
     scores = tuple(p.total for p in board_score.players)
-    if forfeit is None:
-        ranks = tuple(p.rank for p in board_score.players)
-        winners = board_score.winners
-    else:
-        others = [s for s in range(len(players)) if s != forfeit.seat]
-        ranks = tuple(len(players) if s == forfeit.seat else 1 for s in range(len(players)))
-        winners = tuple(others)
+    if forfeit is not None:
+        return forfeit_result(spec, forfeit, scores, taken, time.perf_counter() - started)
+    winners = board_score.winners
     share = 1.0 / len(winners)
     return GameResult(
         seed=spec.seed,
         bots=names,
         scores=scores,
-        ranks=ranks,
+        ranks=tuple(p.rank for p in board_score.players),
         winners=winners,
         returns=tuple(share if s in winners else 0.0 for s in range(len(players))),
         actions=len(taken),
-        forfeit=forfeit,
         record=tuple(taken) if spec.record else None,
         duration=time.perf_counter() - started,
+    )
+
+
+def forfeit_result(
+    spec: GameSpec,
+    forfeit: Forfeit,
+    scores: Sequence[int],
+    taken: Sequence[str],
+    duration: float = 0.0,
+) -> GameResult:
+    """The row of a game ``forfeit`` stopped: ``scores`` as they stood, the other seats
+    sharing the win, the forfeiting seat ranked last."""
+    seats = len(spec.bots)
+    winners = tuple(s for s in range(seats) if s != forfeit.seat)
+    return GameResult(
+        seed=spec.seed,
+        bots=tuple(bot_name(b) for b in spec.bots),
+        scores=tuple(scores),
+        ranks=tuple(seats if s == forfeit.seat else 1 for s in range(seats)),
+        winners=winners,
+        returns=tuple(1.0 / len(winners) if s in winners else 0.0 for s in range(seats)),
+        actions=len(taken),
+        forfeit=forfeit,
+        record=tuple(taken) if spec.record else None,
+        duration=duration,
     )
 
 
