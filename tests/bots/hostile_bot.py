@@ -4,17 +4,24 @@ answers the first legal move, unless its attack is one made at a move (``kill``,
 ``killparent``) or it is asked to hang (``escape``, ``hang``).
 
 MODE and ARG:
-``peek PREFIX``: scans its parent's memory (``/proc/PPID/mem``) for PREFIX and 32 hex digits;
-``tcp PORT``: connects to 127.0.0.1:PORT; ``read PATH``: reads a file; ``list PATH``: lists a
-folder; ``env -``: names its environment; ``fork N``: starts N sleeping processes;
-``limits -``: its resource limits, its user and a 100 MB write to its ``/tmp``;
-``kill PATTERN``: at its first move, SIGKILL to every other process whose command line holds
-PATTERN; ``stop -``, ``killparent -``: at its first move, SIGSTOP or SIGKILL to its parent (the
-referee); ``escape TOKEN``: at hello, a grandchild in a session of its own that sleeps with
-TOKEN on its command line, then at its first move it hangs; ``hang TOKEN``: hangs at its first
-move. Every mode takes its ARG onto its command line, so a test finds its processes by ARG.
+
+- ``peek PREFIX``: scans its parent's memory (``/proc/PPID/mem``) for PREFIX and 32 hex digits;
+- ``tcp PORT``: connects to 127.0.0.1:PORT;
+- ``read @PATH``, ``list @PATH``: reads a file, lists a folder (the ``@`` keeps the referee
+  from taking PATH for a file the command needs);
+- ``env -``: names its environment; ``fork N``: starts N sleeping processes;
+- ``limits -``: its resource limits, its user and a 100 MB write to its ``/tmp``;
+- ``kill PATTERN``: at each move after its first (its tickets), SIGKILL to every other process
+  whose command line holds PATTERN;
+- ``stop -``, ``killparent -``: at its second move, SIGSTOP or SIGKILL to its parent (the
+  referee);
+- ``escape TOKEN``: at hello, a grandchild in a session of its own that sleeps with TOKEN on
+  its command line, then at its second move it hangs; ``hang TOKEN``: hangs at its second move.
+
+Every mode takes its ARG onto its command line, so a test finds its processes by ARG.
 """
 
+import contextlib
 import json
 import os
 import re
@@ -64,6 +71,7 @@ def tcp(port):
 
 
 def read(path):
+    path = path.removeprefix("@")
     try:
         with open(path) as f:
             return "read:" + f.read(40)
@@ -72,6 +80,7 @@ def read(path):
 
 
 def listing(path):
+    path = path.removeprefix("@")
     try:
         return "listed:" + ",".join(sorted(os.listdir(path)))
     except OSError as exc:
@@ -109,7 +118,7 @@ def limits():
 
 def escape(token):
     code = "import os, time; os.setsid(); time.sleep(3600)"
-    subprocess.Popen([sys.executable, "-c", code, token], start_new_session=True)
+    subprocess.Popen([sys.executable, "-c", code, token])
     return "escaped"
 
 
@@ -131,18 +140,18 @@ AT_HELLO = {"peek": peek, "tcp": tcp, "read": read, "list": listing, "fork": for
 AT_MOVE = {"kill": kill, "stop": lambda _: os.kill(os.getppid(), signal.SIGSTOP),
            "killparent": lambda _: os.kill(os.getppid(), signal.SIGKILL)}  # fmt: skip
 
+moves = 0
 for line in sys.stdin:
     message = json.loads(line)
     if message["type"] == "hello":
         report = AT_HELLO[mode](arg) if mode in AT_HELLO else "-"
         send({"type": "hello", "protocol": 1, "name": "hostile-" + mode, "version": report})
     elif message["type"] == "move":
-        if mode in AT_MOVE:
-            try:
+        moves += 1
+        if mode in AT_MOVE and moves >= 2:
+            with contextlib.suppress(OSError):
                 AT_MOVE[mode](arg)
-            except OSError:
-                pass
-        if mode in ("escape", "hang"):
+        if mode in ("escape", "hang") and moves >= 2:
             time.sleep(3600)
         send({"type": "move", "code": message["legal"][0]["code"]})
     elif message["type"] == "quit":
