@@ -1,7 +1,7 @@
 """A line-protocol bot that attacks its referee, its host or its opponent: ``hostile_bot.py
 MODE ARG``. It says what it found in its hello's ``version`` (``ProcessBot.version``), then
-answers the first legal move, unless its attack is one made at a move (``kill``, ``stop``,
-``killparent``) or it is asked to hang (``escape``, ``hang``).
+answers the last legal move (a claim when it can), after its attack when that is made at a
+move (``kill``, ``stop``, ``killparent``), unless it is asked to hang (``escape``, ``hang``).
 
 MODE and ARG:
 
@@ -153,6 +153,6 @@ for line in sys.stdin:
                 AT_MOVE[mode](arg)
         if mode in ("escape", "hang") and moves >= 2:
             time.sleep(3600)
-        send({"type": "move", "code": message["legal"][0]["code"]})
+        send({"type": "move", "code": message["legal"][-1]["code"]})
     elif message["type"] == "quit":
         break
