@@ -167,6 +167,13 @@ def test_a_bot_cannot_erase_its_loss_by_killing_its_worker() -> None:
     out = simulate(f"{kill},greedy", "--games", "2", "--workers", "1", "--backend", "process")
     assert out.returncode == 0, out.stderr  # in the sandbox its referee is out of reach
     assert json.loads(out.stdout)["forfeits"] == [] and "worker died" not in out.stderr
+    trusted = hostile("killparent", "-", "sandbox=off")  # reaches its worker: it forfeits
+    out = simulate(f"{trusted},greedy", "--games", "2", "--workers", "1", "--backend", "process")
+    assert out.returncode == 1 and "worker died" not in out.stderr, out.stderr
+    assert "2 of 2 games forfeited" in out.stderr
+    forfeits = json.loads(out.stdout)["forfeits"]
+    assert {f["bot"] for f in forfeits} == {trusted}
+    assert {f["error"] for f in forfeits} == {"its referee's process died while it was to move"}
 
 
 @pytest.mark.parametrize("settings", ["move=30", "move=30,sandbox=off"])

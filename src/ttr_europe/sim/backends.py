@@ -253,6 +253,8 @@ class ProcessBackend(Backend):
         return rows, left[1:], True
 
     def run(self, batches: Sequence[Batch]) -> Iterator[Done | Failed]:
+        from .. import scoring  # noqa: F401 (loaded once here: each forked worker has it)
+
         pending = deque(enumerate(batches))
         suspects: deque[tuple[int, Batch]] = deque()
         inflight: dict[Future[list[GameResult]], tuple[int, Batch]] = {}
