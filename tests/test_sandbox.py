@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import shlex
 import signal
 import socket
@@ -24,10 +25,10 @@ from pathlib import Path
 import pytest
 
 from ttr_europe import sandbox
-from ttr_europe.bots import GreedyBot, make_bot, play, split_specs
+from ttr_europe.bots import GreedyBot, bot_name, close_bots, decide, make_bot, play, split_specs
 from ttr_europe.errors import BotError
 from ttr_europe.protocol import ProcessBot, parse_command_spec
-from ttr_europe.rules import new_game
+from ttr_europe.rules import apply, new_game
 from ttr_europe.state import Phase
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -300,3 +301,54 @@ def test_every_example_in_the_docs_runs() -> None:
                              capture_output=True, text=True, env=ENV, timeout=300,
                              check=False)  # fmt: skip
         assert out.returncode == 0, (line, out.stderr)
+
+
+def test_the_bot_written_in_the_docs_plays_in_a_sandbox(tmp_path: Path) -> None:
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    block = text.split("## Writing a bot", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    program = tmp_path / "first.py"
+    program.write_text(block)
+    bot = make_bot(f"cmd:{PYTHON} {program}")
+    state, greedy, rng = new_game("europe", players=2, seed=3), GreedyBot(), random.Random(0)
+    try:
+        for _ in range(12):
+            mover = bot if state.current == 0 else greedy
+            state = apply(state, decide(mover, state, rng))
+    finally:
+        close_bots([bot])
+    assert bot_name(bot) == "first"
+
+
+def test_a_path_given_from_python_is_shown_read_only(tmp_path: Path) -> None:
+    (tmp_path / "book.txt").write_text("opening book")
+    tmp_path.chmod(0o755)  # the program is a user of its own: it reads what anyone may read
+    command = [sys.executable, str(HOSTILE), "list", f"@{tmp_path}"]
+    bot = ProcessBot(command, readable=[str(tmp_path)])
+    bot.start()
+    try:
+        assert bot.version == "listed:book.txt"
+    finally:
+        bot.close()
+    bot = ProcessBot(command)  # not shown without
+    bot.start()
+    try:
+        assert bot.version is not None and bot.version.startswith("error:")
+    finally:
+        bot.close()
+
+
+def test_a_serve_seat_runs_its_program_in_the_sandbox() -> None:
+    pytest.importorskip("starlette")
+    from ttr_europe.match import Match
+    from ttr_europe.web.hub import Client, Hub
+
+    spec = f"cmd:{PYTHON} {EXAMPLE}"
+    hub = Hub(lambda: Match.new("usa", "base", 2, 3, ["person", spec], first_player=0))
+    tab = Client()
+    hub.receive(tab, json.dumps({"type": "join", "seat": 0}))
+    hub.receive(tab, json.dumps({"type": "act", "action": "keep all"}))
+    match = hub.latest.match
+    bot = match.seats[1].bot
+    assert isinstance(bot, ProcessBot) and bot.sandbox and match.seats[1].name == spec
+    assert len(match.actions) >= 2  # the program chose its tickets
+    close_bots([bot])
