@@ -121,6 +121,18 @@ def test_a_bot_cannot_read_the_host_s_files_or_list_the_work_tree() -> None:
     assert {"dev", "proc", "tmp", "usr"} <= root <= system | own  # no home, no srv, no var
 
 
+def test_a_command_that_names_the_host_s_own_trees_is_not_shown_them() -> None:
+    """Words of a command are shown when they name files, but never the root, /proc or /dev
+    of the host: listing /proc shows the sandbox's own two processes (its init and itself)."""
+    assert sandbox.visible([sys.executable, str(HOSTILE), "/", "/proc", "/dev/null"], "/") == [
+        *sandbox.visible([sys.executable], "/"),
+        str(HOSTILE),
+    ]
+    pids = [p for p in report(hostile("list", "@/proc /proc /")).split(":")[1].split(",")
+            if p.isdigit()]  # fmt: skip
+    assert len(pids) == 2
+
+
 def test_a_bot_inherits_nothing_of_the_referee_s_environment(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -127,7 +127,8 @@ def visible(command: Sequence[str], cwd: str) -> list[str]:
     """The host paths a sandbox shows (read-only, at the same place) besides the system: the
     program, through each of its links, or the installation it belongs to when it lies in
     the ``bin/`` of one (a directory with a ``lib/`` or a virtual environment's
-    ``pyvenv.cfg``), and each word of the command that names an existing file or directory."""
+    ``pyvenv.cfg``), and each word of the command that names an existing file or directory
+    (but not ``/`` nor a path in ``SPECIAL``)."""
     paths: list[str] = []
     hop = resolve_program(command)
     for _ in range(40):  # the chain of links, as the kernel follows it
@@ -137,9 +138,18 @@ def visible(command: Sequence[str], cwd: str) -> list[str]:
         hop = os.path.normpath(os.path.join(os.path.dirname(hop), os.readlink(hop)))
     for word in command[1:]:
         path = os.path.normpath(os.path.join(cwd, word))
-        if word and os.path.exists(path):
+        if word and os.path.exists(path) and not _is_special(path):
             paths.append(path)
     return [p for p in dict.fromkeys(paths) if not _is_system(p)]
+
+
+SPECIAL = ("/proc", "/sys", "/dev", "/run")
+"""The kernel's and the running system's own trees: never shown from the host, nor the root
+itself, whatever a command names (they would show the host's processes and devices)."""
+
+
+def _is_special(path: str) -> bool:
+    return path == "/" or any(path == top or path.startswith(top + "/") for top in SPECIAL)
 
 
 def _installation(program: str) -> str:
