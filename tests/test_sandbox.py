@@ -189,8 +189,9 @@ def test_a_bot_cannot_erase_its_loss_by_killing_its_worker() -> None:
     assert {f["error"] for f in forfeits} == {"its referee's process died while it was to move"}
 
 
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT], ids=["killed", "interrupted"])
 @pytest.mark.parametrize("settings", ["move=30", "move=30,sandbox=off"])
-def test_no_bot_outlives_a_killed_simulate(token: str, settings: str) -> None:
+def test_no_bot_outlives_a_killed_simulate(token: str, settings: str, how: int) -> None:
     bots = f"{hostile('hang', token, settings)},greedy"
     line = [sys.executable, "-m", "ttr_europe", "simulate", "--bots", bots, "--games", "2",
             "--workers", "1", "--backend", "process"]  # fmt: skip
@@ -202,8 +203,11 @@ def test_no_bot_outlives_a_killed_simulate(token: str, settings: str) -> None:
             time.sleep(0.1)
         time.sleep(0.5)  # it is thinking
     finally:
-        driver.kill()
-        driver.wait()
+        driver.send_signal(how)
+        try:
+            driver.wait(30)
+        finally:
+            driver.kill()
     assert gone(token), holding(token)
 
 

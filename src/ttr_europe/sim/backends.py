@@ -320,9 +320,16 @@ class ProcessBackend(Backend):
             self._watches.clear()
 
     def _discard_pool(self) -> None:
+        """Shut the pool down and kill its workers: a worker still playing (the run was
+        interrupted, or the pool broke) would hold the interpreter's exit until its game
+        ends, and its bots with it (each dies with its worker)."""
         if self._pool is not None:
+            workers = list(getattr(self._pool, "_processes", None) or {})
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+            for pid in workers:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
 
 
 def _follow_parent(parent: int) -> None:
