@@ -22,6 +22,7 @@ import sys
 import time
 from typing import Any
 
+from ttr_europe.bots import split_specs
 from ttr_europe.sim import make_backend, simulate
 
 
@@ -104,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", metavar="FILE")
     parser.add_argument("--engines", action="store_true", help="the core against the reference")
     args = parser.parse_args(argv)
-    bots = args.bots.split(",")
+    bots = split_specs(args.bots)
     if args.engines:
         simulate(bots, games=2, players=2, backend="serial")  # imports and caches, once
         found = engines(bots, args.games, args.repeat)

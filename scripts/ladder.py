@@ -24,6 +24,7 @@ import time
 from itertools import combinations
 from pathlib import Path
 
+from ttr_europe.bots import split_specs
 from ttr_europe.ladder import LADDER
 from ttr_europe.sim import ENGINES, simulate
 from ttr_europe.sim.games import GameResult
@@ -59,7 +60,7 @@ def main() -> None:
         help="auto, fast or python: who plays the games (the same rows)",
     )
     args = parser.parse_args()
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    bots = split_specs(args.bots)
     args.out.mkdir(parents=True, exist_ok=True)
     by_pair: dict[tuple[str, str], list[GameResult]] = {}
     seconds: dict[tuple[str, str], float] = {}

@@ -59,6 +59,7 @@ __all__ = [
     "play",
     "seat_rng",
     "seat_seed",
+    "split_specs",
     "tell",
 ]
 
@@ -422,6 +423,23 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     if not callable(getattr(bot, "choose", None)):
         raise BotError(text, None, None, f"built {bot!r}, which has no choose(view, legal, rng)")
     return bot  # type: ignore[no-any-return]
+
+
+def split_specs(text: str) -> list[str]:
+    """The bot specs of a comma-separated list (``--bots``, ``--seats``): commas inside
+    brackets belong to a spec (``cmd[move=1,game=60]:./bot,greedy`` is two specs), and empty
+    items are dropped. A command cannot hold a comma of its own in a list."""
+    specs, depth, start = [], 0, 0
+    for at, char in enumerate(text):
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth = max(0, depth - 1)
+        elif char == "," and depth == 0:
+            specs.append(text[start:at])
+            start = at + 1
+    specs.append(text[start:])
+    return [spec.strip() for spec in specs if spec.strip()]
 
 
 def _import(spec: str) -> Any:

@@ -11,9 +11,11 @@ input and output (docs/protocol.md; the schemas are ``data/schema/protocol-*.sch
 4. at the end the referee sends ``quit``.
 
 A bot that exits, hangs, answers garbage or an illegal move, writes without end or runs out of
-time raises ``BotError`` with the reason; its process group is then killed and reaped. Memory
-is capped with ``resource.setrlimit`` where the system has it. Spec: ``cmd:python mybot.py``,
-with time controls and the memory cap in brackets: ``cmd[move=0.5,game=60,memory=512]:...``.
+time raises ``BotError`` with the reason; its process group is then killed and reaped. The
+program runs in a sandbox (``sandbox``: no network, its own processes, a read-only view of
+what its command needs, limits); a trusted one may run without (``sandbox=off``). Spec:
+``cmd:python mybot.py``, with time controls, the memory cap and the sandbox in brackets:
+``cmd[move=0.5,game=60,memory=512,sandbox=off]:...``.
 """
 
 from __future__ import annotations
@@ -39,12 +41,8 @@ from ._routing import board_of
 from .actions import Action, KeepTickets, parse
 from .codec import ActionCodec, codec_for
 from .errors import ActionParseError, BotError, DataError
+from .sandbox import Limits, child_setup, sandboxed, unavailable
 from .views import View, view_to_json
-
-try:
-    import resource
-except ImportError:  # pragma: no cover (not a POSIX system: no limits)
-    resource = None  # type: ignore[assignment]
 
 __all__ = ["PROTOCOL", "ProcessBot", "TimeControl", "parse_command_spec"]
 
@@ -80,19 +78,29 @@ _SPEC = re.compile(r"cmd(?:\[(?P<settings>[^\]]*)\])?:(?P<command>.*)", re.DOTAL
 
 
 def parse_command_spec(spec: str) -> ProcessBot:
-    """A ``ProcessBot`` from ``cmd:COMMAND`` or ``cmd[move=S,game=S,memory=MB]:COMMAND``.
+    """A ``ProcessBot`` from ``cmd:COMMAND`` or ``cmd[move=S,game=S,memory=MB,sandbox=off]:
+    COMMAND`` (any of the settings, in any order).
 
-    The command is split as a shell would split it (``shlex``), but no shell runs it.
+    The command is split as a shell would split it (``shlex``), but no shell runs it. A
+    sandboxed bot (the default) is refused here, in one line, where no sandbox can be made.
     """
     found = _SPEC.fullmatch(spec.strip())
     if found is None:
         raise BotError(spec, None, None, "not a command spec (cmd:COMMAND)")
     settings: dict[str, float] = {}
+    sandbox = True
     for item in filter(None, (s.strip() for s in (found["settings"] or "").split(","))):
         name, _, value = item.partition("=")
         name = name.strip()
+        if name == "sandbox":
+            if value.strip() not in ("on", "off"):
+                raise BotError(spec, None, None, "sandbox must be on or off")
+            sandbox = value.strip() == "on"
+            continue
         if name not in ("move", "game", "memory"):
-            raise BotError(spec, None, None, f"unknown setting {name!r} (move, game, memory)")
+            raise BotError(
+                spec, None, None, f"unknown setting {name!r} (move, game, memory, sandbox)"
+            )
         settings[name] = _positive(name, value)
     try:
         command = shlex.split(found["command"])
@@ -100,23 +108,18 @@ def parse_command_spec(spec: str) -> ProcessBot:
         raise BotError(spec, None, None, f"cannot split the command: {exc}") from None
     if not command:
         raise BotError(spec, None, None, "no command after cmd:")
+    if sandbox and (reason := unavailable()) is not None:
+        raise BotError(spec, None, None, _unsandboxed(reason))
     times = TimeControl(settings.get("move", 10.0), settings.get("game", 600.0))
     memory = int(settings["memory"]) if "memory" in settings else DEFAULT_MEMORY_MB
-    return ProcessBot(command, time=times, memory_mb=memory, spec=spec.strip())
+    return ProcessBot(command, time=times, memory_mb=memory, sandbox=sandbox, spec=spec.strip())
 
 
 DEFAULT_MEMORY_MB = 2048
 
 
-def _limits(memory_mb: int | None) -> None:  # pragma: no cover (runs in the child)
-    """In the child before it starts: cap its memory and forbid core files. Only setrlimit
-    calls, no import and no lock, so it is safe between fork and exec with threads about."""
-    if resource is None:  # not on this system: no limits
-        return
-    if memory_mb is not None:
-        size = memory_mb << 20
-        resource.setrlimit(resource.RLIMIT_AS, (size, size))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+def _unsandboxed(reason: str) -> str:
+    return f"cannot run in a sandbox: {reason}; cmd[sandbox=off]: runs a trusted program without"
 
 
 def _end(proc: subprocess.Popen[bytes]) -> None:
@@ -144,12 +147,16 @@ class ProcessBot:
         time: TimeControl = TimeControl(),
         options: Mapping[str, Json] | None = None,
         memory_mb: int | None = DEFAULT_MEMORY_MB,
+        sandbox: bool = True,
+        readable: Sequence[str] = (),
         spec: str | None = None,
     ) -> None:
         self.command = tuple(command)
         self.time = time
         self.options = dict(options or {})
         self.memory_mb = memory_mb
+        self.sandbox = sandbox
+        self.readable = tuple(readable)  # more host paths the sandbox shows, read-only
         self.spec = spec or "cmd:" + shlex.join(self.command)
         self.name = self.spec
         self.version: str | None = None
@@ -164,7 +171,8 @@ class ProcessBot:
 
     def __reduce__(self) -> tuple[Any, ...]:
         """A copy or a pickle is a new bot with the same settings, not started."""
-        return (_fresh, (self.command, self.time, self.options, self.memory_mb, self.spec))
+        settings = (self.time, self.options, self.memory_mb, self.sandbox, self.readable)
+        return (_fresh, (self.command, *settings, self.spec))
 
     def __repr__(self) -> str:
         return f"<ProcessBot {self.spec!r}>"
@@ -217,13 +225,20 @@ class ProcessBot:
     # ------------------------------------------------------------------ the process
 
     def start(self) -> None:
-        """Start the program and shake hands; ``BotError`` if it cannot."""
-        memory = self.memory_mb
+        """Start the program (in its sandbox unless ``sandbox`` is off) and shake hands;
+        ``BotError`` if it cannot."""
+        memory, limits = self.memory_mb, self.limits() if self.sandbox else None
         try:
+            if limits is None:
+                line = list(self.command)
+            elif (reason := unavailable()) is not None:
+                raise self._fail(_unsandboxed(reason))
+            else:
+                line = sandboxed(self.command, os.getcwd(), limits, self.readable)
             proc = subprocess.Popen(
-                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                line, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
-                preexec_fn=lambda: _limits(memory),  # noqa: PLW1509 (setrlimit calls only)
+                preexec_fn=lambda: child_setup(memory, limits),  # noqa: PLW1509 (prctl, setrlimit)
             )  # fmt: skip
         except OSError as exc:
             raise self._fail(f"cannot start {shlex.join(self.command)}: {exc}") from None
@@ -256,6 +271,17 @@ class ProcessBot:
         self.version = version_text if isinstance(version_text, str) else None
         self.declared = declared
         self._send({"type": "options", "options": {**declared, **self.options}}, 1.0)
+
+    def decision_limit(self) -> float:
+        """The most seconds the next decision may take by the clocks: the move limit (at most
+        what is left of the game), and the handshake before the first."""
+        limit = min(self.time.move, max(0.0, self.time.game - self.used))
+        return limit + (self.time.startup + 1.0 if self._proc is None else 0.0)
+
+    def limits(self) -> Limits:
+        """The sandbox's limits: the memory cap, processor time from the clocks, the rest
+        ``Limits``' defaults."""
+        return Limits.for_clock(self.time.game, self.time.startup, memory_mb=self.memory_mb)
 
     def close(self) -> None:
         """Say ``quit``, give the program a moment to leave, then end its process group. The
@@ -374,9 +400,10 @@ class ProcessBot:
 
 def _fresh(
     command: Sequence[str], time: TimeControl, options: Mapping[str, Json],
-    memory_mb: int | None, spec: str,
+    memory_mb: int | None, sandbox: bool, readable: Sequence[str], spec: str,
 ) -> ProcessBot:  # fmt: skip
-    return ProcessBot(command, time=time, options=options, memory_mb=memory_mb, spec=spec)
+    return ProcessBot(command, time=time, options=options, memory_mb=memory_mb,
+                      sandbox=sandbox, readable=readable, spec=spec)  # fmt: skip
 
 
 def _code(codec: ActionCodec, action: Action, offer: Sequence[str]) -> int:

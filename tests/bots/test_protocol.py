@@ -32,8 +32,10 @@ FAULTY = ROOT / "tests" / "bots" / "faulty_bot.py"
 PYTHON = shlex.quote(sys.executable)
 
 
-def faulty(mode: str, n: int, pids: Path, settings: str = "move=1") -> str:
-    """The spec of a bot that goes wrong (``mode``) at its ``n``-th move."""
+def faulty(mode: str, n: int, pids: Path, settings: str = "move=1", sandbox: bool = False) -> str:
+    """The spec of a bot that goes wrong (``mode``) at its ``n``-th move, run as a trusted
+    program (so that it can write its pids down) unless ``sandbox``."""
+    settings += "" if sandbox else ",sandbox=off"
     return f"cmd[{settings}]:{PYTHON} {FAULTY} {mode} {n} {pids}"
 
 
@@ -50,14 +52,29 @@ def running(pid: int) -> bool:
     return "State:\tZ" not in status
 
 
-def assert_all_ended(pids: Path) -> None:
-    """Every process the bots wrote down has ended: the bots at once (they are reaped), a
-    bot's children within moments (killed with its group, the kill is delivered at once but
-    acted on by the kernel as they are scheduled)."""
+def holding(token: str) -> list[int]:
+    """The running processes whose command line holds ``token`` (a sandbox's included)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                line = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if token.encode() in line and running(int(entry.name)):
+                found.append(int(entry.name))
+    return found
+
+
+def assert_all_ended(pids: Path, sandboxed: bool = False) -> None:
+    """Every process the bots wrote down (a sandboxed bot cannot) and every process with the
+    pid file on its command line has ended: the bots at once (they are reaped), a bot's
+    children within moments (killed with its group or its sandbox, the kill is delivered at
+    once but acted on by the kernel as they are scheduled)."""
     started = [int(p) for p in pids.read_text().split()] if pids.exists() else []
-    assert started, "no bot process was started"
+    assert sandboxed or started, "no bot process was started"
     for _ in range(100):
-        left = [p for p in started if running(p)]
+        left = [p for p in started if running(p)] + holding(str(pids))
         if not left:
             return
         time.sleep(0.02)
@@ -112,6 +129,7 @@ def test_a_tournament_of_faulty_bots_finishes_every_game_with_the_right_forfeits
     assert len(pids.read_text().split()) == 3 * 5 + 1  # three faulty programs a game, a child
 
 
+@pytest.mark.parametrize("sandboxed", [False, True], ids=["trusted", "sandboxed"])
 @pytest.mark.parametrize(
     ("mode", "settings", "reason"),
     [
@@ -127,17 +145,17 @@ def test_a_tournament_of_faulty_bots_finishes_every_game_with_the_right_forfeits
     ],
 )
 def test_each_fault_is_a_bot_error_with_its_reason_and_the_process_ends(
-    tmp_path: Path, mode: str, settings: str, reason: str
+    tmp_path: Path, mode: str, settings: str, reason: str, sandboxed: bool
 ) -> None:
     pids = tmp_path / "pids"
-    bot = make_bot(faulty(mode, 3, pids, settings))
+    bot = make_bot(faulty(mode, 3, pids, settings, sandboxed))
     assert isinstance(bot, ProcessBot)
     with pytest.raises(BotError) as caught:
         play(new_game("europe", players=2, seed=1), [bot, GreedyBot()])
     assert reason in caught.value.reason, caught.value.reason
     assert not caught.value.reason.startswith("raised")  # the program's fault, said plainly
     assert caught.value.seat == 0 and caught.value.bot in (mode, bot.spec)
-    assert_all_ended(pids)
+    assert_all_ended(pids, sandboxed)
     with pytest.raises(BotError, match="failed before"):  # a failed bot stays failed
         decide(bot, new_game("europe", players=2, seed=1), random.Random(0))
 
@@ -145,7 +163,9 @@ def test_each_fault_is_a_bot_error_with_its_reason_and_the_process_ends(
 def test_a_bot_that_never_says_hello_times_out_at_startup(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     bot = ProcessBot(
-        [sys.executable, str(FAULTY), "mute", "1", str(pids)], time=TimeControl(startup=0.5)
+        [sys.executable, str(FAULTY), "mute", "1", str(pids)],
+        time=TimeControl(startup=0.5),
+        sandbox=False,
     )
     with pytest.raises(BotError, match=r"no hello answer within 0.5 s \(start time\)"):
         decide(bot, new_game("europe", players=2, seed=1), random.Random(0))
@@ -172,7 +192,7 @@ def test_the_exchange_follows_the_schemas_and_a_whole_game_is_played(tmp_path: P
         return jsonschema.Draft202012Validator(schemas[kind], registry=registry)
 
     pids = tmp_path / "pids"
-    bot = ProcessBot([sys.executable, str(FAULTY), "record", "1", str(pids)])
+    bot = ProcessBot([sys.executable, str(FAULTY), "record", "1", str(pids)], sandbox=False)
     history = play(new_game("usa", players=2, seed=5), [bot, GreedyBot()], seed=2)
     assert history[-1].phase is Phase.GAME_OVER
     close_bots([bot])
@@ -286,14 +306,14 @@ def test_options_declared_by_the_bot_are_sent_and_moves_may_be_named_by_notation
 ) -> None:
     pids = tmp_path / "pids"
     command = [sys.executable, str(FAULTY), "notation", "1", str(pids)]
-    bot = ProcessBot(command, options={"level": 3})
+    bot = ProcessBot(command, options={"level": 3}, sandbox=False)
     history = play(new_game("europe", players=2, seed=6), [bot, GreedyBot()], seed=6)
     assert history[-1].phase is Phase.GAME_OVER and bot.name == "notation"
     assert bot.declared == {"level": 1, "style": "calm"} and bot.version == "0"
     close_bots([bot])
     sent = json.loads((tmp_path / "pids.log").read_text())
     assert sent == {"type": "options", "options": {"level": 3, "style": "calm"}}
-    stranger = ProcessBot(command, options={"speed": 2})
+    stranger = ProcessBot(command, options={"speed": 2}, sandbox=False)
     with pytest.raises(BotError, match="does not accept the options speed"):
         decide(stranger, new_game("europe", players=2, seed=1), random.Random(0))
     assert_all_ended(pids)
@@ -318,7 +338,7 @@ def test_a_closed_bot_starts_its_program_again_and_a_copy_is_a_new_bot(tmp_path:
     import pickle
 
     pids = tmp_path / "pids"
-    bot = ProcessBot([sys.executable, str(FAULTY), "dies", "3", str(pids)])
+    bot = ProcessBot([sys.executable, str(FAULTY), "dies", "3", str(pids)], sandbox=False)
     with pytest.raises(BotError, match="exited"):
         play(new_game("europe", players=2, seed=1), [bot, GreedyBot()])
     for twin in (copy.deepcopy(bot), pickle.loads(pickle.dumps(bot))):

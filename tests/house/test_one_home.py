@@ -220,20 +220,25 @@ def test_internal_modules_are_underscored_and_not_exported() -> None:
 
 
 def test_one_module_binds_the_compiled_core() -> None:
-    """``fast._binding`` alone imports ctypes and holds the core's pointers: every other module
-    calls the core through it, so each C signature is written once."""
-    binders = []
+    """``fast._binding`` alone holds the core's pointers (``_lib()``, ``._ptr``): every other
+    module calls the core through it, so each C signature is written once. ctypes is imported
+    there and in ``sandbox`` only, which asks the C library for ``prctl`` (a bot dies with its
+    referee) and loads nothing of ours."""
+    binders, importers = [], []
     for name, path in MODULES.items():
         text = path.read_text("utf-8")
-        tree = _tree(name)
-        imports_ctypes = any(
+        if any(
             (isinstance(node, ast.Import) and any(a.name == "ctypes" for a in node.names))
             or (isinstance(node, ast.ImportFrom) and node.module == "ctypes")
-            for node in ast.walk(tree)
-        )
-        if imports_ctypes or "_lib()" in text or "._ptr" in text:
+            for node in ast.walk(_tree(name))
+        ):
+            importers.append(name)
+        if "_lib()" in text or "._ptr" in text:
             binders.append(name)
     assert binders == ["ttr_europe.fast._binding"]
+    assert importers == ["ttr_europe.fast._binding", "ttr_europe.sandbox"]
+    sandbox = MODULES["ttr_europe.sandbox"].read_text("utf-8")
+    assert "CDLL(None" in sandbox and sandbox.count("CDLL(") == 1  # the C library, nothing else
 
 
 def test_the_compiled_core_imports_nothing_that_plays_games_in_bulk() -> None:

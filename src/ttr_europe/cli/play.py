@@ -121,7 +121,7 @@ def _drawer(record_path: str) -> Callable[[object, int], str]:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from ..bots import close_bots, make_bot
+    from ..bots import close_bots, make_bot, split_specs
     from ..errors import BotError
     from ..i18n import from_environment, translator
     from ..match import PERSON, Match
@@ -130,7 +130,7 @@ def run_play(args: argparse.Namespace) -> int:
 
     tr = translator(args.lang or from_environment())
 
-    names = [n.strip() for n in args.bots.split(",") if n.strip()] or ["greedy"]
+    names = split_specs(args.bots) or ["greedy"]
     record = None
     if args.resume:
         record = GameRecord.from_json(read_text(args.resume), source=args.resume)

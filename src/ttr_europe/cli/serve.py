@@ -72,8 +72,10 @@ def run_serve(args: argparse.Namespace) -> int:
               "pip install 'ttr_europe[web]'", file=sys.stderr)  # fmt: skip
         return 2
 
+    from ..bots import split_specs
+
     board = open_map(args.map)
-    names = [n.strip() for n in args.seats.split(",") if n.strip()] or ["person"]
+    names = split_specs(args.seats) or ["person"]
     seats = [names[min(i, len(names) - 1)] for i in range(args.players)]
     from ..match import Match
 

@@ -146,6 +146,7 @@ def run_games(args: argparse.Namespace, *, forfeits_fail: bool) -> int:
     bot forfeited), 2 when nothing could start (bad arguments, map or results file, a Ray
     address that does not answer), 130 when interrupted (the rows written stay).
     """
+    from ..bots import split_specs
     from ..errors import BotError
     from ..sim import SimulationError, engine_for, resolve_bot, simulate
 
@@ -157,7 +158,7 @@ def run_games(args: argparse.Namespace, *, forfeits_fail: bool) -> int:
         return fail("--resume needs --out FILE.jsonl", 2)
     if args.address and args.backend not in (None, "ray"):
         return fail("--address is for the ray backend", 2)
-    bots = [name.strip() for name in args.bots.split(",") if name.strip()]
+    bots = split_specs(args.bots)
     if not bots:
         return fail("--bots names no bot", 2)
     try:

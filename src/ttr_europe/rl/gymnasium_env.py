@@ -28,7 +28,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..actions import Action
-from ..bots import Bot, decide, make_bot, tell
+from ..bots import Bot, decide, make_bot, split_specs, tell
 from ..errors import (
     BotError,
     GameOverError,
@@ -62,7 +62,7 @@ class TicketToRideGymEnv(gym.Env[Obs, np.int64]):
         **options: Any,
     ) -> None:
         if isinstance(opponents, str):
-            opponents = tuple(s.strip() for s in opponents.split(","))
+            opponents = tuple(split_specs(opponents))
         if not opponents:
             raise SetupError("opponents: at least one bot is needed")
         players = 1 + len(opponents)

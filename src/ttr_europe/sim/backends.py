@@ -6,13 +6,22 @@ order. A batch whose worker died (a killed process, a lost node) is submitted ag
 Games are fixed by their specs, so which worker plays them changes nothing but the time.
 A backend runs one task on each batch: ``play_batch`` (rows of ``simulate``) unless given
 another picklable function of a batch (the playtests' game logs, say).
+
+On the process pool a batch with a program in another process (a ``cmd:`` bot) is watched
+(``Watch``): its worker notes each finished game and whose turn it is, with the deadline that
+turn's clocks give. A worker past a deadline (stopped, stuck) is killed; a game whose worker
+died while a ``cmd:`` seat was to move, or passed its deadline, is a forfeit of that seat, and
+the games finished before it keep their rows.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
+import shutil
+import signal
 import socket
 import sys
 import tempfile
@@ -26,7 +35,21 @@ from typing import Any
 
 import attrs
 
-from .games import SimulationError, describe_error, play_batch
+from .._jsontext import parse_json
+from ..bots import Bot
+from ..errors import DataError
+from ..protocol import ProcessBot
+from ..state import GameState
+from .games import (
+    Forfeit,
+    GameResult,
+    SimulationError,
+    bot_name,
+    describe_error,
+    forfeit_result,
+    play_batch,
+    play_game,
+)
 
 BACKENDS = ("serial", "process", "ray")
 Batch = tuple[Any, ...]  # game specs: ``GameSpec`` for ``play_batch``, or a task's own
@@ -82,6 +105,79 @@ class Backend:
         return True
 
 
+GRACE = 5.0
+"""Seconds past what a turn's clocks allow before its worker counts as stuck and is killed."""
+
+
+def clocked(bot: object) -> bool:
+    """Whether ``bot`` (a spec or an object) is a program in another process, on the clocks."""
+    if isinstance(bot, str):
+        return bot.strip().startswith(("cmd:", "cmd["))
+    return isinstance(bot, ProcessBot)
+
+
+@attrs.frozen
+class Watch:
+    """Where a worker notes its batch's progress for the driver: a line per finished game
+    (``rows``) and the turn being played (``turn``: the worker, the game, the seat, whether it
+    is on the clocks, the actions and scores so far, and its deadline on the monotonic clock,
+    which every process of the machine shares)."""
+
+    folder: str
+    key: int
+
+    @property
+    def rows(self) -> str:
+        return os.path.join(self.folder, f"{self.key}.rows")
+
+    @property
+    def turn(self) -> str:
+        return os.path.join(self.folder, f"{self.key}.turn")
+
+    def note_turn(self, game: int, state: GameState, bot: Bot, taken: Sequence[str]) -> None:
+        until = None
+        if isinstance(bot, ProcessBot):
+            until = time.monotonic() + bot.decision_limit() + GRACE
+        turn = {"pid": os.getpid(), "game": game, "seat": state.current, "until": until,
+                "scores": [p.score for p in state.players], "taken": list(taken)}  # fmt: skip
+        part = self.turn + ".part"
+        with open(part, "w") as f:
+            json.dump(turn, f)
+        os.replace(part, self.turn)
+
+    def read_turn(self) -> dict[str, Any] | None:
+        try:
+            with open(self.turn) as f:
+                turn: dict[str, Any] = parse_json(f.read(), self.turn)
+        except (OSError, DataError):
+            return None
+        return turn
+
+    def read_rows(self) -> list[GameResult]:
+        try:
+            with open(self.rows) as f:
+                lines = [line for line in f if line.endswith("\n")]  # not one cut short
+            return [GameResult.from_json(parse_json(line, self.rows)) for line in lines]
+        except OSError:
+            return []
+
+
+def play_watched(batch: Batch, watch: Watch) -> list[GameResult]:
+    """``play_batch`` noting its progress in ``watch`` (what a worker runs for a watched
+    batch)."""
+    results = []
+    for index, spec in enumerate(batch):
+
+        def on_turn(state: GameState, bot: Bot, taken: Sequence[str], game: int = index) -> None:
+            watch.note_turn(game, state, bot, taken)
+
+        result = play_game(spec, on_turn)
+        with open(watch.rows, "a") as f:
+            f.write(json.dumps(result.to_json()) + "\n")
+        results.append(result)
+    return results
+
+
 class SerialBackend(Backend):
     """Every game in this process, one after the other: no overhead, no parallelism."""
 
@@ -116,8 +212,54 @@ class ProcessBackend(Backend):
     ) -> None:
         super().__init__(workers or _cpus(), max_retries, task)
         self._pool: ProcessPoolExecutor | None = None
+        self._folder: str | None = None
+        self._watches: dict[int, Watch] = {}
+        self._overdue: dict[int, str] = {}  # batches whose worker was killed, and why
+
+    def _submit(self, key: int, batch: Batch) -> Future[Sequence[Any]]:
+        assert self._pool is not None
+        if self.task is not play_batch or not any(clocked(b) for spec in batch for b in spec.bots):
+            return self._pool.submit(self.task, batch)  # only simulate's games are watched
+        if self._folder is None:
+            self._folder = tempfile.mkdtemp(prefix="ttr-watch-")
+        watch = self._watches[key] = Watch(self._folder, len(self._watches))
+        return self._pool.submit(play_watched, batch, watch)
+
+    def _check_deadlines(self, inflight: dict[Any, tuple[int, Batch]]) -> None:
+        """Kill the worker of each watched batch past its turn's deadline."""
+        now = time.monotonic()
+        for key, _ in inflight.values():
+            watch = self._watches.get(key)
+            turn = watch.read_turn() if watch is not None else None
+            if turn is None or turn["until"] is None or turn["until"] > now or key in self._overdue:
+                continue
+            self._overdue[key] = "timed out: its turn passed the deadline of its clocks"
+            with contextlib.suppress(OSError):
+                os.kill(turn["pid"], signal.SIGKILL)
+
+    def _salvage(self, key: int, batch: Batch, alone: bool) -> tuple[list[GameResult], Batch, bool]:
+        """What a lost watched batch leaves: the rows of its finished games, a forfeit for
+        the game whose ``cmd:`` seat was to move when its worker was killed for a deadline or
+        died alone (then ``True``: the death is accounted for), and the games still to play."""
+        watch = self._watches.get(key)
+        if watch is None:
+            return [], batch, False
+        rows, turn = watch.read_rows(), watch.read_turn()
+        left = batch[len(rows) :]
+        overdue = self._overdue.pop(key, None)
+        if turn is None or turn["game"] != len(rows) or turn["until"] is None:
+            return rows, left, False  # no seat on the clocks: the worker itself failed
+        if overdue is None and not alone:
+            return rows, left, False  # it may have gone down with a pool another task broke
+        spec, seat = left[0], turn["seat"]
+        reason = overdue or "its referee's process died while it was to move"
+        forfeit = Forfeit(seat, bot_name(spec.bots[seat]), len(turn["taken"]), reason)
+        rows.append(forfeit_result(spec, forfeit, turn["scores"], turn["taken"]))
+        return rows, left[1:], True
 
     def run(self, batches: Sequence[Batch]) -> Iterator[Done | Failed]:
+        from .. import scoring  # noqa: F401 (loaded once here: each forked worker has it)
+
         pending = deque(enumerate(batches))
         suspects: deque[tuple[int, Batch]] = deque()
         inflight: dict[Future[Sequence[Any]], tuple[int, Batch]] = {}
@@ -132,14 +274,17 @@ class ProcessBackend(Backend):
                 if suspects:  # after a death: one task alone until the suspects are cleared
                     if not inflight:
                         key, batch = suspects.popleft()
-                        inflight[self._pool.submit(self.task, batch)] = (key, batch)
+                        inflight[self._submit(key, batch)] = (key, batch)
                     alone = True
                 else:
                     while pending and len(inflight) < 2 * self.workers:
                         key, batch = pending.popleft()
-                        inflight[self._pool.submit(self.task, batch)] = (key, batch)
+                        inflight[self._submit(key, batch)] = (key, batch)
                     alone = False
-                done, _ = wait(inflight, return_when=FIRST_COMPLETED)
+                watched = any(key in self._watches for key, _ in inflight.values())
+                done, _ = wait(inflight, 0.25 if watched else None, FIRST_COMPLETED)
+                if watched:
+                    self._check_deadlines(inflight)
                 lost: list[tuple[int, Batch]] = []
                 for future in done:
                     key, batch = inflight.pop(future)
@@ -154,25 +299,42 @@ class ProcessBackend(Backend):
                 lost += inflight.values()  # every task in flight went down with the pool
                 inflight.clear()
                 self._discard_pool()
-                if alone:  # it killed its worker on its own
-                    key, batch = lost[0]
-                    if self._again(key, batch):
-                        suspects.appendleft((key, batch))
+                for key, batch in lost:  # a watched batch keeps what it finished
+                    rows, left, blamed = self._salvage(key, batch, alone)
+                    if rows:
+                        yield Done(tuple(rows))
+                    if not left:
+                        continue
+                    if blamed:  # a seat forfeited for the death: the rest plays again
+                        suspects.appendleft((key, left))
+                    elif not alone:
+                        self.retried += len(left)
+                        suspects.append((key, left))
+                    elif self._again(key, left):  # it killed its worker on its own
+                        suspects.appendleft((key, left))
                     else:
-                        yield Failed(batch, f"worker died {self._attempts[key]} times")
-                else:
-                    self.retried += sum(len(batch) for _, batch in lost)
-                    suspects.extend(lost)
+                        yield Failed(left, f"worker died {self._attempts[key]} times")
         finally:
             self.close()
 
     def close(self) -> None:
         self._discard_pool()
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            self._folder = None
+            self._watches.clear()
 
     def _discard_pool(self) -> None:
+        """Shut the pool down and kill its workers: a worker still playing (the run was
+        interrupted, or the pool broke) would hold the interpreter's exit until its game
+        ends, and its bots with it (each dies with its worker)."""
         if self._pool is not None:
+            workers = list(getattr(self._pool, "_processes", None) or {})
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+            for pid in workers:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
 
 
 def _follow_parent(parent: int) -> None:

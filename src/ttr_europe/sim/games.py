@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -211,12 +211,16 @@ def _str(value: Any) -> str:
     return value
 
 
-def play_game(spec: GameSpec) -> GameResult:
+def play_game(
+    spec: GameSpec, on_turn: Callable[[GameState, Bot, Sequence[str]], None] | None = None
+) -> GameResult:
     """Play ``spec`` to the end, in the engine its ``engine`` names (see ``ENGINES``); a failing
-    bot forfeits (see ``GameResult``)."""
+    bot forfeits (see ``GameResult``). ``on_turn`` is told each state, the bot about to decide
+    in it and the actions so far (the backends' watch over a game whose referee may be
+    stopped); the core plays no bot that needs it."""
     if engine_for(spec.engine, spec.bots) == "fast":
         return play_core_game(spec)
-    return _play_reference(spec)
+    return _play_reference(spec, on_turn)
 
 
 _CORE_GAMES: dict[tuple[object, ...], fast.FastGame] = {}  # one compiled game per rules, dealt anew
@@ -242,29 +246,31 @@ def play_core_game(spec: GameSpec) -> GameResult:
     keys = [fast.twister_key(bots.seat_seed(spec.seed, seat)) for seat in range(seats)]
     actions, taken = game.play_bots(lineup, keys, MAX_ACTIONS, spec.record)
     if actions < 0:  # pragma: no cover (a bot found no move in the core: the reference decides)
-        return _play_reference(spec)
+        return _play_reference(spec, None)
     outcome = game.outcome()
     forfeit = None
     if not outcome.final:  # the loop's cap
         seat = game.current
         forfeit = Forfeit(seat, names[seat], actions, f"no end after {MAX_ACTIONS} actions")
-    record = None if taken is None else tuple(str(a) for a in taken)
-    return _row(spec, names, outcome.totals, outcome.ranks, outcome.winners, actions, forfeit,
-                record, started)  # fmt: skip
+    record = () if taken is None else tuple(str(a) for a in taken)
+    return _row(spec, names, outcome.totals, actions, record, time.perf_counter() - started,
+                forfeit=forfeit, ranks=outcome.ranks, winners=outcome.winners)  # fmt: skip
 
 
 def _row(
     spec: GameSpec,
     names: tuple[str, ...],
     totals: tuple[int, ...],
-    ranks: tuple[int, ...],
-    winners: tuple[int, ...],
     actions: int,
-    forfeit: Forfeit | None,
-    record: tuple[str, ...] | None,
-    started: float,
+    record: tuple[str, ...],
+    duration: float,
+    *,
+    forfeit: Forfeit | None = None,
+    ranks: tuple[int, ...] = (),
+    winners: tuple[int, ...] = (),
 ) -> GameResult:
-    """The row of a game played to its end or its forfeit, whichever engine played it."""
+    """The row of a game played to its end (its ``ranks`` and ``winners``) or stopped by a
+    forfeit (the forfeiting seat last, the others sharing the win), whichever engine played."""
     seats = len(names)
     if forfeit is not None:
         ranks = tuple(seats if s == forfeit.seat else 1 for s in range(seats))
@@ -280,11 +286,13 @@ def _row(
         actions=actions,
         forfeit=forfeit,
         record=record if spec.record else None,
-        duration=time.perf_counter() - started,
+        duration=duration,
     )
 
 
-def _play_reference(spec: GameSpec) -> GameResult:
+def _play_reference(
+    spec: GameSpec, on_turn: Callable[[GameState, Bot, Sequence[str]], None] | None
+) -> GameResult:
     """``play_game`` on the reference engine, with the bots' own code."""
     from ..scoring import score
 
@@ -298,6 +306,8 @@ def _play_reference(spec: GameSpec) -> GameResult:
     forfeit = None
 
     def choose(now: GameState) -> Action:
+        if on_turn is not None:
+            on_turn(now, players[now.current], taken)
         action = bots.decide(players[now.current], now, rngs[now.current])
         bots.tell(players, now, action)  # the bots that watch see each move
         return action
@@ -315,9 +325,23 @@ def _play_reference(spec: GameSpec) -> GameResult:
         seat = state.current
         forfeit = Forfeit(seat, names[seat], len(taken), f"no end after {MAX_ACTIONS} actions")
     board_score = score(state)
-    return _row(spec, names, tuple(p.total for p in board_score.players),
-                tuple(p.rank for p in board_score.players), board_score.winners, len(taken),
-                forfeit, tuple(taken), started)  # fmt: skip
+    totals = tuple(p.total for p in board_score.players)
+    return _row(spec, names, totals, len(taken), tuple(taken), time.perf_counter() - started,
+                forfeit=forfeit, ranks=tuple(p.rank for p in board_score.players),
+                winners=board_score.winners)  # fmt: skip
+
+
+def forfeit_result(
+    spec: GameSpec,
+    forfeit: Forfeit,
+    scores: Sequence[int],
+    taken: Sequence[str],
+    duration: float = 0.0,
+) -> GameResult:
+    """The row of a game ``forfeit`` stopped: ``scores`` as they stood, the other seats
+    sharing the win, the forfeiting seat ranked last."""
+    names = tuple(bot_name(b) for b in spec.bots)
+    return _row(spec, names, tuple(scores), len(taken), tuple(taken), duration, forfeit=forfeit)
 
 
 def play_batch(specs: Sequence[GameSpec]) -> list[GameResult]:
