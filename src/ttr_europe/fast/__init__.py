@@ -42,8 +42,10 @@ from ..errors import (
 )
 from ..scoring import Outcome, PlayerScore, longest_path
 from ..state import GameState, PendingTunnel, Phase, PlayerState, Rules
+from . import _library
 from ._library import LIBRARY_ENV as LIBRARY_ENV
-from ._library import library_path, source_hash
+from ._library import PURE_ENV as PURE_ENV
+from ._library import library_path
 
 __all__ = [
     "FastGame",
@@ -53,9 +55,10 @@ __all__ = [
     "new_game",
     "playout",
     "reference_playout",
+    "status",
 ]
 
-BUILD_COMMAND = "python -m ttr_europe.fast.build"
+BUILD_COMMAND = _library.BUILD_COMMAND
 GREEDY_MAX_STEPS = 2_000  # mcts.Playout.finish's limit: a playout this long stops where it is
 _MASK = (1 << 64) - 1
 _WORDS = 4  # 64-bit words of a closed mask: the core holds at most 256 routes
@@ -66,27 +69,15 @@ class _Act(ctypes.Structure):
     _fields_ = [("kind", ctypes.c_int32), ("arg", ctypes.c_int32), ("pay", ctypes.c_int32 * 9)]
 
 
-_LOADED: dict[str, Any] = {}  # "lib": the library, or "error": why it is not there
+_LOADED: dict[str, Any] = {}  # "lib" or "error" (why it is not there), and "status" (status())
 
 
 def _load() -> Any:
     if _LOADED:
         return _LOADED.get("lib")
-    try:
-        lib = ctypes.CDLL(str(library_path()))
-    except OSError as exc:
-        _LOADED["error"] = f"the compiled core is not built ({exc}): " + BUILD_COMMAND
-        return None
-    stamp = getattr(lib, "fg_source_hash", None)
-    if stamp is None:
-        _LOADED["error"] = f"{library_path()} is not the compiled core: " + BUILD_COMMAND
-        return None
-    stamp.restype = ctypes.c_uint64
-    stamp.argtypes = []
-    if stamp() != source_hash():
-        _LOADED["error"] = (
-            f"{library_path()} was built from another version of core.c: " + BUILD_COMMAND
-        )
+    lib, line = _library.load()
+    if lib is None:
+        _LOADED.update(error=line, status=line)
         return None
     vp, i64, i32, u64 = ctypes.c_void_p, ctypes.c_int64, ctypes.c_int32, ctypes.c_uint64
     p64, pact = ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(_Act)
@@ -123,13 +114,20 @@ def _load() -> Any:
         fn = getattr(lib, name)
         fn.restype = restype
         fn.argtypes = argtypes
-    _LOADED["lib"] = lib
+    _LOADED.update(lib=lib, status=line)
     return lib
 
 
 def available() -> bool:
-    """Whether the compiled core is built and loads."""
+    """Whether the compiled core is built and loads (``status()`` says which, or why not)."""
     return _load() is not None
+
+
+def status() -> str:
+    """One line: the compiled core in use and where it is, or why the pure-Python engine
+    plays instead (``TTR_EUROPE_PURE`` set, no build for this ``core.c``, ...)."""
+    _load()
+    return str(_LOADED["status"])
 
 
 def _lib() -> Any:
