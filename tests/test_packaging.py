@@ -422,3 +422,37 @@ def test_the_cibuildwheel_settings_pick_one_wheel_per_platform(tmp_path: Path) -
     assert "pypa/cibuildwheel@" in workflow
     for runner in ("ubuntu-", "macos-", "windows-"):
         assert runner in workflow
+
+
+def test_the_build_says_in_one_line_why_it_does_not_compile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the install hook and the test run print instead of a traceback, and that nothing
+    is left behind: ``TTR_EUROPE_PURE``, no compiler on ``PATH``, a compiler that fails."""
+    from ttr_europe.fast.build import build_or_explain, compiler
+
+    target = tmp_path / f"core{_library.SUFFIX}"
+    monkeypatch.setenv(_library.PURE_ENV, "1")
+    assert build_or_explain(target) == (
+        None, "TTR_EUROPE_PURE is set: not compiled, the pure-Python engine only")  # fmt: skip
+    monkeypatch.setenv(_library.PURE_ENV, "0")
+    monkeypatch.delenv("CC", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert compiler() is None
+    assert (
+        build_or_explain(target)[1] == "no C compiler found (cc, gcc or clang on PATH; or set CC)"
+    )
+    failing = tmp_path / "cc"
+    failing.write_text("#!/bin/sh\necho 'cc: error: out of luck' >&2\nexit 3\n", "utf-8")
+    failing.chmod(0o755)
+    assert compiler() == [str(failing)]
+    path, line = build_or_explain(target)
+    assert (
+        path is None
+        and line == f"the C compiler '{failing}' failed (exit 3): cc: error: out of luck"
+    )
+    monkeypatch.setenv("CC", str(tmp_path / "missing-cc"))
+    assert build_or_explain(target)[1].startswith(
+        f"the C compiler '{tmp_path}/missing-cc' did not run"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cc"]
