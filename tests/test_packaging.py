@@ -456,3 +456,20 @@ def test_the_build_says_in_one_line_why_it_does_not_compile(
         f"the C compiler '{tmp_path}/missing-cc' did not run"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cc"]
+
+
+def test_every_function_for_python_is_exported_as_a_dll_exports_it(tmp_path: Path) -> None:
+    """A Windows DLL exports only what ``FG_API`` marks; built with ``-fvisibility=hidden``,
+    gcc keeps the same rule, so every non-static ``fg_`` function ``core.c`` defines must load."""
+    import ctypes
+
+    if shutil.which("gcc") is None:
+        pytest.skip("gcc is not installed")
+    source = (REPO / "src" / "ttr_europe" / "fast" / "core.c").read_text("utf-8")
+    defined = re.findall(r"^(?!static)[A-Za-z][^\n(;]*?\b(fg_\w+)\(", source, re.MULTILINE)
+    assert len(defined) > 20
+    target = tmp_path / f"core{_library.SUFFIX}"
+    line = command(target, cc=["gcc"])
+    subprocess.run([*line, "-fvisibility=hidden"], check=True)
+    lib = ctypes.CDLL(str(target))
+    assert [name for name in defined if not hasattr(lib, name)] == []
