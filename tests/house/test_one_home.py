@@ -13,7 +13,8 @@ import pytest
 import ttr_europe
 from ttr_europe import errors
 
-SRC = Path(ttr_europe.__file__).parent
+SRC = Path(ttr_europe.__file__).parent  # the package imported: the checkout's, or an installed one
+REPO = Path(__file__).resolve().parents[2]  # the checkout's docs and README
 MODULES = {
     ".".join(path.relative_to(SRC.parent).with_suffix("").parts).removesuffix(".__init__"): path
     for path in sorted(SRC.rglob("*.py"))
@@ -122,7 +123,7 @@ def test_no_import_cycle_between_modules() -> None:
 def _layers() -> dict[str, int]:
     """The row of docs/architecture.md's layer table that names each module (a subpackage's
     row holds its modules)."""
-    text = (SRC.parent.parent / "docs" / "architecture.md").read_text("utf-8")
+    text = (REPO / "docs" / "architecture.md").read_text("utf-8")
     table = text.split("## Layers", 1)[1].split("\n\n| module |", 1)[1].split("\n\n", 1)[0]
     rows = [line for line in table.splitlines() if line.startswith("| `")]
     layer: dict[str, int] = {}
@@ -179,7 +180,7 @@ def test_the_public_face_is_small_and_the_old_names_still_resolve() -> None:
     modules (the same objects); the README shows the fast mask."""
     import importlib
 
-    readme = (SRC.parent.parent / "README.md").read_text("utf-8")
+    readme = (REPO / "README.md").read_text("utf-8")
     imported = re.findall(r"^from ttr_europe import (\([^)]*\)|.+)$", readme, re.MULTILINE)
     shown = {name.strip(" ()\n") for names in imported for name in names.split(",")} - {""}
     assert shown <= set(ttr_europe.__all__)
@@ -214,7 +215,7 @@ def test_internal_modules_are_underscored_and_not_exported() -> None:
     for name in ttr_europe.__all__:
         home = getattr(getattr(ttr_europe, name), "__module__", "") or ""
         assert home.rpartition(".")[2] not in INTERNAL, (name, home)
-    readme = (SRC.parent.parent / "README.md").read_text("utf-8")
+    readme = (REPO / "README.md").read_text("utf-8")
     for name in INTERNAL:
         assert f"ttr_europe.{name.removeprefix('_')}" not in readme, name
 

@@ -43,8 +43,8 @@ from ..errors import (
 from ..scoring import Outcome, PlayerScore, longest_path
 from ..state import GameState, PendingTunnel, Phase, PlayerState, Rules
 from ._binding import _LOADED as _LOADED
-from ._binding import BUILD_COMMAND as BUILD_COMMAND
-from ._binding import CoreGame, CoreRules, Move, available
+from ._binding import CoreGame, CoreRules, Move, available, status
+from ._library import BUILD_COMMAND as BUILD_COMMAND
 from ._library import LIBRARY_ENV as LIBRARY_ENV
 from ._library import library_path
 
@@ -57,6 +57,7 @@ __all__ = [
     "new_game",
     "playout",
     "reference_playout",
+    "status",
     "twister_key",
 ]
 

@@ -9,13 +9,23 @@ the core's interface is a change of this file alone.
 from __future__ import annotations
 
 import ctypes
+import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 from ..errors import BadArgumentError
-from ._library import library_path, source_hash
+from . import _library
+from ._library import (
+    BUILD_COMMAND,
+    LIBRARY_ENV,
+    PACKAGED,
+    PURE_ENV,
+    cache_dir,
+    candidates,
+    source_hash,
+)
 
-BUILD_COMMAND = "python -m ttr_europe.fast.build"
 KINDS = 9  # card kinds in an action's payment (core.c KINDS)
 REC_WORDS = 18  # words of a recorded action (core.c REC_WORDS): kind, arg, payment or tickets
 
@@ -66,40 +76,70 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fg_score": (_int, [_vp, _p32, _p32]),
 }
 
-_LOADED: dict[str, Any] = {}  # "lib": the library, or "error": why it is not there
+_LOADED: dict[str, Any] = {}  # "lib" or "error" (why it is not there), and "status" (status())
 _LOG_BUFFERS: dict[int, Any] = {}  # policy_playout's log buffers by size, one per process
+
+
+def _open(path: Path) -> tuple[ctypes.CDLL | None, str]:
+    """The library at ``path`` if it is a build of this ``core.c``, else why not."""
+    if not path.exists():
+        return None, f"{path} does not exist"
+    try:
+        lib = ctypes.CDLL(str(path))
+    except OSError as exc:
+        return None, f"{path} does not load ({exc})"
+    stamp = getattr(lib, "fg_source_hash", None)
+    if stamp is None:
+        return None, f"{path} is not the compiled core"
+    stamp.restype = ctypes.c_uint64
+    stamp.argtypes = []
+    if stamp() != source_hash():
+        return None, f"{path} was built from another version of core.c"
+    return lib, f"the compiled core at {path}"
+
+
+def _find() -> tuple[ctypes.CDLL | None, str]:
+    """The compiled core and a line saying which it is, or ``None`` and a line saying why
+    the pure-Python engine plays instead (``_library`` says where it is looked for)."""
+    if _library.pure_forced():
+        return None, f"{PURE_ENV}={os.environ[PURE_ENV]} forces the pure-Python engine"
+    reasons = []
+    for path in candidates():
+        lib, line = _open(path)
+        if lib is not None:
+            return lib, line
+        reasons.append(line)
+    if LIBRARY_ENV not in os.environ and not PACKAGED.exists():
+        reasons = [f"the compiled core is not built (no {PACKAGED.name} in the package, "
+                   f"none for this core.c in {cache_dir()})"]  # fmt: skip
+    return None, "; ".join(reasons) + ": " + BUILD_COMMAND
 
 
 def _load() -> Any:
     if _LOADED:
         return _LOADED.get("lib")
-    try:
-        lib = ctypes.CDLL(str(library_path()))
-    except OSError as exc:
-        _LOADED["error"] = f"the compiled core is not built ({exc}): " + BUILD_COMMAND
-        return None
-    stamp = getattr(lib, "fg_source_hash", None)
-    if stamp is None:
-        _LOADED["error"] = f"{library_path()} is not the compiled core: " + BUILD_COMMAND
-        return None
-    stamp.restype = ctypes.c_uint64
-    stamp.argtypes = []
-    if stamp() != source_hash():
-        _LOADED["error"] = (
-            f"{library_path()} was built from another version of core.c: " + BUILD_COMMAND
-        )
+    lib, line = _find()
+    if lib is None:
+        _LOADED.update(error=line, status=line)
         return None
     for name, (restype, argtypes) in _SIGNATURES.items():
         fn = getattr(lib, name)
         fn.restype = restype
         fn.argtypes = argtypes
-    _LOADED["lib"] = lib
+    _LOADED.update(lib=lib, status=line)
     return lib
 
 
 def available() -> bool:
-    """Whether the compiled core is built and loads."""
+    """Whether the compiled core is built and loads (``status()`` says which, or why not)."""
     return _load() is not None
+
+
+def status() -> str:
+    """One line: the compiled core in use and where it is, or why the pure-Python engine
+    plays instead (``TTR_EUROPE_PURE`` set, no build for this ``core.c``, ...)."""
+    _load()
+    return str(_LOADED["status"])
 
 
 def _lib() -> Any:

@@ -10,6 +10,18 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _MSC_VER
+#include <intrin.h>
+#endif
+
+/* The functions fast/__init__.py calls (all else is static): a Windows DLL exports only these. */
+#if defined(_WIN32)
+#define FG_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#define FG_API __attribute__((visibility("default")))
+#else
+#define FG_API
+#endif
 
 #define KINDS 9
 #define LOCO 8
@@ -302,6 +314,17 @@ static int32_t pop64(uint64_t x) {
     return (int32_t)((x * 0x0101010101010101ULL) >> 56);
 }
 
+/* The index of the lowest set bit of a nonzero word (MSVC has no __builtin_ctzll). */
+static int32_t ctz64(uint64_t x) {
+#ifdef _MSC_VER
+    unsigned long i;
+    _BitScanForward64(&i, x);
+    return (int32_t)i;
+#else
+    return __builtin_ctzll(x);
+#endif
+}
+
 static int32_t popcount_and_not(const uint64_t *m, const uint64_t *closed, int32_t words) {
     int32_t n = 0;
     for (int32_t w = 0; w < words; w++) n += pop64(m[w] & ~closed[w]);
@@ -427,7 +450,7 @@ static int32_t nth_route(const uint64_t *mask, const uint64_t *closed, int32_t w
             continue;
         }
         while (n--) m &= m - 1;
-        return w * 64 + __builtin_ctzll(m);
+        return w * 64 + ctz64(m);
     }
     return -1;
 }
@@ -754,7 +777,7 @@ static void step(Game *g, const Act *a) {
 #define FG_SOURCE_HASH 0 /* build.py passes the hash of this file: a stale build is refused */
 #endif
 
-uint64_t fg_source_hash(void) { return FG_SOURCE_HASH; }
+FG_API uint64_t fg_source_hash(void) { return FG_SOURCE_HASH; }
 
 #define NEED(cond)                                                                             \
     do {                                                                                       \
@@ -763,7 +786,7 @@ uint64_t fg_source_hash(void) { return FG_SOURCE_HASH; }
 
 /* Rules from the flat layout written by fast/__init__.py (_rules_array); NULL if a limit is
  * exceeded or a value is out of range. */
-Rules *fg_rules_new(const int64_t *v, int64_t n) {
+FG_API Rules *fg_rules_new(const int64_t *v, int64_t n) {
     Rules *R = calloc(1, sizeof(Rules));
     if (!R) return NULL;
     int64_t i = 0;
@@ -849,21 +872,21 @@ bad:
 #undef NEXT
 }
 
-void fg_rules_free(Rules *R) { free(R); }
+FG_API void fg_rules_free(Rules *R) { free(R); }
 
-Game *fg_new(const Rules *R) {
+FG_API Game *fg_new(const Rules *R) {
     Game *g = calloc(1, sizeof(Game));
     if (g) g->R = R;
     return g;
 }
 
-void fg_free(Game *g) { free(g); }
+FG_API void fg_free(Game *g) { free(g); }
 
-void fg_copy(Game *dst, const Game *src) { memcpy(dst, src, sizeof(Game)); }
+FG_API void fg_copy(Game *dst, const Game *src) { memcpy(dst, src, sizeof(Game)); }
 
 /* new_game after its argument checks: deal (R5-R10); first < 0 draws the first player.
  * Returns 0; 1 when the variant has too few tickets for the players, 2 too few cards. */
-int fg_setup(Game *g, uint64_t seed, int32_t first) {
+FG_API int fg_setup(Game *g, uint64_t seed, int32_t first) {
     const Rules *R = g->R;
     memset((char *)g + sizeof(g->R), 0, sizeof(Game) - sizeof(g->R));
     g->rng = seed;
@@ -905,7 +928,7 @@ int fg_setup(Game *g, uint64_t seed, int32_t first) {
 }
 
 /* The position layout shared with fast/__init__.py (_dump_layout documents it). */
-int64_t fg_dump(const Game *g, int64_t *out, int64_t cap) {
+FG_API int64_t fg_dump(const Game *g, int64_t *out, int64_t cap) {
     const Rules *R = g->R;
     int64_t i = 0;
 #define PUT(x)                                                                                 \
@@ -957,7 +980,7 @@ int64_t fg_dump(const Game *g, int64_t *out, int64_t cap) {
 }
 
 /* The inverse of fg_dump, checking every value: 0, or -1 (the game is then left unusable). */
-int fg_load(Game *g, const int64_t *v, int64_t n) {
+FG_API int fg_load(Game *g, const int64_t *v, int64_t n) {
     const Rules *R = g->R;
     memset((char *)g + sizeof(g->R), 0, sizeof(Game) - sizeof(g->R));
     int64_t i = 0;
@@ -1035,14 +1058,14 @@ int fg_load(Game *g, const int64_t *v, int64_t n) {
 #undef GET
 }
 
-int64_t fg_legal_count(const Game *g) {
+FG_API int64_t fg_legal_count(const Game *g) {
     Legal L;
     legal(g, &L);
     return L.total;
 }
 
 /* Writes legal actions first..first+cap-1 (in the reference's order); returns how many. */
-int64_t fg_legal(const Game *g, int64_t first, Act *out, int64_t cap) {
+FG_API int64_t fg_legal(const Game *g, int64_t first, Act *out, int64_t cap) {
     Legal L;
     legal(g, &L);
     int64_t k = 0;
@@ -1065,17 +1088,17 @@ int64_t fg_legal(const Game *g, int64_t first, Act *out, int64_t cap) {
 }
 
 /* Checks the action and applies it: 0, or an error code with the game untouched. */
-int fg_apply(Game *g, const Act *a) {
+FG_API int fg_apply(Game *g, const Act *a) {
     int code = check(g, a);
     if (code == OK) step(g, a);
     return code;
 }
 
-int32_t fg_phase(const Game *g) { return g->phase; }
+FG_API int32_t fg_phase(const Game *g) { return g->phase; }
 
-int32_t fg_current(const Game *g) { return g->current; }
+FG_API int32_t fg_current(const Game *g) { return g->current; }
 
-int32_t fg_offer(const Game *g, int32_t *out) {
+FG_API int32_t fg_offer(const Game *g, int32_t *out) {
     const Player *P = &g->p[g->current];
     memcpy(out, P->offer, (size_t)P->noffer * sizeof(int32_t));
     return P->noffer;
@@ -1084,7 +1107,7 @@ int32_t fg_offer(const Game *g, int32_t *out) {
 /* Uniformly random legal play to the end (or max_steps), the policy's choices drawn from its
  * own SplitMix64 stream seeded with seed: the same index the reference's
  * legal_actions(state)[below(...)] picks. Returns the number of actions applied. */
-int64_t fg_playout(Game *g, uint64_t seed, int64_t max_steps) {
+FG_API int64_t fg_playout(Game *g, uint64_t seed, int64_t max_steps) {
     int64_t steps = 0;
     Legal L;
     Act a;
@@ -1304,7 +1327,7 @@ static void tickets_with_stations(const Game *g, int32_t seat, int32_t *points, 
  * seat's longest trail instead of searching it (paths may be NULL). Returns 0; seat + 1 when a
  * running score disagrees with the routes owned (D35), out[0] then holding the recomputed
  * route points; -1 when a seat's longest trail is left to the caller (SC_PATH < 0). */
-int fg_score(const Game *g, const int32_t *paths, int32_t *out) {
+FG_API int fg_score(const Game *g, const int32_t *paths, int32_t *out) {
     const Rules *R = g->R;
     int32_t n = R->players, longest = 0, unknown = 0;
     for (int32_t q = 0; q < n; q++) {
@@ -1544,22 +1567,23 @@ static int act_of_code(const Game *g, const int32_t *C, int64_t code, Act *a) {
     return check(g, a) == OK ? 0 : -1;
 }
 
-void fg_observe(const Game *g, const int32_t *L, const int32_t *C, float *obs, uint8_t *mask) {
+FG_API void fg_observe(const Game *g, const int32_t *L, const int32_t *C, float *obs,
+                       uint8_t *mask) {
     encode(g, g->current, L, obs);
     mask_of(g, C, mask);
 }
 
 /* The observation of any seat (an environment shows every agent its own); -1 for no seat. */
-int fg_encode(const Game *g, int32_t seat, const int32_t *L, float *obs) {
+FG_API int fg_encode(const Game *g, int32_t seat, const int32_t *L, float *obs) {
     if (seat < 0 || seat >= g->R->players) return -1;
     encode(g, seat, L, obs);
     return 0;
 }
 
-void fg_mask(const Game *g, const int32_t *C, uint8_t *mask) { mask_of(g, C, mask); }
+FG_API void fg_mask(const Game *g, const int32_t *C, uint8_t *mask) { mask_of(g, C, mask); }
 
 /* Apply the code of the seat to act; -1, the game unchanged, when it is not legal there. */
-int fg_apply_code(Game *g, const int32_t *C, int64_t code) {
+FG_API int fg_apply_code(Game *g, const int32_t *C, int64_t code) {
     Act a;
     if (act_of_code(g, C, code, &a)) return -1;
     step(g, &a);
@@ -1573,7 +1597,7 @@ int fg_apply_code(Game *g, const int32_t *C, int64_t code) {
  * act) and mask are written. A finished game whose longest trail is left to paths.py is
  * flagged 2 and left over, unobserved, for the caller. Returns -1 - i when game i's code is
  * not legal (games before i have stepped), else 0. */
-int64_t fg_batch_step(Game **games, int64_t n, const int64_t *codes, const int32_t *L,
+FG_API int64_t fg_batch_step(Game **games, int64_t n, const int64_t *codes, const int32_t *L,
                       const int32_t *C, float *obs, uint8_t *mask, float *returns,
                       uint8_t *done, uint64_t *next_seed) {
     for (int64_t i = 0; i < n; i++) {
@@ -1604,7 +1628,7 @@ int64_t fg_batch_step(Game **games, int64_t n, const int64_t *codes, const int32
 /* One seat's observation in each of n games, and its mask: the legal codes where that seat
  * is to act, zeros where another seat is or the game is over (a PettingZoo agent's view).
  * Returns -1, writing nothing, when some game has no such seat. */
-int fg_batch_seat(Game *const *games, int64_t n, int32_t seat, const int32_t *L,
+FG_API int fg_batch_seat(Game *const *games, int64_t n, int32_t seat, const int32_t *L,
                   const int32_t *C, float *obs, uint8_t *mask) {
     for (int64_t i = 0; i < n; i++)
         if (seat < 0 || seat >= games[i]->R->players) return -1;
@@ -1617,7 +1641,7 @@ int fg_batch_seat(Game *const *games, int64_t n, int32_t seat, const int32_t *L,
     return 0;
 }
 
-void fg_known(const Game *g, int32_t *out) { memcpy(out, g->known, sizeof g->known); }
+FG_API void fg_known(const Game *g, int32_t *out) { memcpy(out, g->known, sizeof g->known); }
 
 /* ------------------------------------------------------------------ the greedy policy (mcts.Playout) */
 
@@ -1803,7 +1827,7 @@ static void greedy_draw(const Game *g, const uint64_t *wanted, int second, Act *
     int gray = 0;
     for (int w = 0; w < MAXW; w++)
         for (uint64_t m = wanted[w]; m; m &= m - 1) {
-            int32_t r = w * 64 + __builtin_ctzll(m);
+            int32_t r = w * 64 + ctz64(m);
             if (R->r_col[r] < 0)
                 gray = 1;
             else
@@ -1918,7 +1942,7 @@ static void greedy_choose(const Game *g, Targets *T, Act *a) {
 
 /* Playout.finish: the greedy policy to the end or max_steps actions; the actions applied.
  * -1 when the policy's move is refused (it never is; checked rather than trusted). */
-int64_t fg_greedy_playout(Game *g, int64_t max_steps) {
+FG_API int64_t fg_greedy_playout(Game *g, int64_t max_steps) {
     Targets *T = malloc(sizeof(Targets));
     if (!T) return -2;
     for (int q = 0; q < MAXP; q++) T->traced[q] = -1;
@@ -2293,8 +2317,9 @@ static int ladder_bot(const Game *g, const Legal *L, int saver, Twister *t, Act 
  * count and the tickets), at most rec_cap of them. Returns the actions applied; -1 when a bot
  * found no move or its move was refused (the reference plays such a game), -2 when rec_cap
  * was too small. */
-int64_t fg_play_bots(Game *g, const int32_t *bots, const uint32_t *keys, const int32_t *key_len,
-                     int64_t max_actions, int32_t *record, int64_t rec_cap) {
+FG_API int64_t fg_play_bots(Game *g, const int32_t *bots, const uint32_t *keys,
+                            const int32_t *key_len, int64_t max_actions, int32_t *record,
+                            int64_t rec_cap) {
     const Rules *R = g->R;
     Twister *twisters = malloc(sizeof(Twister) * (size_t)R->players);
     if (!twisters) return -1;
@@ -2356,8 +2381,8 @@ enum { POLICY_UNIFORM, POLICY_PLAYOUT };
  * the greedy playout policy (Playout, as in fg_greedy_playout). Each action is logged as
  * LOG_FIELDS ints (log holds max_steps * LOG_FIELDS). Returns the actions applied; -1 when a
  * policy's move is refused (never; checked), -2 without memory, -3 for an unknown policy. */
-int64_t fg_policy_playout(Game *g, const int32_t *policy, uint64_t *rngs, int64_t max_steps,
-                          int32_t *log) {
+FG_API int64_t fg_policy_playout(Game *g, const int32_t *policy, uint64_t *rngs,
+                                 int64_t max_steps, int32_t *log) {
     Targets *T = malloc(sizeof(Targets));
     if (!T) return -2;
     for (int q = 0; q < MAXP; q++) T->traced[q] = -1;
