@@ -1,5 +1,5 @@
-"""Map helpers for the bots and the search: the board a view is played on, and the cheapest
-path between two cities given who owns which route.
+"""Map helpers for the bots and the search: the board a view is played on, the cheapest path
+between two cities given who owns which route, and the cheapest payment from a hand.
 
 A module of its own, below both ``bots`` and ``mcts``, so that neither imports the other for
 them.
@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import functools
 import heapq
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from .board import Map
+from .cards import LOCOMOTIVE, Cards
 from .data import load_map
 from .state import NO_OWNER
 from .views import View
@@ -82,3 +83,13 @@ def shortest_path(
                 back[other] = (r, city)
                 push(queue, (step, other))
     return None
+
+
+def cheapest(options: Iterable[Cards], hand: Cards) -> Cards:
+    """The payment with fewest locomotives, then in the colour held most."""
+
+    def cost(payment: Cards) -> tuple[int, int]:
+        held = max((hand[c] for c in range(8) if payment[c]), default=0)
+        return payment[LOCOMOTIVE], -held
+
+    return min(options, key=cost)

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from ._routing import board_of, cheapest
 from .actions import (
     Action,
     BuildStation,
@@ -34,11 +36,13 @@ from .actions import (
     PayTunnel,
     WithdrawTunnel,
 )
-from .bots import Bot, board_of, cheapest
 from .cards import LOCOMOTIVE
 from .errors import SetupError
 from .state import Phase
 from .views import View
+
+if TYPE_CHECKING:
+    from .mcts import MctsBot
 
 __all__ = ["FAST_ITERATIONS", "LADDER", "SAVE_FOR", "ClaimerBot", "SaverBot", "fast_mcts"]
 
@@ -137,7 +141,7 @@ class SaverBot:
         return _draw(legal, rng, wanted)
 
 
-def fast_mcts() -> Bot:
+def fast_mcts() -> MctsBot:
     """The search bot on a budget of ``FAST_ITERATIONS`` playouts a move."""
     from .mcts import MctsBot  # the search module is loaded only when asked for
 

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..errors import BadArgumentError
-from . import _library
 from ._library import (
     BUILD_COMMAND,
     LIBRARY_ENV,
@@ -23,6 +22,7 @@ from ._library import (
     PURE_ENV,
     cache_dir,
     candidates,
+    pure_forced,
     source_hash,
 )
 
@@ -101,7 +101,7 @@ def _open(path: Path) -> tuple[ctypes.CDLL | None, str]:
 def _find() -> tuple[ctypes.CDLL | None, str]:
     """The compiled core and a line saying which it is, or ``None`` and a line saying why
     the pure-Python engine plays instead (``_library`` says where it is looked for)."""
-    if _library.pure_forced():
+    if pure_forced():
         return None, f"{PURE_ENV}={os.environ[PURE_ENV]} forces the pure-Python engine"
     reasons = []
     for path in candidates():

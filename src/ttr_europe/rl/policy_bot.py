@@ -17,8 +17,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from .._routing import board_of
 from ..actions import Action
-from ..bots import board_of
 from ..codec import codec_for
 from ..state import Phase
 from ..views import View, determinize
