@@ -58,6 +58,9 @@ typedef struct {
     int32_t station_points, bonus_points, bonus_at_zero, ntiebreaks, tiebreaks[8];
     int32_t adj_start[MAXC + 1], adj_route[2 * MAXR], adj_other[2 * MAXR]; /* Map.routes_at */
     int32_t nkinds, k_col[MAXR], k_len[MAXR], k_ferry[MAXR];
+    int32_t k_run_end[MAXR]; /* the end of k's run: same colour, lengths not decreasing */
+    int32_t r_kind[MAXR];    /* the kind of each route, -1 if none */
+    uint16_t k_size[MAXR];   /* routes of each kind */
     uint64_t k_mask[MAXR][MAXW];
 } Rules;
 
@@ -78,6 +81,7 @@ typedef struct {
     int32_t ndeck, deck[MAXT], nbox, box[MAXT];
     int32_t owners[MAXR];
     uint64_t closed[MAXP][MAXW];
+    uint16_t open[MAXP][MAXR]; /* routes of each kind not closed to each seat (count_open) */
     int32_t has_tunnel, tun_route, tun_laid[KINDS], tun_nrev, tun_rev[REVEAL], tun_colour,
         tun_extra;
     uint64_t rng;
@@ -108,15 +112,19 @@ static void shuffle(uint64_t *s, int32_t *a, int32_t n) {
 
 /* ------------------------------------------------------------------ payments (_payments.py) */
 
+/* Payments of colour c use top - low + 1 locomotive counts, from low = max(len - hand[c], minl)
+ * to top = min(len - 1, locos): clamp(hand[c] + top + 1 - len, 0, top + 1 - minl), branch-free. */
 static int32_t count_pay(int32_t colour, int32_t len, int32_t minl, const int32_t *hand) {
     int32_t locos = hand[LOCO];
     int32_t total = locos >= len ? 1 : 0;
     int32_t top = len - 1 < locos ? len - 1 : locos;
     if (colour == LOCO) return total;
     int32_t lo = colour < 0 ? 0 : colour, hi = colour < 0 ? 7 : colour;
+    int32_t shift = top + 1 - len, cap = top + 1 - minl;
     for (int32_t c = lo; c <= hi; c++) {
-        int32_t low = len - hand[c] > minl ? len - hand[c] : minl;
-        if (top >= low) total += top - low + 1;
+        int32_t n = hand[c] + shift;
+        n = n < cap ? n : cap;
+        total += n > 0 ? n : 0;
     }
     return total;
 }
@@ -277,7 +285,7 @@ static int32_t total_stations(const Game *g) {
 
 typedef struct {
     int32_t nhead;
-    Act head[MAXROW + 3 + 1];
+    int32_t head_kind[MAXROW + 3 + 1], head_arg[MAXROW + 3 + 1];
     int64_t claims;             /* claim actions in all */
     int32_t nk, kind[MAXR], kroutes[MAXR], kpays[MAXR];
     int64_t kend[MAXR];
@@ -288,10 +296,8 @@ typedef struct {
 } Legal;
 
 static void head_act(Legal *L, int32_t kind, int32_t arg) {
-    Act *a = &L->head[L->nhead++];
-    memset(a, 0, sizeof *a);
-    a->kind = kind;
-    a->arg = arg;
+    L->head_kind[L->nhead] = kind;
+    L->head_arg[L->nhead++] = arg;
 }
 
 /* Bits set, portably fast (the builtin is a library call without a popcnt instruction). */
@@ -306,6 +312,22 @@ static int32_t popcount_and_not(const uint64_t *m, const uint64_t *closed, int32
     int32_t n = 0;
     for (int32_t w = 0; w < words; w++) n += pop64(m[w] & ~closed[w]);
     return n;
+}
+
+/* Game.open from Game.closed, after a deal or a load (claimed() keeps it from then on). */
+static void count_open(Game *g) {
+    const Rules *R = g->R;
+    int32_t words = (R->nroutes + 63) / 64;
+    for (int32_t q = 0; q < R->players; q++)
+        for (int32_t k = 0; k < R->nkinds; k++)
+            g->open[q][k] = (uint16_t)popcount_and_not(R->k_mask[k], g->closed[q], words);
+}
+
+/* The same after a deal, when nothing is closed: each kind's size. */
+static void all_open(Game *g) {
+    const Rules *R = g->R;
+    for (int32_t q = 0; q < R->players; q++)
+        memcpy(g->open[q], R->k_size, sizeof(uint16_t) * (size_t)R->nkinds);
 }
 
 /* Places kept by each KeepTickets choice, by size then places (itertools.combinations):
@@ -368,23 +390,38 @@ static void legal(const Game *g, Legal *L) {
             if (g->row[s] != NO_CARD) head_act(L, A_FACEUP, s);
         if (pile_left) head_act(L, A_BLIND, 0);
         if (g->ndeck) head_act(L, A_TICKETS, 0);
-        int32_t words = (R->nroutes + 63) / 64;
+        const int32_t *hand = P->hand;
+        int32_t locos = hand[LOCO];
         int32_t most = 0; /* the most cards of one colour: no longer gray route is payable */
         for (int32_t c = 0; c < LOCO; c++)
-            if (P->hand[c] > most) most = P->hand[c];
-        for (int32_t k = 0; k < R->nkinds; k++) {
-            int32_t len = R->k_len[k], colour = R->k_col[k];
-            if (len > P->trains || len > (colour < 0 ? most : P->hand[colour]) + P->hand[LOCO])
-                continue; /* R22, or no payment (R21) */
-            int32_t n = count_pay(R->k_col[k], R->k_len[k], R->k_ferry[k], P->hand);
-            if (!n) continue;
-            int32_t nr = popcount_and_not(R->k_mask[k], g->closed[g->current], words);
-            if (!nr) continue;
-            L->claims += (int64_t)n * nr;
-            L->kind[L->nk] = k;
-            L->kroutes[L->nk] = nr;
-            L->kpays[L->nk] = n;
-            L->kend[L->nk++] = L->claims;
+            if (hand[c] > most) most = hand[c];
+        /* Kinds come in runs of one colour by length: a run stops at the first kind too long
+         * to take (R22) or to pay (R21), since every later kind of the run is longer. */
+        for (int32_t k = 0; k < R->nkinds;) {
+            int32_t colour = R->k_col[k], end = R->k_run_end[k];
+            int32_t limit = (colour < 0 ? most : hand[colour]) + locos;
+            if (limit > P->trains) limit = P->trains;
+            for (; k < end && R->k_len[k] <= limit; k++) {
+                int32_t len = R->k_len[k], n;
+                if (colour >= 0) { /* count_pay of one colour, inline */
+                    int32_t top = len - 1 < locos ? len - 1 : locos;
+                    int32_t cap = top + 1 - R->k_ferry[k];
+                    n = hand[colour] + top + 1 - len;
+                    n = (n < cap ? n : cap);
+                    n = (n > 0 ? n : 0) + (locos >= len);
+                } else {
+                    n = count_pay(-1, len, R->k_ferry[k], hand);
+                }
+                if (!n) continue;
+                int32_t nr = g->open[g->current][k];
+                if (!nr) continue;
+                L->claims += (int64_t)n * nr;
+                L->kind[L->nk] = k;
+                L->kroutes[L->nk] = nr;
+                L->kpays[L->nk] = n;
+                L->kend[L->nk++] = L->claims;
+            }
+            k = end;
         }
         if (P->nst < R->stations) {
             int32_t free = R->ncities - total_stations(g);
@@ -451,7 +488,8 @@ static int nth_action(const Game *g, const Legal *L, int64_t i, Act *out) {
         return 0;
     }
     if (i < L->nhead) {
-        *out = L->head[i];
+        out->kind = L->head_kind[i];
+        out->arg = L->head_arg[i];
         return 0;
     }
     i -= L->nhead;
@@ -557,7 +595,7 @@ static int check(const Game *g, const Act *a) {
         if (ph != PH_TURN) return E_PHASE;
         Legal L;
         legal(g, &L);
-        return L.nhead == 1 && L.head[0].kind == A_PASS && L.total == 1 ? OK : E_D1;
+        return L.nhead == 1 && L.head_kind[0] == A_PASS && L.total == 1 ? OK : E_D1;
     }
     }
     return E_KIND;
@@ -596,14 +634,21 @@ static void after_card(Game *g, int32_t card, int took_loco, int refill_row) {
     end_turn(g, refill_row, 0);
 }
 
+/* Closes route r to seat q, keeping q's open count of its kind. */
+static void close_route(Game *g, int32_t q, int32_t r) {
+    uint64_t bit = 1ULL << (r & 63);
+    if (g->closed[q][r >> 6] & bit) return;
+    g->closed[q][r >> 6] |= bit;
+    if (g->R->r_kind[r] >= 0) g->open[q][g->R->r_kind[r]]--;
+}
+
 static void claimed(Game *g, int32_t r) {
     const Rules *R = g->R;
     int32_t seat = g->current, twin = R->r_twin[r];
     g->owners[r] = seat;
     for (int32_t q = 0; q < R->players; q++) {
-        g->closed[q][r >> 6] |= 1ULL << (r & 63);
-        if (twin >= 0 && (!R->doubles_open || q == seat))
-            g->closed[q][twin >> 6] |= 1ULL << (twin & 63);
+        close_route(g, q, r);
+        if (twin >= 0 && (!R->doubles_open || q == seat)) close_route(g, q, twin);
     }
 }
 
@@ -831,6 +876,20 @@ Rules *fg_rules_new(const int64_t *v, int64_t n) {
                 R->r_ferry[r] == R->k_ferry[k])
                 R->k_mask[k][r >> 6] |= 1ULL << (r & 63);
     }
+    for (int32_t r = 0; r < R->nroutes; r++) {
+        R->r_kind[r] = -1;
+        for (int32_t k = 0; k < R->nkinds; k++)
+            if (R->k_mask[k][r >> 6] >> (r & 63) & 1) {
+                if (R->r_kind[r] >= 0) goto bad; /* kinds are distinct */
+                R->r_kind[r] = k;
+                R->k_size[k]++;
+            }
+    }
+    for (int32_t k = R->nkinds - 1; k >= 0; k--) /* legal() relies on these runs */
+        R->k_run_end[k] = k + 1 < R->nkinds && R->k_col[k + 1] == R->k_col[k] &&
+                                  R->k_len[k + 1] >= R->k_len[k]
+                              ? R->k_run_end[k + 1]
+                              : k + 1;
     for (int32_t t = 0; t < R->ntickets; t++) {
         NEXT(R->t_a[t], 0, R->ncities - 1);
         NEXT(R->t_b[t], 0, R->ncities - 1);
@@ -901,6 +960,7 @@ int fg_setup(Game *g, uint64_t seed, int32_t first) {
     g->phase = PH_INITIAL;
     for (int32_t r = 0; r < R->nroutes; r++) g->owners[r] = NO_OWNER;
     g->final_turns = -1;
+    all_open(g);
     return 0;
 }
 
@@ -1031,6 +1091,7 @@ int fg_load(Game *g, const int64_t *v, int64_t n) {
     NEED(i == n);
     NEED(cards <= MAXPILE && tickets <= MAXT); /* both are conserved by every move */
     NEED((g->phase == PH_TUNNEL) == (g->has_tunnel == 1));
+    count_open(g);
     return 0;
 #undef GET
 }
