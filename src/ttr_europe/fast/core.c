@@ -119,9 +119,13 @@ static int32_t count_pay(int32_t colour, int32_t len, int32_t minl, const int32_
     int32_t total = locos >= len ? 1 : 0;
     int32_t top = len - 1 < locos ? len - 1 : locos;
     if (colour == LOCO) return total;
-    int32_t lo = colour < 0 ? 0 : colour, hi = colour < 0 ? 7 : colour;
     int32_t shift = top + 1 - len, cap = top + 1 - minl;
-    for (int32_t c = lo; c <= hi; c++) {
+    if (colour >= 0) {
+        int32_t n = hand[colour] + shift;
+        n = n < cap ? n : cap;
+        return total + (n > 0 ? n : 0);
+    }
+    for (int32_t c = 0; c < LOCO; c++) { /* gray: any one colour */
         int32_t n = hand[c] + shift;
         n = n < cap ? n : cap;
         total += n > 0 ? n : 0;
@@ -335,8 +339,45 @@ static void all_open(Game *g) {
  * order into all (one walk, for listing them all). */
 static int64_t keep_walk_all(const Game *g, int64_t target, int32_t *mask_out, int32_t *all);
 
+static int64_t binom(int32_t n, int32_t k) {
+    if (k < 0 || k > n) return 0;
+    int64_t c = 1;
+    for (int32_t i = 1; i <= k; i++) c = c * (n - k + i) / i;
+    return c;
+}
+
+/* keep_walk_all without the list. When no choice can break the long-ticket limit (none is
+ * set, or the offer holds no more long tickets than it allows: always but for special
+ * variants) the choices are all combinations, counted and unranked without walking them. */
 static int64_t keep_walk(const Game *g, int64_t target, int32_t *mask_out) {
-    return keep_walk_all(g, target, mask_out, NULL);
+    const Rules *R = g->R;
+    const Player *P = &g->p[g->current];
+    int32_t n = P->noffer, longs = 0;
+    int32_t low = g->phase == PH_INITIAL ? R->keep_initial : R->keep_drawn;
+    if (low > n) low = n;
+    int32_t limit = g->phase == PH_INITIAL ? R->long_limit : -1;
+    for (int32_t i = 0; i < n && limit >= 0; i++) longs += R->t_long[P->offer[i]];
+    if (limit >= 0 && longs > limit) return keep_walk_all(g, target, mask_out, NULL);
+    int64_t count = 0;
+    for (int32_t size = low; size <= n; size++) {
+        int64_t here = binom(n, size), rank = target - count;
+        if (rank >= 0 && rank < here) { /* the rank-th of itertools.combinations(n, size) */
+            int32_t mask = 0;
+            for (int32_t i = 0, c = 0; i < size; c++) {
+                int64_t with_c = binom(n - c - 1, size - i - 1);
+                if (rank < with_c) {
+                    mask |= 1 << c;
+                    i++;
+                } else {
+                    rank -= with_c;
+                }
+            }
+            *mask_out = mask;
+            return target;
+        }
+        count += here;
+    }
+    return count;
 }
 
 static int64_t keep_walk_all(const Game *g, int64_t target, int32_t *mask_out, int32_t *all) {
@@ -1172,6 +1213,34 @@ static int32_t uf_find(int32_t *parent, int32_t x) {
     return x;
 }
 
+/* A seat's routes, found in one pass over the owners for every seat: their points, the cities'
+ * degrees and a union-find of the cities they join (scoring reads it three times). */
+typedef struct {
+    int32_t n, points, mine[MAXR], parent[MAXC], degree[MAXC];
+} Network;
+
+static void networks(const Game *g, Network *N) {
+    const Rules *R = g->R;
+    for (int32_t q = 0; q < R->players; q++) {
+        N[q].n = N[q].points = 0;
+        for (int32_t c = 0; c < R->ncities; c++) {
+            N[q].parent[c] = c;
+            N[q].degree[c] = 0;
+        }
+    }
+    for (int32_t r = 0; r < R->nroutes; r++) {
+        int32_t q = g->owners[r];
+        if (q == NO_OWNER) continue;
+        Network *M = &N[q];
+        M->mine[M->n++] = r;
+        M->points += R->r_points[r];
+        M->degree[R->r_a[r]]++;
+        M->degree[R->r_b[r]]++;
+        int32_t x = uf_find(M->parent, R->r_a[r]), y = uf_find(M->parent, R->r_b[r]);
+        if (x != y) M->parent[x] = y;
+    }
+}
+
 #define TRAIL_BUDGET 20000 /* search steps per seat before scoring asks paths.py instead */
 
 typedef struct {
@@ -1209,25 +1278,30 @@ static int trail_from(Trails *T, int32_t city, int32_t length) {
  * component: a component with at most two odd cities gives its whole weight (an Euler trail).
  * Otherwise trails are searched from its odd cities, cut by the weight left, and stopped at
  * the bound that every odd city but two loses at least half its lightest route. */
-static int32_t longest_trail(const Game *g, int32_t seat) {
+static int32_t longest_trail(const Game *g, Network *N) {
     const Rules *R = g->R;
     Trails T;
-    int32_t degree[MAXC] = {0}, parent[MAXC], weight[MAXC] = {0}, odd[MAXC] = {0};
-    int32_t mine[MAXR], n = 0;
-    for (int32_t c = 0; c < R->ncities; c++) parent[c] = c;
-    for (int32_t r = 0; r < R->nroutes; r++)
-        if (g->owners[r] == seat) {
-            mine[n++] = r;
-            degree[R->r_a[r]]++;
-            degree[R->r_b[r]]++;
-            int32_t x = uf_find(parent, R->r_a[r]), y = uf_find(parent, R->r_b[r]);
-            if (x != y) parent[x] = y;
-        }
+    int32_t nc = R->ncities, n = N->n, *parent = N->parent;
+    const int32_t *degree = N->degree, *mine = N->mine;
+    int32_t weight[MAXC], odd[MAXC], comp[MAXC];
     if (!n) return 0;
+    /* The seat's cities in order, each with its component's root; the odd ones apart. */
+    int32_t cities[MAXC], nct = 0, odds[MAXC], nodd = 0, roots[MAXC], nroots = 0;
     T.start[0] = 0;
-    for (int32_t c = 0; c < R->ncities; c++) T.start[c + 1] = T.start[c] + degree[c];
+    for (int32_t c = 0; c < nc; c++) weight[c] = odd[c] = 0;
+    for (int32_t c = 0; c < nc; c++) {
+        T.start[c + 1] = T.start[c] + degree[c];
+        if (!degree[c]) continue;
+        cities[nct++] = c;
+        comp[c] = uf_find(parent, c);
+        if (degree[c] & 1) {
+            odds[nodd++] = c;
+            odd[comp[c]]++;
+        }
+        if (comp[c] == c) roots[nroots++] = c;
+    }
     int32_t fill[MAXC];
-    memcpy(fill, T.start, sizeof(int32_t) * (size_t)R->ncities);
+    for (int32_t i = 0; i < nct; i++) fill[cities[i]] = T.start[cities[i]];
     for (int32_t e = 0; e < n; e++) {
         int32_t r = mine[e], a = R->r_a[r], b = R->r_b[r];
         T.len[e] = R->r_len[r];
@@ -1236,60 +1310,60 @@ static int32_t longest_trail(const Game *g, int32_t seat) {
         T.other[fill[a]++] = b;
         T.edge[fill[b]] = e;
         T.other[fill[b]++] = a;
-        weight[uf_find(parent, a)] += R->r_len[r];
+        weight[comp[a]] += R->r_len[r];
     }
-    for (int32_t c = 0; c < R->ncities; c++) odd[uf_find(parent, c)] += degree[c] & 1;
+    /* Components, heaviest first (the lowest city first among equals): a trail is no longer
+     * than its component. */
+    for (int32_t i = 1; i < nroots; i++) {
+        int32_t k = roots[i], j = i;
+        for (; j > 0 && weight[roots[j - 1]] < weight[k]; j--) roots[j] = roots[j - 1];
+        roots[j] = k;
+    }
     T.best = 0;
     T.steps = 0;
-    for (;;) { /* components, heaviest first: a trail is no longer than its component */
-        int32_t k = -1;
-        for (int32_t c = 0; c < R->ncities; c++)
-            if (parent[c] == c && weight[c] > 0 && (k < 0 || weight[c] > weight[k])) k = c;
-        if (k < 0 || weight[k] <= T.best) return T.best;
+    for (int32_t ci = 0; ci < nroots; ci++) {
+        int32_t k = roots[ci];
+        if (weight[k] <= T.best) return T.best;
         int32_t total = weight[k];
-        weight[k] = 0;
         if (odd[k] <= 2) {
             T.best = total;
             continue;
         }
         int32_t light[MAXC], nl = 0; /* the lightest route at each odd city, ascending */
-        for (int32_t c = 0; c < R->ncities; c++) {
-            if (!(degree[c] & 1) || uf_find(parent, c) != k) continue;
+        for (int32_t i = 0; i < nodd; i++) {
+            int32_t c = odds[i];
+            if (comp[c] != k) continue;
             int32_t lo = -1;
             for (int32_t j = T.start[c]; j < T.start[c + 1]; j++)
                 if (lo < 0 || T.len[T.edge[j]] < lo) lo = T.len[T.edge[j]];
-            int32_t i = nl++;
-            while (i > 0 && light[i - 1] > lo) {
-                light[i] = light[i - 1];
-                i--;
+            int32_t at = nl++;
+            while (at > 0 && light[at - 1] > lo) {
+                light[at] = light[at - 1];
+                at--;
             }
-            light[i] = lo;
+            light[at] = lo;
         }
         int32_t cut = 0;
         for (int32_t i = 0; i < nl - 2; i++) cut += light[i];
         T.bound = total - (cut + 1) / 2;
         T.left = total;
-        for (int32_t c = 0; c < R->ncities; c++) {
-            if (!(degree[c] & 1) || uf_find(parent, c) != k) continue;
-            int done = trail_from(&T, c, 0);
+        for (int32_t i = 0; i < nodd; i++) {
+            if (comp[odds[i]] != k) continue;
+            int done = trail_from(&T, odds[i], 0);
             if (done < 0) return -1;
             if (done) break;
         }
     }
+    return T.best;
 }
 
 /* Tickets with the stations' best borrowing (R39, R43, D10): the highest ticket total, then
  * the most completed, over every choice of an opponent's route (or none) per station. */
-static void tickets_with_stations(const Game *g, int32_t seat, int32_t *points, int32_t *done) {
+static void tickets_with_stations(const Game *g, int32_t seat, Network *N, int32_t *points,
+                                  int32_t *done) {
     const Rules *R = g->R;
     const Player *P = &g->p[seat];
-    int32_t parent[MAXC];
-    for (int32_t c = 0; c < R->ncities; c++) parent[c] = c;
-    for (int32_t r = 0; r < R->nroutes; r++)
-        if (g->owners[r] == seat) {
-            int32_t x = uf_find(parent, R->r_a[r]), y = uf_find(parent, R->r_b[r]);
-            if (x != y) parent[x] = y;
-        }
+    int32_t *parent = N->parent;
     /* Per station: the networks it may join to its own (distinct, other than its own). */
     int32_t nopt[MAXST], home[MAXST], far[MAXST][MAXR];
     for (int32_t s = 0; s < P->nst; s++) {
@@ -1368,19 +1442,19 @@ static void tickets_with_stations(const Game *g, int32_t seat, int32_t *points, 
 int fg_score(const Game *g, const int32_t *paths, int32_t *out) {
     const Rules *R = g->R;
     int32_t n = R->players, longest = 0, unknown = 0;
+    Network N[MAXP];
+    networks(g, N);
     for (int32_t q = 0; q < n; q++) {
-        int32_t *o = out + q * SC_FIELDS, points = 0;
-        for (int32_t r = 0; r < R->nroutes; r++)
-            if (g->owners[r] == q) points += R->r_points[r];
+        int32_t *o = out + q * SC_FIELDS, points = N[q].points;
         if (points != g->p[q].score) {
             out[0] = points;
             return q + 1;
         }
         o[SC_ROUTES] = points;
-        tickets_with_stations(g, q, &o[SC_TICKETS], &o[SC_COMPLETED]);
+        tickets_with_stations(g, q, &N[q], &o[SC_TICKETS], &o[SC_COMPLETED]);
         int32_t left = R->stations - g->p[q].nst;
         o[SC_STATIONS] = (left > 0 ? left : 0) * R->station_points;
-        o[SC_PATH] = paths && paths[q] >= 0 ? paths[q] : longest_trail(g, q);
+        o[SC_PATH] = paths && paths[q] >= 0 ? paths[q] : longest_trail(g, &N[q]);
         if (o[SC_PATH] < 0) unknown = 1;
         if (o[SC_PATH] > longest) longest = o[SC_PATH];
     }
