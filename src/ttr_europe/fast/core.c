@@ -80,8 +80,8 @@ typedef struct {
     int32_t discard[KINDS];
     int32_t ndeck, deck[MAXT], nbox, box[MAXT];
     int32_t owners[MAXR];
-    uint64_t closed[MAXP][MAXW];
-    uint16_t open[MAXP][MAXR]; /* routes of each kind not closed to each seat (count_open) */
+    uint64_t closed[MAXP][MAXW]; /* set by close_route only, which keeps open in step */
+    uint16_t open[MAXP][MAXR];   /* routes of each kind not closed to each seat (count_open) */
     int32_t has_tunnel, tun_route, tun_laid[KINDS], tun_nrev, tun_rev[REVEAL], tun_colour,
         tun_extra;
     uint64_t rng;
