@@ -74,11 +74,20 @@ int main(int argc, char **argv) {
         fprintf(stderr, "dlopen: %s\n", dlerror());
         return 1;
     }
-    rules_new_fn rules_new = (rules_new_fn)dlsym(lib, "fg_rules_new");
-    new_fn new_game = (new_fn)dlsym(lib, "fg_new");
-    setup = (setup_fn)dlsym(lib, "fg_setup");
-    playout = (playout_fn)dlsym(lib, "fg_playout");
-    score = (score_fn)dlsym(lib, "fg_score");
+    rules_new_fn rules_new = NULL;
+    new_fn new_game = NULL;
+    /* POSIX's way from dlsym's object pointer to a function pointer, without an ISO C cast. */
+#define LOAD(fn, name)                                                                         \
+    do {                                                                                       \
+        void *found = dlsym(lib, name);                                                        \
+        memcpy(&(fn), &found, sizeof(fn));                                                     \
+    } while (0)
+    LOAD(rules_new, "fg_rules_new");
+    LOAD(new_game, "fg_new");
+    LOAD(setup, "fg_setup");
+    LOAD(playout, "fg_playout");
+    LOAD(score, "fg_score");
+#undef LOAD
     if (!rules_new || !new_game || !setup || !playout || !score) {
         fprintf(stderr, "%s lacks an fg_ function\n", argv[1]);
         return 1;
