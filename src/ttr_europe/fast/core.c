@@ -70,6 +70,9 @@ typedef struct {
     int32_t station_points, bonus_points, bonus_at_zero, ntiebreaks, tiebreaks[8];
     int32_t adj_start[MAXC + 1], adj_route[2 * MAXR], adj_other[2 * MAXR]; /* Map.routes_at */
     int32_t nkinds, k_col[MAXR], k_len[MAXR], k_ferry[MAXR];
+    int32_t k_run_end[MAXR]; /* the end of k's run: same colour, lengths not decreasing */
+    int32_t r_kind[MAXR];    /* the kind of each route, -1 if none */
+    uint16_t k_size[MAXR];   /* routes of each kind */
     uint64_t k_mask[MAXR][MAXW];
 } Rules;
 
@@ -89,7 +92,8 @@ typedef struct {
     int32_t discard[KINDS];
     int32_t ndeck, deck[MAXT], nbox, box[MAXT];
     int32_t owners[MAXR];
-    uint64_t closed[MAXP][MAXW];
+    uint64_t closed[MAXP][MAXW]; /* set by close_route only, which keeps open in step */
+    uint16_t open[MAXP][MAXR];   /* routes of each kind not closed to each seat (count_open) */
     int32_t has_tunnel, tun_route, tun_laid[KINDS], tun_nrev, tun_rev[REVEAL], tun_colour,
         tun_extra;
     uint64_t rng;
@@ -120,15 +124,23 @@ static void shuffle(uint64_t *s, int32_t *a, int32_t n) {
 
 /* ------------------------------------------------------------------ payments (_payments.py) */
 
+/* Payments of colour c use top - low + 1 locomotive counts, from low = max(len - hand[c], minl)
+ * to top = min(len - 1, locos): clamp(hand[c] + top + 1 - len, 0, top + 1 - minl), branch-free. */
 static int32_t count_pay(int32_t colour, int32_t len, int32_t minl, const int32_t *hand) {
     int32_t locos = hand[LOCO];
     int32_t total = locos >= len ? 1 : 0;
     int32_t top = len - 1 < locos ? len - 1 : locos;
     if (colour == LOCO) return total;
-    int32_t lo = colour < 0 ? 0 : colour, hi = colour < 0 ? 7 : colour;
-    for (int32_t c = lo; c <= hi; c++) {
-        int32_t low = len - hand[c] > minl ? len - hand[c] : minl;
-        if (top >= low) total += top - low + 1;
+    int32_t shift = top + 1 - len, cap = top + 1 - minl;
+    if (colour >= 0) {
+        int32_t n = hand[colour] + shift;
+        n = n < cap ? n : cap;
+        return total + (n > 0 ? n : 0);
+    }
+    for (int32_t c = 0; c < LOCO; c++) { /* gray: any one colour */
+        int32_t n = hand[c] + shift;
+        n = n < cap ? n : cap;
+        total += n > 0 ? n : 0;
     }
     return total;
 }
@@ -289,7 +301,7 @@ static int32_t total_stations(const Game *g) {
 
 typedef struct {
     int32_t nhead;
-    Act head[MAXROW + 3 + 1];
+    int32_t head_kind[MAXROW + 3 + 1], head_arg[MAXROW + 3 + 1];
     int64_t claims;             /* claim actions in all */
     int32_t nk, kind[MAXR], kroutes[MAXR], kpays[MAXR];
     int64_t kend[MAXR];
@@ -300,10 +312,8 @@ typedef struct {
 } Legal;
 
 static void head_act(Legal *L, int32_t kind, int32_t arg) {
-    Act *a = &L->head[L->nhead++];
-    memset(a, 0, sizeof *a);
-    a->kind = kind;
-    a->arg = arg;
+    L->head_kind[L->nhead] = kind;
+    L->head_arg[L->nhead++] = arg;
 }
 
 /* Bits set, portably fast (the builtin is a library call without a popcnt instruction). */
@@ -331,13 +341,66 @@ static int32_t popcount_and_not(const uint64_t *m, const uint64_t *closed, int32
     return n;
 }
 
+/* Game.open from Game.closed, after a deal or a load (claimed() keeps it from then on). */
+static void count_open(Game *g) {
+    const Rules *R = g->R;
+    int32_t words = (R->nroutes + 63) / 64;
+    for (int32_t q = 0; q < R->players; q++)
+        for (int32_t k = 0; k < R->nkinds; k++)
+            g->open[q][k] = (uint16_t)popcount_and_not(R->k_mask[k], g->closed[q], words);
+}
+
+/* The same after a deal, when nothing is closed: each kind's size. */
+static void all_open(Game *g) {
+    const Rules *R = g->R;
+    for (int32_t q = 0; q < R->players; q++)
+        memcpy(g->open[q], R->k_size, sizeof(uint16_t) * (size_t)R->nkinds);
+}
+
 /* Places kept by each KeepTickets choice, by size then places (itertools.combinations):
  * the count, and the mask of choice target in *mask_out; with all non-NULL, every mask in
  * order into all (one walk, for listing them all). */
 static int64_t keep_walk_all(const Game *g, int64_t target, int32_t *mask_out, int32_t *all);
 
+static int64_t binom(int32_t n, int32_t k) {
+    if (k < 0 || k > n) return 0;
+    int64_t c = 1;
+    for (int32_t i = 1; i <= k; i++) c = c * (n - k + i) / i;
+    return c;
+}
+
+/* keep_walk_all without the list. When no choice can break the long-ticket limit (none is
+ * set, or the offer holds no more long tickets than it allows: always but for special
+ * variants) the choices are all combinations, counted and unranked without walking them. */
 static int64_t keep_walk(const Game *g, int64_t target, int32_t *mask_out) {
-    return keep_walk_all(g, target, mask_out, NULL);
+    const Rules *R = g->R;
+    const Player *P = &g->p[g->current];
+    int32_t n = P->noffer, longs = 0;
+    int32_t low = g->phase == PH_INITIAL ? R->keep_initial : R->keep_drawn;
+    if (low > n) low = n;
+    int32_t limit = g->phase == PH_INITIAL ? R->long_limit : -1;
+    for (int32_t i = 0; i < n && limit >= 0; i++) longs += R->t_long[P->offer[i]];
+    if (limit >= 0 && longs > limit) return keep_walk_all(g, target, mask_out, NULL);
+    int64_t count = 0;
+    for (int32_t size = low; size <= n; size++) {
+        int64_t here = binom(n, size), rank = target - count;
+        if (rank >= 0 && rank < here) { /* the rank-th of itertools.combinations(n, size) */
+            int32_t mask = 0;
+            for (int32_t i = 0, c = 0; i < size; c++) {
+                int64_t with_c = binom(n - c - 1, size - i - 1);
+                if (rank < with_c) {
+                    mask |= 1 << c;
+                    i++;
+                } else {
+                    rank -= with_c;
+                }
+            }
+            *mask_out = mask;
+            return target;
+        }
+        count += here;
+    }
+    return count;
 }
 
 static int64_t keep_walk_all(const Game *g, int64_t target, int32_t *mask_out, int32_t *all) {
@@ -391,23 +454,38 @@ static void legal(const Game *g, Legal *L) {
             if (g->row[s] != NO_CARD) head_act(L, A_FACEUP, s);
         if (pile_left) head_act(L, A_BLIND, 0);
         if (g->ndeck) head_act(L, A_TICKETS, 0);
-        int32_t words = (R->nroutes + 63) / 64;
+        const int32_t *hand = P->hand;
+        int32_t locos = hand[LOCO];
         int32_t most = 0; /* the most cards of one colour: no longer gray route is payable */
         for (int32_t c = 0; c < LOCO; c++)
-            if (P->hand[c] > most) most = P->hand[c];
-        for (int32_t k = 0; k < R->nkinds; k++) {
-            int32_t len = R->k_len[k], colour = R->k_col[k];
-            if (len > P->trains || len > (colour < 0 ? most : P->hand[colour]) + P->hand[LOCO])
-                continue; /* R22, or no payment (R21) */
-            int32_t n = count_pay(R->k_col[k], R->k_len[k], R->k_ferry[k], P->hand);
-            if (!n) continue;
-            int32_t nr = popcount_and_not(R->k_mask[k], g->closed[g->current], words);
-            if (!nr) continue;
-            L->claims += (int64_t)n * nr;
-            L->kind[L->nk] = k;
-            L->kroutes[L->nk] = nr;
-            L->kpays[L->nk] = n;
-            L->kend[L->nk++] = L->claims;
+            if (hand[c] > most) most = hand[c];
+        /* Kinds come in runs of one colour by length: a run stops at the first kind too long
+         * to take (R22) or to pay (R21), since every later kind of the run is longer. */
+        for (int32_t k = 0; k < R->nkinds;) {
+            int32_t colour = R->k_col[k], end = R->k_run_end[k];
+            int32_t limit = (colour < 0 ? most : hand[colour]) + locos;
+            if (limit > P->trains) limit = P->trains;
+            for (; k < end && R->k_len[k] <= limit; k++) {
+                int32_t len = R->k_len[k], n;
+                if (colour >= 0) { /* count_pay of one colour, inline */
+                    int32_t top = len - 1 < locos ? len - 1 : locos;
+                    int32_t cap = top + 1 - R->k_ferry[k];
+                    n = hand[colour] + top + 1 - len;
+                    n = (n < cap ? n : cap);
+                    n = (n > 0 ? n : 0) + (locos >= len);
+                } else {
+                    n = count_pay(-1, len, R->k_ferry[k], hand);
+                }
+                if (!n) continue;
+                int32_t nr = g->open[g->current][k];
+                if (!nr) continue;
+                L->claims += (int64_t)n * nr;
+                L->kind[L->nk] = k;
+                L->kroutes[L->nk] = nr;
+                L->kpays[L->nk] = n;
+                L->kend[L->nk++] = L->claims;
+            }
+            k = end;
         }
         if (P->nst < R->stations) {
             int32_t free = R->ncities - total_stations(g);
@@ -474,7 +552,8 @@ static int nth_action(const Game *g, const Legal *L, int64_t i, Act *out) {
         return 0;
     }
     if (i < L->nhead) {
-        *out = L->head[i];
+        out->kind = L->head_kind[i];
+        out->arg = L->head_arg[i];
         return 0;
     }
     i -= L->nhead;
@@ -580,7 +659,7 @@ static int check(const Game *g, const Act *a) {
         if (ph != PH_TURN) return E_PHASE;
         Legal L;
         legal(g, &L);
-        return L.nhead == 1 && L.head[0].kind == A_PASS && L.total == 1 ? OK : E_D1;
+        return L.nhead == 1 && L.head_kind[0] == A_PASS && L.total == 1 ? OK : E_D1;
     }
     }
     return E_KIND;
@@ -619,14 +698,21 @@ static void after_card(Game *g, int32_t card, int took_loco, int refill_row) {
     end_turn(g, refill_row, 0);
 }
 
+/* Closes route r to seat q, keeping q's open count of its kind. */
+static void close_route(Game *g, int32_t q, int32_t r) {
+    uint64_t bit = 1ULL << (r & 63);
+    if (g->closed[q][r >> 6] & bit) return;
+    g->closed[q][r >> 6] |= bit;
+    if (g->R->r_kind[r] >= 0) g->open[q][g->R->r_kind[r]]--;
+}
+
 static void claimed(Game *g, int32_t r) {
     const Rules *R = g->R;
     int32_t seat = g->current, twin = R->r_twin[r];
     g->owners[r] = seat;
     for (int32_t q = 0; q < R->players; q++) {
-        g->closed[q][r >> 6] |= 1ULL << (r & 63);
-        if (twin >= 0 && (!R->doubles_open || q == seat))
-            g->closed[q][twin >> 6] |= 1ULL << (twin & 63);
+        close_route(g, q, r);
+        if (twin >= 0 && (!R->doubles_open || q == seat)) close_route(g, q, twin);
     }
 }
 
@@ -854,6 +940,20 @@ FG_API Rules *fg_rules_new(const int64_t *v, int64_t n) {
                 R->r_ferry[r] == R->k_ferry[k])
                 R->k_mask[k][r >> 6] |= 1ULL << (r & 63);
     }
+    for (int32_t r = 0; r < R->nroutes; r++) {
+        R->r_kind[r] = -1;
+        for (int32_t k = 0; k < R->nkinds; k++)
+            if (R->k_mask[k][r >> 6] >> (r & 63) & 1) {
+                if (R->r_kind[r] >= 0) goto bad; /* kinds are distinct */
+                R->r_kind[r] = k;
+                R->k_size[k]++;
+            }
+    }
+    for (int32_t k = R->nkinds - 1; k >= 0; k--) /* legal() relies on these runs */
+        R->k_run_end[k] = k + 1 < R->nkinds && R->k_col[k + 1] == R->k_col[k] &&
+                                  R->k_len[k + 1] >= R->k_len[k]
+                              ? R->k_run_end[k + 1]
+                              : k + 1;
     for (int32_t t = 0; t < R->ntickets; t++) {
         NEXT(R->t_a[t], 0, R->ncities - 1);
         NEXT(R->t_b[t], 0, R->ncities - 1);
@@ -924,6 +1024,7 @@ FG_API int fg_setup(Game *g, uint64_t seed, int32_t first) {
     g->phase = PH_INITIAL;
     for (int32_t r = 0; r < R->nroutes; r++) g->owners[r] = NO_OWNER;
     g->final_turns = -1;
+    all_open(g);
     return 0;
 }
 
@@ -1054,6 +1155,7 @@ FG_API int fg_load(Game *g, const int64_t *v, int64_t n) {
     NEED(i == n);
     NEED(cards <= MAXPILE && tickets <= MAXT); /* both are conserved by every move */
     NEED((g->phase == PH_TUNNEL) == (g->has_tunnel == 1));
+    count_open(g);
     return 0;
 #undef GET
 }
@@ -1134,6 +1236,34 @@ static int32_t uf_find(int32_t *parent, int32_t x) {
     return x;
 }
 
+/* A seat's routes, found in one pass over the owners for every seat: their points, the cities'
+ * degrees and a union-find of the cities they join (scoring reads it three times). */
+typedef struct {
+    int32_t n, points, mine[MAXR], parent[MAXC], degree[MAXC];
+} Network;
+
+static void networks(const Game *g, Network *N) {
+    const Rules *R = g->R;
+    for (int32_t q = 0; q < R->players; q++) {
+        N[q].n = N[q].points = 0;
+        for (int32_t c = 0; c < R->ncities; c++) {
+            N[q].parent[c] = c;
+            N[q].degree[c] = 0;
+        }
+    }
+    for (int32_t r = 0; r < R->nroutes; r++) {
+        int32_t q = g->owners[r];
+        if (q == NO_OWNER) continue;
+        Network *M = &N[q];
+        M->mine[M->n++] = r;
+        M->points += R->r_points[r];
+        M->degree[R->r_a[r]]++;
+        M->degree[R->r_b[r]]++;
+        int32_t x = uf_find(M->parent, R->r_a[r]), y = uf_find(M->parent, R->r_b[r]);
+        if (x != y) M->parent[x] = y;
+    }
+}
+
 #define TRAIL_BUDGET 20000 /* search steps per seat before scoring asks paths.py instead */
 
 typedef struct {
@@ -1171,25 +1301,30 @@ static int trail_from(Trails *T, int32_t city, int32_t length) {
  * component: a component with at most two odd cities gives its whole weight (an Euler trail).
  * Otherwise trails are searched from its odd cities, cut by the weight left, and stopped at
  * the bound that every odd city but two loses at least half its lightest route. */
-static int32_t longest_trail(const Game *g, int32_t seat) {
+static int32_t longest_trail(const Game *g, Network *N) {
     const Rules *R = g->R;
     Trails T;
-    int32_t degree[MAXC] = {0}, parent[MAXC], weight[MAXC] = {0}, odd[MAXC] = {0};
-    int32_t mine[MAXR], n = 0;
-    for (int32_t c = 0; c < R->ncities; c++) parent[c] = c;
-    for (int32_t r = 0; r < R->nroutes; r++)
-        if (g->owners[r] == seat) {
-            mine[n++] = r;
-            degree[R->r_a[r]]++;
-            degree[R->r_b[r]]++;
-            int32_t x = uf_find(parent, R->r_a[r]), y = uf_find(parent, R->r_b[r]);
-            if (x != y) parent[x] = y;
-        }
+    int32_t nc = R->ncities, n = N->n, *parent = N->parent;
+    const int32_t *degree = N->degree, *mine = N->mine;
+    int32_t weight[MAXC], odd[MAXC], comp[MAXC];
     if (!n) return 0;
+    /* The seat's cities in order, each with its component's root; the odd ones apart. */
+    int32_t cities[MAXC], nct = 0, odds[MAXC], nodd = 0, roots[MAXC], nroots = 0;
     T.start[0] = 0;
-    for (int32_t c = 0; c < R->ncities; c++) T.start[c + 1] = T.start[c] + degree[c];
+    for (int32_t c = 0; c < nc; c++) weight[c] = odd[c] = 0;
+    for (int32_t c = 0; c < nc; c++) {
+        T.start[c + 1] = T.start[c] + degree[c];
+        if (!degree[c]) continue;
+        cities[nct++] = c;
+        comp[c] = uf_find(parent, c);
+        if (degree[c] & 1) {
+            odds[nodd++] = c;
+            odd[comp[c]]++;
+        }
+        if (comp[c] == c) roots[nroots++] = c;
+    }
     int32_t fill[MAXC];
-    memcpy(fill, T.start, sizeof(int32_t) * (size_t)R->ncities);
+    for (int32_t i = 0; i < nct; i++) fill[cities[i]] = T.start[cities[i]];
     for (int32_t e = 0; e < n; e++) {
         int32_t r = mine[e], a = R->r_a[r], b = R->r_b[r];
         T.len[e] = R->r_len[r];
@@ -1198,60 +1333,60 @@ static int32_t longest_trail(const Game *g, int32_t seat) {
         T.other[fill[a]++] = b;
         T.edge[fill[b]] = e;
         T.other[fill[b]++] = a;
-        weight[uf_find(parent, a)] += R->r_len[r];
+        weight[comp[a]] += R->r_len[r];
     }
-    for (int32_t c = 0; c < R->ncities; c++) odd[uf_find(parent, c)] += degree[c] & 1;
+    /* Components, heaviest first (the lowest city first among equals): a trail is no longer
+     * than its component. */
+    for (int32_t i = 1; i < nroots; i++) {
+        int32_t k = roots[i], j = i;
+        for (; j > 0 && weight[roots[j - 1]] < weight[k]; j--) roots[j] = roots[j - 1];
+        roots[j] = k;
+    }
     T.best = 0;
     T.steps = 0;
-    for (;;) { /* components, heaviest first: a trail is no longer than its component */
-        int32_t k = -1;
-        for (int32_t c = 0; c < R->ncities; c++)
-            if (parent[c] == c && weight[c] > 0 && (k < 0 || weight[c] > weight[k])) k = c;
-        if (k < 0 || weight[k] <= T.best) return T.best;
+    for (int32_t ci = 0; ci < nroots; ci++) {
+        int32_t k = roots[ci];
+        if (weight[k] <= T.best) return T.best;
         int32_t total = weight[k];
-        weight[k] = 0;
         if (odd[k] <= 2) {
             T.best = total;
             continue;
         }
         int32_t light[MAXC], nl = 0; /* the lightest route at each odd city, ascending */
-        for (int32_t c = 0; c < R->ncities; c++) {
-            if (!(degree[c] & 1) || uf_find(parent, c) != k) continue;
+        for (int32_t i = 0; i < nodd; i++) {
+            int32_t c = odds[i];
+            if (comp[c] != k) continue;
             int32_t lo = -1;
             for (int32_t j = T.start[c]; j < T.start[c + 1]; j++)
                 if (lo < 0 || T.len[T.edge[j]] < lo) lo = T.len[T.edge[j]];
-            int32_t i = nl++;
-            while (i > 0 && light[i - 1] > lo) {
-                light[i] = light[i - 1];
-                i--;
+            int32_t at = nl++;
+            while (at > 0 && light[at - 1] > lo) {
+                light[at] = light[at - 1];
+                at--;
             }
-            light[i] = lo;
+            light[at] = lo;
         }
         int32_t cut = 0;
         for (int32_t i = 0; i < nl - 2; i++) cut += light[i];
         T.bound = total - (cut + 1) / 2;
         T.left = total;
-        for (int32_t c = 0; c < R->ncities; c++) {
-            if (!(degree[c] & 1) || uf_find(parent, c) != k) continue;
-            int done = trail_from(&T, c, 0);
+        for (int32_t i = 0; i < nodd; i++) {
+            if (comp[odds[i]] != k) continue;
+            int done = trail_from(&T, odds[i], 0);
             if (done < 0) return -1;
             if (done) break;
         }
     }
+    return T.best;
 }
 
 /* Tickets with the stations' best borrowing (R39, R43, D10): the highest ticket total, then
  * the most completed, over every choice of an opponent's route (or none) per station. */
-static void tickets_with_stations(const Game *g, int32_t seat, int32_t *points, int32_t *done) {
+static void tickets_with_stations(const Game *g, int32_t seat, Network *N, int32_t *points,
+                                  int32_t *done) {
     const Rules *R = g->R;
     const Player *P = &g->p[seat];
-    int32_t parent[MAXC];
-    for (int32_t c = 0; c < R->ncities; c++) parent[c] = c;
-    for (int32_t r = 0; r < R->nroutes; r++)
-        if (g->owners[r] == seat) {
-            int32_t x = uf_find(parent, R->r_a[r]), y = uf_find(parent, R->r_b[r]);
-            if (x != y) parent[x] = y;
-        }
+    int32_t *parent = N->parent;
     /* Per station: the networks it may join to its own (distinct, other than its own). */
     int32_t nopt[MAXST], home[MAXST], far[MAXST][MAXR];
     for (int32_t s = 0; s < P->nst; s++) {
@@ -1330,19 +1465,19 @@ static void tickets_with_stations(const Game *g, int32_t seat, int32_t *points, 
 FG_API int fg_score(const Game *g, const int32_t *paths, int32_t *out) {
     const Rules *R = g->R;
     int32_t n = R->players, longest = 0, unknown = 0;
+    Network N[MAXP];
+    networks(g, N);
     for (int32_t q = 0; q < n; q++) {
-        int32_t *o = out + q * SC_FIELDS, points = 0;
-        for (int32_t r = 0; r < R->nroutes; r++)
-            if (g->owners[r] == q) points += R->r_points[r];
+        int32_t *o = out + q * SC_FIELDS, points = N[q].points;
         if (points != g->p[q].score) {
             out[0] = points;
             return q + 1;
         }
         o[SC_ROUTES] = points;
-        tickets_with_stations(g, q, &o[SC_TICKETS], &o[SC_COMPLETED]);
+        tickets_with_stations(g, q, &N[q], &o[SC_TICKETS], &o[SC_COMPLETED]);
         int32_t left = R->stations - g->p[q].nst;
         o[SC_STATIONS] = (left > 0 ? left : 0) * R->station_points;
-        o[SC_PATH] = paths && paths[q] >= 0 ? paths[q] : longest_trail(g, q);
+        o[SC_PATH] = paths && paths[q] >= 0 ? paths[q] : longest_trail(g, &N[q]);
         if (o[SC_PATH] < 0) unknown = 1;
         if (o[SC_PATH] > longest) longest = o[SC_PATH];
     }

@@ -1,0 +1,106 @@
+"""The side-by-side run against edwisdom's Rust core (``benchmarks/peers.py --edwisdom-rust``).
+
+What is checked here needs no peer: the copy's two edits and their refusals, and the C loop
+(``benchmarks/core_driver.c``) playing and scoring the very games ``FastGame`` does. The Rust
+build itself needs a checkout of the peer, cargo and Debian's crate sources, so it is run with
+the benchmark (by hand, docs/performance.md), whose checks fail the run on any inconsistency.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from ttr_europe import fast
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def _load(name: str) -> ModuleType:
+    key = f"ttr_bench_{name}"
+    if key in sys.modules:
+        return sys.modules[key]
+    spec = importlib.util.spec_from_file_location(key, BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[key] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _fake_peer(root: Path) -> Path:
+    """The two files the build edits, as the peer's snapshot has them."""
+    (root / "crates/ttr-core").mkdir(parents=True)
+    (root / "Cargo.toml").write_text(
+        '[workspace]\nmembers = ["crates/ttr-core", "crates/ttr-py"]\n', encoding="utf-8"
+    )
+    (root / "crates/ttr-core/Cargo.toml").write_text(
+        '[package]\nname = "ttr-core"\n\n[dependencies]\nrayon = "1.12.0"\n', encoding="utf-8"
+    )
+    (root / "Cargo.lock").write_text("# resolved against crates.io\n", encoding="utf-8")
+    return root
+
+
+def test_the_copy_drops_the_pyo3_member_and_relaxes_rayon(tmp_path: Path) -> None:
+    rust = _load("edwisdom_rust")
+    tree = _fake_peer(tmp_path / "peer")
+    rust._adapt(tree)
+    assert 'members = ["crates/ttr-core"]' in (tree / "Cargo.toml").read_text(encoding="utf-8")
+    core = (tree / "crates/ttr-core/Cargo.toml").read_text(encoding="utf-8")
+    assert 'rayon = "1.6"' in core and "1.12.0" not in core
+    assert not (tree / "Cargo.lock").exists()
+
+
+def test_a_changed_peer_is_refused_not_half_edited(tmp_path: Path) -> None:
+    rust = _load("edwisdom_rust")
+    tree = _fake_peer(tmp_path / "peer")
+    (tree / "crates/ttr-core/Cargo.toml").write_text('rayon = "2.0"\n', encoding="utf-8")
+    with pytest.raises(SystemExit, match="the peer changed"):
+        rust._adapt(tree)
+
+
+def test_the_build_names_what_is_missing(tmp_path: Path) -> None:
+    rust = _load("edwisdom_rust")
+    with pytest.raises(SystemExit, match="not a checkout of edwisdom/ticket_to_ride"):
+        rust.build(tmp_path, tmp_path / "work")
+    tree = _fake_peer(tmp_path / "peer")
+    with pytest.raises(SystemExit, match="apt-get install librust-rayon-dev"):
+        rust.build(tree, tmp_path / "work", registry=tmp_path / "no-registry")
+    assert not (tmp_path / "work").exists()
+
+
+def _driver_json(cmd: list[str]) -> dict[str, Any]:
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+@pytest.mark.skipif(
+    not fast.available(), reason="the compiled core is not built (python -m ttr_europe.fast.build)"
+)
+@pytest.mark.skipif(shutil.which(os.environ.get("CC", "cc")) is None, reason="no C compiler")
+def test_the_c_loop_plays_and_scores_the_games_fastgame_does(tmp_path: Path) -> None:
+    peers = _load("peers")
+    driver = peers.build_core_driver(str(tmp_path))
+    rules = str(tmp_path / "rules.txt")
+    info = peers.core_info("usa", 2, rules)
+    for mode in ("plain", "scored"):
+        native = _driver_json(
+            [driver, info["lib"], rules, str(info["fields"]), str(info["total"]), mode, "40", "3"]
+        )
+        python = peers.bulk_worker(mode == "scored", "usa", 2, 40, 3)
+        assert native["games"] == 40 and native["deferred"] == 0
+        assert native["steps"] == python["steps"] > 40 * 100
+        assert native["checksum"] == python["checksum"]
+        assert (native["checksum"] != 0) == (mode == "scored")
+        assert native["cpu"] > 0
+    bad = subprocess.run([driver, info["lib"], rules, "8", "6", "both", "1", "0"], check=False)
+    assert bad.returncode == 2
