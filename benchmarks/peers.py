@@ -260,7 +260,7 @@ def core_info(map_id: str, players: int, rules_file: str) -> dict[str, Any]:
     with open(rules_file, "w", encoding="utf-8") as f:
         f.write(" ".join(map(str, fast._rules_array(game.rules))) + "\n")
     fields = fast.SeatScore._fields
-    return {"lib": fast._lib()._name, "fields": len(fields), "total": fields.index("total")}
+    return {"lib": fast.loaded_library(), "fields": len(fields), "total": fields.index("total")}
 
 
 def _run_json(cmd: list[str], env: dict[str, str], cpu: int | None) -> Any:

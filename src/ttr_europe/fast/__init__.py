@@ -43,7 +43,7 @@ from ..errors import (
 from ..scoring import Outcome, PlayerScore, longest_path
 from ..state import GameState, PendingTunnel, Phase, PlayerState, Rules
 from ._binding import _LOADED as _LOADED
-from ._binding import CoreGame, CoreRules, Move, available, status
+from ._binding import CoreGame, CoreRules, Move, available, loaded_library, status
 from ._library import BUILD_COMMAND as BUILD_COMMAND
 from ._library import LIBRARY_ENV as LIBRARY_ENV
 from ._library import library_path
@@ -54,6 +54,7 @@ __all__ = [
     "SeatScore",
     "available",
     "library_path",
+    "loaded_library",
     "new_game",
     "playout",
     "reference_playout",

@@ -149,6 +149,12 @@ def _lib() -> Any:
     return lib
 
 
+def loaded_library() -> str:
+    """The file of the compiled core in use, for a program that loads it itself (the peers'
+    benchmark's C driver); ``BadArgumentError`` when there is none."""
+    return str(_lib()._name)
+
+
 def _array(kind: Any, values: Sequence[int], what: str) -> Any:
     try:
         return (kind * len(values))(*values)
