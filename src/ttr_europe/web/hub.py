@@ -22,13 +22,16 @@ Messages from the browser (JSON objects with a ``"type"``):
 - ``join`` may carry ``"name"``: the name the seat's player goes by (at most 24 characters).
 
 Matches live in a ``Store`` (SQLite): each move, seat token (hashed) and new match is committed
-before any tab hears of it, and a hub made on the same database restores every match it held,
-bots included. Match ids are random and never reused, so a tab from before a restart or from
-another server finds its own match or is told ``unknown_match``, never seated elsewhere. At
-most ``max_matches`` are held in memory; to make room the hub archives (in the database) a
-match nobody is connected to, never one whose person was seen within ``PERSON_IDLE`` seconds
-(``JOIN_GRACE`` for a match nobody has sat at yet); an archived match comes back when a tab
-joins it.
+before any tab hears of it (``answer`` waits for the store's writer; ``receive`` is the same
+for callers without an event loop), and a hub made on the same database restores every match
+it held, bots included. Match ids are random and never reused, so a tab from before a restart
+or from another server finds its own match or is told ``unknown_match``, never seated
+elsewhere. At most ``max_matches`` are held in memory; to make room the hub archives (in the
+database) a match nobody is connected to, never one whose person was seen within
+``PERSON_IDLE`` seconds (``JOIN_GRACE`` for a match nobody has sat at yet); an archived match
+comes back when a tab joins it. A match whose change the database did not take leaves memory
+at once: each of its tabs gets ``not_saved`` (and nothing the database lacks), and a tab that
+joins it again finds it as the database holds it.
 
 Answers: ``joined``, ``update`` (view, board SVG, new events, the moves of the seat to act,
 the seat's tickets with points and done marks, the scoreboard once over), ``options``,
@@ -38,14 +41,16 @@ the seat's tickets with points and done marks, the scoreboard once over), ``opti
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
 import secrets
-import sqlite3
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from concurrent.futures import wait as wait_for
 from typing import Any
 
 import attrs
@@ -127,6 +132,8 @@ class Hosted:
     shown: dict[int | None, Json] = attrs.field(factory=dict)  # per seat, at ``shown_seq``
     shown_text: dict[int | None, str] = attrs.field(factory=dict)  # the same, as JSON text
     shown_seq: int = -1
+    offered: bool = False  # ``play`` has handed out its first person's seat
+    lost: bool = False  # the database did not take a change: out of play, memory dropped
 
 
 Outgoing = list[tuple[Client, Json]]
@@ -160,9 +167,11 @@ class Hub:
         self.store = store if store is not None else Store()
         self.matches: dict[str, Hosted] = {}
         self._maps: dict[str, Any] = {}  # the maps of the matches made here, by id
+        self._writes: list[tuple[Hosted | None, Future[None]]] = []  # not yet settled
         self._restore_all()
         live = [h for h in self.matches.values() if not h.match.finished]
         self.latest = live[-1] if live else self.new_match()
+        self._settle(self._wait(), [])
 
     # ------------------------------------------------------------------ matches
 
@@ -177,9 +186,19 @@ class Hub:
         _bots_move(hosted)  # nobody to tell yet: the seat names show a stand-in
         while True:  # a clash of 72 random bits is unheard of, but an id is never reused
             hosted.id = secrets.token_urlsafe(ID_BYTES)
-            if self.store.add(hosted.id, match.record(), hosted.specs, _rngs(hosted), now=now,
-                              finished=match.finished):  # fmt: skip
+            if hosted.id not in self.matches and not self.store.exists(hosted.id):
                 break
+        self._wrote(
+            hosted,
+            self.store.add(
+                hosted.id,
+                match.record(),
+                hosted.specs,
+                _rngs(hosted),
+                now=now,
+                finished=match.finished,
+            ),
+        )
         hosted.saved = len(match.actions)
         self.matches[hosted.id] = hosted
         self.latest = hosted
@@ -197,7 +216,7 @@ class Hub:
             hosted = self._restore(stored)
         except TTRError as exc:
             raise WebError("broken_match", f"match {match_id} cannot be restored: {exc}") from None
-        self.store.archive(match_id, None)
+        self._wrote(hosted, self.store.archive(match_id, None))
         return hosted
 
     def evictable(self, hosted: Hosted, now: float) -> bool:
@@ -220,7 +239,7 @@ class Hub:
             )
         gone = min(idle, key=lambda h: (not h.match.finished, h.seen))
         del self.matches[gone.id]
-        self.store.archive(gone.id, now)
+        self._wrote(None, self.store.archive(gone.id, now))
         close_bots(seat.bot for seat in gone.match.seats)  # a joined archive starts them anew
 
     def _restore_all(self) -> None:
@@ -233,7 +252,7 @@ class Hub:
                 stored = self.store.load(match_id)
             except TTRError as exc:
                 log.warning("match %s not restored: %s", match_id, exc)
-                self.store.archive(match_id, self._now())
+                self._wrote(None, self.store.archive(match_id, self._now()))
                 continue
             if stored is not None:
                 loaded.append(stored)
@@ -246,7 +265,7 @@ class Hub:
                     continue
             except TTRError as exc:
                 log.warning("match %s not restored: %s", stored.id, exc)
-            self.store.archive(stored.id, self._now())
+            self._wrote(None, self.store.archive(stored.id, self._now()))
 
     def _rebuild(self, stored: Stored) -> tuple[Match, list[SeatSpec]]:
         """A stored match's moves replayed, its bots seated with their generators as they
@@ -285,23 +304,15 @@ class Hub:
         return hosted
 
     def _save(self, hosted: Hosted) -> None:
-        """Commit the moves made since the last save; if the database refuses, the match goes
-        back to what the database holds and the move is refused (``not_saved``)."""
+        """Queue the moves made since the last save for the database (what is told of them
+        waits for the commit, ``answer``)."""
         match = hosted.match
         if len(match.actions) == hosted.saved:
             return
         texts = [str(a) for a in match.actions[hosted.saved :]]
-        now = self._now()
-        try:
-            self.store.moved(hosted.id, hosted.saved, texts, hosted.specs, _rngs(hosted),
-                             now=now, finished=match.finished)  # fmt: skip
-        except sqlite3.Error as exc:
-            log.error("match %s: moves not saved: %s", hosted.id, exc)
-            stored = self.store.load(hosted.id)
-            if stored is not None:
-                hosted.match, hosted.specs = self._rebuild(stored)
-                hosted.saved = len(stored.record.actions)
-            raise WebError("not_saved", "the server could not save that move; try again") from None
+        self._wrote(hosted, self.store.moved(hosted.id, hosted.saved, texts, hosted.specs,
+                                             _rngs(hosted), now=self._now(),
+                                             finished=match.finished))  # fmt: skip
         hosted.saved = len(match.actions)
         if match.finished:  # a bot's program has nothing more to do: end it now, not at exit
             close_bots(seat.bot for seat in match.seats)
@@ -315,7 +326,70 @@ class Hub:
                 hosted.seen = self._now()
         client.hosted, client.seat = None, None
 
+    # ------------------------------------------------------------------ durability
+
+    def _wrote(self, hosted: Hosted | None, change: Future[None]) -> None:
+        """A change queued for the database on behalf of ``hosted`` (None: of no match)."""
+        self._writes.append((hosted, change))
+
+    def _wait(self) -> list[tuple[Client, Json, Hosted | None]]:
+        """Block until every queued change is settled (for callers without an event loop)."""
+        wait_for([change for _, change in self._writes])
+        return []
+
+    async def answer(self, client: Client, text: str | bytes) -> Outgoing:
+        """``receive`` for the server's event loop: the answers come once the database holds
+        what they tell (every change queued so far is committed), and other messages are
+        handled meanwhile; many matches' moves share one commit."""
+        told = self._tag(self._handle(client, text))
+        if self._writes:
+            await asyncio.wrap_future(self._writes[-1][1])  # one writer, in order: all settled
+        return self._settle(told, [client])
+
     def receive(self, client: Client, text: str | bytes) -> Outgoing:
+        """Handle one message and return its answers once the database holds what they tell
+        (``answer`` without an event loop)."""
+        told = self._tag(self._handle(client, text))
+        self._wait()
+        return self._settle(told, [client])
+
+    def _tag(self, out: Outgoing) -> list[tuple[Client, Json, Hosted | None]]:
+        """Each answer with the match it shows, as it is now in memory."""
+        return [(c, d, self.matches.get(d.get("match", ""))) for c, d in out]
+
+    def _settle(self, told: list[tuple[Client, Json, Hosted | None]],
+                senders: list[Client]) -> Outgoing:  # fmt: skip
+        """The answers that may go out now that the changes before them are settled: a match
+        whose change failed is lost (``_lose``), and nothing of it is told but ``not_saved``."""
+        done = [(h, c) for h, c in self._writes if c.done()]
+        self._writes = [(h, c) for h, c in self._writes if not c.done()]
+        out: Outgoing = []
+        for hosted, change in done:
+            failure = change.exception()
+            if failure is not None and hosted is not None and not hosted.lost:
+                out += self._lose(hosted, failure)
+        told_lost = {c for c, _, h in told if h is not None and h.lost}
+        out += [(c, d) for c, d, h in told if h is None or not h.lost]
+        warned = {c for c, d in out if d.get("code") == "not_saved"}
+        out += [(c, _not_saved()) for c in senders if c in told_lost and c not in warned]
+        return out
+
+    def _lose(self, hosted: Hosted, failure: BaseException) -> Outgoing:
+        """Take a match the database did not follow out of play: out of memory, its tabs let
+        go with ``not_saved``; joined again, it comes back as the database holds it."""
+        hosted.lost = True
+        log.error("match %s: not saved (%s); its tabs are told and it leaves memory",
+                  hosted.id, failure)  # fmt: skip
+        if self.matches.get(hosted.id) is hosted:
+            del self.matches[hosted.id]
+        tabs = list(hosted.clients)
+        for client in tabs:
+            client.hosted, client.seat = None, None
+        hosted.clients.clear()
+        close_bots(seat.bot for seat in hosted.match.seats)
+        return [(c, _not_saved()) for c in tabs]
+
+    def _handle(self, client: Client, text: str | bytes) -> Outgoing:
         """Handle one message; every refusal is a JSON error to the sender alone.
 
         Each tab has a bucket of ``BURST`` credits that refills at ``RATE`` a second; a message
@@ -376,9 +450,12 @@ class Hub:
         self._charge(client, COSTS["play"])
         latest = self.latest  # dealt at the start, or by the last "new"
         people = any(s.is_person for s in latest.match.seats)
-        fresh = latest.id in self.matches and not latest.tokens and not latest.match.finished
-        # nobody sat there yet: that seat; only bots play (every match alike): watch them
+        fresh = (latest.id in self.matches and not latest.tokens and not latest.offered
+                 and not latest.match.finished)  # fmt: skip
+        # nobody sat there or was sent there yet: that seat, for this tab alone (many tabs
+        # asking at once each get their own); only bots play (every match alike): watch them
         hosted = latest if fresh or not people else self.new_match()
+        hosted.offered = people
         first = next((i for i, s in enumerate(hosted.match.seats) if s.is_person), None)
         return [(client, {"type": "created", "match": hosted.id, "seat": first})]
 
@@ -417,11 +494,12 @@ class Hub:
             hosted.seen = self._now()
             if seat not in hosted.tokens:  # the seat's first tab: its token, saved first
                 token = secrets.token_urlsafe(16)
-                self.store.seat_taken(hosted.id, seat, token_hash(token), now=hosted.seen)
+                taken = self.store.seat_taken(hosted.id, seat, token_hash(token), now=hosted.seen)
+                self._wrote(hosted, taken)
                 hosted.tokens[seat] = token_hash(token)
                 hosted.joined = True
         if seat is not None and name and hosted.names.get(seat) != name:
-            self.store.named(hosted.id, seat, name)
+            self._wrote(hosted, self.store.named(hosted.id, seat, name))
             hosted.names[seat] = name
         self.leave(client)
         client.hosted, client.seat, client.seen = hosted, seat, 0
@@ -685,6 +763,11 @@ def _optional(message: Json, name: str, kind: type) -> Any:
     if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
         raise WebError("bad_message", f'"{name}" must be {kind.__name__} or null, not {value!r}')
     return value
+
+
+def _not_saved() -> Json:
+    return error("not_saved", "the server could not save that; reload the page to go on from "
+                 "the last move it saved")  # fmt: skip
 
 
 def _seated(client: Client) -> tuple[Hosted, int]:
