@@ -15,7 +15,7 @@ from typing import NoReturn
 
 from .. import __version__
 from ..errors import TTRError
-from . import bench, info, play, replay, serve, simulate, tournament
+from . import backup, bench, info, play, replay, serve, simulate, tournament
 from .common import Command, UsageError, open_map
 from .info import map_summary
 
@@ -27,6 +27,7 @@ COMMANDS: tuple[Command, ...] = (
     simulate.COMMAND,
     bench.COMMAND,
     serve.COMMAND,
+    backup.COMMAND,
 )
 
 

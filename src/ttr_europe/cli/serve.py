@@ -1,13 +1,17 @@
 """`ttr-europe serve`: play in the browser against bots (needs the ``web`` extra).
 
 The matches are kept in an SQLite database (``--db``, ``DEFAULT_DB`` in the working directory
-by default): a restarted server goes on with every match it held.
+by default): a restarted server goes on with every match it held. A file that is not a match
+database, is damaged or is used by another server is refused before the server listens; a
+clean stop (Ctrl-C, SIGTERM) folds the WAL into the database file (``ttr-europe backup`` copies
+it while the server runs).
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -78,7 +82,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from ..match import Match
 
     Match.new(board, args.variant, args.players, 0, seats)  # bad settings fail before any file
-    store = Store(args.db)  # DataError for a file that is not a match database
+    store = Store(args.db)  # DataError: not a match database, damaged, or another server's
     try:
         make_match = dealer(board, args.variant, args.players, seats, args.seed, store.count())
         hub = Hub(make_match, store=store)  # restores the matches, or deals the first
@@ -86,10 +90,17 @@ def run_serve(args: argparse.Namespace) -> int:
         kept = "in memory only" if args.db == ":memory:" else f"in {args.db}"
         print(f"Open http://{args.host}:{args.port}/ in a browser (Ctrl-C stops the server); "
               f"{len(hub.matches)} match(es) live, kept {kept}.", flush=True)  # fmt: skip
+        # Uvicorn stops cleanly on SIGTERM, then raises the signal again: here that ends the
+        # run (status 0) through the ``finally`` that folds the WAL into the database file.
+        signal.signal(signal.SIGTERM, _stopped)
         uvicorn.Server(config(app, args.host, args.port)).run()
     finally:
         store.close()
     return 0
+
+
+def _stopped(signum: int, frame: object) -> None:
+    sys.exit(0)
 
 
 COMMAND = Command("serve", "Play in the browser against bots (needs the web extra).",

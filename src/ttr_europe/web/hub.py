@@ -51,6 +51,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import wait as wait_for
+from contextlib import suppress
 from typing import Any
 
 import attrs
@@ -207,14 +208,18 @@ class Hub:
     def find(self, match_id: str) -> Hosted | None:
         """The match of that id, brought back from the archive if need be; None if unknown."""
         hosted = self.matches.get(match_id)
-        if hosted is not None or not self.store.exists(match_id):
+        if hosted is not None:
             return hosted
-        self._make_room()
         try:
+            if not self.store.exists(match_id):
+                return None
+            self._make_room()
             stored = self.store.load(match_id)
             assert stored is not None
             hosted = self._restore(stored)
-        except TTRError as exc:
+        except WebError:
+            raise
+        except TTRError as exc:  # a row, or a file, that cannot be read
             raise WebError("broken_match", f"match {match_id} cannot be restored: {exc}") from None
         self._wrote(hosted, self.store.archive(match_id, None))
         return hosted
@@ -342,8 +347,9 @@ class Hub:
         what they tell (every change queued so far is committed), and other messages are
         handled meanwhile; many matches' moves share one commit."""
         told = self._tag(self._handle(client, text))
-        if self._writes:
-            await asyncio.wrap_future(self._writes[-1][1])  # one writer, in order: all settled
+        if self._writes:  # one writer, in order: once the last is settled, all are
+            with suppress(Exception):  # a failure is read from each change by _settle
+                await asyncio.wrap_future(self._writes[-1][1])
         return self._settle(told, [client])
 
     def receive(self, client: Client, text: str | bytes) -> Outgoing:

@@ -11,9 +11,11 @@ Keeping its word:
   that are not ours, or that fails ``PRAGMA quick_check``, is refused with ``DataError`` before
   anything in it is changed. A database of ours from before the id was set (its tables exactly
   ours, schema 1) is adopted: the id is set.
-- **One server per file.** A server holds a lock (a POSIX record lock on one byte of the file
-  far beyond its data, where SQLite locks nothing); a second server on the same file is refused
-  with ``DataError``. A backup (``backup``) reads through SQLite beside a running server.
+- **One server per file.** A server holds a lock on ``<file>-lock`` beside the database (a
+  POSIX record lock, which the system drops when the process ends, however it ends; not on the
+  database itself, whose locks SQLite releases wholesale); a second server on the same file is
+  refused with ``DataError``. A backup (``backup``) reads through SQLite beside a running
+  server and takes no lock.
 - **Written before anyone hears of it, in groups.** Each change is queued to one writer thread
   and returns a ``concurrent.futures.Future``; the writer commits everything queued in one
   transaction (WAL journal, ``synchronous=FULL``: on disk, not only in the operating system's
@@ -55,7 +57,7 @@ from ..records import GameRecord
 SCHEMA_VERSION = 1
 APPLICATION_ID = 0x54545245  # "TTRE": what ``PRAGMA application_id`` says of our files
 MEMORY = ":memory:"
-LOCK_OFFSET = 0x40000000 + 4096  # a byte beyond SQLite's own lock bytes (0x40000000 + 512)
+LOCK_SUFFIX = "-lock"  # the file beside the database that a server locks
 WAL_HEADER = 32  # bytes of a WAL file's header: magic, page size, checkpoint, salts, checksum
 BUSY_MS = 5000  # how long a commit waits for a backup's read to end
 TABLES = ("matches", "moves", "tokens")
@@ -121,10 +123,6 @@ class Stored:
     archived: float | None
 
 
-class DamagedError(Exception):
-    """The file under the server is not the one it opened, or not as it left it."""
-
-
 class Store:
     """The matches of one server in one SQLite database (``path``, or ``":memory:"``).
 
@@ -138,6 +136,7 @@ class Store:
         self.path = str(path)
         self.damage: str | None = None  # why nothing more is written, once the file is lost
         self._lock_fd: int | None = None
+        self._made_lock = False
         self._queue: queue.SimpleQueue[tuple[Write, Future[None]] | None] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
         self._seen: dict[str, tuple[int, int, int]] = {}  # file -> device, inode, size
@@ -148,10 +147,10 @@ class Store:
             self._db = self._w if self.path == MEMORY else self._connect()  # the event loop's
             self._db.execute("SELECT count(*) FROM matches").fetchone()  # the WAL is there now
         except sqlite3.DatabaseError as exc:
-            self._unlock()
+            self._unlock(refused=True)
             raise DataError(f"not a match database: {exc}", source=self.path) from None
         except DataError:
-            self._unlock()
+            self._unlock(refused=True)
             raise
         if self.path != MEMORY:
             self._seen_now()
@@ -168,18 +167,23 @@ class Store:
             import fcntl
         except ImportError:  # pragma: no cover (Windows: no POSIX locks; documented)
             return
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        self._made_lock = not os.path.exists(self.path + LOCK_SUFFIX)
+        fd = os.open(self.path + LOCK_SUFFIX, os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, LOCK_OFFSET, os.SEEK_SET)
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
             raise DataError("another server is using this database (one server per file)",
                             source=self.path) from None  # fmt: skip
         self._lock_fd = fd
 
-    def _unlock(self) -> None:
+    def _unlock(self, *, refused: bool = False) -> None:
+        """Let go of the lock; its file stays (removing it would race with a server starting),
+        unless this refused a file that is not ours and made the lock file for nothing."""
         if self._lock_fd is not None:
-            os.close(self._lock_fd)  # after SQLite's descriptors: closing drops the lock
+            if refused and self._made_lock:
+                os.unlink(self.path + LOCK_SUFFIX)
+            os.close(self._lock_fd)
             self._lock_fd = None
 
     def _connect(self) -> sqlite3.Connection:
@@ -338,41 +342,49 @@ class Store:
         db = self._w
         errors: list[BaseException | None] = [None] * len(batch)
         try:
-            if self.damage is not None:
-                raise DamagedError(self.damage)
-            self._check_file()
-            db.execute("BEGIN IMMEDIATE")
-            for i, (write, _) in enumerate(batch):
-                db.execute("SAVEPOINT change")
-                try:
-                    write(db)
-                except sqlite3.Error as exc:  # this change alone (a clash of move numbers)
-                    if not db.in_transaction:  # SQLite ended it (a full disk): none is saved
-                        raise
-                    db.execute("ROLLBACK TO change")
-                    log.error("%s: a change not saved: %s", self.path, exc)
-                    errors[i] = _not_saved(str(exc))
-                db.execute("RELEASE change")
-            db.execute("COMMIT")
-            self._check_file(header=False)  # the commit may have begun the WAL anew
-            self._seen_now()
-        except DamagedError as exc:
-            self._rollback()
-            if self.damage is None:
-                self.damage = str(exc)
-                log.error("%s: %s; nothing more is saved: stop the server and restore a backup",
-                          self.path, exc)  # fmt: skip
-            errors = [_not_saved(str(exc))] * len(batch)
+            damage = self.damage or self._changed()
+            if damage is None:
+                db.execute("BEGIN IMMEDIATE")
+                for i, (write, _) in enumerate(batch):
+                    errors[i] = self._change(write)
+                db.execute("COMMIT")
+                damage = self._changed(header=False)  # the commit may begin the WAL anew
         except Exception as exc:  # a full disk, an I/O error; or a fault of ours: logged
             self._rollback()
             log.error("%s: %d change(s) not saved: %s", self.path, len(batch), exc,
                       exc_info=not isinstance(exc, sqlite3.Error))  # fmt: skip
             errors = [_not_saved(str(exc))] * len(batch)
+        else:
+            if damage is None:
+                self._seen_now()
+            else:
+                if self.damage is None:
+                    self.damage = damage
+                    log.error("%s: %s; nothing more is saved: stop the server and restore a "
+                              "backup", self.path, damage)  # fmt: skip
+                errors = [_not_saved(damage)] * len(batch)
         for (_, future), error in zip(batch, errors, strict=True):
             if error is None:
                 future.set_result(None)
             else:
                 future.set_exception(error)
+
+    def _change(self, write: Write) -> WebError | None:
+        """One change under its own savepoint; what failed of it alone (a clash of move
+        numbers), or None. A failure that ends the transaction (a full disk) is raised."""
+        db = self._w
+        db.execute("SAVEPOINT change")
+        failed = None
+        try:
+            write(db)
+        except sqlite3.Error as exc:
+            if not db.in_transaction:  # SQLite rolled the whole transaction back
+                raise
+            db.execute("ROLLBACK TO change")
+            log.error("%s: a change not saved: %s", self.path, exc)
+            failed = _not_saved(str(exc))
+        db.execute("RELEASE change")
+        return failed
 
     def _rollback(self) -> None:
         if self._w.in_transaction:
@@ -393,46 +405,53 @@ class Store:
             self._seen[name] = (st.st_dev, st.st_ino, st.st_size)
         self._wal_header = _head(self.path + "-wal")
 
-    def _check_file(self, *, header: bool = True) -> None:
-        """Raise ``DamagedError`` if the database or its WAL was removed, replaced, truncated or
-        (``header``) overwritten since the last commit: nobody but this writer changes them,
-        neither file ever shrinks while it runs, and the WAL's header changes only when a
-        commit begins the WAL anew after a checkpoint."""
+    def _changed(self, *, header: bool = True) -> str | None:
+        """How the database or its WAL was removed, replaced, cut or (``header``) overwritten
+        since the last commit, or None: nobody but this writer changes them, neither file ever
+        shrinks while it runs, and the WAL's header changes only when a commit begins the WAL
+        anew after a checkpoint."""
         if self.path == MEMORY:
-            return
+            return None
         for name in self._files():
             device, inode, size = self._seen[name]
             what = "WAL" if name.endswith("-wal") else "database"
             try:
                 st = os.stat(name)
             except FileNotFoundError:
-                raise DamagedError(f"{name} was removed") from None
+                return f"the {what} {name} was removed"
             if (st.st_dev, st.st_ino) != (device, inode):
-                raise DamagedError(f"{name} was replaced by another file")
+                return f"the {what} {name} was replaced by another file"
             if st.st_size < size:
-                raise DamagedError(f"the {what} {name} was cut from {size} to {st.st_size} bytes")
+                return f"the {what} {name} was cut from {size} to {st.st_size} bytes"
         if header and _head(self.path + "-wal") != self._wal_header:
-            raise DamagedError(f"the WAL {self.path}-wal was overwritten")
+            return f"the WAL {self.path}-wal was overwritten"
+        return None
 
     # ------------------------------------------------------------------ reading
 
+    def _rows(self, sql: str, *args: Any) -> list[Any]:
+        """The rows of a query; SQLite's refusals (a damaged file) as ``not_saved``: what
+        asked for them (a new match, a match joined) cannot be kept."""
+        try:
+            return self._db.execute(sql, args).fetchall()
+        except sqlite3.Error as exc:
+            raise _not_saved(f"the database cannot be read: {exc}") from None
+
     def exists(self, id: str) -> bool:
-        return self._db.execute("SELECT 1 FROM matches WHERE id = ?", (id,)).fetchone() is not None
+        return bool(self._rows("SELECT 1 FROM matches WHERE id = ?", id))
 
     def count(self) -> int:
         """How many matches were ever made on this database."""
-        return int(self._db.execute("SELECT count(*) FROM matches").fetchone()[0])
+        return int(self._rows("SELECT count(*) FROM matches")[0][0])
 
     def ids(self) -> list[str]:
         """Every match ever made on this database, oldest first."""
-        return [r[0] for r in self._db.execute("SELECT id FROM matches ORDER BY created, rowid")]
+        return [r[0] for r in self._rows("SELECT id FROM matches ORDER BY created, rowid")]
 
     def live(self) -> list[str]:
         """The matches that were in memory when the server stopped, oldest first."""
-        rows = self._db.execute(
-            "SELECT id FROM matches WHERE archived IS NULL ORDER BY created, rowid"
-        )
-        return [r[0] for r in rows]
+        sql = "SELECT id FROM matches WHERE archived IS NULL ORDER BY created, rowid"
+        return [r[0] for r in self._rows(sql)]
 
     def load(self, id: str) -> Stored | None:
         """A match with all its moves; None when there is none of that id. A row that cannot
