@@ -11,6 +11,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from ttr_europe.cli.serve import dealer
 from ttr_europe.data import load_map
 from ttr_europe.errors import DataError
 from ttr_europe.web import hub as hub_module
-from ttr_europe.web.hub import JOIN_GRACE, Client, Hub
+from ttr_europe.web.hub import JOIN_GRACE, MOVE_BURST, MOVE_RATE, Client, Hub
 from ttr_europe.web.store import APPLICATION_ID, SCHEMA, Store, backup
 
 SEATS = ["person", "greedy"]
@@ -216,6 +217,35 @@ def test_a_serve_process_whose_wal_is_removed_answers_not_saved_and_logs_it(
     assert "was removed" in err and "nothing more is saved" in err and "Traceback" not in err
 
 
+# --------------------------------------------------------------------------- fair under load
+
+
+def test_a_match_takes_moves_at_its_rate_whatever_number_of_tabs_send_them(
+    tmp_path: Path,
+) -> None:
+    """A match makes at most ``MOVE_BURST`` moves at once and ``MOVE_RATE`` a second after,
+    from all its tabs together; refused moves do not count, and nothing refused is made."""
+    clock = Clock()
+    hub = _hub(tmp_path / "m.db", clock)
+    tabs = [Client() for _ in range(3)]  # one person's tabs at its seat
+    joined = _send(hub, tabs[0], {"type": "join", "seat": 0})[0]
+    for tab in tabs[1:]:
+        _send(hub, tab, {"type": "join", "seat": 0, "token": joined["token"]})
+    hosted = hub.latest
+    for _ in range(3):  # moves refused by the rules cost the match nothing
+        assert _send(hub, tabs[1], {"type": "act", "action": "claim Nowhere with 1red"})
+    answers = [_move(hub, tabs[i % 3])[-1] for i in range(int(MOVE_BURST) + 1)]
+    assert [a["type"] for a in answers] == ["update"] * int(MOVE_BURST) + ["error"]
+    assert answers[-1]["code"] == "too_fast" and "move(s) a second" in answers[-1]["message"]
+    made = len(hosted.match.actions)
+    clock.t += 1 / MOVE_RATE  # one more move's worth
+    assert _move(hub, tabs[2])[-1]["type"] == "update"
+    assert _move(hub, tabs[0])[-1]["code"] == "too_fast"
+    assert len(hosted.match.actions) > made  # and the refused ones were not made
+    stored = hub.store.load(hosted.id)
+    assert stored is not None and len(stored.record.actions) == len(hosted.match.actions)
+
+
 # --------------------------------------------------------------------------- stop and backup
 
 
@@ -226,12 +256,17 @@ def _play_some(port: int, moves: int) -> tuple[str, int]:
         ws.send(json.dumps({"type": "join", "seat": 0}))
         match = json.loads(ws.recv(timeout=20))["match"]
         update = json.loads(ws.recv(timeout=20))
-        for _ in range(moves):
+        made = 0
+        while made < moves:
             options = update["moves"]
             action = options["keep"][0]["action"] if options["keep"] else "blind"
             ws.send(json.dumps({"type": "act", "action": action}))
-            update = json.loads(ws.recv(timeout=20))
-            assert update["type"] == "update", update
+            answer = json.loads(ws.recv(timeout=20))
+            if answer.get("code") == "too_fast":  # the match's move budget: wait a little
+                time.sleep(1 / MOVE_RATE)
+                continue
+            assert answer["type"] == "update", answer
+            update, made = answer, made + 1
         return match, update["seq"]
 
 

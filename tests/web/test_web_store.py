@@ -262,6 +262,7 @@ def test_a_full_disk_refuses_moves_and_new_matches_with_not_saved_and_loses_noth
     _disk_full(hub.store)
     rng = random.Random(0)
     for _ in range(400):  # moves fill the last pages, then one is refused
+        clock.t += 1
         told = (hosted.match.state, tuple(str(a) for a in hosted.match.actions))
         action, seat = _choose(hosted.match, rng), hosted.match.current
         assert seat is not None

@@ -97,6 +97,12 @@ BURST = 200.0  # credits a tab may hold: a quick series of moves, two joins back
 # What a message costs beyond one credit: dealing and playing bots to a person's turn (``new``,
 # ``play``); sending the whole position, about 120 kB (a granted ``join``); others cost one.
 COSTS = {"new": 29.0, "play": 29.0, "join": 79.0}
+# What a match may be asked to play: each accepted move (with the bots' replies, a commit and
+# an update to every tab) costs the server a few milliseconds, so a match takes at most
+# MOVE_RATE moves a second once its MOVE_BURST is spent, whatever number of tabs send them;
+# refused moves are cheap and not counted. A person thinking never comes near it.
+MOVE_RATE = 1.0
+MOVE_BURST = 5.0
 PERSON_IDLE = 30 * 60.0  # seconds after a person was last seen during which a match stays
 JOIN_GRACE = 60.0  # seconds a new match nobody has sat at yet stays, for its tab to join
 ID_BYTES = 9  # random bytes in a match id (12 characters)
@@ -134,7 +140,10 @@ class Hosted:
     shown_text: dict[int | None, str] = attrs.field(factory=dict)  # the same, as JSON text
     shown_seq: int = -1
     offered: bool = False  # ``play`` has handed out its first person's seat
+    moves: float = MOVE_BURST  # the match's move budget (``MOVE_RATE``)
+    moves_checked: float | None = None  # when it was last filled
     lost: bool = False  # the database did not take a change: out of play, memory dropped
+    writing: Future[None] | None = None  # its last change queued for the database
 
 
 Outgoing = list[tuple[Client, Json]]
@@ -336,6 +345,8 @@ class Hub:
     def _wrote(self, hosted: Hosted | None, change: Future[None]) -> None:
         """A change queued for the database on behalf of ``hosted`` (None: of no match)."""
         self._writes.append((hosted, change))
+        if hosted is not None:
+            hosted.writing = change
 
     def _wait(self) -> list[tuple[Client, Json, Hosted | None]]:
         """Block until every queued change is settled (for callers without an event loop)."""
@@ -344,12 +355,13 @@ class Hub:
 
     async def answer(self, client: Client, text: str | bytes) -> Outgoing:
         """``receive`` for the server's event loop: the answers come once the database holds
-        what they tell (every change queued so far is committed), and other messages are
-        handled meanwhile; many matches' moves share one commit."""
+        what they tell (each change queued for the matches they show is committed), and other
+        messages are handled meanwhile; many matches' moves share one commit. An answer that
+        shows no match (a pong, most refusals) waits for nothing."""
         told = self._tag(self._handle(client, text))
-        if self._writes:  # one writer, in order: once the last is settled, all are
+        for change in {h.writing for _, _, h in told if h is not None and h.writing is not None}:
             with suppress(Exception):  # a failure is read from each change by _settle
-                await asyncio.wrap_future(self._writes[-1][1])
+                await asyncio.wrap_future(change)
         return self._settle(told, [client])
 
     def receive(self, client: Client, text: str | bytes) -> Outgoing:
@@ -525,11 +537,20 @@ class Hub:
             action = action_from_json(action, map=match.state.map, source="action")
         elif not isinstance(action, str):
             raise WebError("bad_message", '"action" is the text or JSON document of an action')
+        now = self._clock()
+        if hosted.moves_checked is not None:
+            hosted.moves = min(MOVE_BURST, hosted.moves + (now - hosted.moves_checked) * MOVE_RATE)
+        hosted.moves_checked = now
+        if hosted.moves < 1:
+            wait = (1 - hosted.moves) / MOVE_RATE
+            raise WebError("too_fast", f"this match takes {MOVE_RATE:g} move(s) a second: "
+                           f"wait {wait:.2f} s")  # fmt: skip
         faults: list[str] = []
         try:
             match.play(seat, action)
         except BotError as exc:  # the move stands; a stand-in takes the failed bot's seat
             faults = [_stand_in(hosted, exc), *_bots_move(hosted)]
+        hosted.moves -= 1  # only a move made counts
         self._save(hosted)  # before any tab hears of the move
         updates = [(c, self._update(c)) for c in hosted.clients]
         return updates + [(c, error("bot_failed", f)) for f in faults for c in hosted.clients]
