@@ -10,6 +10,7 @@ it while the server runs).
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import signal
 import sys
@@ -90,6 +91,10 @@ def run_serve(args: argparse.Namespace) -> int:
         kept = "in memory only" if args.db == ":memory:" else f"in {args.db}"
         print(f"Open http://{args.host}:{args.port}/ in a browser (Ctrl-C stops the server); "
               f"{len(hub.matches)} match(es) live, kept {kept}.", flush=True)  # fmt: skip
+        # What is loaded once (code, maps, restored matches) is never garbage again: out of
+        # the collector's way, its full collections (which pause every tab) stay short.
+        gc.collect()
+        gc.freeze()
         # Uvicorn stops cleanly on SIGTERM, then raises the signal again: here that ends the
         # run (status 0) through the ``finally`` that folds the WAL into the database file.
         signal.signal(signal.SIGTERM, _stopped)
