@@ -13,12 +13,12 @@ Messages from the browser (JSON objects with a ``"type"``):
   person's seat (null: watch). The first tab at a seat gets a secret ``token``; a tab that comes
   back with it (a reload, a closed tab reopened) gets its seat again, anyone else is refused.
 - ``{"type": "act", "action": "claim Dieppe-Paris with 2pink"}``: a move in the notation, or as
-  an action JSON document.
+  an action JSON document (a match takes ``MOVE_RATE`` moves a second, ``MOVE_BURST`` at once).
 - ``{"type": "options", "route": id}`` or ``{"type": "options", "city": id}``: the legal claims
   of a route, or stations in a city, with their payments.
 - ``{"type": "new"}``: start another match with the same settings; ``{"type": "play"}``: a
-  person's seat to play at, in the latest match if nobody has sat there yet, else in a new one
-  (what the page asks for when opened without a match); ``{"type": "ping"}``.
+  person's seat to play at, in the latest match if nobody has sat or been sent there yet, else
+  in a new one (what the page asks for when opened without a match); ``{"type": "ping"}``.
 - ``join`` may carry ``"name"``: the name the seat's player goes by (at most 24 characters).
 
 Matches live in a ``Store`` (SQLite): each move, seat token (hashed) and new match is committed
