@@ -198,17 +198,9 @@ class Hub:
             hosted.id = secrets.token_urlsafe(ID_BYTES)
             if hosted.id not in self.matches and not self.store.exists(hosted.id):
                 break
-        self._wrote(
-            hosted,
-            self.store.add(
-                hosted.id,
-                match.record(),
-                hosted.specs,
-                _rngs(hosted),
-                now=now,
-                finished=match.finished,
-            ),
-        )
+        added = self.store.add(hosted.id, match.record(), hosted.specs, _rngs(hosted), now=now,
+                               finished=match.finished)  # fmt: skip
+        self._wrote(hosted, added)
         hosted.saved = len(match.actions)
         self.matches[hosted.id] = hosted
         self.latest = hosted
