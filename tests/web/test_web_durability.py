@@ -5,6 +5,7 @@ copied whole by ``ttr-europe backup`` while the server runs."""
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import shutil
@@ -22,7 +23,7 @@ from webserver import free_port, serve_process
 pytest.importorskip("starlette")
 
 from ttr_europe.cli import main
-from ttr_europe.cli.serve import dealer
+from ttr_europe.cli.serve import dealer, short_collections
 from ttr_europe.data import load_map
 from ttr_europe.errors import DataError
 from ttr_europe.web import hub as hub_module
@@ -244,6 +245,24 @@ def test_a_match_takes_moves_at_its_rate_whatever_number_of_tabs_send_them(
     assert len(hosted.match.actions) > made  # and the refused ones were not made
     stored = hub.store.load(hosted.id)
     assert stored is not None and len(stored.record.actions) == len(hosted.match.actions)
+
+
+def test_short_collections_freeze_what_survives_and_walk_everything_now_and_then() -> None:
+    now = [0.0]
+    hook = short_collections(clock=lambda: now[0], every=10.0)
+    gc.callbacks.append(hook)
+    try:
+        kept = [[i] for i in range(1000)]  # tracked objects that outlive a collection
+        gc.collect()
+        assert gc.get_freeze_count() >= len(kept)  # out of the next collections' way
+        now[0] = 10.0
+        gc.collect()  # time for a collection that walks everything: nothing stays frozen
+        assert gc.get_freeze_count() == 0
+        gc.collect()
+        assert gc.get_freeze_count() >= len(kept)
+    finally:
+        gc.callbacks.remove(hook)
+        gc.unfreeze()
 
 
 # --------------------------------------------------------------------------- stop and backup
