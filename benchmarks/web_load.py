@@ -4,6 +4,7 @@ Usage::
 
     python benchmarks/web_load.py                      # 200 connections joining, 30 s
     python benchmarks/web_load.py --connections 50 --seconds 10 --kind ping
+    python benchmarks/web_load.py --kind move --connections 50 --idle 300
     python benchmarks/web_load.py --json out.json
 
 Method:
@@ -15,6 +16,13 @@ Method:
   costliest message: the whole position, about 120 kB) once every ``(1 + COSTS["join"]) / RATE``
   seconds, or ``ping`` ``RATE`` times a second (``--kind``), the tabs spread evenly over that
   interval (as independent people would be, not in step); each reads all it is sent;
+- ``--kind move``: each load connection deals a match of its own (``new``), sits at its
+  person's seat and sends a move at the documented move rate of a match (``MOVE_RATE`` a
+  second), the first legal one of its last update (a ticket choice, the blind draw, ...);
+  with ``--flood`` it sends them at the message rate instead (``RATE`` a second, as the attack
+  of issue 29 did), the server refusing those beyond ``MOVE_RATE`` (``too_fast``). Each move
+  made, with the bots' replies, is committed to the database file before it is answered;
+- ``--idle N`` opens N more WebSockets that connect and then say nothing;
 - once every load connection is in, the probe (this process, a tab seated at a match of its own)
   sends a ping every 100 ms and times each answer, and times a ``join`` every 10 s (within its
   own rate);
@@ -31,6 +39,7 @@ import contextlib
 import json
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -42,8 +51,11 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from ttr_europe.web import hub
 from ttr_europe.web.app import MAX_SOCKETS
-from ttr_europe.web.hub import COSTS, MAX_WATCHERS, RATE
+from ttr_europe.web.hub import COSTS, MAX_MATCHES, MAX_WATCHERS, RATE
+
+MOVE_RATE: float = getattr(hub, "MOVE_RATE", 1.0)  # a match's moves a second (older: none)
 
 TARGET_MEDIAN_MS, TARGET_P99_MS = 100.0, 500.0
 
@@ -53,6 +65,15 @@ def _free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The processor time a process has used so far (Linux; NaN elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -97,31 +118,113 @@ async def _load_tab(url: str, match: str, kind: str, until: float, stats: dict[s
             await asyncio.gather(reader, return_exceptions=True)
 
 
-async def _drain(ws: ClientConnection, stats: dict[str, int]) -> None:
+async def _drain(ws: ClientConnection, stats: dict[str, int],
+                 last: dict[str, Any] | None = None) -> None:  # fmt: skip
+    """Read everything; count it; keep the latest update in ``last`` when given."""
     with contextlib.suppress(ConnectionClosed):
         async for frame in ws:
             stats["received"] += 1
             stats["bytes"] += len(frame)
             if '"too_fast"' in frame[:200]:
                 stats["too_fast"] += 1
+            if last is not None and frame.startswith('{"type": "update"'):
+                last["moves"] = _moves_of(frame)  # not the whole 120 kB: this process is light
+                stats["updates"] += 1
+
+
+def _moves_of(frame: str) -> Any:
+    """The ``moves`` of an update's text, read alone."""
+    at = frame.find('"moves": ')
+    return None if at < 0 else _DECODER.raw_decode(frame, at + len('"moves": '))[0]
+
+
+_DECODER = json.JSONDecoder()
+
+
+def _a_move(moves: dict[str, Any] | None) -> str:
+    """The first legal move in an update's ``moves`` (a blind draw when it is not the seat's
+    turn: refused, and cheap)."""
+    if not moves:
+        return "blind"
+    if moves["keep"]:
+        return str(moves["keep"][0]["action"])
+    if moves["pay"]:
+        return str(moves["pay"][0]["action"])
+    if moves["draw"] and not moves["blind"]:
+        return f"draw {moves['draw'][0] + 1}"
+    for key, text in (("blind", "blind"), ("tickets", "tickets"), ("withdraw", "withdraw"),
+                      ("pass", "pass")):  # fmt: skip
+        if moves[key]:
+            return text
+    return "blind"
+
+
+async def _mover(url: str, until: float, stats: dict[str, int], ready: asyncio.Event,
+                 joined: list[int], phase: float, rate: float) -> None:  # fmt: skip
+    """A tab at a match of its own, sending a move ``rate`` times a second."""
+    interval = 1 / rate * 1.02
+    reader: asyncio.Future[None] | None = None
+    last: dict[str, Any] = {}
+    try:
+        async with connect(url, max_size=None, ping_interval=None) as ws:
+            await ws.send(json.dumps({"type": "new"}))
+            created = json.loads(await ws.recv())
+            await ws.send(json.dumps({"type": "join", "match": created["match"],
+                                      "seat": created["seat"]}))  # fmt: skip
+            reader = asyncio.ensure_future(_drain(ws, stats, last))
+            joined[0] += 1
+            await ready.wait()
+            next_send = time.monotonic() + interval * (1 + phase)
+            while True:
+                await asyncio.sleep(max(0.0, next_send - time.monotonic()))
+                if time.monotonic() >= until:
+                    break
+                await ws.send(json.dumps({"type": "act", "action": _a_move(last.get("moves"))}))
+                stats["sent"] += 1
+                next_send += interval
+    except (ConnectionClosed, InvalidHandshake, OSError):
+        stats["dropped"] += 1
+    finally:
+        if reader is not None:
+            reader.cancel()
+            await asyncio.gather(reader, return_exceptions=True)
+
+
+async def _idle(url: str, stop: asyncio.Event, stats: dict[str, int], joined: list[int]) -> None:
+    """A WebSocket that connects and says nothing."""
+    try:
+        async with connect(url, max_size=None, ping_interval=None):
+            joined[0] += 1
+            await stop.wait()
+    except (ConnectionClosed, InvalidHandshake, OSError):
+        stats["dropped"] += 1
 
 
 async def _load(url: str, matches: list[str], connections: int, kind: str, seconds: float,
-                go: Path) -> dict[str, int]:  # fmt: skip
-    stats = {"sent": 0, "received": 0, "bytes": 0, "too_fast": 0, "dropped": 0}
-    ready, joined = asyncio.Event(), [0]
+                go: Path, idle: int = 0, flood: bool = False) -> dict[str, int]:  # fmt: skip
+    stats = {"sent": 0, "received": 0, "bytes": 0, "too_fast": 0, "dropped": 0, "updates": 0}
+    ready, stop, joined = asyncio.Event(), asyncio.Event(), [0]
     until = time.monotonic() + seconds + 30
     tabs = []
+    for _ in range(idle):
+        tabs.append(asyncio.ensure_future(_idle(url, stop, stats, joined)))
     for i in range(connections):
-        tab = _load_tab(url, matches[i // MAX_WATCHERS], kind, until, stats, ready, joined,
-                        i / connections)  # fmt: skip
+        if kind == "move":
+            tab = _mover(url, until, stats, ready, joined, i / connections,
+                         RATE if flood else MOVE_RATE)  # fmt: skip
+        else:
+            tab = _load_tab(url, matches[i // MAX_WATCHERS], kind, until, stats, ready, joined,
+                            i / connections)  # fmt: skip
         tabs.append(asyncio.ensure_future(tab))
-    while joined[0] + stats["dropped"] < connections:
+        if kind == "move":
+            await asyncio.sleep(1.1 * (1 + COSTS["new"]) / RATE / 50)  # deals, not all at once
+    while joined[0] + stats["dropped"] < connections + idle:
         await asyncio.sleep(0.05)
     ready.set()
     go.write_text("ready")  # the probe starts now
     while not go.read_text().startswith("stop"):
         await asyncio.sleep(0.1)
+    stop.set()
     for tab in tabs:
         tab.cancel()
     await asyncio.gather(*tabs, return_exceptions=True)
@@ -163,27 +266,38 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--connections", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--kind", choices=("join", "ping"), default="join")
+    parser.add_argument("--kind", choices=("join", "ping", "move"), default="join")
+    parser.add_argument("--idle", type=int, default=0, help="idle WebSockets besides the load")
+    parser.add_argument("--memory", action="store_true", help="--db :memory: (no file)")
+    parser.add_argument(
+        "--flood",
+        action="store_true",
+        help="--kind move: moves at the message rate, not the move rate",
+    )
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--server-log", help="write the server's stderr to this file")
     parser.add_argument("--load-worker", nargs=2, help=argparse.SUPPRESS)  # url, go-file
     parser.add_argument("--matches", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.load_worker:
         url, go = args.load_worker
         stats = asyncio.run(_load(url, args.matches.split(","), args.connections, args.kind,
-                                  args.seconds, Path(go)))  # fmt: skip
+                                  args.seconds, Path(go), args.idle, args.flood))  # fmt: skip
         print(json.dumps(stats))
         return 0
-    assert args.connections < MAX_SOCKETS
+    assert args.connections + args.idle < MAX_SOCKETS
+    assert args.kind != "move" or args.connections < MAX_MATCHES - 2, "a match per connection"
     port = _free_port()
     url = f"ws://127.0.0.1:{port}/ws"
     with tempfile.TemporaryDirectory() as tmp:
         db, go = Path(tmp) / "load.db", Path(tmp) / "go"
         go.write_text("")
+        log = open(args.server_log or os.devnull, "w")  # noqa: SIM115 (closed with the server)
         server = subprocess.Popen(
-            [sys.executable, "-m", "ttr_europe", "serve", "--port", str(port), "--db", str(db),
+            [sys.executable, "-m", "ttr_europe", "serve", "--port", str(port), "--db",
+             ":memory:" if args.memory else str(db),
              "--players", "2", "--seats", "person,greedy", "--seed", "1"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            stdout=subprocess.DEVNULL, stderr=log, text=True,
         )  # fmt: skip
         load = None
         try:
@@ -195,19 +309,22 @@ def main(argv: list[str] | None = None) -> int:
                 except OSError:
                     assert server.poll() is None and time.monotonic() < deadline, "no server"
                     time.sleep(0.1)
-            count = -(-args.connections // MAX_WATCHERS)
+            count = 0 if args.kind == "move" else -(-args.connections // MAX_WATCHERS)
             matches = asyncio.run(_new_matches(url, count))
             load = subprocess.Popen(
                 [sys.executable, __file__, "--load-worker", url, str(go), "--matches",
                  ",".join(matches), "--connections", str(args.connections), "--kind", args.kind,
-                 "--seconds", str(args.seconds)],
+                 "--seconds", str(args.seconds), "--idle", str(args.idle)]
+                + (["--flood"] if args.flood else []),
                 stdout=subprocess.PIPE, text=True, env={**os.environ},
             )  # fmt: skip
             while go.read_text() != "ready":
                 assert load.poll() is None, "the load process ended early"
                 time.sleep(0.05)
             time.sleep(2)  # the load reaches its pace
+            cpu = _cpu_seconds(server.pid), time.monotonic()
             pings, joins = asyncio.run(_probe(url, args.seconds))
+            server_cpu = (_cpu_seconds(server.pid) - cpu[0]) / (time.monotonic() - cpu[1])
             go.write_text("stop")
             out, _ = load.communicate(timeout=120)
             stats = json.loads(out.strip().splitlines()[-1])
@@ -216,21 +333,28 @@ def main(argv: list[str] | None = None) -> int:
                 if process is not None and process.poll() is None:
                     process.terminate()
                     process.wait(timeout=30)
+        if not args.memory:  # what the database holds once the server stopped
+            with contextlib.closing(sqlite3.connect(db)) as saved:
+                stats["moves_saved"] = saved.execute("SELECT count(*) FROM moves").fetchone()[0]
     figures: dict[str, Any] = {
         "connections": args.connections,
-        "kind": args.kind,
+        "idle": args.idle,
+        "database": ":memory:" if args.memory else "file",
+        "kind": args.kind + (" (flood)" if args.flood else ""),
         "seconds": args.seconds,
         "ping_ms": {"median": _percentile(pings, 0.5), "p99": _percentile(pings, 0.99),
                     "count": len(pings)},
         "join_ms": {"median": _percentile(joins, 0.5), "p99": _percentile(joins, 0.99),
                     "count": len(joins)},
         "load": stats,
+        "server_cpu": server_cpu,  # processor seconds per second while the probe ran
         "cpus": os.cpu_count(),
+        "load_average": os.getloadavg()[0],
     }  # fmt: skip
     ok = (figures["ping_ms"]["median"] < TARGET_MEDIAN_MS
           and figures["ping_ms"]["p99"] < TARGET_P99_MS)  # fmt: skip
-    print(f"{args.connections} connections sending {args.kind} at their allowed rate, "
-          f"{args.seconds:g} s:")  # fmt: skip
+    print(f"{args.connections} connections sending {figures['kind']} at their allowed rate and "
+          f"{args.idle} idle, {args.seconds:g} s, database {figures['database']}:")  # fmt: skip
     for name in ("ping_ms", "join_ms"):
         f = figures[name]
         print(f"  probe {name[:-3]:4} round trip: median {f['median']:.1f} ms, "
@@ -238,6 +362,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  load: sent {stats['sent']}, received {stats['received']} "
           f"({stats['bytes'] / 1e6:.0f} MB), too_fast {stats['too_fast']}, "
           f"dropped {stats['dropped']}")  # fmt: skip
+    print(f"  server processor use {server_cpu:.0%} of one core; load average "
+          f"{figures['load_average']:.1f} on {os.cpu_count()} cores")  # fmt: skip
+    if args.kind == "move":
+        print(f"  moves: {stats['updates']} updates received, "
+              f"{stats.get('moves_saved', '?')} moves in the database")  # fmt: skip
     print(f"  target (ping median < {TARGET_MEDIAN_MS:g} ms, p99 < {TARGET_P99_MS:g} ms): "
           f"{'met' if ok else 'NOT met'}")  # fmt: skip
     if args.json:

@@ -12,17 +12,23 @@ from collections.abc import Iterable
 import attrs
 
 from .cards import Cards
-from .errors import ActionParseError, CardsError
+from .errors import ActionParseError, CardsError, MalformedActionError
 
 
 def _as_tuple(items: Iterable[str] | str) -> tuple[str, ...]:
     """Ticket ids in one canonical order: keeping tickets is a choice of a set (R9, R37).
 
-    A lone string is one ticket id, not a sequence of letters.
+    A lone string is one ticket id, not a sequence of letters; anything that is not a
+    collection of them is a ``MalformedActionError`` (``KeepTickets(3)``).
     """
     if isinstance(items, str):
         return (items,)
-    return tuple(sorted(items, key=str))
+    try:
+        return tuple(sorted(items, key=str))
+    except TypeError:
+        raise MalformedActionError(
+            "input", f"tickets are a collection of ticket ids, not {items!r}"
+        ) from None
 
 
 @attrs.frozen
@@ -118,6 +124,45 @@ ACTION_TYPES: tuple[type, ...] = (
     DrawFaceUp, DrawBlind, ClaimRoute, PayTunnel, WithdrawTunnel, BuildStation, DrawTickets,
     KeepTickets, Pass,
 )  # fmt: skip
+
+_FIELDS: dict[type, tuple[tuple[str, type], ...]] = {
+    DrawFaceUp: (("slot", int),),
+    ClaimRoute: (("route", str), ("payment", Cards)),
+    PayTunnel: (("payment", Cards),),
+    BuildStation: (("city", str), ("payment", Cards)),
+    KeepTickets: (("tickets", tuple),),
+}
+_MISSING = object()
+
+
+def malformed(action: object) -> str | None:
+    """Why an action's fields do not have the exact types its class declares (a field changed
+    with ``object.__setattr__``, an action made with ``object.__new__``); None when they do.
+
+    The engines ask only once a move failed in a way a well-formed action never does, so the
+    check costs a legal move nothing.
+    """
+    kind = type(action)
+    for name, expected in _FIELDS.get(kind, ()):
+        value = getattr(action, name, _MISSING)
+        if value is _MISSING:
+            return f"{kind.__name__} has no {name}"
+        if type(value) is not expected:
+            return f"{kind.__name__}.{name} must be {expected.__name__}, not {value!r}"
+    if kind is KeepTickets and not all(type(t) is str for t in action.tickets):  # type: ignore[attr-defined]
+        return f"KeepTickets.tickets must be ticket ids, not {action.tickets!r}"  # type: ignore[attr-defined]
+    return None
+
+
+def tampered(action: object, error: Exception) -> Exception:
+    """The error to raise for ``action`` when a move failed with ``error``: a
+    ``MalformedActionError`` if the action's fields are not what its class declares, else
+    ``error`` itself."""
+    why = malformed(action)
+    if why is None:
+        return error
+    return MalformedActionError("input", why)
+
 
 _FIXED: dict[str, Action] = {
     "blind": DrawBlind(), "withdraw": WithdrawTunnel(), "tickets": DrawTickets(), "pass": Pass(),

@@ -42,6 +42,8 @@ from .actions import (
     Pass,
     PayTunnel,
     WithdrawTunnel,
+    malformed,
+    tampered,
 )
 from .board import Map, RouteKind
 from .cards import DECK_SIZE, EMPTY, FULL_DECK, LOCOMOTIVE, Cards, _make
@@ -379,7 +381,7 @@ class LegalActions(Sequence[Action]):
         return action in self._head
 
     def _has_claim(self, action: ClaimRoute) -> bool:
-        route_id, payment = action.route, action.payment
+        route_id, payment = getattr(action, "route", None), getattr(action, "payment", None)
         if type(route_id) is not str or type(payment) is not Cards:
             return False
         r = self._board.route_index.get(route_id)
@@ -391,7 +393,7 @@ class LegalActions(Sequence[Action]):
         ) is None and self._hand.covers(payment)
 
     def _has_station(self, action: BuildStation) -> bool:
-        city_id, payment = action.city, action.payment
+        city_id, payment = getattr(action, "city", None), getattr(action, "payment", None)
         if not self._pays or type(city_id) is not str or type(payment) is not Cards:
             return False
         c = self._board.city_index.get(city_id)
@@ -408,13 +410,7 @@ class LegalActions(Sequence[Action]):
 
 def _well_typed(action: object) -> bool:
     """Whether the fields of an action listed one by one have the types ``apply`` accepts."""
-    if type(action) is DrawFaceUp:
-        return type(action.slot) is int
-    if type(action) is PayTunnel:
-        return type(action.payment) is Cards
-    if type(action) is KeepTickets:
-        return all(type(t) is str for t in action.tickets)
-    return True
+    return malformed(action) is None
 
 
 def legal_actions(state: GameState) -> LegalActions:
@@ -627,9 +623,12 @@ def _check(state: GameState, action: object) -> None:
     checker = _CHECKS.get(type(action))
     if checker is None:
         raise MalformedActionError("input", f"not an action: {action!r}")
-    if state.phase is _GAME_OVER:
-        raise GameOverError("R46", "the game is over", action)
-    checker(state, action)
+    try:
+        if state.phase is _GAME_OVER:
+            raise GameOverError("R46", "the game is over", action)
+        checker(state, action)
+    except (IllegalActionError, AttributeError, TypeError) as exc:
+        raise tampered(action, exc) from None  # fields of the wrong type: MalformedActionError
 
 
 def _phase_error(state: GameState, action: object) -> IllegalActionError:
@@ -858,12 +857,18 @@ def _apply(
     if player is not None:
         check_seat(player, name, "player")
     if player is not None and player != state.current and state.phase is not _GAME_OVER:
+        why = malformed(action)
+        if why is not None:
+            raise MalformedActionError("input", why)
         raise NotYourTurnError("R12", f"it is seat {state.current}'s turn, not {player}'s", action)
     step = _APPLY.get(type(action))
     if step is None or state.phase is _GAME_OVER:
         _check(state, action)  # raises the error is_legal and why_illegal report
         raise AssertionError("unreachable")  # pragma: no cover
-    new: GameState = step(state, action, out)  # each step runs its check first (or inlines it)
+    try:
+        new: GameState = step(state, action, out)  # each step checks first (or inlines it)
+    except (IllegalActionError, AttributeError, TypeError) as exc:
+        raise tampered(action, exc) from None  # fields of the wrong type: MalformedActionError
     return new
 
 

@@ -17,6 +17,7 @@ from webserver import serving
 from ttr_europe import score
 from ttr_europe.match import Match
 from ttr_europe.testing import scenario
+from ttr_europe.web import hub as hub_module
 
 TURN = "['turn', 'over'].includes(document.body.dataset.state)"
 TIMEOUT = 15_000  # milliseconds; a step takes a few tens
@@ -80,8 +81,9 @@ def _scores_on_page(page: Any) -> dict[int, dict[str, int]]:
 
 @pytest.mark.slow
 def test_a_whole_game_by_clicks_ends_with_the_engines_scoreboard(
-    browser: Any, tmp_path: Path
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(hub_module, "MOVE_RATE", 1e9)  # clicks faster than a person's
     with serving(lambda: Match.new("europe", "base", 2, 8, ["person", "greedy"])) as server:
         page = browser.new_page(viewport={"width": 1400, "height": 900})
         errors: list[str] = []
@@ -329,8 +331,6 @@ def test_new_game_sits_at_the_first_persons_seat(browser: Any) -> None:
 def test_a_tab_refused_for_too_many_tabs_at_a_seat_watches_instead(
     browser: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import ttr_europe.web.hub as hub_module
-
     monkeypatch.setattr(hub_module, "MAX_TABS_PER_SEAT", 1)
     with serving(lambda: Match.new("usa", "base", 2, 8, ["person", "greedy"])) as server:
         context = browser.new_context()  # one browser: both tabs hold seat 0's token

@@ -397,13 +397,27 @@ def test_play_seats_a_person_in_the_latest_match_until_someone_sits_there() -> N
     created = _only(_send(hub, b, {"type": "play"}), b)
     second = created["match"]
     assert second != first and created == {"type": "created", "match": second, "seat": 1}
+    # b has not joined yet, but its seat is its own: c is sent to a third match
     _send(hub, c, {"type": "join", "match": second})  # watching takes no seat
-    assert _only(_send(hub, c, {"type": "play"}), c)["match"] == second
+    third = _only(_send(hub, c, {"type": "play"}), c)
+    assert third["match"] not in (first, second) and third["seat"] == 1
     bots = Hub(lambda: Match.new("usa", "base", 2, 1, ["greedy", "random"]))
     for tab in (Client(), Client()):  # nothing to sit at: all watch the one match, none dealt
         assert _only(_send(bots, tab, {"type": "play"}), tab) == {
             "type": "created", "match": bots.latest.id, "seat": None
         }  # fmt: skip
+
+
+def test_many_tabs_asking_to_play_at_once_each_get_a_seat_of_their_own() -> None:
+    """The race as found: 50 tabs send ``play`` before any of them joins; all were sent to
+    the same seat, and 49 then refused ``seat_taken``."""
+    hub = Hub(lambda: Match.new("usa", "base", 2, 1, ["person", "greedy"]))
+    tabs = [Client() for _ in range(50)]
+    created = [_only(_send(hub, t, {"type": "play"}), t) for t in tabs]
+    assert len({(c["match"], c["seat"]) for c in created}) == 50
+    for tab, c in zip(tabs, created, strict=True):
+        joined = _send(hub, tab, {"type": "join", "match": c["match"], "seat": c["seat"]})[0][1]
+        assert joined["type"] == "joined" and joined["seat"] == c["seat"], joined
 
 
 def test_updates_carry_the_seats_tickets_with_points_and_done_marks() -> None:

@@ -15,6 +15,7 @@ from webserver import serving
 
 from ttr_europe.match import Match
 from ttr_europe.testing import finished
+from ttr_europe.web import hub as hub_module
 
 client = pytest.importorskip("websockets.sync.client")
 exceptions = pytest.importorskip("websockets.exceptions")
@@ -152,7 +153,10 @@ def _tab_that_never_reads(host: str) -> socket.socket:
 
 
 @pytest.mark.slow
-def test_a_tab_that_stops_reading_does_not_stall_the_others() -> None:
+def test_a_tab_that_stops_reading_does_not_stall_the_others(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(hub_module, "MOVE_RATE", 1e9)  # as many moves as the buffers need, now
     people = ["person", "person"]  # drawing cards only, so the game cannot end meanwhile
     with serving(lambda: Match.new("europe", "base", 2, 3, people, first_player=0)) as server:
         hosted = server.hub.latest

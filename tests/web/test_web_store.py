@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,14 @@ def _play(hub: Hub, tabs: dict[int, Client], match_id: str, rng: random.Random) 
     return action
 
 
+def _as_killed(path: Path, copy: Path) -> Path:
+    """The files a server killed now would leave (the database and its WAL, as they are), at
+    ``copy``: the old server's hub may go on beside the new one, each on its own file."""
+    for suffix in ("", "-wal"):
+        shutil.copyfile(f"{path}{suffix}", f"{copy}{suffix}")
+    return copy
+
+
 def test_a_restart_restores_every_match_its_seats_tokens_and_bots(tmp_path: Path) -> None:
     clock = Clock()
     path = tmp_path / "matches.db"
@@ -93,7 +102,7 @@ def test_a_restart_restores_every_match_its_seats_tokens_and_bots(tmp_path: Path
     before = {i: (h.match.state, h.match.seq, dict(h.tokens), [s.name for s in h.match.seats],
                   dict(h.names)) for i, h in old.matches.items()}  # fmt: skip
 
-    new = _hub(path, clock)  # the old server is gone without closing anything
+    new = _hub(_as_killed(path, tmp_path / "restarted.db"), clock)
     assert set(new.matches) == {first, second}
     for i, hosted in new.matches.items():
         m = hosted.match
@@ -234,27 +243,47 @@ def test_another_tab_cannot_evict_a_match_whose_person_was_just_here(tmp_path: P
     assert answers[0]["type"] == "joined" and hub.matches[mine].match.state == state
 
 
-def test_a_move_the_database_cannot_save_is_refused_and_not_made(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def _disk_full(store: Store, full: bool = True) -> None:
+    """The database file may not grow (or may again): a change that needs a new page fails
+    as on a full disk (SQLITE_FULL), in the store's own writer."""
+    writer = store._w  # the connection of the writer thread (idle: the hub waited for it)
+    pages = writer.execute("PRAGMA page_count").fetchone()[0]
+    writer.execute(f"PRAGMA max_page_count={pages if full else 1 << 30}")
+
+
+def test_a_full_disk_refuses_moves_and_new_matches_with_not_saved_and_loses_nothing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     clock = Clock()
     hub = _hub(tmp_path / "m.db", clock)
-    tab = Client()
-    _send(hub, tab, {"type": "join", "seat": hub.latest.match.current})
+    tabs = {0: Client(), 2: Client()}
+    joined = {s: _send(hub, t, {"type": "join", "seat": s})[0] for s, t in tabs.items()}
     hosted = hub.latest
-    before = (hosted.match.state, hosted.match.seq)
-    action = _choose(hosted.match, random.Random(0))
-
-    def full(*args: Any, **kwargs: Any) -> None:
-        raise sqlite3.OperationalError("database or disk is full")
-
-    monkeypatch.setattr(hub.store, "moved", full)
-    answer = _send(hub, tab, {"type": "act", "action": action})
-    assert [a.get("code") for a in answer] == ["not_saved"]
-    assert (hosted.match.state, hosted.match.seq) == before
-    monkeypatch.undo()
-    monkeypatch.setattr(hub_module, "render_svg", lambda view, **k: "<svg/>")
+    _disk_full(hub.store)
+    rng = random.Random(0)
+    for _ in range(400):  # moves fill the last pages, then one is refused
+        clock.t += 1
+        told = (hosted.match.state, tuple(str(a) for a in hosted.match.actions))
+        action, seat = _choose(hosted.match, rng), hosted.match.current
+        assert seat is not None
+        answer = _send(hub, tabs[seat], {"type": "act", "action": action})
+        if answer[-1]["type"] != "update":
+            break
+    assert [a.get("code") for a in answer] == ["not_saved"], answer
+    assert "database or disk is full" in caplog.text
+    assert hosted.lost and hosted.id not in hub.matches
+    assert all(t.hosted is None for t in tabs.values())  # every tab of it was let go
+    stored = hub.store.load(hosted.id)
+    assert stored is not None and stored.record.actions == told[1]  # all told, only
+    clock.t += JOIN_GRACE
+    assert [a.get("code") for a in _send(hub, Client(), {"type": "new"})] == ["not_saved"]
+    _disk_full(hub.store, full=False)  # room again: the tab comes back to what was saved
+    tab = tabs[seat]
+    again = _send(hub, tab, {"type": "join", "match": hosted.id, "seat": seat,
+                             "token": joined[seat]["token"]})  # fmt: skip
+    assert again[0]["type"] == "joined" and hub.matches[hosted.id].match.state == told[0]
     assert _send(hub, tab, {"type": "act", "action": action})[-1]["type"] == "update"
+    assert _send(hub, Client(), {"type": "new"})[0]["type"] == "created"
 
 
 def test_tokens_are_stored_hashed_and_moves_committed_before_the_answer(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from typing import NoReturn
 
 from .. import __version__
 from ..errors import TTRError
-from . import bench, info, play, playtest, replay, serve, simulate, tournament
+from . import backup, bench, info, play, playtest, replay, serve, simulate, tournament
 from .common import Command, UsageError, open_map
 from .info import map_summary
 
@@ -28,6 +28,7 @@ COMMANDS: tuple[Command, ...] = (
     playtest.COMMAND,
     bench.COMMAND,
     serve.COMMAND,
+    backup.COMMAND,
 )
 
 

@@ -15,7 +15,7 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from .._guards import not_a_state
+from .._guards import check_seat, not_a_state
 from .._rng import below, seed_state
 from ..actions import (
     Action,
@@ -28,6 +28,7 @@ from ..actions import (
     Pass,
     PayTunnel,
     WithdrawTunnel,
+    tampered,
 )
 from ..board import Map
 from ..cards import KINDS, Cards
@@ -415,13 +416,17 @@ class FastGame:
     def apply(self, action: Action, *, player: int | None = None) -> None:
         """Apply ``action`` in place; on an illegal one raise the reference's error, unchanged."""
         phase = self.phase
-        if player is not None and phase is not Phase.GAME_OVER:
-            seat = self.current
-            if player != seat:
-                raise NotYourTurnError("R12", f"it is seat {seat}'s turn, not {player}'s", action)
-        code = self._core.apply(*self._encode(action))
-        if code:
-            raise _error(code, phase, action)
+        if player is not None:
+            check_seat(player, "apply", "player")  # as the reference: True is no seat
+        try:
+            if player is not None and phase is not Phase.GAME_OVER and player != self.current:
+                raise NotYourTurnError("R12", f"it is seat {self.current}'s turn, not {player}'s",
+                                       action)  # fmt: skip
+            code = self._core.apply(*self._encode(action))
+            if code:
+                raise _error(code, phase, action)
+        except (IllegalActionError, AttributeError, TypeError) as exc:
+            raise tampered(action, exc) from None  # fields of the wrong type, as the reference
 
     @property
     def current(self) -> int:

@@ -113,7 +113,7 @@ def create_app(
             text = message.get("text")
             payload = text if text is not None else message.get("bytes", b"")
             try:
-                outgoing = the_hub.receive(client, payload)
+                outgoing = await the_hub.answer(client, payload)  # once the database has it
             except Exception:  # a fault of ours: answer, log, keep serving
                 log.exception("message not handled")
                 outgoing = [(client, error("internal", "the server could not handle that"))]

@@ -13,22 +13,25 @@ Messages from the browser (JSON objects with a ``"type"``):
   person's seat (null: watch). The first tab at a seat gets a secret ``token``; a tab that comes
   back with it (a reload, a closed tab reopened) gets its seat again, anyone else is refused.
 - ``{"type": "act", "action": "claim Dieppe-Paris with 2pink"}``: a move in the notation, or as
-  an action JSON document.
+  an action JSON document (a match takes ``MOVE_RATE`` moves a second, ``MOVE_BURST`` at once).
 - ``{"type": "options", "route": id}`` or ``{"type": "options", "city": id}``: the legal claims
   of a route, or stations in a city, with their payments.
 - ``{"type": "new"}``: start another match with the same settings; ``{"type": "play"}``: a
-  person's seat to play at, in the latest match if nobody has sat there yet, else in a new one
-  (what the page asks for when opened without a match); ``{"type": "ping"}``.
+  person's seat to play at, in the latest match if nobody has sat or been sent there yet, else
+  in a new one (what the page asks for when opened without a match); ``{"type": "ping"}``.
 - ``join`` may carry ``"name"``: the name the seat's player goes by (at most 24 characters).
 
 Matches live in a ``Store`` (SQLite): each move, seat token (hashed) and new match is committed
-before any tab hears of it, and a hub made on the same database restores every match it held,
-bots included. Match ids are random and never reused, so a tab from before a restart or from
-another server finds its own match or is told ``unknown_match``, never seated elsewhere. At
-most ``max_matches`` are held in memory; to make room the hub archives (in the database) a
-match nobody is connected to, never one whose person was seen within ``PERSON_IDLE`` seconds
-(``JOIN_GRACE`` for a match nobody has sat at yet); an archived match comes back when a tab
-joins it.
+before any tab hears of it (``answer`` waits for the store's writer; ``receive`` is the same
+for callers without an event loop), and a hub made on the same database restores every match
+it held, bots included. Match ids are random and never reused, so a tab from before a restart
+or from another server finds its own match or is told ``unknown_match``, never seated
+elsewhere. At most ``max_matches`` are held in memory; to make room the hub archives (in the
+database) a match nobody is connected to, never one whose person was seen within
+``PERSON_IDLE`` seconds (``JOIN_GRACE`` for a match nobody has sat at yet); an archived match
+comes back when a tab joins it. A match whose change the database did not take leaves memory
+at once: each of its tabs gets ``not_saved`` (and nothing the database lacks), and a tab that
+joins it again finds it as the database holds it.
 
 Answers: ``joined``, ``update`` (view, board SVG, new events, the moves of the seat to act,
 the seat's tickets with points and done marks, the scoreboard once over), ``options``,
@@ -39,14 +42,17 @@ that sentence in each language of the catalogs, ``ttr_europe.i18n``).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
 import secrets
-import sqlite3
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from concurrent.futures import wait as wait_for
+from contextlib import suppress
 from typing import Any
 
 import attrs
@@ -93,6 +99,12 @@ BURST = 200.0  # credits a tab may hold: a quick series of moves, two joins back
 # What a message costs beyond one credit: dealing and playing bots to a person's turn (``new``,
 # ``play``); sending the whole position, about 120 kB (a granted ``join``); others cost one.
 COSTS = {"new": 29.0, "play": 29.0, "join": 79.0}
+# What a match may be asked to play: each accepted move (with the bots' replies, a commit and
+# an update to every tab) costs the server a few milliseconds, so a match takes at most
+# MOVE_RATE moves a second once its MOVE_BURST is spent, whatever number of tabs send them;
+# refused moves are cheap and not counted. A person thinking never comes near it.
+MOVE_RATE = 1.0
+MOVE_BURST = 5.0
 PERSON_IDLE = 30 * 60.0  # seconds after a person was last seen during which a match stays
 JOIN_GRACE = 60.0  # seconds a new match nobody has sat at yet stays, for its tab to join
 ID_BYTES = 9  # random bytes in a match id (12 characters)
@@ -129,6 +141,11 @@ class Hosted:
     shown: dict[int | None, Json] = attrs.field(factory=dict)  # per seat, at ``shown_seq``
     shown_text: dict[int | None, str] = attrs.field(factory=dict)  # the same, as JSON text
     shown_seq: int = -1
+    offered: bool = False  # ``play`` has handed out its first person's seat
+    moves: float = MOVE_BURST  # the match's move budget (``MOVE_RATE``)
+    moves_checked: float | None = None  # when it was last filled
+    lost: bool = False  # the database did not take a change: out of play, memory dropped
+    writing: Future[None] | None = None  # its last change queued for the database
 
 
 Outgoing = list[tuple[Client, Json]]
@@ -162,9 +179,11 @@ class Hub:
         self.store = store if store is not None else Store()
         self.matches: dict[str, Hosted] = {}
         self._maps: dict[str, Any] = {}  # the maps of the matches made here, by id
+        self._writes: list[tuple[Hosted | None, Future[None]]] = []  # not yet settled
         self._restore_all()
         live = [h for h in self.matches.values() if not h.match.finished]
         self.latest = live[-1] if live else self.new_match()
+        self._settle(self._wait(), [])
 
     # ------------------------------------------------------------------ matches
 
@@ -179,9 +198,11 @@ class Hub:
         _bots_move(hosted)  # nobody to tell yet: the seat names show a stand-in
         while True:  # a clash of 72 random bits is unheard of, but an id is never reused
             hosted.id = secrets.token_urlsafe(ID_BYTES)
-            if self.store.add(hosted.id, match.record(), hosted.specs, _rngs(hosted), now=now,
-                              finished=match.finished):  # fmt: skip
+            if hosted.id not in self.matches and not self.store.exists(hosted.id):
                 break
+        added = self.store.add(hosted.id, match.record(), hosted.specs, _rngs(hosted), now=now,
+                               finished=match.finished)  # fmt: skip
+        self._wrote(hosted, added)
         hosted.saved = len(match.actions)
         self.matches[hosted.id] = hosted
         self.latest = hosted
@@ -190,16 +211,20 @@ class Hub:
     def find(self, match_id: str) -> Hosted | None:
         """The match of that id, brought back from the archive if need be; None if unknown."""
         hosted = self.matches.get(match_id)
-        if hosted is not None or not self.store.exists(match_id):
+        if hosted is not None:
             return hosted
-        self._make_room()
         try:
+            if not self.store.exists(match_id):
+                return None
+            self._make_room()
             stored = self.store.load(match_id)
             assert stored is not None
             hosted = self._restore(stored)
-        except TTRError as exc:
+        except WebError:
+            raise
+        except TTRError as exc:  # a row, or a file, that cannot be read
             raise WebError("broken_match", f"match {match_id} cannot be restored: {exc}") from None
-        self.store.archive(match_id, None)
+        self._wrote(hosted, self.store.archive(match_id, None))
         return hosted
 
     def evictable(self, hosted: Hosted, now: float) -> bool:
@@ -222,7 +247,7 @@ class Hub:
             )
         gone = min(idle, key=lambda h: (not h.match.finished, h.seen))
         del self.matches[gone.id]
-        self.store.archive(gone.id, now)
+        self._wrote(None, self.store.archive(gone.id, now))
         close_bots(seat.bot for seat in gone.match.seats)  # a joined archive starts them anew
 
     def _restore_all(self) -> None:
@@ -235,7 +260,7 @@ class Hub:
                 stored = self.store.load(match_id)
             except TTRError as exc:
                 log.warning("match %s not restored: %s", match_id, exc)
-                self.store.archive(match_id, self._now())
+                self._wrote(None, self.store.archive(match_id, self._now()))
                 continue
             if stored is not None:
                 loaded.append(stored)
@@ -248,7 +273,7 @@ class Hub:
                     continue
             except TTRError as exc:
                 log.warning("match %s not restored: %s", stored.id, exc)
-            self.store.archive(stored.id, self._now())
+            self._wrote(None, self.store.archive(stored.id, self._now()))
 
     def _rebuild(self, stored: Stored) -> tuple[Match, list[SeatSpec]]:
         """A stored match's moves replayed, its bots seated with their generators as they
@@ -287,23 +312,15 @@ class Hub:
         return hosted
 
     def _save(self, hosted: Hosted) -> None:
-        """Commit the moves made since the last save; if the database refuses, the match goes
-        back to what the database holds and the move is refused (``not_saved``)."""
+        """Queue the moves made since the last save for the database (what is told of them
+        waits for the commit, ``answer``)."""
         match = hosted.match
         if len(match.actions) == hosted.saved:
             return
         texts = [str(a) for a in match.actions[hosted.saved :]]
-        now = self._now()
-        try:
-            self.store.moved(hosted.id, hosted.saved, texts, hosted.specs, _rngs(hosted),
-                             now=now, finished=match.finished)  # fmt: skip
-        except sqlite3.Error as exc:
-            log.error("match %s: moves not saved: %s", hosted.id, exc)
-            stored = self.store.load(hosted.id)
-            if stored is not None:
-                hosted.match, hosted.specs = self._rebuild(stored)
-                hosted.saved = len(stored.record.actions)
-            raise WebError("not_saved", "the server could not save that move; try again") from None
+        self._wrote(hosted, self.store.moved(hosted.id, hosted.saved, texts, hosted.specs,
+                                             _rngs(hosted), now=self._now(),
+                                             finished=match.finished))  # fmt: skip
         hosted.saved = len(match.actions)
         if match.finished:  # a bot's program has nothing more to do: end it now, not at exit
             close_bots(seat.bot for seat in match.seats)
@@ -317,7 +334,74 @@ class Hub:
                 hosted.seen = self._now()
         client.hosted, client.seat = None, None
 
+    # ------------------------------------------------------------------ durability
+
+    def _wrote(self, hosted: Hosted | None, change: Future[None]) -> None:
+        """A change queued for the database on behalf of ``hosted`` (None: of no match)."""
+        self._writes.append((hosted, change))
+        if hosted is not None:
+            hosted.writing = change
+
+    def _wait(self) -> list[tuple[Client, Json, Hosted | None]]:
+        """Block until every queued change is settled (for callers without an event loop)."""
+        wait_for([change for _, change in self._writes])
+        return []
+
+    async def answer(self, client: Client, text: str | bytes) -> Outgoing:
+        """``receive`` for the server's event loop: the answers come once the database holds
+        what they tell (each change queued for the matches they show is committed), and other
+        messages are handled meanwhile; many matches' moves share one commit. An answer that
+        shows no match (a pong, most refusals) waits for nothing."""
+        told = self._tag(self._handle(client, text))
+        for change in {h.writing for _, _, h in told if h is not None and h.writing is not None}:
+            with suppress(Exception):  # a failure is read from each change by _settle
+                await asyncio.wrap_future(change)
+        return self._settle(told, [client])
+
     def receive(self, client: Client, text: str | bytes) -> Outgoing:
+        """Handle one message and return its answers once the database holds what they tell
+        (``answer`` without an event loop)."""
+        told = self._tag(self._handle(client, text))
+        self._wait()
+        return self._settle(told, [client])
+
+    def _tag(self, out: Outgoing) -> list[tuple[Client, Json, Hosted | None]]:
+        """Each answer with the match it shows, as it is now in memory."""
+        return [(c, d, self.matches.get(d.get("match", ""))) for c, d in out]
+
+    def _settle(self, told: list[tuple[Client, Json, Hosted | None]],
+                senders: list[Client]) -> Outgoing:  # fmt: skip
+        """The answers that may go out now that the changes before them are settled: a match
+        whose change failed is lost (``_lose``), and nothing of it is told but ``not_saved``."""
+        done = [(h, c) for h, c in self._writes if c.done()]
+        self._writes = [(h, c) for h, c in self._writes if not c.done()]
+        out: Outgoing = []
+        for hosted, change in done:
+            failure = change.exception()
+            if failure is not None and hosted is not None and not hosted.lost:
+                out += self._lose(hosted, failure)
+        told_lost = {c for c, _, h in told if h is not None and h.lost}
+        out += [(c, d) for c, d, h in told if h is None or not h.lost]
+        warned = {c for c, d in out if d.get("code") == "not_saved"}
+        out += [(c, _not_saved()) for c in senders if c in told_lost and c not in warned]
+        return out
+
+    def _lose(self, hosted: Hosted, failure: BaseException) -> Outgoing:
+        """Take a match the database did not follow out of play: out of memory, its tabs let
+        go with ``not_saved``; joined again, it comes back as the database holds it."""
+        hosted.lost = True
+        log.error("match %s: not saved (%s); its tabs are told and it leaves memory",
+                  hosted.id, failure)  # fmt: skip
+        if self.matches.get(hosted.id) is hosted:
+            del self.matches[hosted.id]
+        tabs = list(hosted.clients)
+        for client in tabs:
+            client.hosted, client.seat = None, None
+        hosted.clients.clear()
+        close_bots(seat.bot for seat in hosted.match.seats)
+        return [(c, _not_saved()) for c in tabs]
+
+    def _handle(self, client: Client, text: str | bytes) -> Outgoing:
         """Handle one message; every refusal is a JSON error to the sender alone.
 
         Each tab has a bucket of ``BURST`` credits that refills at ``RATE`` a second; a message
@@ -387,9 +471,12 @@ class Hub:
         self._charge(client, COSTS["play"])
         latest = self.latest  # dealt at the start, or by the last "new"
         people = any(s.is_person for s in latest.match.seats)
-        fresh = latest.id in self.matches and not latest.tokens and not latest.match.finished
-        # nobody sat there yet: that seat; only bots play (every match alike): watch them
+        fresh = (latest.id in self.matches and not latest.tokens and not latest.offered
+                 and not latest.match.finished)  # fmt: skip
+        # nobody sat there or was sent there yet: that seat, for this tab alone (many tabs
+        # asking at once each get their own); only bots play (every match alike): watch them
         hosted = latest if fresh or not people else self.new_match()
+        hosted.offered = people
         first = next((i for i, s in enumerate(hosted.match.seats) if s.is_person), None)
         return [(client, {"type": "created", "match": hosted.id, "seat": first})]
 
@@ -428,11 +515,12 @@ class Hub:
             hosted.seen = self._now()
             if seat not in hosted.tokens:  # the seat's first tab: its token, saved first
                 token = secrets.token_urlsafe(16)
-                self.store.seat_taken(hosted.id, seat, token_hash(token), now=hosted.seen)
+                taken = self.store.seat_taken(hosted.id, seat, token_hash(token), now=hosted.seen)
+                self._wrote(hosted, taken)
                 hosted.tokens[seat] = token_hash(token)
                 hosted.joined = True
         if seat is not None and name and hosted.names.get(seat) != name:
-            self.store.named(hosted.id, seat, name)
+            self._wrote(hosted, self.store.named(hosted.id, seat, name))
             hosted.names[seat] = name
         self.leave(client)
         client.hosted, client.seat, client.seen = hosted, seat, 0
@@ -452,11 +540,20 @@ class Hub:
             action = action_from_json(action, map=match.state.map, source="action")
         elif not isinstance(action, str):
             raise WebError("bad_message", '"action" is the text or JSON document of an action')
+        now = self._clock()
+        if hosted.moves_checked is not None:
+            hosted.moves = min(MOVE_BURST, hosted.moves + (now - hosted.moves_checked) * MOVE_RATE)
+        hosted.moves_checked = now
+        if hosted.moves < 1:
+            wait = (1 - hosted.moves) / MOVE_RATE
+            raise WebError("too_fast", f"this match takes {MOVE_RATE:g} move(s) a second: "
+                           f"wait {wait:.2f} s")  # fmt: skip
         faults: list[str] = []
         try:
             match.play(seat, action)
         except BotError as exc:  # the move stands; a stand-in takes the failed bot's seat
             faults = [_stand_in(hosted, exc), *_bots_move(hosted)]
+        hosted.moves -= 1  # only a move made counts
         self._save(hosted)  # before any tab hears of the move
         updates = [(c, self._update(c)) for c in hosted.clients]
         return updates + [(c, error("bot_failed", f)) for f in faults for c in hosted.clients]
@@ -701,6 +798,11 @@ def _optional(message: Json, name: str, kind: type) -> Any:
     if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
         raise WebError("bad_message", f'"{name}" must be {kind.__name__} or null, not {value!r}')
     return value
+
+
+def _not_saved() -> Json:
+    return error("not_saved", "the server could not save that; reload the page to go on from "
+                 "the last move it saved")  # fmt: skip
 
 
 def _seated(client: Client) -> tuple[Hosted, int]:

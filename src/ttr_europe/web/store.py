@@ -4,31 +4,64 @@ Every match is a row (its record header: map, variant, players, seed, options; i
 generators of its bots; when a person was last seen; whether it is over or archived), its moves
 are rows in the notation, one per action, and its seat tokens are stored as SHA-256 hashes only,
 with the names the seats' players chose.
-Each change is one transaction, committed before the hub answers any tab, so a server killed at
-any moment restarts with every move it ever acknowledged. The database runs in WAL mode with
-``synchronous=FULL``: a commit is on disk, not only in the operating system's cache.
 
-``":memory:"`` holds a throwaway database that ends with the process.
+Keeping its word:
+
+- **Only our file.** The database carries ``APPLICATION_ID``; a file with another id, or tables
+  that are not ours, or that fails ``PRAGMA quick_check``, is refused with ``DataError`` before
+  anything in it is changed. A database of ours from before the id was set (its tables exactly
+  ours, schema 1) is adopted: the id is set.
+- **One server per file.** A server holds a lock on ``<file>-lock`` beside the database (a
+  POSIX record lock, which the system drops when the process ends, however it ends; not on the
+  database itself, whose locks SQLite releases wholesale); a second server on the same file is
+  refused with ``DataError``. A backup (``backup``) reads through SQLite beside a running
+  server and takes no lock.
+- **Written before anyone hears of it, in groups.** Each change is queued to one writer thread
+  and returns a ``concurrent.futures.Future``; the writer commits everything queued in one
+  transaction (WAL journal, ``synchronous=FULL``: on disk, not only in the operating system's
+  cache), each change under a savepoint of its own, and only then settles the futures. Many
+  matches' moves share one disk flush, and the server's event loop never waits for the disk.
+- **A file that changed under the server is noticed.** Before and after each commit the writer
+  checks that the database and its WAL are the files it opened (same device and inode), that
+  neither shrank, and that the WAL's header is the one its own last commit left. Once that
+  fails, or a commit fails, the futures fail (``WebError("not_saved")``), and after damage
+  every later change is refused too: nothing is acknowledged that the file may not keep.
+- **Whole at a clean stop.** ``close`` checkpoints the WAL into the database and truncates it,
+  so the ``.db`` file alone then holds everything.
+
+``":memory:"`` holds a throwaway database that ends with the process (written in the caller's
+thread; nothing to lock or check).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import os
+import queue
 import sqlite3
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 import attrs
 
 from .._jsontext import parse_json
-from ..errors import DataError
+from ..errors import DataError, WebError
 from ..records import GameRecord
 
 SCHEMA_VERSION = 1
+APPLICATION_ID = 0x54545245  # "TTRE": what ``PRAGMA application_id`` says of our files
 MEMORY = ":memory:"
+LOCK_SUFFIX = "-lock"  # the file beside the database that a server locks
+WAL_HEADER = 32  # bytes of a WAL file's header: magic, page size, checkpoint, salts, checksum
+BUSY_MS = 5000  # how long a commit waits for a backup's read to end
+TABLES = ("matches", "moves", "tokens")
+_TABLES = "SELECT name FROM sqlite_master WHERE type = 'table'"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
     id TEXT PRIMARY KEY,
@@ -56,6 +89,8 @@ CREATE TABLE IF NOT EXISTS tokens (
 );
 CREATE INDEX IF NOT EXISTS live ON matches (archived, created);
 """
+log = logging.getLogger("ttr_europe.web")
+Write = Callable[[sqlite3.Connection], None]
 
 
 def token_hash(token: str) -> str:
@@ -91,137 +126,355 @@ class Stored:
 class Store:
     """The matches of one server in one SQLite database (``path``, or ``":memory:"``).
 
-    Refuses a file that is not such a database, or one of a later schema, with ``DataError``.
-    Not thread-safe: the hub calls it from the server's one event loop.
+    Refuses, with ``DataError`` naming the file, one that is not ours, damaged, of a later
+    schema, or held by another server. Reading is for the server's one event loop; writing
+    (``add``, ``moved``, ``seat_taken``, ``named``, ``archive``) returns a future the writer
+    settles once the change is on disk, or fails with ``WebError("not_saved")``.
     """
 
     def __init__(self, path: str | Path = MEMORY) -> None:
         self.path = str(path)
+        self.damage: str | None = None  # why nothing more is written, once the file is lost
+        self._lock_fd: int | None = None
+        self._made_lock = False
+        self._queue: queue.SimpleQueue[tuple[Write, Future[None]] | None] = queue.SimpleQueue()
+        self._writer: threading.Thread | None = None
+        self._seen: dict[str, tuple[int, int, int]] = {}  # file -> device, inode, size
+        self._wal_header = b""
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, SCHEMA_VERSION):
-                raise DataError(
-                    f"a match database of schema {version}; this version reads {SCHEMA_VERSION}",
-                    source=self.path,
-                )
-            self._db.executescript(SCHEMA)  # idempotent; executescript commits on its own
-            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._lock()
+            self._w = self._open()  # the writer's
+            self._db = self._w if self.path == MEMORY else self._connect()  # the event loop's
+            self._db.execute("SELECT count(*) FROM matches").fetchone()  # the WAL is there now
         except sqlite3.DatabaseError as exc:
+            self._unlock(refused=True)
             raise DataError(f"not a match database: {exc}", source=self.path) from None
-
-    def close(self) -> None:
-        self._db.close()
-
-    @contextmanager
-    def _transaction(self) -> Iterator[None]:
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self._db.execute("ROLLBACK")
+        except DataError:
+            self._unlock(refused=True)
             raise
-        self._db.execute("COMMIT")
+        if self.path != MEMORY:
+            self._seen_now()
+            self._writer = threading.Thread(target=self._write_loop, name="ttr-store", daemon=True)
+            self._writer.start()
+
+    # ------------------------------------------------------------------ opening
+
+    def _lock(self) -> None:
+        """Hold the file's server lock, or refuse: another server uses this database."""
+        if self.path == MEMORY:
+            return
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover (Windows: no POSIX locks; documented)
+            return
+        self._made_lock = not os.path.exists(self.path + LOCK_SUFFIX)
+        fd = os.open(self.path + LOCK_SUFFIX, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise DataError("another server is using this database (one server per file)",
+                            source=self.path) from None  # fmt: skip
+        self._lock_fd = fd
+
+    def _unlock(self, *, refused: bool = False) -> None:
+        """Let go of the lock; its file stays (removing it would race with a server starting),
+        unless this refused a file that is not ours and made the lock file for nothing."""
+        if self._lock_fd is not None:
+            if refused and self._made_lock:
+                os.unlink(self.path + LOCK_SUFFIX)
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
+        return db
+
+    def _open(self) -> sqlite3.Connection:
+        """A connection, after the file proved ours and whole; made ours if it is empty."""
+        db = self._connect()
+        ours = db.execute("PRAGMA application_id").fetchone()[0]
+        tables = {r[0] for r in db.execute(_TABLES)}
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if ours not in (0, APPLICATION_ID):
+            raise DataError(f"not a match database: its application_id is {ours:#x}, not ours "
+                            f"({APPLICATION_ID:#x})", source=self.path)  # fmt: skip
+        if tables - set(TABLES) or (ours == 0 and tables and tables != set(TABLES)):
+            raise DataError("not a match database: it holds tables "
+                            + ", ".join(sorted(tables)), source=self.path)  # fmt: skip
+        if version not in (0, SCHEMA_VERSION):
+            raise DataError(
+                f"a match database of schema {version}; this version reads {SCHEMA_VERSION}",
+                source=self.path,
+            )
+        check = [r[0] for r in db.execute("PRAGMA quick_check")]
+        if check != ["ok"]:
+            raise DataError(f"damaged: quick_check says {check[0]}", source=self.path)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        if ours == 0 or not tables:  # new, or ours from before the id: made ours now
+            db.executescript(SCHEMA)  # idempotent; executescript commits on its own
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        return db
+
+    # ------------------------------------------------------------------ closing
+
+    def close(self, *, checkpoint: bool = True) -> None:
+        """Write what is queued, then (``checkpoint``) fold the WAL into the database file so
+        that it alone is whole, and let go of the file. ``checkpoint=False`` leaves the files
+        as a killed server would (for tests)."""
+        if self._writer is not None:
+            self._queue.put(None)
+            self._writer.join()
+            self._writer = None
+        if checkpoint and self.path != MEMORY and self.damage is None:
+            try:
+                self._w.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error as exc:
+                log.error("%s: the WAL was not folded into the database: %s", self.path, exc)
+        if self._w is not self._db:
+            self._w.close()
+        self._db.close()
+        self._unlock()
+
+    def flush(self) -> None:
+        """Wait until every change queued so far is settled (written or failed)."""
+        done: Future[None] = Future()
+        self._submit(lambda db: None, done)
+        done.exception()
 
     # ------------------------------------------------------------------ writing
 
     def add(
         self, id: str, record: GameRecord, seats: Sequence[SeatSpec], rngs: dict[int, Any],
         *, now: float, finished: bool,
-    ) -> bool:  # fmt: skip
-        """A new match with the moves in ``record``; False (nothing written) when ``id`` was
-        ever used on this database."""
+    ) -> Future[None]:  # fmt: skip
+        """A new match with the moves in ``record`` (its id never used on this database)."""
         header = json.dumps(attrs.evolve(record, actions=()).to_json())
-        try:
-            with self._transaction():
-                self._db.execute(
-                    "INSERT INTO matches (id, created, seen, record, seats, rngs, finished) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (id, now, now, header, _seats_json(seats), json.dumps(rngs), finished),
-                )
-                self._insert_moves(id, 0, record.actions)
-        except sqlite3.IntegrityError:
-            return False
-        return True
+        row = (id, now, now, header, _seats_json(seats), json.dumps(rngs), finished)
+        moves = [(id, i, str(a)) for i, a in enumerate(record.actions)]
+
+        def write(db: sqlite3.Connection) -> None:
+            db.execute("INSERT INTO matches (id, created, seen, record, seats, rngs, finished) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)", row)  # fmt: skip
+            db.executemany("INSERT INTO moves (match, n, action) VALUES (?, ?, ?)", moves)
+
+        return self._submit(write)
 
     def moved(
         self, id: str, first: int, actions: Sequence[str], seats: Sequence[SeatSpec],
         rngs: dict[int, Any], *, now: float, finished: bool,
-    ) -> None:  # fmt: skip
+    ) -> Future[None]:  # fmt: skip
         """Moves ``first`` onwards (numbered from 0), with the seats and bot generators after
-        them, in one transaction."""
-        with self._transaction():
-            self._insert_moves(id, first, actions)
-            self._db.execute(
-                "UPDATE matches SET seats = ?, rngs = ?, finished = ?, seen = max(seen, ?) "
-                "WHERE id = ?",
-                (_seats_json(seats), json.dumps(rngs), finished, now, id),
-            )
+        them."""
+        moves = [(id, first + i, text) for i, text in enumerate(actions)]
+        row = (_seats_json(seats), json.dumps(rngs), finished, now, id)
 
-    def seat_taken(self, id: str, seat: int, hashed: str, *, now: float) -> None:
-        with self._transaction():
-            self._db.execute(
-                "INSERT INTO tokens (match, seat, hash) VALUES (?, ?, ?)", (id, seat, hashed)
-            )
-            self._db.execute(
-                "UPDATE matches SET joined = 1, seen = max(seen, ?) WHERE id = ?", (now, id)
-            )
+        def write(db: sqlite3.Connection) -> None:
+            db.executemany("INSERT INTO moves (match, n, action) VALUES (?, ?, ?)", moves)
+            db.execute("UPDATE matches SET seats = ?, rngs = ?, finished = ?, "
+                       "seen = max(seen, ?) WHERE id = ?", row)  # fmt: skip
 
-    def named(self, id: str, seat: int, name: str) -> None:
+        return self._submit(write)
+
+    def seat_taken(self, id: str, seat: int, hashed: str, *, now: float) -> Future[None]:
+        def write(db: sqlite3.Connection) -> None:
+            db.execute("INSERT INTO tokens (match, seat, hash) VALUES (?, ?, ?)",
+                       (id, seat, hashed))  # fmt: skip
+            db.execute("UPDATE matches SET joined = 1, seen = max(seen, ?) WHERE id = ?",
+                       (now, id))  # fmt: skip
+
+        return self._submit(write)
+
+    def named(self, id: str, seat: int, name: str) -> Future[None]:
         """The name a seat's player chose (the seat is taken)."""
-        self._db.execute(
-            "UPDATE tokens SET name = ? WHERE match = ? AND seat = ?", (name, id, seat)
-        )
 
-    def archive(self, id: str, when: float | None) -> None:
+        def write(db: sqlite3.Connection) -> None:
+            db.execute("UPDATE tokens SET name = ? WHERE match = ? AND seat = ?", (name, id, seat))
+
+        return self._submit(write)
+
+    def archive(self, id: str, when: float | None) -> Future[None]:
         """The match leaves the server's memory (``when``), or comes back (None)."""
-        self._db.execute("UPDATE matches SET archived = ? WHERE id = ?", (when, id))
 
-    def _insert_moves(self, id: str, first: int, actions: Sequence[str]) -> None:
-        self._db.executemany(
-            "INSERT INTO moves (match, n, action) VALUES (?, ?, ?)",
-            [(id, first + i, text) for i, text in enumerate(actions)],
-        )
+        def write(db: sqlite3.Connection) -> None:
+            db.execute("UPDATE matches SET archived = ? WHERE id = ?", (when, id))
+
+        return self._submit(write)
+
+    def _submit(self, write: Write, done: Future[None] | None = None) -> Future[None]:
+        future: Future[None] = Future() if done is None else done
+        if self.path == MEMORY:
+            self._commit([(write, future)])
+        elif self._writer is None:
+            future.set_exception(_not_saved("the database is closed"))
+        else:
+            self._queue.put((write, future))
+        return future
+
+    def _write_loop(self) -> None:
+        """The writer: everything queued, one transaction at a time, until ``close``."""
+        while True:
+            first = self._queue.get()
+            batch = [] if first is None else [first]
+            stop = first is None
+            while not stop:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                else:
+                    batch.append(more)
+            if batch:
+                self._commit(batch)
+            if stop:
+                return
+
+    def _commit(self, batch: list[tuple[Write, Future[None]]]) -> None:
+        """One transaction for the batch, a savepoint per change: a change that fails alone
+        (a clash of move numbers) fails its future only; a commit that fails, or a file that
+        changed, fails them all."""
+        db = self._w
+        errors: list[BaseException | None] = [None] * len(batch)
+        try:
+            damage = self.damage or self._changed()
+            if damage is None:
+                db.execute("BEGIN IMMEDIATE")
+                if len(batch) == 1:  # nothing to keep apart: no savepoint (fewer calls)
+                    batch[0][0](db)
+                else:
+                    for i, (write, _) in enumerate(batch):
+                        errors[i] = self._change(write)
+                db.execute("COMMIT")
+                damage = self._changed(header=False)  # the commit may begin the WAL anew
+        except Exception as exc:  # a full disk, an I/O error; or a fault of ours: logged
+            self._rollback()
+            log.error("%s: %d change(s) not saved: %s", self.path, len(batch), exc,
+                      exc_info=not isinstance(exc, sqlite3.Error))  # fmt: skip
+            errors = [_not_saved(str(exc))] * len(batch)
+        else:
+            if damage is None:
+                self._seen_now()
+            else:
+                if self.damage is None:
+                    self.damage = damage
+                    log.error("%s: %s; nothing more is saved: stop the server and restore a "
+                              "backup", self.path, damage)  # fmt: skip
+                errors = [_not_saved(damage)] * len(batch)
+        for (_, future), error in zip(batch, errors, strict=True):
+            if error is None:
+                future.set_result(None)
+            else:
+                future.set_exception(error)
+
+    def _change(self, write: Write) -> WebError | None:
+        """One change under its own savepoint; what failed of it alone (a clash of move
+        numbers), or None. A failure that ends the transaction (a full disk) is raised."""
+        db = self._w
+        db.execute("SAVEPOINT change")
+        failed = None
+        try:
+            write(db)
+        except sqlite3.Error as exc:
+            if not db.in_transaction:  # SQLite rolled the whole transaction back
+                raise
+            db.execute("ROLLBACK TO change")
+            log.error("%s: a change not saved: %s", self.path, exc)
+            failed = _not_saved(str(exc))
+        db.execute("RELEASE change")
+        return failed
+
+    def _rollback(self) -> None:
+        if self._w.in_transaction:
+            with suppress(sqlite3.Error):
+                self._w.execute("ROLLBACK")
+
+    # ------------------------------------------------------------------ the file
+
+    def _files(self) -> tuple[str, str]:
+        return self.path, self.path + "-wal"
+
+    def _seen_now(self) -> None:
+        """Remember the files as this commit left them."""
+        if self.path == MEMORY:
+            return
+        for name in self._files():
+            st = os.stat(name)
+            self._seen[name] = (st.st_dev, st.st_ino, st.st_size)
+        self._wal_header = _head(self.path + "-wal")
+
+    def _changed(self, *, header: bool = True) -> str | None:
+        """How the database or its WAL was removed, replaced, cut or (``header``) overwritten
+        since the last commit, or None: nobody but this writer changes them, neither file ever
+        shrinks while it runs, and the WAL's header changes only when a commit begins the WAL
+        anew after a checkpoint."""
+        if self.path == MEMORY:
+            return None
+        for name in self._files():
+            device, inode, size = self._seen[name]
+            what = "WAL" if name.endswith("-wal") else "database"
+            try:
+                st = os.stat(name)
+            except FileNotFoundError:
+                return f"the {what} {name} was removed"
+            if (st.st_dev, st.st_ino) != (device, inode):
+                return f"the {what} {name} was replaced by another file"
+            if st.st_size < size:
+                return f"the {what} {name} was cut from {size} to {st.st_size} bytes"
+        if header and _head(self.path + "-wal") != self._wal_header:
+            return f"the WAL {self.path}-wal was overwritten"
+        return None
 
     # ------------------------------------------------------------------ reading
 
+    def _rows(self, sql: str, *args: Any) -> list[Any]:
+        """The rows of a query; SQLite's refusals (a damaged file) as ``not_saved``: what
+        asked for them (a new match, a match joined) cannot be kept."""
+        try:
+            return self._db.execute(sql, args).fetchall()
+        except sqlite3.Error as exc:
+            raise _not_saved(f"the database cannot be read: {exc}") from None
+
     def exists(self, id: str) -> bool:
-        return self._db.execute("SELECT 1 FROM matches WHERE id = ?", (id,)).fetchone() is not None
+        return bool(self._rows("SELECT 1 FROM matches WHERE id = ?", id))
 
     def count(self) -> int:
         """How many matches were ever made on this database."""
-        return int(self._db.execute("SELECT count(*) FROM matches").fetchone()[0])
+        return int(self._rows("SELECT count(*) FROM matches")[0][0])
 
     def ids(self) -> list[str]:
         """Every match ever made on this database, oldest first."""
-        return [r[0] for r in self._db.execute("SELECT id FROM matches ORDER BY created, rowid")]
+        return [r[0] for r in self._rows("SELECT id FROM matches ORDER BY created, rowid")]
 
     def live(self) -> list[str]:
         """The matches that were in memory when the server stopped, oldest first."""
-        rows = self._db.execute(
-            "SELECT id FROM matches WHERE archived IS NULL ORDER BY created, rowid"
-        )
-        return [r[0] for r in rows]
+        sql = "SELECT id FROM matches WHERE archived IS NULL ORDER BY created, rowid"
+        return [r[0] for r in self._rows(sql)]
 
     def load(self, id: str) -> Stored | None:
         """A match with all its moves; None when there is none of that id. A row that cannot
         be read raises ``DataError`` naming it."""
-        row = self._db.execute(
-            "SELECT created, seen, record, seats, rngs, joined, finished, archived FROM matches "
-            "WHERE id = ?",
-            (id,),
-        ).fetchone()
-        if row is None:
-            return None
-        created, seen, header, seats, rngs, joined, finished, archived = row
         source = f"{self.path}: match {id}"
-        moves = [r[0] for r in self._db.execute(
-            "SELECT action FROM moves WHERE match = ? ORDER BY n", (id,)
-        )]  # fmt: skip
-        rows = list(self._db.execute("SELECT seat, hash, name FROM tokens WHERE match = ?", (id,)))
+        with _readable(source):
+            row = self._db.execute(
+                "SELECT created, seen, record, seats, rngs, joined, finished, archived "
+                "FROM matches WHERE id = ?",
+                (id,),
+            ).fetchone()
+            if row is None:
+                return None
+            moves = [r[0] for r in self._db.execute(
+                "SELECT action FROM moves WHERE match = ? ORDER BY n", (id,)
+            )]  # fmt: skip
+            rows = list(
+                self._db.execute("SELECT seat, hash, name FROM tokens WHERE match = ?", (id,))
+            )
+        created, seen, header, seats, rngs, joined, finished, archived = row
         tokens = {seat: hashed for seat, hashed, _ in rows}
         names = {seat: name for seat, _, name in rows if name is not None}
         try:
@@ -232,6 +485,68 @@ class Store:
             raise DataError(f"unreadable match row: {exc}", source=source) from None
         return Stored(id, created, seen, record, specs, states, tokens, names, bool(joined),
                       bool(finished), archived)  # fmt: skip
+
+
+def backup(source: str | Path, target: str | Path) -> int:
+    """Copy the match database ``source`` into a new file ``target`` with SQLite's online
+    backup, beside a running server; the number of matches copied. ``target`` must not exist.
+
+    ``DataError`` for a source that is not a match database or a target that exists.
+    """
+    if str(source) == MEMORY or not Path(source).is_file():
+        raise DataError("no such database file", source=str(source))
+    if Path(target).exists():
+        raise DataError("exists already: a backup never overwrites a file", source=str(target))
+    try:
+        src = sqlite3.connect(f"file:{Path(source).resolve()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise DataError(f"cannot be opened: {exc}", source=str(source)) from None
+    made = False
+    try:
+        with _readable(str(source)):
+            src.execute(f"PRAGMA busy_timeout={BUSY_MS}")
+            ours = src.execute("PRAGMA application_id").fetchone()[0]
+            tables = {r[0] for r in src.execute(_TABLES)}
+            if ours != APPLICATION_ID and tables != set(TABLES):
+                raise DataError("not a match database", source=str(source))
+            dst = sqlite3.connect(target)
+            made = True
+            try:
+                src.backup(dst)
+                check = [r[0] for r in dst.execute("PRAGMA quick_check")]
+                if check != ["ok"]:
+                    raise DataError(f"the copy is damaged: {check[0]}", source=str(target))
+                count = int(dst.execute("SELECT count(*) FROM matches").fetchone()[0])
+            finally:
+                dst.close()
+        return count
+    except BaseException:
+        if made:
+            Path(target).unlink(missing_ok=True)
+        raise
+    finally:
+        src.close()
+
+
+@contextmanager
+def _readable(source: str) -> Iterator[None]:
+    """SQLite's refusals while reading (a damaged page) as ``DataError`` naming the file."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise DataError(f"cannot be read: {exc}", source=source) from None
+
+
+def _head(path: str) -> bytes:
+    try:
+        with open(path, "rb") as file:
+            return file.read(WAL_HEADER)
+    except FileNotFoundError:
+        return b""
+
+
+def _not_saved(why: str) -> WebError:
+    return WebError("not_saved", f"the server could not save that: {why}")
 
 
 def _seats_json(seats: Sequence[SeatSpec]) -> str:
