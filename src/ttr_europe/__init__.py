@@ -55,7 +55,7 @@ _ELSEWHERE = {
     "MalformedActionError": "errors", "NotYourTurnError": "errors",
     "ScoreMismatchError": "errors", "ScoringError": "errors",
     "legal_action_mask": "codec", "from_json": "jsonio", "to_json": "jsonio",
-    "playthrough": "records", "LegalActions": "rules",
+    "playthrough": "records", "LegalActions": "legal",
     "PendingTunnel": "state", "PlayerState": "state", "Rules": "state", "PlayerView": "views",
     "Outcome": "scoring", "PlayerScore": "scoring", "format_scoreboard": "scoring",
 }  # fmt: skip
