@@ -17,7 +17,7 @@ from ttr_europe.cli import main
 from ttr_europe.cli.simulate import ProgressBar, duration
 from ttr_europe.data import data_files
 
-# test_sim's bots, by package.module:Class spec
+# sim/test_games.py's bots, by package.module:Class spec
 TESTS = str(Path(__file__).resolve().parents[1] / "sim")
 
 
@@ -86,13 +86,13 @@ def test_tournament_takes_a_map_file(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_a_bot_spec_from_a_module(capsys: pytest.CaptureFixture[str]) -> None:
     sys.path.insert(0, TESTS)
     try:
-        argv = ["--games", "2", "--bots", "greedy,test_sim:Raises", "--backend", "serial"]
+        argv = ["--games", "2", "--bots", "greedy,test_games:Raises", "--backend", "serial"]
         assert main(["tournament", *argv]) == 0  # a forfeit is a lost game, not a failure
         out = capsys.readouterr().out
-        assert "2 forfeited" in out and "forfeit in game 0: seat 1 (test_sim:Raises)" in out
+        assert "2 forfeited" in out and "forfeit in game 0: seat 1 (test_games:Raises)" in out
         assert main(["simulate", *argv]) == 1  # data with forfeits is not what was asked
         err = one_line_error(capsys)
-        assert "2 of 2 games forfeited (first: game 0: seat 1 (test_sim:Raises)" in err
+        assert "2 of 2 games forfeited (first: game 0: seat 1 (test_games:Raises)" in err
     finally:
         sys.path.remove(TESTS)
 
