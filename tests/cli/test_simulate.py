@@ -15,9 +15,8 @@ import pytest
 
 from ttr_europe.cli import main
 from ttr_europe.cli.simulate import ProgressBar, duration
-from ttr_europe.data import data_files
 
-# test_sim's bots, by package.module:Class spec
+# sim/test_games.py's bots, by package.module:Class spec
 TESTS = str(Path(__file__).resolve().parents[1] / "sim")
 
 
@@ -64,35 +63,16 @@ def test_simulate_json_summary_and_rows(tmp_path: Path, capsys: pytest.CaptureFi
     assert all(len(r["record"]) == r["actions"] for r in written)  # type: ignore[arg-type]
 
 
-def test_tournament_reports_ratings(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["tournament", "--games", "4", "--bots", "greedy,random", "--processes", "2"]) == 0
-    out = capsys.readouterr().out
-    assert out.startswith("4 games of europe/base, 2 players")
-    head = out.splitlines()[3]
-    assert head.split() == ["bot", "games", "wins", "win", "rate", "95%", "interval", "mean",
-                            "score", "forfeits", "elo"]  # fmt: skip
-
-
-def test_tournament_takes_a_map_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    board = tmp_path / "boards" / "my_usa.json"
-    board.parent.mkdir()
-    board.write_bytes((data_files() / "maps" / "usa.json").read_bytes())
-    assert main(["tournament", "--games", "2", "--map", str(board), "--backend", "serial"]) == 0
-    assert capsys.readouterr().out.startswith("2 games of usa/base")
-    assert main(["tournament", "--games", "2", "--map", str(tmp_path / "none.json")]) == 2
-    assert "none.json: $: cannot read the file" in one_line_error(capsys)
-
-
 def test_a_bot_spec_from_a_module(capsys: pytest.CaptureFixture[str]) -> None:
     sys.path.insert(0, TESTS)
     try:
-        argv = ["--games", "2", "--bots", "greedy,test_sim:Raises", "--backend", "serial"]
+        argv = ["--games", "2", "--bots", "greedy,test_games:Raises", "--backend", "serial"]
         assert main(["tournament", *argv]) == 0  # a forfeit is a lost game, not a failure
         out = capsys.readouterr().out
-        assert "2 forfeited" in out and "forfeit in game 0: seat 1 (test_sim:Raises)" in out
+        assert "2 forfeited" in out and "forfeit in game 0: seat 1 (test_games:Raises)" in out
         assert main(["simulate", *argv]) == 1  # data with forfeits is not what was asked
         err = one_line_error(capsys)
-        assert "2 of 2 games forfeited (first: game 0: seat 1 (test_sim:Raises)" in err
+        assert "2 of 2 games forfeited (first: game 0: seat 1 (test_games:Raises)" in err
     finally:
         sys.path.remove(TESTS)
 

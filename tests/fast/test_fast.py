@@ -15,12 +15,7 @@ that reason; CI builds it, and fails on any skip.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
-import os
 import random
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -45,7 +40,6 @@ from ttr_europe.errors import (
     ScoreMismatchError,
     SetupError,
 )
-from ttr_europe.fast import build
 from ttr_europe.rules import apply, is_terminal, legal_actions, new_game, why_illegal
 from ttr_europe.scoring import outcome, score
 from ttr_europe.state import GameState, PendingTunnel, Phase
@@ -56,9 +50,6 @@ pytestmark = pytest.mark.skipif(
     not fast.available(), reason="the compiled core is not built (python -m ttr_europe.fast.build)"
 )
 # An installed wheel's core works without a compiler; only the tests that build one need it.
-needs_compiler = pytest.mark.skipif(
-    build.compiler() is None, reason="no C compiler (cc, gcc, clang) to build the core with"
-)
 
 OPTIONS: tuple[dict[str, Any], ...] = (
     {},
@@ -393,74 +384,6 @@ def test_deal_is_new_game_in_place() -> None:
             game.deal(*bad)  # type: ignore[arg-type]
 
 
-def test_benchmark_section_reports_both_engines() -> None:
-    from ttr_europe.bench import verdict
-    from ttr_europe.bench_fast import (
-        CONFIGS,
-        batch_rate,
-        format_batch,
-        format_greedy,
-        format_score,
-        format_section,
-        greedy_timing,
-        score_timing,
-        side_by_side,
-    )
-
-    figures = side_by_side(games=2, rounds=1)
-    assert set(figures) == {f"{m}/{n}" for m, n in CONFIGS}
-    for f in figures.values():
-        assert f["python_games_per_s"] > 0 and f["fast_games_per_s"] > 0
-        assert f["ratio"] == pytest.approx(f["fast_games_per_s"] / f["python_games_per_s"])
-    text = "\n".join(format_section(figures))
-    assert "europe/2" in text and "usa/2" in text
-    timing = score_timing(games=3, repeat=2)
-    assert timing["fast_median_us"] > 0 and timing["python_median_us"] > 0
-    assert "FastGame.scores" in format_score(timing)[0]
-    greedy = greedy_timing(games=2, rounds=1)
-    assert greedy["python_games_per_s"] > 0 and greedy["fast_games_per_s"] > 0
-    assert "greedy playouts" in format_greedy(greedy)[0]
-    rate = batch_rate(games=4, steps=5, rounds=1)
-    if importlib.util.find_spec("numpy") is None:  # the batch stepper needs the rl extra
-        assert rate == {} and "not measured" in format_batch(rate)[0]
-    else:
-        assert rate["steps_per_s"] > 0
-        assert "steps per CPU-second" in format_batch(rate)[0]
-    for form, title in (("vector", "Gymnasium vector env"), ("parallel", "PettingZoo parallel")):
-        env_rate = batch_rate(games=4, steps=5, rounds=1, form=form)
-        if importlib.util.find_spec("pettingzoo") is None:  # the environments need the rl extra
-            assert env_rate == {} and "not measured" in format_batch(env_rate, form)[0]
-        else:
-            assert env_rate["steps_per_s"] > 0
-            assert format_batch(env_rate, form)[0].startswith(title)
-    with pytest.raises(ValueError, match="form"):
-        batch_rate(games=4, steps=5, rounds=1, form="bogus")
-    names = [name for name, _ in verdict_of(figures, timing, rate, verdict)]
-    assert names[-4:] == [
-        "compiled europe/2", "compiled usa/2", "compiled score", "compiled batch"
-    ]  # fmt: skip
-
-
-def verdict_of(
-    figures: dict[str, dict[str, float]],
-    timing: dict[str, float],
-    rate: dict[str, float],
-    verdict: Any,
-) -> list[tuple[str, bool]]:
-    """The bench verdicts of a report holding the compiled sections and dummy figures."""
-    dummy = {"median_us": 1.0, "p90_us": 1.0}
-    report = {
-        "throughput": {},
-        "micro": {"score_final_europe4": dummy, "mask_bytes_turn": dummy},
-        "memory": {"mb": 0.1, "states": 1000.0},
-        "compiled": figures,
-        "compiled_score": timing,
-        "compiled_batch": rate,
-    }
-    result: list[tuple[str, bool]] = verdict(report)
-    return result
-
-
 @pytest.mark.parametrize("seed", range(4))
 def test_mutated_positions_are_refused_or_played_safely(seed: int) -> None:
     """Random values written into a position's flat layout: the core refuses the position with
@@ -618,74 +541,6 @@ def test_the_long_differential_script_runs(capsys: pytest.CaptureFixture[str]) -
     assert script.check_game(3, script.setups()) is None
 
 
-def test_peers_benchmark_puts_the_core_beside_the_python_engine() -> None:
-    """benchmarks/peers.py: ``fast`` plays the very games of the Python engine's harness (the
-    same action counts), ``fast-playout`` the core's own random games (which the reference
-    replays), and the core is found built."""
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "peers.py"
-    spec = importlib.util.spec_from_file_location("ttr_bench_peers", path)
-    assert spec is not None and spec.loader is not None
-    peers = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(peers)
-    python = peers.worker("ttr", "usa", 2, 4, 1)
-    driven = peers.worker("fast", "usa", 2, 4, 1)
-    whole = peers.worker("fast-playout", "usa", 2, 4, 1)
-    assert driven["per_game"] == python["per_game"]
-    replayed = [
-        fast.reference_playout(new_game("usa", players=2, seed=seed), seed)[1] for seed in range(4)
-    ]
-    assert whole["per_game"] == replayed
-    assert all(r["cpu"] > 0 for r in (python, driven, whole))
-    assert peers._fast_built(str(Path(fast.__file__).resolve().parents[2]))
-    table = peers.table(
-        [
-            {
-                "config": "usa/2",
-                "peer": "fast-playout",
-                "ratio_games_per_cpu_s": 0.1,
-                "ours": peers._summary([python]),
-                "theirs": peers._summary([whole]),
-            }
-        ]
-    )
-    assert "| usa/2 | fast-playout |" in table
-
-
-def test_without_a_build_the_core_says_so(tmp_path: Path) -> None:
-    """A missing library: ``available()`` is False and using the core names the build command."""
-    code = (
-        "from ttr_europe import fast\n"
-        "from ttr_europe.errors import BadArgumentError\n"
-        "assert not fast.available()\n"
-        "try:\n"
-        "    fast.new_game()\n"
-        "except BadArgumentError as exc:\n"
-        "    print(exc)\n"
-    )
-    env = {**os.environ, "TTR_EUROPE_FAST_LIB": str(tmp_path / "missing.so")}
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert "python -m ttr_europe.fast.build" in done.stdout
-
-
-@needs_compiler
-def test_the_build_command_compiles_a_working_core(tmp_path: Path) -> None:
-    """``python -m ttr_europe.fast.build --output PATH`` with the system's compiler, loaded in a
-    fresh process through ``TTR_EUROPE_FAST_LIB``."""
-    from ttr_europe.fast.build import main
-
-    target = tmp_path / "core.so"
-    assert main(["--output", str(target)]) == 0
-    env = {**os.environ, "TTR_EUROPE_FAST_LIB": str(target)}
-    code = "from ttr_europe import fast; g = fast.new_game(); g.playout(2); print(g.phase.name)"
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert done.stdout.strip() == "GAME_OVER"
-    assert main(["--output", str(tmp_path / "no-such-dir" / "core.so")]) == 1
-
-
 # --------------------------------------------------------------------------- the greedy policy
 
 
@@ -771,19 +626,3 @@ def test_a_large_offer_is_listed_in_one_walk() -> None:
     playout = Playout(board)
     game.greedy_playout(max_steps=1)
     assert game.to_state() == apply(state, playout.choose(state))
-
-
-@needs_compiler
-def test_a_library_built_from_another_source_is_refused(tmp_path: Path) -> None:
-    """A stale build (core.c changed since) is not loaded: its functions may differ."""
-    from ttr_europe.fast.build import command
-
-    target = tmp_path / "stale.so"
-    line = [arg for arg in command(target) if not arg.startswith("-DFG_SOURCE_HASH")]
-    subprocess.run([*line, "-DFG_SOURCE_HASH=1"], check=True)
-    env = {**os.environ, "TTR_EUROPE_FAST_LIB": str(target)}
-    code = "from ttr_europe import fast; print(fast.available(), fast._LOADED['error'])"
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert done.stdout.startswith("False") and "another version of core.c" in done.stdout

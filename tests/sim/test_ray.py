@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_sim import DiesOnce, Raises, stamp
+from test_backends import DiesOnce, stamp
+from test_games import Raises
 
 from ttr_europe import fast
 from ttr_europe.cli import main

@@ -9,8 +9,6 @@ import time
 from collections.abc import Sequence
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from ttr_europe import (
     Action,
@@ -18,23 +16,13 @@ from ttr_europe import (
     ClaimRoute,
     DrawBlind,
     DrawFaceUp,
-    GameState,
-    Phase,
     SetupError,
     View,
-    is_legal,
     loads,
 )
 from ttr_europe.bots import RandomBot
 from ttr_europe.jsonio import dumps
-from ttr_europe.testing import card_total, check_bot, check_invariants, refusal, scenario
-from ttr_europe.testing.strategies import (
-    games,
-    legal_actions_in,
-    near_miss_actions,
-    states,
-    views,
-)
+from ttr_europe.testing import card_total, check_bot, refusal, scenario
 
 
 def test_refusal_returns_the_error_and_rejects_accepted_actions() -> None:
@@ -107,26 +95,6 @@ def test_check_bot_passes_a_sound_bot_and_names_each_bad_move() -> None:
 def test_check_bot_against_opponents_reports_only_the_bot_under_test() -> None:
     faults = check_bot(RandomBot(), games=2, opponents=[_CrashingBot()])
     assert faults == []
-
-
-@pytest.mark.slow
-@settings(max_examples=10)
-@given(st.data())
-def test_phase_strategies_reach_the_phase_asked(data: st.DataObject) -> None:
-    for phase in (Phase.TUNNEL, Phase.CHOOSE_TICKETS, Phase.INITIAL_TICKETS, Phase.SECOND_DRAW):
-        state = data.draw(states(phase=phase))
-        assert state.phase is phase
-        assert check_invariants(state) == []
-        action = data.draw(legal_actions_in(state))
-        assert is_legal(state, action)
-        data.draw(near_miss_actions(state))  # any action may be drawn, legal or not
-
-
-@settings(max_examples=10)
-@given(games(players=3), views())
-def test_games_and_views_strategies(state: GameState, view: View) -> None:
-    assert state.rules.players == 3 and state.phase is Phase.INITIAL_TICKETS
-    assert view.observer is None or view.players[view.observer].hand is not None
 
 
 def test_testing_imports_without_hypothesis() -> None:

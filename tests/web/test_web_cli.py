@@ -9,8 +9,6 @@ from pathlib import Path
 import pytest
 from webserver import free_port, serve_process
 
-from ttr_europe.cli import main
-
 pytest.importorskip("uvicorn")
 client = pytest.importorskip("websockets.sync.client")
 
@@ -33,12 +31,3 @@ def test_serve_starts_a_server_with_the_seats_asked_for(tmp_path: Path) -> None:
         server.terminate()  # a clean stop: the address it printed is in its output
         out, _ = server.communicate(timeout=20)
     assert f"http://127.0.0.1:{port}/" in out
-
-
-def test_serve_refuses_bad_settings_before_listening(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["serve", "--seats", "person,wizard", "--port", "1"]) == 2
-    assert "wizard" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as refused:  # argparse: --players is 2 to 5
-        main(["serve", "--players", "9", "--port", "1"])
-    assert refused.value.code == 2
-    assert "players" in capsys.readouterr().err

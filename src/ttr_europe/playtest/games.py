@@ -5,7 +5,7 @@
 tickets kept and whether each was completed, every seat's score figures, turns, passes and how
 the game ended). The pure-Python engine plays any seat; the compiled core plays the game in C
 when every seat is one of the policies it implements (``CORE_POLICIES``), and both give the
-same log for the same spec (tests/playtest/test_playtest.py holds them together).
+same log for the same spec (tests/playtest/test_games_logs.py holds them together).
 """
 
 from __future__ import annotations

@@ -1,14 +1,13 @@
-"""The ``play`` and ``bench`` subcommands (``info`` is covered in cli/test_info.py)."""
+"""`ttr-europe play`: the log, the scoreboard, records, bots that fail (`replay` is tested in
+cli/test_replay.py, `info` in cli/test_info.py, `bench` in cli/test_bench_command.py)."""
 
 from __future__ import annotations
 
-import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
-import ttr_europe
 from ttr_europe.bots import BUILTIN_BOTS
 from ttr_europe.cli import main
 from ttr_europe.records import GameRecord, replay
@@ -60,52 +59,6 @@ def test_play_reports_an_unwritable_svg(capsys: pytest.CaptureFixture[str], tmp_
     assert err.startswith("ttr-europe: error:") and "no such folder" in err
 
 
-@pytest.mark.slow
-def test_bench_quick_run(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    out = tmp_path / "b.json"
-    assert main(["bench", "--quick", "--games", "10", "--samples", "50", "--json", str(out)]) == 0
-    text = capsys.readouterr().out
-    assert "europe/2" in text and "usa/4" in text
-    assert out.exists()
-
-
-def test_play_record_replays_to_the_same_scoreboard(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    record = tmp_path / "game.json"
-    assert main(["play", "--map", "usa", "--players", "3", "--seed", "5", "--quiet",
-                 "--record", str(record)]) == 0  # fmt: skip
-    played = capsys.readouterr().out
-    assert main(["replay", str(record)]) == 0
-    replayed = capsys.readouterr().out
-    assert played.startswith("Final scores") and played.strip() in replayed
-    assert replayed.startswith("# map=usa variant=base players=3 seed=5")
-
-
-def test_replay_reports_a_bad_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    bad = tmp_path / "bad.json"
-    bad.write_text('{"format": "ttr_europe/record"}')
-    assert main(["replay", str(bad)]) == 2
-    assert f"{bad}: $" in capsys.readouterr().err
-
-
-def test_a_game_on_a_map_file_replays_from_its_record_alone(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    """The record carries the map document: it replays after the map file is gone."""
-    doc = json.loads((Path(ttr_europe.__file__).parent / "data" / "maps" / "usa.json").read_text())
-    doc["id"] = "my_usa"
-    map_file = tmp_path / "my_usa.json"
-    map_file.write_text(json.dumps(doc))
-    record = tmp_path / "game.json"
-    assert main(["play", "--map", str(map_file), "--players", "2", "--seed", "3", "--quiet",
-                 "--record", str(record)]) == 0  # fmt: skip
-    capsys.readouterr()
-    map_file.unlink()
-    assert main(["replay", str(record)]) == 0, capsys.readouterr().err
-    assert capsys.readouterr().out.startswith("# map=my_usa variant=base players=2 seed=3")
-
-
 class _TiredBot:
     """Plays greedily for a while, then fails."""
 
@@ -133,12 +86,3 @@ def test_bots_only_play_with_a_failing_bot_goes_on_with_a_stand_in(
     record = GameRecord.from_json(path.read_text("utf-8"))
     assert len(record.actions) >= 20  # the tired bots' moves, then the stand-ins' to the end
     assert replay(record)[-1].phase is Phase.GAME_OVER
-
-
-@pytest.mark.parametrize("command", ["tournament", "simulate"])
-def test_help_lists_every_builtin_bot(command: str, capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit):
-        main([command, "--help"])
-    text = " ".join(capsys.readouterr().out.split())  # argparse wraps the help
-    for name in BUILTIN_BOTS:
-        assert f"{name}," in text or f"{name} or" in text, name

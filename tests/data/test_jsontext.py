@@ -1,4 +1,6 @@
-"""A key given twice in one JSON object is refused by every reader, at that key's path.
+"""The one JSON decoder (``_jsontext.py``): every fault of the text is a ``DataError`` naming the
+source, JSON paths are written one way, and cards have one JSON shape. Above all, a key given
+twice in one object is refused by every reader, at that key's path.
 
 Python's decoder keeps the last of two equal keys and other decoders keep the first, so a
 document with a repeated key means different things to different readers; the one decoder
@@ -16,13 +18,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ttr_europe import dumps, load_map, loads, new_game, observe, score
-from ttr_europe._jsontext import parse_json
+from ttr_europe._jsontext import NO_CARD, card_name, cards_json, child_path, parse_json
 from ttr_europe.actions import DrawBlind
+from ttr_europe.cards import KIND_NAMES
 from ttr_europe.data import data_files, parse_map
 from ttr_europe.errors import DataError, SimulationError
 from ttr_europe.jsonio import action_from_json, state_from_json, view_from_json
 from ttr_europe.records import GameRecord
 from ttr_europe.sim import read_rows, simulate
+from ttr_europe.testing import cards
 
 
 def _refused(read: Any, text: str, path: str, source: str | None = None) -> DataError:
@@ -130,3 +134,55 @@ def test_an_action_without_repeats_still_reads() -> None:
         action_from_json('{"format": "ttr_europe/action", "version": 1, "type": "draw_blind"}')
         == DrawBlind()
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '{"a": 1,}',
+            "not valid JSON: Expecting property name enclosed in double quotes",
+        ),
+        ('{"a": [1, 2', "not valid JSON: Expecting ',' delimiter"),
+        ("[NaN]", "not valid JSON: NaN is not a number JSON allows"),
+        ('{"x": -Infinity}', "not valid JSON: -Infinity is not a number JSON allows"),
+        (b"\xff\xfe\x00", "not valid JSON"),
+        ("[" * 100_000 + "]" * 100_000, "not valid JSON"),
+        ("1" * 5000, "not valid JSON: Exceeds the limit"),
+    ],
+)
+def test_every_fault_of_the_text_is_a_data_error_naming_the_source(
+    text: str | bytes, message: str
+) -> None:
+    with pytest.raises(DataError, match=message) as refused:
+        parse_json(text, source="doc.json")
+    assert refused.value.source == "doc.json"
+
+
+def test_text_too_long_or_not_text_is_refused_before_decoding() -> None:
+    with pytest.raises(DataError, match="document longer than 10 characters"):
+        parse_json("[" + "1," * 10 + "1]", max_chars=10)
+    with pytest.raises(DataError, match="expected JSON text, got dict"):
+        parse_json({"a": 1})  # type: ignore[arg-type]
+    assert parse_json(b'{"a": [1, 2.5, null, true]}') == {"a": [1, 2.5, None, True]}
+
+
+def test_child_paths_are_written_one_way() -> None:
+    assert child_path("$", "routes") == "$.routes"
+    assert child_path("$.routes", 3) == "$.routes[3]"
+    assert child_path("$", "1st") == '$["1st"]'
+    assert child_path("$", "Zürich-Wien") == '$["Zürich-Wien"]'
+    assert child_path("$", 'a"b') == '$["a\\"b"]'
+
+
+@given(st.lists(st.integers(0, 5), min_size=len(KIND_NAMES), max_size=len(KIND_NAMES)))
+def test_cards_json_names_every_kind_held_and_nothing_else(counts: list[int]) -> None:
+    doc = cards_json(counts)
+    assert all(n > 0 for n in doc.values())
+    assert [doc.get(name, 0) for name in KIND_NAMES] == counts
+
+
+def test_worked_cards_and_slots() -> None:
+    assert cards_json(cards("2red+1loco")) == {"red": 2, "loco": 1}
+    assert cards_json(cards("")) == {}
+    assert card_name(NO_CARD) is None and card_name(0) == "red" and card_name(8) == "loco"

@@ -1,0 +1,67 @@
+"""`ttr-europe playtest MAP` as a user runs it: the games, the report, a resumed run, and bad
+input in one line (the report itself: playtest/test_report.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ttr_europe.cli import main
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "tessel.json"
+
+
+def test_the_command_plays_writes_the_report_and_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "report"
+    args = [
+        "playtest",
+        str(EXAMPLE),
+        "--games",
+        "6",
+        "--players",
+        "2,3",
+        "--out",
+        str(out),
+        "--backend",
+        "serial",
+        "--no-png",
+    ]
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    assert "2 players: 6 of 6 games ended" in printed and "most claimed:" in printed
+    assert "12 games played (python engine" in printed
+    assert {p.name for p in out.iterdir()} >= {"games-2p.jsonl", "games-3p.jsonl", "report.html"}
+    assert main(args) == 2
+    assert "already exists; pass --resume" in capsys.readouterr().err
+    assert main([*args[:2], "--games", "9", *args[4:], "--resume", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [c["games"] for c in doc["counts"]] == [9, 9]
+    assert doc == json.loads((out / "figures.json").read_text())
+
+
+def test_the_command_refuses_a_faulty_map_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = json.loads(EXAMPLE.read_text())
+    del doc["routes"][3]["color"]
+    bad = tmp_path / "tessel.json"
+    bad.write_text(json.dumps(doc))
+    assert main(["playtest", str(bad), "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(bad) in err and "$.routes[3]" in err
+    assert not (tmp_path / "r").exists()
+    for wrong in (["--players", "6"], ["--players", "two"], ["--engine", "gpu"], ["--bots", ","]):
+        assert status(["playtest", str(EXAMPLE), *wrong]) == 2
+        assert capsys.readouterr().err.count("\n") == 1
+
+
+def status(argv: list[str]) -> int:
+    """The exit status of the command line, whether it returns it or argparse exits."""
+    try:
+        return main(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)

@@ -1,0 +1,99 @@
+"""`ttr-europe replay`: a record played back to the same scoreboard, a position shown with
+``--at``, the board drawn with ``--svg``, and exit status 2 for every bad record or argument."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+import ttr_europe
+from ttr_europe.cli import main
+from ttr_europe.records import GameRecord
+
+
+def test_play_record_replays_to_the_same_scoreboard(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record = tmp_path / "game.json"
+    assert main(["play", "--map", "usa", "--players", "3", "--seed", "5", "--quiet",
+                 "--record", str(record)]) == 0  # fmt: skip
+    played = capsys.readouterr().out
+    assert main(["replay", str(record)]) == 0
+    replayed = capsys.readouterr().out
+    assert played.startswith("Final scores") and played.strip() in replayed
+    assert replayed.startswith("# map=usa variant=base players=3 seed=5")
+
+
+def test_replay_reports_a_bad_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "ttr_europe/record"}')
+    assert main(["replay", str(bad)]) == 2
+    assert f"{bad}: $" in capsys.readouterr().err
+
+
+def test_a_game_on_a_map_file_replays_from_its_record_alone(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The record carries the map document: it replays after the map file is gone."""
+    doc = json.loads((Path(ttr_europe.__file__).parent / "data" / "maps" / "usa.json").read_text())
+    doc["id"] = "my_usa"
+    map_file = tmp_path / "my_usa.json"
+    map_file.write_text(json.dumps(doc))
+    record = tmp_path / "game.json"
+    assert main(["play", "--map", str(map_file), "--players", "2", "--seed", "3", "--quiet",
+                 "--record", str(record)]) == 0  # fmt: skip
+    capsys.readouterr()
+    map_file.unlink()
+    assert main(["replay", str(record)]) == 0, capsys.readouterr().err
+    assert capsys.readouterr().out.startswith("# map=my_usa variant=base players=2 seed=3")
+
+
+@pytest.fixture
+def record(tmp_path: Path) -> Path:
+    """A short finished game's record (usa, 2 players), as `play --record` writes it."""
+    path = tmp_path / "game.json"
+    assert main(["play", "--map", "usa", "--players", "2", "--seed", "1", "--quiet",
+                 "--record", str(path)]) == 0  # fmt: skip
+    return path
+
+
+def test_at_shows_that_position_and_scores_it(
+    record: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    capsys.readouterr()
+    moves = len(GameRecord.from_json(record.read_text("utf-8")).actions)
+    assert main(["replay", str(record), "--at", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "\nPosition 0:\n" in out and "Final scores" not in out.split("Position 0:")[0]
+    svg = tmp_path / "end.svg"
+    assert main(["replay", str(record), "--at", str(moves), "--svg", str(svg)]) == 0
+    assert f"\nPosition {moves}:\n" in capsys.readouterr().out
+    assert ET.parse(svg).getroot().tag.endswith("svg")
+
+
+@pytest.mark.parametrize("at", ["-1", "+1000000"])
+def test_at_outside_the_game_is_one_line_and_status_2(
+    at: str, record: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    assert main(["replay", str(record), f"--at={at}"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ttr-europe: error: --at: positions are 0 to ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [(None, "No such file"), (b"\xff\xfe{", "not UTF-8"), (b"{", "not valid JSON")],
+)
+def test_an_unreadable_record_is_one_line_and_status_2(
+    content: bytes | None, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "record.json"
+    if content is not None:
+        path.write_bytes(content)
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ttr-europe: error: ") and message in err and err.count("\n") == 1

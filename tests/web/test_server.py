@@ -1,0 +1,47 @@
+"""How Uvicorn serves the application (``web/server.py``): the settings it is given, and a
+connection that never finishes its headers closed while a whole request is served."""
+
+from __future__ import annotations
+
+import socket
+import time
+
+from webserver import serving
+
+from ttr_europe.match import Match
+from ttr_europe.web.server import HeaderDeadline
+
+
+def two_people() -> Match:
+    return Match.new("europe", "base", 3, 5, ["person", "person", "greedy"])
+
+
+def test_the_settings_bound_frames_connections_and_headers() -> None:
+    from ttr_europe.web.app import WS_MAX_BYTES
+    from ttr_europe.web.server import HEADER_TIMEOUT, KEEP_ALIVE, MAX_CONNECTIONS, config
+
+    app = object()
+    default = config(app)
+    assert (default.host, default.port, default.app) == ("127.0.0.1", 8000, app)
+    assert default.ws_max_size == WS_MAX_BYTES and default.timeout_keep_alive == KEEP_ALIVE
+    assert default.limit_concurrency == MAX_CONNECTIONS
+    assert (
+        issubclass(default.http, HeaderDeadline) and default.http.header_timeout == HEADER_TIMEOUT
+    )
+    tight = config(app, port=0, header_timeout=0.25, max_connections=3, log_level="error")
+    assert tight.http.header_timeout == 0.25 and HeaderDeadline.header_timeout == HEADER_TIMEOUT
+    assert (tight.port, tight.limit_concurrency, tight.log_level) == (0, 3, "error")
+
+
+def test_slow_headers_time_out_and_a_whole_request_is_served() -> None:
+    import urllib.request
+
+    with serving(two_people, header_timeout=0.5) as server:
+        address, port = server.host.split(":")
+        with socket.create_connection((address, int(port)), timeout=10) as slow:
+            slow.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and never the end of the headers
+            started = time.monotonic()
+            assert slow.recv(100) == b""  # closed by the server
+            assert time.monotonic() - started < 5
+        with urllib.request.urlopen(server.url, timeout=10) as page:
+            assert page.status == 200
