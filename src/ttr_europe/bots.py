@@ -7,9 +7,9 @@ turns a bot that raises or answers an illegal action into a ``BotError`` naming 
 remembers what it saw between its turns also has ``see(view, action)``: game drivers call
 ``tell(bots, state, action)`` before each move, which shows it the move and its seat's view.
 ``make_bot`` resolves the names of ``BUILTIN_BOTS`` (the ladder of ``ttr_europe.ladder``:
-``random``, ``claimer``, ``saver``, ``greedy``, ``mcts-fast``, ``mcts``; ``baseline``, the trained
-baseline of ``ttr_europe.rl.baseline``), ``package.module:Class`` and ``cmd:COMMAND`` specs (a
-program in another process, over the line protocol of ``protocol``).
+``random``, ``claimer``, ``saver``, ``greedy``, ``mcts-fast``, ``mcts``; ``baseline`` and
+``bc-ppo``, the trained policies of ``ttr_europe.rl.baseline``), ``package.module:Class`` and
+``cmd:COMMAND`` specs (a program in another process, over the line protocol of ``protocol``).
 
 In-process bots run with the referee's rights: they receive nothing hidden, but nothing stops
 their code from reading the caller's frames (docs/bots.md); untrusted bots play out of process.
@@ -383,6 +383,7 @@ BUILTIN_BOTS: dict[str, Callable[[], Bot]] = {
     "mcts-fast": _lazy(".ladder", "fast_mcts"),
     "mcts": _mcts,
     "baseline": _lazy(".rl.baseline", "baseline_bot"),  # the trained baseline; needs numpy
+    "bc-ppo": _lazy(".rl.baseline", "bc_ppo_bot"),  # imitation then PPO; needs numpy
 }
 
 
