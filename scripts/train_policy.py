@@ -253,6 +253,7 @@ class Run:
         self.opt = torch.optim.Adam(self.net.parameters(), lr=args.lr)
         self.vopt = torch.optim.Adam(self.value.parameters(), lr=args.lr)
         self.update = 0
+        self.evaluated = -1  # the last update evaluated
         self.steps = 0  # learner decisions trained on
         self.cpu = 0.0  # processor seconds before this process
         self.past: list[dict[str, torch.Tensor]] = []
@@ -302,8 +303,12 @@ class Run:
         self.gen.set_state(state["gen"])
         self.rng.bit_generator.state = state["rng"]
         torch.set_rng_state(state["torch"])
+        log = (self.out / "log.jsonl").read_text().splitlines()
+        evals = [row["update"] for row in map(json.loads, log) if "eval" in row]
+        self.evaluated = evals[-1] if evals else -1
 
     def evaluate(self) -> None:
+        self.evaluated = self.update
         for opponent in EVAL_OPPONENTS:
             games = self.args.eval_games
             won = evaluate(self.net, opponent, games, self.device)
@@ -480,6 +485,8 @@ class Run:
                 self.evaluate()
                 self.net.export(self.out / "bc_ppo.npz")
             self.save()
+        if self.evaluated != self.update:  # stopped by the budget, or a shorter resumed run
+            self.evaluate()
         self.net.export(self.out / "bc_ppo.npz")
         self.save()
 
@@ -557,11 +564,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cpu-minutes", type=float, default=30.0)
     parser.add_argument("--games", type=int, default=64, help="games played side by side")
     parser.add_argument("--rollout", type=int, default=64, help="moves per game per update")
-    parser.add_argument("--imitate-updates", type=int, default=60)
-    parser.add_argument("--mix-updates", type=int, default=20)
-    parser.add_argument("--sgd-steps", type=int, default=24, help="Adam steps per imitation update")
+    parser.add_argument("--imitate-updates", type=int, default=80)
+    parser.add_argument("--mix-updates", type=int, default=25)
+    parser.add_argument("--sgd-steps", type=int, default=64, help="Adam steps per imitation update")
     parser.add_argument("--buffer", type=int, default=200_000)
-    parser.add_argument("--ppo-updates", type=int, default=40)
+    parser.add_argument("--ppo-updates", type=int, default=240)
     parser.add_argument("--snapshot-every", type=int, default=10)
     parser.add_argument("--epochs", type=int, default=2, help="PPO passes per update")
     parser.add_argument("--batch", type=int, default=256)
