@@ -1,7 +1,7 @@
 """Train the shipped ``bc-ppo`` policy: imitate ``greedy`` with the core's labels, then PPO.
 
     pip install 'ttr_europe[train]'   # with the CPU build of torch: pip install torch==2.13.0
-    PYTHONPATH=src python scripts/train_policy.py --out runs/bc-ppo        # the run of docs/rl.md
+    PYTHONPATH=src python scripts/train_policy.py --out runs/bc-ppo     # the recipe of docs/rl.md
     PYTHONPATH=src python scripts/train_policy.py --out runs/bc-ppo --resume
     PYTHONPATH=src python scripts/train_policy.py --out runs/bc-ppo --plot-only
 
