@@ -30,7 +30,7 @@ from ttr_europe.sim import ENGINES, simulate
 from ttr_europe.sim.games import GameResult
 from ttr_europe.sim.stats import elo
 
-DEFAULT_BOTS = (*LADDER[:-2], "baseline", *LADDER[-2:])  # the trained baseline, near greedy
+DEFAULT_BOTS = (*LADDER[:-2], "baseline", "bc-ppo", *LADDER[-2:])  # the trained policies
 MCTS_MEETS = ("greedy", "mcts-fast")
 
 

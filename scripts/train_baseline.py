@@ -1,6 +1,6 @@
 """Train the shipped baseline policy (``ttr_europe/rl/baseline.npz``): imitation, or MaskablePPO.
 
-Needs the ``train`` extra (``pip install 'ttr_europe[train]'`` with a CPU build of torch, e.g.
+Needs the ``sb3`` extra (``pip install 'ttr_europe[sb3]'`` with a CPU build of torch, e.g.
 ``pip install torch==2.13.0``). One process, one core: ``nice python scripts/train_baseline.py``.
 The network is the one ``NumpyPolicy`` runs: observations normalised by their mean and
 variance, two tanh layers (64, 32), one logit per action code (about 220k weights).
@@ -43,7 +43,7 @@ try:
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.vec_env import DummyVecEnv, VecNormalize
 except ImportError as exc:  # pragma: no cover - the train extra is optional
-    sys.exit(f"training needs the train extra (sb3-contrib and a CPU torch): {exc}")
+    sys.exit(f"training needs the sb3 extra (sb3-contrib and a CPU torch): {exc}")
 
 import gymnasium as gym
 

@@ -7,9 +7,9 @@ turns a bot that raises or answers an illegal action into a ``BotError`` naming 
 remembers what it saw between its turns also has ``see(view, action)``: game drivers call
 ``tell(bots, state, action)`` before each move, which shows it the move and its seat's view.
 ``make_bot`` resolves the names of ``BUILTIN_BOTS`` (the ladder of ``ttr_europe.ladder``:
-``random``, ``claimer``, ``saver``, ``greedy``, ``mcts-fast``, ``mcts``; ``baseline``, the trained
-baseline of ``ttr_europe.rl.baseline``), ``package.module:Class`` and ``cmd:COMMAND`` specs (a
-program in another process, over the line protocol of ``protocol``).
+``random``, ``claimer``, ``saver``, ``greedy``, ``mcts-fast``, ``mcts``; ``baseline`` and
+``bc-ppo``, the trained policies of ``ttr_europe.rl.baseline``), ``package.module:Class`` and
+``cmd:COMMAND`` specs (a program in another process, over the line protocol of ``protocol``).
 
 In-process bots run with the referee's rights: they receive nothing hidden, but nothing stops
 their code from reading the caller's frames (docs/bots.md); untrusted bots play out of process.
@@ -384,6 +384,12 @@ def _baseline() -> Bot:
     return baseline_bot()
 
 
+def _bc_ppo() -> Bot:
+    from .rl.baseline import bc_ppo_bot  # needs numpy
+
+    return bc_ppo_bot()
+
+
 BUILTIN_BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "claimer": _claimer,
@@ -392,6 +398,7 @@ BUILTIN_BOTS: dict[str, Callable[[], Bot]] = {
     "mcts-fast": _mcts_fast,
     "mcts": _mcts,
     "baseline": _baseline,  # the trained baseline
+    "bc-ppo": _bc_ppo,  # imitation then PPO (scripts/train_policy.py)
 }
 
 

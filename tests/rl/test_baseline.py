@@ -14,7 +14,13 @@ from ttr_europe.codec import codec_for  # noqa: E402
 from ttr_europe.data import load_map  # noqa: E402
 from ttr_europe.errors import DataError  # noqa: E402
 from ttr_europe.rl import PolicyBot, layout_for  # noqa: E402
-from ttr_europe.rl.baseline import BASELINE_PATH, NumpyPolicy, baseline_bot  # noqa: E402
+from ttr_europe.rl.baseline import (  # noqa: E402
+    BASELINE_PATH,
+    BC_PPO_PATH,
+    NumpyPolicy,
+    baseline_bot,
+    bc_ppo_bot,
+)
 from ttr_europe.scoring import returns  # noqa: E402
 from ttr_europe.testing import check_bot  # noqa: E402
 
@@ -84,3 +90,24 @@ def test_the_ppo_bot_plays_legal_games_and_beats_random() -> None:
             seats.reverse()
         won += returns(play(new_game("europe", "base", 2, seed), seats, seed=seed)[-1])[seed % 2]
     assert won >= 5
+
+
+def test_the_shipped_bc_ppo_weights_load_small_and_fit_europe() -> None:
+    assert BC_PPO_PATH.stat().st_size < 2_000_000
+    policy = NumpyPolicy.load(BC_PPO_PATH)
+    board = load_map("europe")
+    assert policy.sizes == (layout_for(board, "base").size, codec_for(board, "base").size)
+    assert all(np.all(np.isfinite(w)) for w in policy.weights)
+
+
+def test_the_bc_ppo_bot_plays_whole_legal_games_and_beats_random() -> None:
+    bot = make_bot("bc-ppo")
+    assert isinstance(bot, PolicyBot) and bot.name == "bc-ppo"
+    assert check_bot(bc_ppo_bot(), games=2, opponents=[GreedyBot()]) == []
+    won = 0.0
+    for seed in range(4):
+        seats = [bc_ppo_bot(), RandomBot()]
+        if seed % 2:
+            seats.reverse()
+        won += returns(play(new_game("europe", "base", 2, seed), seats, seed=seed)[-1])[seed % 2]
+    assert won == 4

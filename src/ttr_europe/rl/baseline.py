@@ -7,7 +7,9 @@ observations were normalised with (``(obs - mean) / sqrt(var + 1e-8)``, clipped 
 Stable-Baselines3's ``VecNormalize`` does). ``NumpyPolicy`` computes the same logits and plays
 the most likely legal code; ``baseline_bot()`` is the ``baseline`` bot of
 ``make_bot``, a ``PolicyBot`` that keeps the memory of public hands its training saw. Its
-rating is in docs/bots.md, its learning curve in docs/rl.md.
+rating is in docs/bots.md, its learning curve in docs/rl.md. ``bc_ppo_bot()`` is the ``bc-ppo``
+bot, the same kind of network (float16 weights, inputs scaled by ``layout.high``) trained by
+``scripts/train_policy.py``.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from .mask import Mask
 from .policy_bot import PolicyBot
 
 BASELINE_PATH = Path(__file__).with_name("baseline.npz")
+BC_PPO_PATH = Path(__file__).with_name("bc_ppo.npz")
+"""``bc-ppo``: imitation of ``greedy`` with relabelling, then PPO (``scripts/train_policy.py``)."""
 
 Array = np.ndarray[Any, np.dtype[np.float32]]
 EPSILON = 1e-8  # VecNormalize's
@@ -94,3 +98,8 @@ class NumpyPolicy:
 def baseline_bot() -> PolicyBot:
     """The shipped baseline as a bot (``make_bot("baseline")``)."""
     return PolicyBot(NumpyPolicy.load(BASELINE_PATH), name="baseline")
+
+
+def bc_ppo_bot() -> PolicyBot:
+    """The shipped ``bc-ppo`` policy as a bot (``make_bot("bc-ppo")``)."""
+    return PolicyBot(NumpyPolicy.load(BC_PPO_PATH), name="bc-ppo")

@@ -1,0 +1,74 @@
+"""The ``bc-ppo`` recipe (scripts/train_policy.py): a short run learns, logs, resumes, exports."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from ttr_europe import fast
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("torch", reason="the recipe needs the train extra (a CPU build of torch)")
+pytestmark = pytest.mark.skipif(
+    not fast.available(), reason="the compiled core is not built (python -m ttr_europe.fast.build)"
+)
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_policy.py"
+SMALL = ["--games", "8", "--rollout", "16", "--mix-updates", "2", "--sgd-steps", "8",
+         "--eval-every", "4", "--eval-games", "4", "--snapshot-every", "2",
+         "--no-plot"]  # fmt: skip
+
+
+def _recipe() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("train_policy", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["train_policy"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _log(out: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
+
+
+def test_a_short_run_learns_resumes_and_exports_a_numpy_policy(tmp_path: Path) -> None:
+    from ttr_europe.rl.baseline import NumpyPolicy
+    from ttr_europe.rl.policy_bot import PolicyBot
+    from ttr_europe.testing import check_bot
+
+    recipe = _recipe()
+    out = tmp_path / "run"
+    # a few hundred positions a step: 6 imitation updates, then 2 of PPO
+    recipe.main(["--out", str(out), "--imitate-updates", "6", "--ppo-updates", "2", *SMALL])
+    rows = _log(out)
+    losses = [r["loss"] for r in rows if r.get("phase") == "imitate"]
+    assert len(losses) == 6 and losses[-1] < 0.8 * losses[0]  # the imitation loss falls
+    ppo = [r for r in rows if r.get("phase") == "ppo"]
+    assert len(ppo) == 2 and all(np.isfinite(r["policy_loss"]) for r in ppo)
+    evals = [r for r in rows if "eval" in r]
+    assert {r["eval"] for r in evals} == {"claimer", "saver", "greedy"}
+    assert all(r["lo"] <= r["rate"] <= r["hi"] for r in evals)
+    # the checkpoint reloads: a resumed run goes on from update 8, not from the start
+    recipe.main(["--out", str(out), "--imitate-updates", "6", "--ppo-updates", "3", "--resume",
+                 *SMALL])  # fmt: skip
+    again = _log(out)
+    assert len(again) > len(rows) and again[: len(rows)] == rows
+    assert [r["update"] for r in again[len(rows) :] if "phase" in r] == [8]
+    policy = NumpyPolicy.load(out / "bc_ppo.npz")
+    assert check_bot(PolicyBot(policy, name="bc-ppo"), games=1) == []
+
+
+def test_the_figures_are_drawn_from_the_log(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="the figures need the train extra (matplotlib)")
+    recipe = _recipe()
+    out = tmp_path / "run"
+    recipe.main(["--out", str(out), "--imitate-updates", "2", "--ppo-updates", "2", *SMALL])
+    recipe.main(["--out", str(out), "--plot-only"])
+    for name in ("win_rate.png", "training.png"):
+        assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
