@@ -104,7 +104,7 @@ def test_claimed_spaces_carry_the_owners_pieces_and_stations_their_seat() -> Non
         group = routes[f"route-{route_id}"]
         assert {"claimed", f"seat-{seat}", "green"} <= set(group.attrib["class"].split())
         assert {r.attrib["fill"] for r in _space_rects(group)} == {SEAT_COLOURS[seat]}
-        assert f"claimed by seat {seat}" in group.findtext(f"{SVG}title", "")
+        assert f"claimed by Player {seat + 1}" in group.findtext(f"{SVG}title", "")
     claimed = [g for g in routes.values() if "claimed" in g.attrib["class"].split()]
     assert len(claimed) == 2
     paris = _groups(root, "city")["city-Paris"]

@@ -114,7 +114,7 @@ def _scene_of_state(state: GameState) -> _Scene:
     owners = {r: s for r, s in enumerate(state.owners) if s != NO_OWNER}
     stations = {c: seat for seat, p in enumerate(state.players) for c in p.stations}
     seats = tuple(
-        f"seat {seat}: {p.score} points, {p.trains} trains, {p.hand.total} cards, "
+        f"Player {seat + 1}: {p.score} points, {p.trains} trains, {p.hand.total} cards, "
         f"{len(p.tickets)} tickets, {len(p.stations)} stations"
         for seat, p in enumerate(state.players)
     )
@@ -126,7 +126,7 @@ def _scene_of_view(view: View, board: Map) -> _Scene:
     owners = {board.route_index[r]: s for r, s in view.owners.items()}
     stations = {board.city_index[c]: p.seat for p in view.players for c in p.stations}
     seats = tuple(
-        f"seat {p.seat}: {p.score} points, {p.trains} trains, {p.hand_size} cards, "
+        f"Player {p.seat + 1}: {p.score} points, {p.trains} trains, {p.hand_size} cards, "
         f"{p.ticket_count} tickets, {len(p.stations)} stations"
         for p in view.players
     )
@@ -433,7 +433,7 @@ def _routes(scene: _Scene, pos: Sequence[tuple[float, float]]) -> list[str]:
         kind += f" ferry ({route.ferry} locomotive{'s' * (route.ferry > 1)})" if route.ferry else ""
         title = f"{route.id}: {route.length} {route.colour_name}{kind}, {route.points} points"
         if owner is not None:
-            title += f", claimed by seat {owner}"
+            title += f", claimed by Player {owner + 1}"
         offset = _offset(board, route.index)
         out.append(
             f'<g id="route-{_attr(_slug(route.id))}" class="{" ".join(classes)}" '
@@ -530,7 +530,7 @@ def _cities(
             classes += f" station-seat-{seat}"
         if city.id in ringed:
             classes += " highlighted"
-        title = city.name + (f", station of seat {seat}" if seat is not None else "")
+        title = city.name + (f", station of Player {seat + 1}" if seat is not None else "")
         out.append(
             f'<g id="city-{_attr(_slug(city.id))}" class="{classes}" data-city="{_attr(city.id)}">'
             f"<title>{escape(title)}</title>"
@@ -655,7 +655,7 @@ def _sidebar(view: View, board: Map, left: int) -> list[str]:
         f'<g class="sidebar" data-seat="{me.seat}">',
         f'<rect x="{left}" y="0" width="{SIDEBAR}" height="100%" fill="#ebe4d0"/>',
         f'<rect x="{x}" y="14" width="16" height="16" fill="{ink}" stroke="#111"/>',
-        f'<text x="{x + 22}" y="27" font-size="14" font-weight="bold">seat {me.seat}: '
+        f'<text x="{x + 22}" y="27" font-size="14" font-weight="bold">Player {me.seat + 1}: '
         f"{me.score} points, {me.trains} trains</text>",
         f'<text x="{x}" y="56" font-size="12" font-weight="bold">Hand</text>',
     ]
