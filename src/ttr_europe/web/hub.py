@@ -443,6 +443,7 @@ class Hub:
             where = "watching this match" if seat is None else f"at {_player(seat)}'s seat"
             raise WebError("too_many_tabs", f"{len(others)} tabs are {where} already")
         self._charge(client, COSTS["join"])  # only a join that sends the position costs more
+        seated = seat is not None and seat not in hosted.tokens  # the others hear of it
         if seat is not None:
             hosted.seen = self._now()
             if seat not in hosted.tokens:  # the seat's first tab: its token, saved first
@@ -460,7 +461,8 @@ class Hub:
         client.hosted, client.seat, client.seen = hosted, seat, 0
         hosted.clients.append(client)
         joined = {"type": "joined", "match": hosted.id, "seat": seat, "token": token}
-        return [(client, joined), (client, self._update(client))]
+        others = [(c, self._update(c)) for c in hosted.clients if seated and c is not client]
+        return [(client, joined), (client, self._update(client)), *others]
 
     def _on_act(self, client: Client, message: Json) -> Outgoing:
         _fields(message, ("action", "seat"))
@@ -524,7 +526,7 @@ class Hub:
         self._charge(client, COSTS["lobby"])
         listed = [h for h in self.matches.values() if h.public and not h.match.finished]
         rows = [self._summary(h) for h in reversed(listed[-lobby.MAX_LOBBY :])]
-        return [(client, {"type": "lobby", "matches": rows})]
+        return [(client, {"type": "lobby", "matches": rows, "choices": lobby.choices()})]
 
     def _on_mine(self, client: Client, message: Json) -> Outgoing:
         _fields(message, ("games",))

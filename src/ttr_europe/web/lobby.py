@@ -13,11 +13,13 @@ function of a match and its seats. A seat of a created match is one of:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
 import attrs
 
+from ..data import available_maps, load_map
 from ..errors import SetupError, WebError
 from ..match import PERSON, Match
 
@@ -85,6 +87,19 @@ def settings(message: Json, maps: Sequence[str], clean: Any) -> Settings:
     if not isinstance(public, bool):
         raise WebError("bad_settings", '"public" is true or false')
     return Settings(board, variant, tuple(kinds), tuple(names), public)
+
+
+@functools.lru_cache(maxsize=1)
+def choices() -> Json:
+    """What the page may choose from: each map with its variants and their player counts, and
+    the bots."""
+    maps = []
+    for name in available_maps():
+        board = load_map(name)
+        variants = [{"id": v.id, "name": v.name, "min": v.min_players, "max": v.max_players}
+                    for v in board.variants.values()]  # fmt: skip
+        maps.append({"id": board.id, "name": board.name, "variants": variants})
+    return {"maps": maps, "bots": list(WEB_BOTS)}
 
 
 def seat_names(match: Match, chosen: dict[int, str]) -> list[str]:

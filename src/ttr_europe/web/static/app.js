@@ -37,14 +37,20 @@ function connect() {
 
 function send(doc) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(doc));
+  else setStatus("disconnected; reconnecting…", "connecting"); // said, never silently dropped
 }
 
 function join(s) {
   const token = matchId !== null && s !== null ? localStorage.getItem(tokenKey(matchId, s)) : null;
-  send({ type: "join", match: matchId, seat: s, token: token, name: s === null ? null : myName() });
+  const invite = token === null && s !== null && s === seat ? params.get("invite") : null;
+  const name = s === null ? null : window.Together ? Together.nameFor(matchId, s, myName()) : myName();
+  const doc = { type: "join", match: matchId, seat: s, token: token, name: name };
+  if (invite) doc.invite = invite; // an invite link: its first holder takes the seat
+  send(doc);
 }
 
 function receive(msg) {
+  if (window.Together && Together.receive(msg)) return;
   if (msg.type === "error") return showError(msg);
   if (msg.type === "joined") {
     matchId = msg.match;
@@ -53,10 +59,13 @@ function receive(msg) {
     const url = new URL(location.href);
     url.searchParams.set("match", matchId);
     url.searchParams.delete("watch");
+    url.searchParams.delete("invite"); // used: the seat's token is this browser's now
     if (seat === null) url.searchParams.delete("seat"); else url.searchParams.set("seat", seat);
     history.replaceState(null, "", url);
-    $("where").textContent = `match ${matchId}` + (seat === null ? ", watching" : `, seat ${seat}`);
+    $("where").textContent = `match ${matchId}` + (seat === null ? ", watching" : `, Player ${seat + 1}`);
     $("events").replaceChildren(); // the update that follows replays them as this seat sees them
+    for (const k of Object.keys(lastMoves)) delete lastMoves[k];
+    if (window.Together) Together.joined(msg);
     return;
   }
   if (msg.type === "created") {
@@ -85,7 +94,7 @@ function showError(msg) {
     $("new-game").focus();
     return;
   }
-  const refusedSeat = ["seat_taken", "bot_seat", "no_seat", "too_many_tabs"].includes(msg.code);
+  const refusedSeat = ["seat_taken", "bot_seat", "no_seat", "too_many_tabs", "bad_invite", "invite_used", "invite_only"].includes(msg.code);
   if (refusedSeat && seat !== null) { // watch instead (once: a full match refuses that too)
     seat = null;
     join(null);
@@ -149,6 +158,7 @@ function title(msg, mine) {
 }
 
 function update(msg) {
+  if (window.Together && Together.handoff(msg)) return; // another person's turn on this device
   last = msg;
   const view = msg.view;
   const me = seat !== null ? view.players[seat] : null;
@@ -167,7 +177,7 @@ function update(msg) {
   document.body.dataset.seq = msg.seq;
   const lastRound = $("last-round");
   lastRound.hidden = msg.finished || view.final_turns < 0;
-  lastRound.textContent = `Last round: ${plural(view.final_turns, "turn")} left after this one`;
+  lastRound.textContent = lastRoundText(view.final_turns);
   const moves = msg.moves || { draw: [], blind: false, tickets: false, withdraw: false, pass: false, keep: [], pay: [], claims: {}, stations: {} };
   $("buttons").hidden = msg.finished; // nothing to draw once the game is over
   $("blind").disabled = !moves.blind;
@@ -205,6 +215,13 @@ function update(msg) {
   showEvents(msg.events);
   showFinal(msg);
   showSeatChoice(msg);
+  if (window.Together) Together.update(msg);
+}
+
+// The turns still owed count the turn being played (R46): on the last one, none come after.
+function lastRoundText(owed) {
+  const after = owed - 1;
+  return after > 0 ? `Last round: ${plural(after, "turn")} left after this one` : "Last round: this is the last turn";
 }
 
 // ------------------------------------------------------------------ the map: zoom and taps
@@ -294,15 +311,44 @@ function onBoardClick(e) {
     zoomAt(TAP_ZOOM, e.clientX, e.clientY);
     return;
   }
-  const city = e.target.closest("g.city");
+  // Where the finger or the pointer came down, not where the browser's touch adjustment moved
+  // the click to (it may snap to a neighbouring route's space).
+  const [x, y] = downAt && Math.hypot(downAt[0] - e.clientX, downAt[1] - e.clientY) < 40 ? downAt : [e.clientX, e.clientY];
+  const under = document.elementFromPoint(x, y);
+  const city = under && under.closest("#board g.city");
   if (city) return ask({ city: city.dataset.city }, city);
-  const hit = e.target.closest("[data-route]");
-  if (!hit) return;
-  const g = svg.querySelector(`g.route[data-route="${CSS.escape(hit.dataset.route)}"]`);
+  const space = under && under.closest("#board g.route"); // a visible space is its own route's
+  const g = space || nearestRoute(svg, x, y);
   if (g) ask({ route: g.dataset.route }, g);
 }
 
+// The route whose centre line passes nearest the point, within its hit line's reach: between
+// the spaces of a double route, or in the gap between two spaces, the nearer line wins.
+function nearestRoute(svg, clientX, clientY) {
+  const at = new DOMPoint(clientX, clientY).matrixTransform(svg.getScreenCTM().inverse());
+  let best = null;
+  let bestDistance = Infinity;
+  for (const hit of svg.querySelectorAll(".route-hits .hit")) {
+    const reach = Number(hit.getAttribute("stroke-width")) / 2;
+    const points = (hit.getAttribute("points") || `${hit.getAttribute("x1")},${hit.getAttribute("y1")} ${hit.getAttribute("x2")},${hit.getAttribute("y2")}`)
+      .trim().split(/\s+/).map((p) => p.split(",").map(Number));
+    for (let i = 1; i < points.length; i++) {
+      const d = segmentDistance(at.x, at.y, points[i - 1], points[i]);
+      if (d <= reach && d < bestDistance) { bestDistance = d; best = hit.dataset.route; }
+    }
+  }
+  return best === null ? null : svg.querySelector(`g.route[data-route="${CSS.escape(best)}"]`);
+}
+
+function segmentDistance(px, py, [ax, ay], [bx, by]) {
+  const dx = bx - ax, dy = by - ay;
+  const along = dx || dy ? Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy))) : 0;
+  return Math.hypot(px - ax - along * dx, py - ay - along * dy);
+}
+
+let downAt = null; // where the last pointer came down, in client pixels
 function onPointerDown(e) {
+  downAt = [e.clientX, e.clientY];
   if (pointers.size === 0) dragged = false; // a new gesture: a tap unless it becomes a pinch
   pointers.set(e.pointerId, [e.clientX, e.clientY]);
   if (pointers.size === 2) {
@@ -368,7 +414,9 @@ function hideOptions() {
 
 // ------------------------------------------------------------------ tickets
 
-function ticketLabel(t) { return t.ticket.replace("-", " – "); }
+// A ticket as the map spells its cities ("Zürich – Brindisi"); ids are plain ASCII.
+function ticketName(id) { return (last && last.ticket_names && last.ticket_names[id]) || id.replace("-", " – "); }
+function ticketLabel(t) { return ticketName(t.ticket); }
 
 function showTickets(tickets) {
   const list = $("my-tickets");
@@ -573,8 +621,8 @@ function describe(e) {
     case "tunnel_withdrawn": return `${says(s, "withdrew", "withdrew")} from the tunnel ${e.route}`;
     case "route_claimed": return `${says(s, "claimed", "claimed")} ${e.route} with ${cardText(e.payment)} (+${plural(e.points, "point")}, ${plural(e.trains_left, "train")} left)`;
     case "station_built": return `${says(s, "built", "built")} a station in ${e.city} with ${cardText(e.payment)}`;
-    case "tickets_drawn": return `${says(s, "drew", "drew")} ${plural(e.count, "ticket")}${e.tickets ? ": " + e.tickets.join(", ") : ""}`;
-    case "tickets_kept": return `${says(s, "kept", "kept")} ${plural(e.kept_count, "ticket")}${e.kept ? ": " + e.kept.join(", ") : ""} and returned ${e.returned_count}`;
+    case "tickets_drawn": return `${says(s, "drew", "drew")} ${plural(e.count, "ticket")}${e.tickets ? ": " + e.tickets.map(ticketName).join(", ") : ""}`;
+    case "tickets_kept": return `${says(s, "kept", "kept")} ${plural(e.kept_count, "ticket")}${e.kept ? ": " + e.kept.map(ticketName).join(", ") : ""} and returned ${e.returned_count}`;
     case "passed": return `${says(s, "passed", "passed")}`;
     case "last_round": return `${s === seat ? "You have" : `${playerName(s)} has`} ${plural(e.trains, "train")} left: the last round begins`;
     case "game_over": return `Game over: ${e.scoreboard.winners.map(seatName).join(" and ")} won`;
@@ -632,7 +680,40 @@ function showFinal(msg) {
     tr.onclick = () => highlight(p.seat);
     details.appendChild(seatDetail(p, board));
   }
+  const ties = tieBreaks(board);
+  let tie = $("tie-break");
+  if (!tie) { tie = document.createElement("p"); tie.id = "tie-break"; $("winner").after(tie); }
+  tie.textContent = ties.join(" ");
+  tie.hidden = !ties.length;
   highlight(shownSeat === null ? defaultShown() : shownSeat);
+}
+
+// Equal totals, and what ranked them (R49, R50): "Ann and Bob have 80 points each: Ann ranks
+// ahead on completed tickets (5 to 3)." or "... and share rank 1."
+function tieBreaks(board) {
+  const bySeat = Object.fromEntries(board.players.map((p) => [p.seat, p]));
+  const figure = {
+    completed_tickets: (p) => p.tickets.filter((t) => t.completed).length,
+    fewest_stations: (p) => p.stations.length,
+    bonus_card: (p) => (p.bonus > 0 ? "the bonus" : "no bonus"),
+    longest_path: (p) => p.longest_path.length,
+  };
+  const words = {
+    completed_tickets: "completed tickets", fewest_stations: "fewer stations built",
+    bonus_card: board.bonus_name, longest_path: "the longer longest path",
+  };
+  const out = [];
+  board.ranking.slice(0, -1).forEach((a, i) => {
+    const b = board.ranking[i + 1];
+    const [pa, pb] = [bySeat[a], bySeat[b]];
+    if (pa.total !== pb.total) return;
+    const both = `${playerName(a)} and ${playerName(b)} have ${plural(pa.total, "point")} each`;
+    const by = board.decided_by[i];
+    if (by === null) { out.push(`${both} and share rank ${pa.rank}.`); return; }
+    const f = figure[by] || (() => "");
+    out.push(`${both}: the tie-break puts ${playerName(a)} ahead on ${words[by] || by} (${f(pa)} to ${f(pb)}).`);
+  });
+  return out;
 }
 
 // One seat's story: each ticket done or failed with its points, the longest path, the stations.
@@ -653,7 +734,7 @@ function seatDetail(p, board) {
     const pts = document.createElement("span");
     pts.className = "points";
     pts.textContent = t.points > 0 ? `+${t.points}` : `${t.points}`;
-    li.append(m, `${t.ticket} ${t.completed ? "done" : "failed"}`, pts);
+    li.append(m, `${ticketName(t.ticket)} ${t.completed ? "done" : "failed"}`, pts);
     list.appendChild(li);
   }
   if (!p.tickets.length) list.append(Object.assign(document.createElement("li"), { textContent: "no tickets" }));
@@ -688,10 +769,10 @@ function showSeatChoice(msg) {
   box.replaceChildren();
   if (seat !== null) return;
   for (const s of msg.seats) {
-    if (!s.person || s.taken) continue;
+    if (!s.open) continue;
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = `Sit at seat ${s.seat}`;
+    b.textContent = `Sit as Player ${s.seat + 1}`;
     b.onclick = () => join(s.seat);
     box.appendChild(b);
   }
