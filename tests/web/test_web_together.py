@@ -302,7 +302,7 @@ def test_pass_and_play_never_shows_one_persons_hand_during_anothers_turn(
             "characterData: true});"
         )
         page.click("#go")
-        page.wait_for_selector("#players tr[data-seat='1']", timeout=TIMEOUT)
+        page.wait_for_url("**seat=0", timeout=TIMEOUT)
         match = server.hub.matches[match_id].match
         names = {0: "Ann", 1: "Bob"}
         handoffs = 0

@@ -184,7 +184,7 @@
     scrub();
     const name = msg.seats[next].player;
     const go = el("button", { type: "button", id: "handoff-go", textContent: t("I am {name}: show my turn", { name }) });
-    go.onclick = () => { go.disabled = true; window.join(next); };
+    go.onclick = () => { go.disabled = true; pending = next; window.join(next); };
     box.replaceChildren(el("div", { className: "handoff-card" },
       el("h2", { id: "handoff-title", textContent: t("Hand the device to {name}", { name }) }),
       el("p", { textContent: t("{last} has played. Only {name} should look at the screen now.", { last: msg.seats[msg.seat].player, name }) }),
@@ -220,8 +220,18 @@
     sync();
   }
 
+  // A hand-over asked too soon after the last (each join sends the whole position, and the
+  // server paces them): asked again once the server says it may be.
+  let pending = null;
   function receive(msg) {
     if (msg.type === "games") { showGames(msg); return true; }
+    if (msg.type === "joined") pending = null;
+    if (msg.type === "error" && msg.code === "too_fast" && pending !== null) {
+      const wait = Number((/wait ([\d.]+) s/.exec(msg.message) || [0, 1])[1]);
+      const seat = pending;
+      setTimeout(() => { if (pending === seat) window.join(seat); }, wait * 1000 + 100);
+      return true;
+    }
     return false;
   }
 
