@@ -343,3 +343,43 @@ def test_pass_and_play_never_shows_one_persons_hand_during_anothers_turn(
                 if record["where"].endswith(f"Player {s + 1}"):
                     # never another person's tickets while this one's seat is shown
                     assert not set(record["tickets"]) & held[1 - s], record
+
+
+# Where the middle of a route's spaces is on the screen, once the board is scrolled to put it in
+# the middle of the board (at the page's near zoom, as a finger's first tap sets it).
+ROUTE_MIDDLE = """id => {
+  const svg = document.querySelector('#board svg');
+  const hit = svg.querySelector(`.route-hits .hit[data-route="${CSS.escape(id)}"]`);
+  const [x1, y1, x2, y2] = ['x1', 'y1', 'x2', 'y2'].map(a => Number(hit.getAttribute(a)));
+  const board = document.getElementById('board');
+  const at = () => new DOMPoint((x1 + x2) / 2, (y1 + y2) / 2).matrixTransform(svg.getScreenCTM());
+  const box = board.getBoundingClientRect();
+  let p = at();
+  board.scrollLeft += p.x - (box.left + box.width / 2);
+  board.scrollTop += p.y - (box.top + box.height / 2);
+  p = at();
+  return [p.x, p.y];
+}"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("board", ["europe", "usa"])
+def test_a_tap_in_the_middle_of_every_route_picks_that_route(browser: Any, board: str) -> None:
+    with serving(lambda: Match.new(board, "base", 2, 1, ["person", "greedy"])) as server:
+        context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                      is_mobile=True)  # fmt: skip
+        page = context.new_page()
+        page.goto(server.url + "?seat=0")
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        assert page.evaluate("coarse.matches")  # a finger: the page's touch rules apply
+        page.evaluate("zoomAt(TAP_ZOOM)")
+        ids = page.eval_on_selector_all("#board g.route", "gs => gs.map(g => g.dataset.route)")
+        assert len(ids) == len(server.hub.latest.match.state.map.routes)
+        wrong = []
+        for route in ids:
+            x, y = page.evaluate(ROUTE_MIDDLE, route)
+            page.touchscreen.tap(x, y)
+            picked = page.evaluate("selected && selected.route")
+            if picked != route:
+                wrong.append((route, picked))
+        assert not wrong, f"{len(wrong)} of {len(ids)} routes: {wrong}"
