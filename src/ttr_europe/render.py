@@ -55,6 +55,9 @@ SPACE_GAP = 2.0
 LINE = 18  # legend and sidebar line height
 MIN_CITY_GAP = 85.0  # pixels between city centres the layout aims for
 RELAX_ROUNDS = 60
+# pixels between a city's centre and the middle line of any route that does not end there:
+# its circle, half a space and a gap, so no route is drawn across a city
+ROUTE_CLEARANCE = CITY_RADIUS + SPACE_THICKNESS / 2 + 10.0
 
 
 def _ids(items: Iterable[str] | str) -> tuple[str, ...]:
@@ -139,7 +142,8 @@ def _layout(board: Map) -> tuple[float, tuple[tuple[float, float], ...]]:
     """Map height and city positions: geographic, then nudged apart so no two cities crowd.
 
     An equirectangular projection packs western Europe tight; a few rounds of pushing close
-    pairs apart (deterministic) keep every short route long enough to show its spaces.
+    pairs apart (deterministic) keep every short route long enough to show its spaces, and
+    then a city that lies on another route's line (Athína on Palermo-Smyrna) is pushed off it.
     """
     lats = [c.lat for c in board.cities]
     lons = [c.lon for c in board.cities]
@@ -161,6 +165,25 @@ def _layout(board: Map) -> tuple[float, tuple[tuple[float, float], ...]]:
                     pts[i][1] -= uy * push
                     pts[j][0] += ux * push
                     pts[j][1] += uy * push
+    neighbours = [[r.b if r.a == c else r.a for r in board.routes if c in (r.a, r.b)]
+                  for c in range(len(pts))]  # fmt: skip
+    for _ in range(RELAX_ROUNDS):
+        for route in board.routes:
+            (ax, ay), (bx, by) = pts[route.a], pts[route.b]
+            length = math.hypot(bx - ax, by - ay) or 1.0
+            nx, ny = -(by - ay) / length, (bx - ax) / length  # the line's unit normal
+            for c, p in enumerate(pts):
+                along = ((p[0] - ax) * (bx - ax) + (p[1] - ay) * (by - ay)) / length**2
+                if c in (route.a, route.b) or not 0.0 < along < 1.0:
+                    continue
+                side = (p[0] - ax) * nx + (p[1] - ay) * ny  # signed distance from the line
+                if abs(side) >= ROUTE_CLEARANCE:
+                    continue
+                # off the line to the side its own routes go, so they do not cross it either
+                pull = sum((pts[n][0] - ax) * nx + (pts[n][1] - ay) * ny for n in neighbours[c])
+                to = math.copysign(ROUTE_CLEARANCE, pull if abs(pull) > 1e-9 else side or 1.0)
+                p[0] += nx * (to - side) / 2
+                p[1] += ny * (to - side) / 2
     low_x = min(p[0] for p in pts)
     low_y = min(p[1] for p in pts)
     fit = (MAP_WIDTH - MARGIN - RIGHT_MARGIN) / ((max(p[0] for p in pts) - low_x) or 1.0)

@@ -126,14 +126,17 @@ def test_a_friend_joins_by_invite_link_and_the_two_play_to_the_end(
         board = score(match.state)
         for page in pages.values():
             totals = page.eval_on_selector_all(
-                "#scoreboard tr.scored", "rows => rows.map(r => [Number(r.dataset.seat), "
+                "#scoreboard tr.scored",
+                "rows => rows.map(r => [Number(r.dataset.seat), "
                 "Number(r.querySelector('td[data-field=total]').textContent)])",
             )
             assert dict(totals) == {p.seat: p.total for p in board.players}
         assert "Ann" in ann.locator("#scoreboard").inner_text()
         # The last round's banner counted right at every one of its turns: the turns the
         # engine started after that one, before the game ended.
-        starts = [n for n, e in match.events_since(0, None) if e.to_json()["type"] == "turn_started"]
+        starts = [
+            n for n, e in match.events_since(0, None) if e.to_json()["type"] == "turn_started"
+        ]
         assert banners
         turns = sorted({n for n, _ in banners})
         for n, text in banners:
@@ -147,9 +150,7 @@ def test_a_friend_joins_by_invite_link_and_the_two_play_to_the_end(
 
 
 @pytest.mark.slow
-def test_the_lobby_lists_public_matches_with_their_free_seats(
-    browser: Any, tmp_path: Path
-) -> None:
+def test_the_lobby_lists_public_matches_with_their_free_seats(browser: Any, tmp_path: Path) -> None:
     with serving(SERVER_DEAL) as server:
         ann = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
         open_id, _ = make_match(
@@ -280,7 +281,8 @@ PRIVATE_PARTS = """() => ({
   where: document.getElementById('where').textContent,
   handoff: !!document.getElementById('handoff') && !document.getElementById('handoff').hidden,
   hand: document.getElementById('hand').innerText.trim(),
-  tickets: [...document.querySelectorAll('#my-tickets li, #offer-list li')].map(l => l.dataset.ticket),
+  tickets: [...document.querySelectorAll('#my-tickets li, #offer-list li')]
+    .map(l => l.dataset.ticket),
   options: document.getElementById('options-list').innerText.trim(),
 })"""
 
@@ -313,7 +315,9 @@ def test_pass_and_play_never_shows_one_persons_hand_during_anothers_turn(
                                    timeout=TIMEOUT)  # fmt: skip
             if _state(page) == "handoff":
                 to = match.current
-                assert page.locator("#handoff-title").inner_text() == f"Hand the device to {names[to]}"
+                assert (
+                    page.locator("#handoff-title").inner_text() == f"Hand the device to {names[to]}"
+                )
                 if handoffs == 0:
                     shot(page, "pass-and-play", tmp_path)
                 handoffs += 1
@@ -333,8 +337,11 @@ def test_pass_and_play_never_shows_one_persons_hand_during_anothers_turn(
         seen = page.evaluate("window.__seen")
         assert len(seen) > 100
         state = match.state
-        held = {s: {state.map.tickets[t].id for t in state.players[s].tickets} | {
-            state.map.tickets[t].id for t in state.players[s].offer or ()} for s in (0, 1)}  # fmt: skip
+        held = {
+            s: {state.map.tickets[t].id for t in (*state.players[s].tickets,
+                                                  *(state.players[s].offer or ()))}
+            for s in (0, 1)
+        }  # fmt: skip
         for record in seen:
             if record["handoff"]:  # the hand-over screen: nobody's hand, tickets or options
                 assert not record["hand"] and not record["tickets"] and not record["options"]
