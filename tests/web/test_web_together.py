@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import io
 import os
+import signal
 from pathlib import Path
 from typing import Any
 
 import pytest
 from test_web_browser import TIMEOUT, TURN, _take_turn
-from webserver import serving
+from webserver import free_port, serve_process, serving
 
 from ttr_europe import observe, score
 from ttr_europe.match import Match
@@ -390,3 +391,75 @@ def test_a_tap_in_the_middle_of_every_route_picks_that_route(browser: Any, board
             if picked != route:
                 wrong.append((route, picked))
         assert not wrong, f"{len(wrong)} of {len(ids)} routes: {wrong}"
+
+
+POSITION = """() => ({
+  seq: document.body.dataset.seq,
+  where: document.getElementById('where').textContent,
+  hand: document.getElementById('hand').innerText,
+})"""
+# Whether the page takes no input: the offline screen covers it and the rest is inert.
+NO_INPUT = """() => {
+  const b = document.getElementById('blind').getBoundingClientRect();
+  const top = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+  return !document.getElementById('offline').hidden && !!top.closest('#offline')
+    && document.querySelector('main').inert && document.querySelector('header').inert;
+}"""
+
+
+def _acting(pages: dict[int, Any]) -> Any:
+    """The page whose person is to act, once one of them shows it."""
+    for _ in range(150):
+        for page in pages.values():
+            if _state(page) == "turn":
+                return page
+        pages[0].wait_for_timeout(100)
+    raise AssertionError("nobody is to act")
+
+
+@pytest.mark.slow
+def test_a_shared_match_survives_a_kill_of_the_server(browser: Any, tmp_path: Path) -> None:
+    port, db = free_port(), tmp_path / "matches.db"
+    url = f"http://127.0.0.1:{port}/"
+    serve = lambda: serve_process(port, "--db", str(db), "--seed", "5")  # noqa: E731
+    pages = {}
+    with serve() as server:
+        pages[0] = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+        match_id, links = make_match(pages[0], url, [("here", "Ann"), ("invite", None)])
+        pages[0].click("#go")
+        pages[1] = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+        pages[1].goto(links[1])
+        for page in pages.values():
+            page.wait_for_selector("#players tr[data-seat='1']", timeout=TIMEOUT)
+        for _ in range(4):  # the two play a few moves, whoever is to act
+            acting = _acting(pages)
+            _take_turn(acting)
+        for page in pages.values():
+            page.wait_for_function(
+                f"document.body.dataset.seq === {acting.evaluate('document.body.dataset.seq')!r}",
+                timeout=TIMEOUT,
+            )
+        before = {s: p.evaluate(POSITION) for s, p in pages.items()}
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait(timeout=20)
+        # while it is down, each page says so and takes no input: nothing is silently dropped
+        for page in pages.values():
+            page.wait_for_function("document.body.dataset.state === 'connecting'",
+                                   timeout=TIMEOUT)  # fmt: skip
+            assert page.evaluate(NO_INPUT)
+            assert "Not connected" in page.locator("#offline").inner_text()
+    with serve():
+        for s, page in pages.items():
+            page.wait_for_function(
+                "['turn', 'waiting'].includes(document.body.dataset.state)", timeout=TIMEOUT
+            )
+            assert page.evaluate(POSITION) == before[s]
+            assert page.locator("#offline").is_hidden() and not page.evaluate(
+                "document.querySelector('main').inert"
+            )
+            assert f"match={match_id}" in page.url
+        acting = _acting(pages)
+        seq = int(acting.evaluate("document.body.dataset.seq"))
+        _take_turn(acting)  # and the two play on
+        other = next(p for p in pages.values() if p is not acting)
+        other.wait_for_function(f"Number(document.body.dataset.seq) > {seq}", timeout=TIMEOUT)
