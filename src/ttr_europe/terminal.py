@@ -15,9 +15,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from .actions import Action, BuildStation, ClaimRoute, DrawFaceUp, KeepTickets
+from .actions import Action, BuildStation, ClaimRoute, DrawFaceUp, KeepTickets, parse
 from .cards import KIND_NAMES, Cards
-from .errors import ActionParseError, BotError, TTRError
+from .errors import (
+    ActionParseError,
+    BotError,
+    GameOverError,
+    IllegalActionError,
+    NotYourTurnError,
+    TTRError,
+    in_words,
+)
 from .events import (
     BlindDrawn,
     Event,
@@ -221,8 +229,16 @@ def show_view(match: Match, seat: int) -> list[str]:
             + f": pay {t.extra} more {card_name(t.colour)} or loco, or withdraw"
         )
     if view.final_turns >= 0:
-        lines.append(f"Last round: {plural(view.final_turns, 'turn')} left after this one")
+        lines.append(last_round_text(view.final_turns))
     return lines
+
+
+def last_round_text(owed: int) -> str:
+    """The last round's count as the page says it: the turns still owed count the one being
+    played (R46), so on the very last turn none come after it."""
+    after = owed - 1
+    return (f"Last round: {plural(after, 'turn')} left after this one" if after > 0
+            else "Last round: this is the last turn")  # fmt: skip
 
 
 _MID_TURN = (Phase.SECOND_DRAW, Phase.CHOOSE_TICKETS, Phase.TUNNEL)
@@ -472,9 +488,28 @@ class Terminal:
             except BotError:
                 raise  # the move was made; a bot after it failed
             except ActionParseError as exc:
+                if exc.refusal is not None:  # a move the rules forbid now: as the page says it
+                    self.write(f"{in_words(exc.refusal.reason)} (rule {exc.refusal.rule})")
+                    continue
                 self.write(str(exc).split("; candidates:")[0])
-                for candidate in exc.candidates:
-                    self.write(f"    {candidate}")
+                picks = _moves(exc.candidates)
+                if picks:  # whole moves: numbered, to pick rather than retype
+                    self._menu = dict(enumerate(picks, start=1))
+                    for number, candidate in self._menu.items():
+                        self.write(f"  {number:>2}  {candidate}")
+                    self.write("Type a number to choose one (view shows the whole menu again).")
+                else:  # names to finish a move with
+                    for candidate in exc.candidates:
+                        self.write(f"    {candidate}")
+                continue
+            except GameOverError:
+                self.write("The game is over.")
+                continue
+            except NotYourTurnError:
+                self.write("It is not your turn.")
+                continue
+            except IllegalActionError as exc:  # the page's words; the rule's number after them
+                self.write(f"{in_words(exc.reason)} (rule {exc.rule})")
                 continue
             except TTRError as exc:
                 self.write(f"Not possible: {exc}")
@@ -489,6 +524,15 @@ class Terminal:
             self.write("  " + routes_text(state, other, seat))
         if self.draw is not None:
             self.write(f"Board drawn to {self.draw(self.match, seat)} (open it in a browser)")
+
+
+def _moves(candidates: Sequence[str]) -> list[Action]:
+    """The candidates as moves, when each is one ("claim X with 2red"); else nothing (they are
+    names to finish a move with, such as the tickets on offer)."""
+    try:
+        return [parse(text) for text in candidates]
+    except TTRError:
+        return []
 
 
 def resume_command(match: Match, path: str) -> str:

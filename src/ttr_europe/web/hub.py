@@ -48,7 +48,6 @@ from __future__ import annotations
 import functools
 import json
 import logging
-import re
 import secrets
 import sqlite3
 import time
@@ -81,6 +80,7 @@ from ..errors import (
     IllegalActionError,
     NotYourTurnError,
     TTRError,
+    in_words,
 )
 from ..errors import WebError as WebError  # noqa: PLC0414 (re-exported from its old home)
 from ..jsonio import action_from_json, cards_json, parse_json, scoreboard_to_json
@@ -728,17 +728,6 @@ def _name(text: str | None) -> str | None:
         return None
     kept = " ".join("".join(c for c in text if c.isprintable()).split())[:MAX_NAME]
     return kept or None
-
-
-def in_words(reason: str) -> str:
-    """A rule's reason as a sentence for players: "keep at least 2 ticket(s)" becomes "Keep at
-    least 2 tickets." (the rule's number travels apart, for those who want it)."""
-
-    def agree(m: re.Match[str]) -> str:
-        return m.group(1) + m.group(2) + ("" if m.group(1) == "1 " else "s")
-
-    text = re.sub(r"(\d+ )((?:\w+ )*?\w+)\(s\)", agree, reason.strip())
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
 def _bots_move(hosted: Hosted) -> list[str]:
