@@ -443,7 +443,7 @@ class Hub:
             where = "watching this match" if seat is None else f"at {_player(seat)}'s seat"
             raise WebError("too_many_tabs", f"{len(others)} tabs are {where} already")
         self._charge(client, COSTS["join"])  # only a join that sends the position costs more
-        seated = seat is not None and seat not in hosted.tokens  # the others hear of it
+        seated = seat is not None and seat not in hosted.tokens
         if seat is not None:
             hosted.seen = self._now()
             if seat not in hosted.tokens:  # the seat's first tab: its token, saved first
@@ -461,8 +461,9 @@ class Hub:
         client.hosted, client.seat, client.seen = hosted, seat, 0
         hosted.clients.append(client)
         joined = {"type": "joined", "match": hosted.id, "seat": seat, "token": token}
-        others = [(c, self._update(c)) for c in hosted.clients if seated and c is not client]
-        return [(client, joined), (client, self._update(client)), *others]
+        # the tabs whose "my games" hold this match hear that the seat is taken
+        told = [(c, self._games(c)) for c in self.followers.get(hosted.id, ()) if seated]
+        return [(client, joined), (client, self._update(client)), *told]
 
     def _on_act(self, client: Client, message: Json) -> Outgoing:
         _fields(message, ("action", "seat"))

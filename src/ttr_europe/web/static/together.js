@@ -83,6 +83,8 @@
     const badge = document.getElementById("my-games-badge");
     if (badge) { badge.textContent = String(mine); badge.hidden = !mine; }
     const here = new URLSearchParams(location.search).get("match");
+    const shown = games.find((g) => g.match === here && !g.kept);
+    if (shown && document.querySelector("main aside")) showInvites(shown.match, shown.seats, shown.finished);
     for (const list of document.querySelectorAll(".my-games-list")) {
       list.replaceChildren(...games.map((g) => gameLine(g, here)));
       if (!games.length) list.append(el("li", { className: "none", textContent: t("No games yet.") }));
@@ -132,10 +134,10 @@
     });
   }
 
-  function showInvites(msg) {
+  function showInvites(match, seats, finished) {
     let box = document.getElementById("invites");
-    const free = msg.seats.filter((s) => s.person && !s.taken);
-    const rows = msg.finished ? [] : inviteRows(msg.match, free);
+    const free = seats.filter((s) => s.person && !s.taken);
+    const rows = finished ? [] : inviteRows(match, free);
     if (!rows.length) { if (box) box.remove(); return; }
     if (!box) {
       box = el("section", { id: "invites" });
@@ -237,7 +239,7 @@
 
   function joined() { askMine(); }
 
-  function update(msg) { showInvites(msg); }
+  function update(msg) { showInvites(msg.match, msg.seats, msg.finished); }
 
   window.Together = {
     t, receive, joined, update, handoff, nameFor, heldSeats, inviteRows, invitesOf, showGames, askMine, gameLine, byMatch, offline,
