@@ -463,3 +463,22 @@ def test_a_shared_match_survives_a_kill_of_the_server(browser: Any, tmp_path: Pa
         _take_turn(acting)  # and the two play on
         other = next(p for p in pages.values() if p is not acting)
         other.wait_for_function(f"Number(document.body.dataset.seq) > {seq}", timeout=TIMEOUT)
+
+
+def test_the_end_screen_names_the_tie_break_of_equal_totals(browser: Any) -> None:
+    played = Match.new("europe", "base", 2, 276, ["random", "random"])  # a tie on totals
+    played.advance()
+    board = score(played.state)
+    assert played.finished and board.players[0].total == board.players[1].total
+    assert board.decided_by == ("completed_tickets",) and board.ranking == (0, 1)
+    done = [sum(t.completed for t in p.tickets) for p in board.players]
+    with serving(lambda: Match(played.state, ["person", "person"])) as server:
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(server.url + "?seat=1")
+        page.wait_for_function("document.body.dataset.state === 'over'", timeout=TIMEOUT)
+        total = board.players[0].total
+        assert page.locator("#tie-break").inner_text() == (
+            f"Player 1 and Player 2 have {total} points each: the tie-break puts Player 1 ahead on "
+            f"completed tickets ({done[0]} to {done[1]})."
+        )
+        assert page.locator("#winner").inner_text() == "Player 1 wins"
