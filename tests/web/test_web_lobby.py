@@ -221,9 +221,7 @@ def test_a_made_match_comes_back_with_its_sharing_on_the_same_database(tmp_path:
     again = _hub(Store(path))
     hosted = again.matches[made["match"]]
     assert hosted.public is False and set(hosted.invites) == {1} and set(hosted.tokens) == {0}
-    joined = _one(again, Client(), {"type": "join", "match": made["match"], "seat": 1,
-                                    "invite": made["invites"]["1"]})  # fmt: skip
-    assert joined["type"] == "joined"
-    assert _one(again, Client(), {"type": "join", "match": made["match"], "seat": 1,
-                                  "invite": made["invites"]["1"]})["code"] == "invite_used"  # fmt: skip
+    link = {"type": "join", "match": made["match"], "seat": 1, "invite": made["invites"]["1"]}
+    assert _one(again, Client(), link)["type"] == "joined"
+    assert _one(again, Client(), link)["code"] == "invite_used"
     again.store.close()
