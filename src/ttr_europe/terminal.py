@@ -499,8 +499,8 @@ class Terminal:
                         self.write(f"  {number:>2}  {candidate}")
                     self.write("Type a number to choose one (view shows the whole menu again).")
                 else:  # names to finish a move with
-                    for candidate in exc.candidates:
-                        self.write(f"    {candidate}")
+                    for name in exc.candidates:
+                        self.write(f"    {name}")
                 continue
             except GameOverError:
                 self.write("The game is over.")
