@@ -77,7 +77,6 @@ def test_a_friend_joins_by_invite_link_and_the_two_play_to_the_end(
             ann, server.url, [("here", "Ann"), ("invite", None)], public=False
         )
         assert set(links) == {1} and f"match={match_id}" in links[1] and "invite=" in links[1]
-        shot(ann, "invite", tmp_path)
         ann.click("#go")
         ann.wait_for_selector("#players tr[data-seat='1']", timeout=TIMEOUT)
         # the match's page keeps offering the link until it is used
@@ -154,10 +153,16 @@ def test_a_friend_joins_by_invite_link_and_the_two_play_to_the_end(
 def test_the_lobby_lists_public_matches_with_their_free_seats(browser: Any, tmp_path: Path) -> None:
     with serving(SERVER_DEAL) as server:
         ann = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
-        open_id, _ = make_match(
+        open_id, invites = make_match(
             ann, server.url, [("here", "Ann"), ("invite", None), ("greedy", None),
                               ("greedy", None)],
         )  # fmt: skip
+        assert ann.locator("#made .invite-link").input_value() == invites[1]
+        shot(ann, "invite", tmp_path)
+        ann.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        ann.click("#made .copy")  # the copy button puts the link on the clipboard
+        ann.wait_for_function("document.querySelector('#made .copy').textContent === 'Copied'")
+        assert ann.evaluate("navigator.clipboard.readText()") == invites[1]
         private_id, _ = make_match(ann, server.url, [("here", "Ann"), ("invite", None)],
                                    public=False, board="usa")  # fmt: skip
         ann.goto(server.url + "lobby")

@@ -165,7 +165,7 @@
   $("public-label").textContent = t("List it in the lobby, so that anyone may take a free seat");
   $("create-button").textContent = t("Make the match");
   $("mine-title").textContent = t("My games");
-  $("open-title").textContent = t("Matches with free seats");
+  $("open-title").textContent = t("Public matches: sit at a free seat, or watch");
   $("create-form").onsubmit = create;
   Together.use(send);
   setInterval(() => send({ type: "lobby" }), POLL_MS);
