@@ -225,3 +225,16 @@ def test_a_made_match_comes_back_with_its_sharing_on_the_same_database(tmp_path:
     assert _one(again, Client(), link)["type"] == "joined"
     assert _one(again, Client(), link)["code"] == "invite_used"
     again.store.close()
+
+
+def test_the_lobby_list_is_made_once_a_second_whoever_asks() -> None:
+    clock = Clock()
+    hub = _hub(clock=clock)
+    _create(hub, Client())
+    first = _one(hub, Client(), {"type": "lobby"})
+    _create(hub, Client())
+    again = _one(hub, Client(), {"type": "lobby"})
+    assert again is first and len(again["matches"]) == 1  # the same list, and the same text
+    assert hub.encode(again) is hub.encode(first)
+    clock.now += lobby.LOBBY_FRESH
+    assert len(_one(hub, Client(), {"type": "lobby"})["matches"]) == 2

@@ -175,6 +175,7 @@ class Hub:
         self._maps: dict[str, Any] = {}  # the maps of the matches made here, by id
         self.followers: dict[str, set[Client]] = {}  # match id -> tabs whose "my games" has it
         self._created: deque[float] = deque()  # when the latest ``create``s were answered
+        self._lobby: tuple[float, Json, str] | None = None  # when made, the list, its text
         self._restore_all()
         live = [h for h in self.matches.values() if not h.match.finished]
         self.latest = live[-1] if live else self.new_match()
@@ -523,11 +524,17 @@ class Hub:
         return [(client, created)]
 
     def _on_lobby(self, client: Client, message: Json) -> Outgoing:
+        """The lobby's list, made at most once every ``LOBBY_FRESH`` seconds and turned into
+        text once for every tab that asks meanwhile (the page asks every few seconds)."""
         _fields(message, ())
         self._charge(client, COSTS["lobby"])
-        listed = [h for h in self.matches.values() if h.public and not h.match.finished]
-        rows = [self._summary(h) for h in reversed(listed[-lobby.MAX_LOBBY :])]
-        return [(client, {"type": "lobby", "matches": rows, "choices": lobby.choices()})]
+        now = self._clock()
+        if self._lobby is None or now - self._lobby[0] >= lobby.LOBBY_FRESH:
+            listed = [h for h in self.matches.values() if h.public and not h.match.finished]
+            rows = [self._summary(h) for h in reversed(listed[-lobby.MAX_LOBBY :])]
+            doc = {"type": "lobby", "matches": rows, "choices": lobby.choices()}
+            self._lobby = (now, doc, json.dumps(doc))
+        return [(client, self._lobby[1])]
 
     def _on_mine(self, client: Client, message: Json) -> Outgoing:
         _fields(message, ("games",))
@@ -647,6 +654,8 @@ class Hub:
     def encode(self, doc: Json) -> str:
         """The JSON text of a document to send. The parts of an update shared by every tab at
         a position (the board alone is about 100 kB) are turned into text once, not per tab."""
+        if self._lobby is not None and doc is self._lobby[1]:
+            return self._lobby[2]
         if doc.get("type") != "update":
             return json.dumps(doc)
         hosted = self.matches.get(doc["match"])

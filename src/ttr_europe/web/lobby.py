@@ -32,6 +32,7 @@ MAX_CREATES = 30  # matches made with ``create`` in any ``CREATE_WINDOW`` second
 CREATE_WINDOW = 60.0
 MAX_MINE = 40  # seats one "mine" message may ask about
 MAX_LOBBY = 50  # rows the lobby lists, the newest first
+LOBBY_FRESH = 1.0  # seconds the lobby's list is answered as made, before it is made again
 
 
 @attrs.frozen
