@@ -121,6 +121,9 @@
     for (const [s, token] of Object.entries(msg.tokens || {})) localStorage.setItem(`ttr-token:${msg.match}:${s}`, token);
     if (Object.keys(msg.invites || {}).length) localStorage.setItem(`ttr-invites:${msg.match}`, JSON.stringify(msg.invites));
     const names = [...$("seats-list").children].map((li, i) => li.querySelector(".seat-name").value.trim() || t("Player {n}", { n: i + 1 }));
+    const here = [...$("seats-list").children].filter((li) => li.querySelector(".seat-kind").value === "here");
+    const mine = here.length === 1 ? here[0].querySelector(".seat-name").value.trim() : "";
+    if (mine) localStorage.setItem("ttr-name", mine); // the name this browser goes by
     const rows = Together.inviteRows(msg.match, Object.keys(msg.invites || {}).map((s) => ({ seat: Number(s), player: names[Number(s)] })));
     const go = msg.seat === null
       ? el("a", { className: "button", id: "go", href: `/?match=${encodeURIComponent(msg.match)}&watch`, textContent: t("Watch the match") })

@@ -154,6 +154,9 @@
 
   // Nothing of one person's hand, tickets, offer, options or private events stays in the page.
   function scrub() {
+    // the page's own choices of the last person (a route asked about, a ticket shown) go too
+    if (typeof selected !== "undefined") selected = null; // eslint-disable-line no-undef
+    if (typeof shownTicket !== "undefined") shownTicket = null; // eslint-disable-line no-undef
     for (const id of PRIVATE) { const node = document.getElementById(id); if (node) node.replaceChildren(); }
     for (const id of ["hand-box", "tickets-box", "offer", "options", "tunnel", "error"]) {
       const node = document.getElementById(id);
