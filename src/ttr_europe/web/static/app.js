@@ -330,12 +330,9 @@ function nearestRoute(svg, clientX, clientY) {
   let bestDistance = Infinity;
   for (const hit of svg.querySelectorAll(".route-hits .hit")) {
     const reach = Number(hit.getAttribute("stroke-width")) / 2;
-    const points = (hit.getAttribute("points") || `${hit.getAttribute("x1")},${hit.getAttribute("y1")} ${hit.getAttribute("x2")},${hit.getAttribute("y2")}`)
-      .trim().split(/\s+/).map((p) => p.split(",").map(Number));
-    for (let i = 1; i < points.length; i++) {
-      const d = segmentDistance(at.x, at.y, points[i - 1], points[i]);
-      if (d <= reach && d < bestDistance) { bestDistance = d; best = hit.dataset.route; }
-    }
+    const [x1, y1, x2, y2] = ["x1", "y1", "x2", "y2"].map((a) => Number(hit.getAttribute(a)));
+    const d = segmentDistance(at.x, at.y, [x1, y1], [x2, y2]);
+    if (d <= reach && d < bestDistance) { bestDistance = d; best = hit.dataset.route; }
   }
   return best === null ? null : svg.querySelector(`g.route[data-route="${CSS.escape(best)}"]`);
 }
