@@ -4,6 +4,7 @@ Usage::
 
     python benchmarks/web_load.py                      # 200 connections joining, 30 s
     python benchmarks/web_load.py --connections 50 --seconds 10 --kind ping
+    python benchmarks/web_load.py --kind lobby         # 30 public matches, the lobby asked for
     python benchmarks/web_load.py --json out.json
 
 Method:
@@ -13,7 +14,9 @@ Method:
 - a load process opens ``--connections`` WebSockets, each watching one of a few matches (at most
   32 watch one match), and each sends at the rate the server allows a tab: ``join`` (the
   costliest message: the whole position, about 120 kB) once every ``(1 + COSTS["join"]) / RATE``
-  seconds, or ``ping`` ``RATE`` times a second (``--kind``), the tabs spread evenly over that
+  seconds, ``ping`` ``RATE`` times a second, or ``lobby`` (the list of public matches; 30 are
+  made first with ``create``, as many as the server allows in a minute) once every
+  ``(1 + COSTS["lobby"]) / RATE`` seconds (``--kind``), the tabs spread evenly over that
   interval (as independent people would be, not in step); each reads all it is sent;
 - once every load connection is in, the probe (this process, a tab seated at a match of its own)
   sends a ping every 100 ms and times each answer, and times a ``join`` every 10 s (within its
@@ -44,6 +47,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from ttr_europe.web.app import MAX_SOCKETS
 from ttr_europe.web.hub import COSTS, MAX_WATCHERS, RATE
+from ttr_europe.web.lobby import MAX_CREATES
 
 TARGET_MEDIAN_MS, TARGET_P99_MS = 100.0, 500.0
 
@@ -70,9 +74,18 @@ async def _new_matches(url: str, count: int) -> list[str]:
     return ids
 
 
+async def _public_matches(url: str, count: int) -> None:
+    """``count`` public matches with a free seat, for the lobby to list (a tab each)."""
+    seats = [{"kind": "here"}, {"kind": "invite"}, {"kind": "greedy"}]
+    for _ in range(count):
+        async with connect(url, max_size=None) as ws:
+            await ws.send(json.dumps({"type": "create", "seats": seats}))
+            assert json.loads(await ws.recv())["type"] == "created"
+
+
 async def _load_tab(url: str, match: str, kind: str, until: float, stats: dict[str, int],
                     ready: asyncio.Event, joined: list[int], phase: float) -> None:  # fmt: skip
-    interval = (1 + COSTS["join"]) / RATE * 1.02 if kind == "join" else 1 / RATE * 1.02
+    interval = (1 + COSTS.get(kind, 0.0)) / RATE * 1.02
     message = json.dumps({"type": kind, "match": match} if kind == "join" else {"type": kind})
     reader: asyncio.Future[None] | None = None
     try:
@@ -163,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--connections", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--kind", choices=("join", "ping"), default="join")
+    parser.add_argument("--kind", choices=("join", "ping", "lobby"), default="join")
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--load-worker", nargs=2, help=argparse.SUPPRESS)  # url, go-file
     parser.add_argument("--matches", help=argparse.SUPPRESS)
@@ -197,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
                     time.sleep(0.1)
             count = -(-args.connections // MAX_WATCHERS)
             matches = asyncio.run(_new_matches(url, count))
+            if args.kind == "lobby":
+                asyncio.run(_public_matches(url, MAX_CREATES))
             load = subprocess.Popen(
                 [sys.executable, __file__, "--load-worker", url, str(go), "--matches",
                  ",".join(matches), "--connections", str(args.connections), "--kind", args.kind,

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from .actions import Action, BuildStation, ClaimRoute, DrawFaceUp, KeepTickets
+from .actions import Action, BuildStation, ClaimRoute, DrawFaceUp, KeepTickets, parse
 from .cards import Cards
 from .errors import ActionParseError, BotError, IllegalActionError, TTRError
 from .events import (
@@ -281,14 +281,21 @@ def show_view(match: Match, seat: int, tr: Translator = ENGLISH) -> list[str]:
             )
         )
     if view.final_turns >= 0:
-        lines.append(
-            tr.tn(
-                "Last round: {n} turn left after this one",
-                "Last round: {n} turns left after this one",
-                view.final_turns,
-            )
-        )
+        lines.append(last_round_text(view.final_turns, tr))
     return lines
+
+
+def last_round_text(owed: int, tr: Translator = ENGLISH) -> str:
+    """The last round's count as the page says it: the turns still owed count the one being
+    played (R46), so on the very last turn none come after it."""
+    after = owed - 1
+    if after > 0:
+        return tr.tn(
+            "Last round: {n} turn left after this one",
+            "Last round: {n} turns left after this one",
+            after,
+        )
+    return tr.t("Last round: this is the last turn")
 
 
 _MID_TURN = (Phase.SECOND_DRAW, Phase.CHOOSE_TICKETS, Phase.TUNNEL)
@@ -604,23 +611,39 @@ class Terminal:
             except BotError:
                 raise  # the move was made; a bot after it failed
             except ActionParseError as exc:
+                if exc.refusal is not None:  # a move the rules forbid now: as the page says it
+                    self.write(self._refused(exc.refusal))
+                    continue
                 detail = str(exc).split("; candidates:")[0]
                 self.write(
                     detail
                     if self.tr.lang == "en"
                     else self.tr.t("Not a move I can read ({detail}).", detail=detail)
                 )
-                for candidate in exc.candidates:
-                    self.write(f"    {candidate}")
+                picks = _moves(exc.candidates)
+                if picks:  # whole moves: numbered, to pick rather than retype
+                    self._menu = dict(enumerate(picks, start=1))
+                    for number, candidate in self._menu.items():
+                        self.write(f"  {number:>2}  {candidate}")
+                    self.write(
+                        self.tr.t("Type a number to choose one (view shows the whole menu again).")
+                    )
+                else:  # names to finish a move with
+                    for name in exc.candidates:
+                        self.write(f"    {name}")
                 continue
-            except IllegalActionError as exc:
-                self.write(self.tr.t("Not possible: {reason}", reason=self.tr.refusal(exc)))
+            except IllegalActionError as exc:  # the page's words; the rule's number after them
+                self.write(self._refused(exc))
                 continue
             except TTRError as exc:
                 self.write(self.tr.t("Not possible: {reason}", reason=exc))
                 continue
             self._catch_up()
             return True
+
+    def _refused(self, exc: IllegalActionError) -> str:
+        """A refused move as the page says it, then the rule's number."""
+        return self.tr.t("{reason} (rule {rule})", reason=self.tr.refusal(exc), rule=exc.rule)
 
     def _board(self, seat: int) -> None:
         """Every seat's routes and stations, and the drawing when the caller can make one."""
@@ -691,6 +714,15 @@ def scoreboard_text(board: Scoreboard, tr: Translator = ENGLISH) -> str:
         trains = tr.tn("{n} train", "{n} trains", p.longest_path.length)
         lines.append("  " + tr.t("longest path: {trains}", trains=trains))
     return "\n".join(lines)
+
+
+def _moves(candidates: Sequence[str]) -> list[Action]:
+    """The candidates as moves, when each is one ("claim X with 2red"); else nothing (they are
+    names to finish a move with, such as the tickets on offer)."""
+    try:
+        return [parse(text) for text in candidates]
+    except TTRError:
+        return []
 
 
 def resume_command(match: Match, path: str) -> str:

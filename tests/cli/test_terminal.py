@@ -170,15 +170,39 @@ def test_bytes_that_are_not_utf8_do_not_stop_the_game(tmp_path: Path) -> None:
 def test_ambiguous_claim_lists_the_candidates() -> None:
     state = scenario(hands={0: "2red+2blue+1loco"}, row="red blue green yellow pink")
     match = Match(state, ["person", "random"], seed=1)
-    lines = iter(["claim Rostov-Sochi", "quit"])
+    lines = iter(["claim Rostov-Sochi", "2", "quit"])
     written: list[str] = []
     terminal = Terminal(match, lambda prompt: next(lines), written.append, lambda m: "nowhere")
     assert terminal.run() is False
     text = "\n".join(written)
     assert "fits" in text
-    assert "    claim Rostov-Sochi with 2red" in written
-    assert "    claim Rostov-Sochi with 1blue+1loco" in written
-    assert match.actions == ()
+    # numbered, to pick one by its number rather than retype it
+    assert "   1  claim Rostov-Sochi with 2red" in written
+    picked = next(line for line in written if line.startswith("   2  claim Rostov-Sochi"))
+    assert "Type a number to choose one (view shows the whole menu again)." in written
+    assert str(match.actions[0]) == picked[6:]
+
+
+def test_station_candidates_are_numbered_and_refusals_are_in_the_pages_words() -> None:
+    state = scenario(hands={0: "2red+2blue+1loco"}, row="red blue green yellow pink")
+    match = Match(state, ["person", "random"], seed=1)
+    lines = iter(["station Sofia", "1", "station Sofia", "quit"])
+    written: list[str] = []
+    terminal = Terminal(match, lambda prompt: next(lines), written.append, lambda m: "nowhere")
+    assert terminal.run() is False
+    numbered = [line for line in written if line.startswith("   1  station Sofia with ")]
+    assert numbered, written
+    assert str(match.actions[0]) == numbered[0][6:]
+    # Sofia has a station now: the engine's reason, said as the page says it, and its rule
+    assert "That city already has a station. (rule R40)" in written
+
+
+def test_a_ticket_keep_refused_is_said_in_the_pages_words() -> None:
+    match = Match.new("europe", "base", 2, 3, ["person", "random"], first_player=0)
+    lines = iter(["keep 1", "quit"])
+    written: list[str] = []
+    Terminal(match, lambda prompt: next(lines), written.append, lambda m: "nowhere").run()
+    assert any(line.startswith("Keep at least 2 tickets. (rule R") for line in written), written
 
 
 def test_menu_offers_one_payment_per_route_with_fewest_locomotives() -> None:
@@ -456,3 +480,29 @@ def test_board_in_play_draws_the_seats_view_beside_the_record(
     assert "You have no routes yet" in out and "  Seat 1 has no routes yet" in out
     root = ET.fromstring(drawn.read_text())
     assert root.find("{http://www.w3.org/2000/svg}g[@class='sidebar']") is not None  # seat 0's
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_last_round_is_counted_right_at_every_one_of_its_turns(seed: int) -> None:
+    """On each of the final turns the terminal says how many turns come after this one: the
+    turns the engine then starts before the game ends (none on the very last)."""
+    from ttr_europe.bots import decide, make_bot
+
+    match = Match.new("europe", "base", 3, seed, ["person"] * 3)
+    bot, rng = make_bot("greedy"), random.Random(seed)
+    said: list[tuple[int, str]] = []  # (event number, the last-round line) at each decision
+    while not match.finished:
+        seat = match.current
+        said += [(match.seq, line) for line in show_view(match, seat) if "Last round" in line]
+        match.play(seat, decide(bot, match.state, rng))
+    starts = [n for n, e in match.events_since(0, None) if e.to_json()["type"] == "turn_started"]
+    assert said
+    for n, line in said:
+        after = sum(1 for s in starts if s > n)
+        turns = "turn" if after == 1 else "turns"
+        expected = f"Last round: {after} {turns} left after this one" if after else (
+            "Last round: this is the last turn")  # fmt: skip
+        assert line.strip() == expected, (n, line)
+    assert {line.strip() for _, line in said} >= {
+        "Last round: this is the last turn", "Last round: 1 turn left after this one",
+        "Last round: 2 turns left after this one"}  # fmt: skip

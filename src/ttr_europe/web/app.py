@@ -1,4 +1,5 @@
-"""The Starlette application: the page, its static files and the WebSocket at ``/ws``.
+"""The Starlette application: the page, the lobby (``/lobby``), their static files and the
+WebSocket at ``/ws``.
 
 Every message goes through ``Hub.receive`` on the server's one event loop, so the engine is
 never entered by two messages at once. What the hub answers is queued at once for each tab it
@@ -86,6 +87,9 @@ def create_app(
         headers = {"Vary": "Accept-Language", "Cache-Control": "no-cache"}
         return JSONResponse(catalog_json(lang), headers=headers)
 
+    async def lobby(request: Any) -> Response:
+        return FileResponse(STATIC / "lobby.html")
+
     outboxes: dict[Client, Outbox] = {}
 
     def post(target: Client, doc: dict[str, Any]) -> None:
@@ -144,7 +148,7 @@ def create_app(
         finally:
             reader.cancel()
             writer.cancel()
-            the_hub.leave(client)
+            the_hub.disconnect(client)
             outboxes.pop(client, None)
         for task in (reader, writer):  # a closed connection ends either one: nothing to report
             if task.done() and not task.cancelled():
@@ -155,6 +159,7 @@ def create_app(
             Route("/", index),
             Route("/i18n.json", words),
             Route("/i18n/{lang}.json", words),
+            Route("/lobby", lobby),
             WebSocketRoute("/ws", socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]

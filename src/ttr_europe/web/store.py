@@ -109,6 +109,7 @@ class Store:
                     source=self.path,
                 )
             self._db.executescript(SCHEMA)  # idempotent; executescript commits on its own
+            self._db.executescript(SHARING_SCHEMA)
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except sqlite3.DatabaseError as exc:
             raise DataError(f"not a match database: {exc}", source=self.path) from None
@@ -242,3 +243,52 @@ def _rng_state(value: Any) -> Any:
     """``random.Random.getstate()`` back from its JSON form (lists for tuples)."""
     version, internal, gauss = value
     return (version, tuple(internal), gauss)
+
+
+# ---------------------------------------------------------------------- sharing
+# Matches made from the page (``web.lobby``): whether the lobby lists them, and the hashed
+# secrets of their invite links. A match without a ``shared`` row was dealt by the server's
+# own settings: its free seats are open to whoever comes, and the lobby does not list it.
+
+SHARING_SCHEMA = """
+CREATE TABLE IF NOT EXISTS shared (
+    match TEXT PRIMARY KEY REFERENCES matches(id),
+    public INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS invites (
+    match TEXT NOT NULL REFERENCES matches(id),
+    seat INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (match, seat)
+);
+"""
+
+
+def share(
+    store: Store, id: str, *, public: bool, invites: dict[int, str], reserved: dict[int, str]
+) -> None:
+    """A made match's sharing, in one transaction: listed or not, the hashed invite secret of
+    each invited seat, and the hashed tokens of the seats its maker's device holds."""
+    db = store._db
+    with store._transaction():
+        db.execute("INSERT INTO shared (match, public) VALUES (?, ?)", (id, public))
+        db.executemany(
+            "INSERT INTO invites (match, seat, hash) VALUES (?, ?, ?)",
+            [(id, seat, hashed) for seat, hashed in invites.items()],
+        )
+        db.executemany(
+            "INSERT INTO tokens (match, seat, hash) VALUES (?, ?, ?)",
+            [(id, seat, hashed) for seat, hashed in reserved.items()],
+        )
+
+
+def sharing(store: Store, id: str) -> tuple[bool | None, dict[int, str]]:
+    """Whether the lobby lists a match (None: not made from the page) and its invite hashes."""
+    row = store._db.execute("SELECT public FROM shared WHERE match = ?", (id,)).fetchone()
+    rows = store._db.execute("SELECT seat, hash FROM invites WHERE match = ?", (id,))
+    return (None if row is None else bool(row[0])), {seat: hashed for seat, hashed in rows}
+
+
+def mark_joined(store: Store, id: str, *, now: float) -> None:
+    """A person sat at a seat reserved when the match was made."""
+    store._db.execute("UPDATE matches SET joined = 1, seen = max(seen, ?) WHERE id = ?", (now, id))
