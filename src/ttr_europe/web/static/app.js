@@ -37,7 +37,7 @@ function connect() {
 
 function send(doc) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(doc));
-  else setStatus("disconnected; reconnecting…", "connecting"); // said, never silently dropped
+  else setStatus(t("disconnected; reconnecting…"), "connecting"); // said, never silently dropped
 }
 
 function join(s) {
@@ -82,7 +82,7 @@ function receive(msg) {
 function showWhere() {
   if (matchId === null) return;
   $("where").textContent = seat === null ? t("match {match}, watching", { match: matchId })
-    : t("match {match}, Player {number}", { match: matchId, number: seat + 1 });
+    : t("match {match}, Player {n}", { match: matchId, n: seat + 1 });
 }
 
 // What the server's own refusals (not the rules') say to a player, by their code.
@@ -91,6 +91,9 @@ function serverWords(code) {
     unknown_match: t("This match is not on the server any more: start a new game."),
     seat_taken: t("That seat is taken by another tab."),
     bot_seat: t("That seat is played by a bot."),
+    bad_invite: t("That invite link is not one of this match's: you watch instead."),
+    invite_used: t("That invite link was used already: you watch instead."),
+    invite_only: t("That seat is for the invited player: you watch instead."),
     too_many_tabs: t("Too many tabs are open at this seat or watching: you watch instead."),
     too_fast: t("Too many moves at once: wait a moment."),
     too_many_matches: t("The server is full: try again in a few minutes."),
@@ -153,7 +156,7 @@ function cardElement(kind, label, tag) {
 }
 
 function playerName(i) {
-  if (!last) return t("Player {number}", { number: i + 1 });
+  if (!last) return t("Player {n}", { n: i + 1 });
   return last.seats[i].player;
 }
 
@@ -928,7 +931,7 @@ function showSeatChoice(msg) {
     if (!s.open) continue;
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = t("Sit as Player {number}", { number: s.seat + 1 });
+    b.textContent = t("Sit as Player {n}", { n: s.seat + 1 });
     b.onclick = () => join(s.seat);
     box.appendChild(b);
   }

@@ -1,12 +1,13 @@
 // The lobby: make a match (map, variant, seats: people on this device, invited friends, bots),
 // get its invite links, see "my games" and the public matches with free seats, sit or watch.
+// Its words are the page's catalogs' (i18n.js's t()), in the language kept or asked for.
 "use strict";
 (() => {
-  const t = (text, values) => window.ttrWords.t(text, values);
   const $ = (id) => document.getElementById(id);
   const POLL_MS = 5000; // the lobby's list is asked for again this often
   let socket = null;
   let choices = null;
+  let lastLobby = null; // the latest "lobby" answer, shown again after a change of language
 
   function el(tag, props, ...children) {
     const node = Object.assign(document.createElement(tag), props || {});
@@ -40,7 +41,13 @@
     if (msg.type === "lobby") return showLobby(msg);
     if (msg.type === "created") return made(msg);
     if (msg.type === "error") {
-      $("create-error").textContent = msg.text || msg.message;
+      const words = {
+        too_many_new: t("Too many matches were made here in the last minute: try again in a minute."),
+        bad_settings: t("Those settings do not make a match."),
+        too_many_matches: t("The server is full: try again in a few minutes."),
+      }[msg.code];
+      $("create-error").textContent = words || msg.text || msg.message;
+      $("create-error").title = words ? msg.message : ""; // the server's detail on hover
       $("create-error").dataset.code = msg.code;
       $("create-button").disabled = false;
     }
@@ -65,7 +72,7 @@
 
   function seatRow(i) {
     const kind = el("select", { className: "seat-kind" });
-    kind.setAttribute("aria-label", t("Who plays seat {n}", { n: i + 1 }));
+    kind.setAttribute("aria-label", t("Who plays as Player {n}", { n: i + 1 }));
     fill(kind, KINDS());
     kind.value = i === 0 ? "here" : i === 1 ? "invite" : choices.bots[0];
     const name = el("input", { className: "seat-name", maxLength: 24, placeholder: t("name"), autocomplete: "off" });
@@ -141,6 +148,7 @@
   // ------------------------------------------------------------------ the lobby's list
 
   function showLobby(msg) {
+    lastLobby = msg;
     if (!choices) { choices = msg.choices; setUp(); }
     const table = $("open-list");
     const head = el("tr", {}, ...[t("Map"), t("Players"), t("Turn"), ""].map((h) => el("th", { textContent: h })));
@@ -161,17 +169,36 @@
     document.body.dataset.lobby = String(msg.matches.length);
   }
 
-  $("create-title").textContent = t("Make a match");
-  $("map-label").textContent = t("Map");
-  $("variant-label").textContent = t("Variant");
-  $("players-label").textContent = t("Players");
-  $("public-label").textContent = t("List it in the lobby, so that anyone may take a free seat");
-  $("create-button").textContent = t("Make the match");
-  $("mine-title").textContent = t("My games");
-  $("open-title").textContent = t("Public matches: sit at a free seat, or watch");
+  // The language: the header's choice, kept in the browser as on the game page. The form's
+  // rows are made again in it, each seat keeping who plays it and the name typed.
+  function fillLanguages() {
+    const select = $("lang");
+    select.replaceChildren(...Object.entries(I18N.languages).map(([code, name]) => el("option", { value: code, lang: code, textContent: name })));
+    select.value = I18N.lang;
+  }
+
+  async function changeLanguage() {
+    await chooseLanguage($("lang").value);
+    fillLanguages();
+    if (choices) {
+      const kept = [...$("seats-list").children].map((li) => [li.querySelector(".seat-kind").value, li.querySelector(".seat-name").value]);
+      $("seats-list").replaceChildren();
+      syncForm();
+      [...$("seats-list").children].forEach((li, i) => {
+        if (!kept[i]) return;
+        li.querySelector(".seat-kind").value = kept[i][0];
+        li.querySelector(".seat-name").value = kept[i][1];
+        li.querySelector(".seat-kind").onchange();
+      });
+    }
+    if (lastLobby) showLobby(lastLobby);
+    Together.askMine();
+  }
+
   $("create-form").onsubmit = create;
+  $("lang").onchange = changeLanguage;
   Together.use(send);
   setInterval(() => send({ type: "lobby" }), POLL_MS);
   setInterval(() => send({ type: "ping" }), 30000);
-  connect();
+  loadLanguage(null).catch(() => null).then(() => { fillLanguages(); connect(); });
 })();

@@ -2,10 +2,11 @@
 // holds, whose turn it is in each, a badge and the page title when it is yours anywhere), the
 // invite links of a match this browser made, pass-and-play (a screen that hands the device to
 // the next person, with nothing of the last person's hand left in the page), and the screen
-// that says the server is not reachable (nothing can be clicked until it is back).
+// that says the server is not reachable (nothing can be clicked until it is back). Its words
+// are the page's catalogs', through i18n.js's t(); the parts made before a catalog is loaded
+// carry data-i18n, so that translatePage() says them in the language chosen, then and later.
 "use strict";
 (() => {
-  const t = (text, values) => window.ttrWords.t(text, values);
   const TOKEN = /^ttr-token:(.+):(\d+)$/;
   const baseTitle = document.title;
   let games = []; // the latest "games" answer
@@ -96,7 +97,9 @@
     const header = document.querySelector("header");
     if (!header || document.getElementById("my-games")) return;
     const badge = el("span", { id: "my-games-badge", className: "badge", hidden: true });
-    const button = el("button", { id: "my-games-button", type: "button", textContent: t("My games") }, badge);
+    const label = el("span", { textContent: t("My games") });
+    label.dataset.i18n = "My games";
+    const button = el("button", { id: "my-games-button", type: "button" }, label, badge);
     const list = el("ol", { className: "my-games-list" });
     const panel = el("div", { id: "my-games-panel", hidden: true }, list);
     button.setAttribute("aria-expanded", "false");
@@ -106,6 +109,7 @@
       if (!panel.hidden) askMine();
     };
     const lobby = el("a", { id: "lobby-link", href: "/lobby", textContent: t("Lobby") });
+    lobby.dataset.i18n = "Lobby";
     header.append(el("nav", { id: "my-games" }, lobby, button, panel));
   }
 
@@ -214,6 +218,9 @@
       el("div", { className: "offline-card" },
         el("h2", { textContent: t("Not connected") }),
         el("p", { textContent: t("The server cannot be reached; trying again. Nothing can be played until it is back.") })));
+    const [title, text] = box.querySelectorAll("h2, p");
+    title.dataset.i18n = "Not connected";
+    text.dataset.i18n = "The server cannot be reached; trying again. Nothing can be played until it is back.";
     document.body.append(box);
     const parts = () => [...document.body.children].filter((c) => c.id !== "offline" && c.tagName !== "SCRIPT");
     const sync = () => {
@@ -245,7 +252,7 @@
   function update(msg) { showInvites(msg.match, msg.seats, msg.finished); }
 
   window.Together = {
-    t, receive, joined, update, handoff, nameFor, heldSeats, inviteRows, invitesOf, showGames, askMine, gameLine, byMatch, offline,
+    receive, joined, update, handoff, nameFor, heldSeats, inviteRows, invitesOf, showGames, askMine, gameLine, byMatch, offline,
     use(send) { sendDoc = send; },
   };
   document.addEventListener("DOMContentLoaded", () => { gamesMenu(); offline(); });
