@@ -1,8 +1,9 @@
 """Playing together in real headless Chromium against the real server: a match made in the
 lobby and joined by its invite link, played to the end by two browsers; the lobby; "my games"
 with its turn badge; pass-and-play with nothing of one person's hand in the page during another
-person's turn; and the screenshots docs/web.md shows (``TTR_SCREENSHOTS=dir`` writes them
-there: web-lobby.png, web-invite.png, web-pass-and-play.png).
+person's turn; axe-core on each of their screens, the lobby and the hand-over by keyboard, and
+their words in each language; and the screenshots docs/web.md shows (``TTR_SCREENSHOTS=dir``
+writes them there: web-lobby.png, web-invite.png, web-pass-and-play.png).
 """
 
 from __future__ import annotations
@@ -15,9 +16,12 @@ from typing import Any
 
 import pytest
 from test_web_browser import TIMEOUT, TURN, _take_turn
+from test_web_everyone import _axe
 from webserver import free_port, serve_process, serving
 
+from repo_scripts import load_script
 from ttr_europe import observe, score
+from ttr_europe.i18n import translator
 from ttr_europe.match import Match
 from ttr_europe.web.lobby import MAX_CREATES
 
@@ -82,6 +86,7 @@ def test_a_friend_joins_by_invite_link_and_the_two_play_to_the_end(
         # the match's page keeps offering the link until it is used
         assert ann.locator("#invites .invite-link").input_value() == links[1]
         assert "Player 1" in ann.locator("#where").inner_text()
+        _axe(ann, "the match's page with its invite link")
         # a private match's seat is not for whoever comes without the link, nor for a forged one
         stranger = browser.new_context().new_page()
         stranger.goto(server.url + f"?match={match_id}&seat=1")
@@ -159,6 +164,7 @@ def test_the_lobby_lists_public_matches_with_their_free_seats(browser: Any, tmp_
         )  # fmt: skip
         assert ann.locator("#made .invite-link").input_value() == invites[1]
         shot(ann, "invite", tmp_path)
+        _axe(ann, "the lobby with a match just made and its invite link")
         ann.context.grant_permissions(["clipboard-read", "clipboard-write"])
         ann.click("#made .copy")  # the copy button puts the link on the clipboard
         ann.wait_for_function("document.querySelector('#made .copy').textContent === 'Copied'")
@@ -179,6 +185,7 @@ def test_the_lobby_lists_public_matches_with_their_free_seats(browser: Any, tmp_
         ann.wait_for_selector(f"#mine li[data-match='{private_id}']", timeout=TIMEOUT)
         assert ann.locator(f"#mine li[data-match='{open_id}']").count() == 1
         shot(ann, "lobby", tmp_path)
+        _axe(ann, "the lobby")
         # someone else watches, then sits at the free seat from the lobby
         cleo = browser.new_context().new_page()
         cleo.goto(server.url + "lobby")
@@ -274,6 +281,7 @@ def test_my_games_show_whose_turn_and_the_badge_moves(browser: Any) -> None:
         ann.click("#my-games-button")
         row = ann.locator(f"#my-games-panel li[data-match='{second}']")
         row.wait_for(timeout=TIMEOUT)
+        _axe(ann, "my games")
         yours = matches[second].current == 0
         assert ("your-turn" in (row.get_attribute("class") or "")) == yours
         assert ("your turn" if yours else "Player 2 to play") in row.inner_text()
@@ -326,6 +334,10 @@ def test_pass_and_play_never_shows_one_persons_hand_during_anothers_turn(
                 )
                 if handoffs == 0:
                     shot(page, "pass-and-play", tmp_path)
+                    _axe(page, "pass-and-play's hand-over")
+                    # the hand-over takes the focus, and nothing behind it takes input
+                    assert page.evaluate("document.activeElement.id") == "handoff-go"
+                    assert page.evaluate("document.querySelector('main').inert")
                 handoffs += 1
                 page.click("#handoff-go")
                 page.wait_for_function(
@@ -337,7 +349,11 @@ def test_pass_and_play_never_shows_one_persons_hand_during_anothers_turn(
             assert f"Player {seat + 1}" in page.locator("#where").inner_text()
             hand = observe(match.state, seat).to_json()["players"][seat]["hand"]
             cards = [f"{n} {'locomotive' if k == 'loco' else k}" for k, n in hand.items() if n]
-            assert page.locator("#hand .card").all_inner_texts() == cards
+            shown = page.locator("#hand .card").evaluate_all(
+                "cards => cards.map(c => [...c.childNodes].filter(n => !n.classList || "
+                "!n.classList.contains('sym')).map(n => n.textContent).join('').trim())"
+            )  # each card's name and count, without its colour's symbol
+            assert shown == cards
             _take_turn(page)
         assert handoffs >= 4
         seen = page.evaluate("window.__seen")
@@ -453,6 +469,7 @@ def test_a_shared_match_survives_a_kill_of_the_server(browser: Any, tmp_path: Pa
                                    timeout=TIMEOUT)  # fmt: skip
             assert page.evaluate(NO_INPUT)
             assert "Not connected" in page.locator("#offline").inner_text()
+        _axe(pages[0], "the page while the server cannot be reached")
     with serve():
         for s, page in pages.items():
             page.wait_for_function(
@@ -487,3 +504,124 @@ def test_the_end_screen_names_the_tie_break_of_equal_totals(browser: Any) -> Non
             f"completed tickets ({done[0]} to {done[1]})."
         )
         assert page.locator("#winner").inner_text() == "Player 1 wins"
+
+
+@pytest.mark.slow
+def test_the_lobby_and_the_hand_over_by_keyboard_alone(browser: Any) -> None:
+    """Tab reaches every control of the lobby in order, Enter makes the match and follows its
+    link; at the table the hand-over screen has the focus and Enter shows the next turn."""
+    with serving(SERVER_DEAL) as server:
+        page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+        page.goto(server.url + "lobby")
+        page.wait_for_selector("#seats-list li", timeout=TIMEOUT)
+        page.select_option("#players", "2")
+        page.locator("#seats-list li[data-seat='1'] .seat-kind").select_option("here")
+        reached = []
+        for _ in range(14):
+            page.keyboard.press("Tab")
+            reached.append(page.evaluate(
+                "(() => { const a = document.activeElement;"
+                " return a.id || a.className || a.tagName; })()"
+            ))  # fmt: skip
+            if reached[-1] == "create-button":
+                break
+        assert "lang" in reached and "my-games-button" in reached, reached  # the header's
+        assert reached[reached.index("map"):] == [
+            "map", "variant", "players", "seat-kind", "seat-name", "seat-kind", "seat-name",
+            "public", "create-button",
+        ], reached  # fmt: skip
+        page.locator("#seats-list li[data-seat='0'] .seat-name").fill("Ann")
+        page.locator("#seats-list li[data-seat='1'] .seat-name").fill("Bob")
+        page.focus("#create-button")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#made:not([hidden])", timeout=TIMEOUT)
+        page.focus("#go")
+        page.keyboard.press("Enter")
+        page.wait_for_url("**seat=0", timeout=TIMEOUT)
+        page.wait_for_function(TURN + " || document.body.dataset.state === 'handoff'",
+                               timeout=TIMEOUT)  # fmt: skip
+        if _state(page) != "handoff":  # Ann keeps her offer: Bob chooses next, on this device
+            page.keyboard.press("k")
+            page.wait_for_function("document.body.dataset.state === 'handoff'", timeout=TIMEOUT)
+        assert page.evaluate("document.activeElement.id") == "handoff-go"
+        for _ in range(3):  # Tab finds nothing behind the hand-over: the rest is inert
+            page.keyboard.press("Tab")
+            assert page.evaluate(
+                "document.activeElement === document.body"
+                " || document.getElementById('handoff').contains(document.activeElement)"
+            )
+        to = int(page.locator("#handoff").get_attribute("data-seat"))
+        page.focus("#handoff-go")
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            f"document.getElementById('where').textContent.endsWith('Player {to + 1}')",
+            timeout=TIMEOUT,
+        )
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        assert not page.evaluate("document.querySelector('main').inert")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("lang", "accept"), [("pt", "pt-BR,pt"), ("ru", "ru-RU"), ("ro", "ro")])
+def test_the_lobby_invites_and_the_hand_over_speak_the_browsers_language(
+    browser: Any, lang: str, accept: str
+) -> None:
+    tr = translator(lang)
+    english_left = load_script("i18n_catalogs").english_left
+    with serving(SERVER_DEAL) as server:
+        context = browser.new_context(
+            viewport={"width": 1400, "height": 900}, extra_http_headers={"Accept-Language": accept}
+        )
+        page = context.new_page()
+        page.goto(server.url + "lobby")
+        page.wait_for_selector("#seats-list li", timeout=TIMEOUT)
+        assert page.evaluate("document.documentElement.lang") == lang
+        assert page.locator("#create-title").inner_text() == tr.t("Make a match")
+        kinds = page.locator("#seats-list li[data-seat='1'] .seat-kind option").all_inner_texts()
+        assert tr.t("A friend, by invite link") in kinds
+        assert not english_left(page.locator("main").inner_text(), lang)
+        match_id, links = make_match(page, server.url, [("here", "Ann"), ("invite", None),
+                                                        ("here", "Cleo")])  # fmt: skip
+        made = page.locator("#made").inner_text()
+        assert tr.t("Match {id} is ready", id=match_id) in made
+        assert page.locator("#made .copy").inner_text() == tr.t("Copy")
+        assert not english_left(page.locator("main").inner_text(), lang)
+        page.click("#go")
+        either = TURN + " || ['handoff', 'waiting'].includes(document.body.dataset.state)"
+        page.wait_for_function(either, timeout=TIMEOUT)
+        assert page.locator("#where").inner_text() == tr.t(
+            "match {match}, Player {n}", match=match_id, n=1
+        )
+        assert page.locator("#my-games-button span").first.inner_text() == tr.t("My games")
+        assert page.locator("#lobby-link").inner_text() == tr.t("Lobby")
+        assert page.locator("#invites h3").text_content() == tr.t("Invite friends")
+        assert page.locator("#offline h2").text_content() == tr.t("Not connected")
+        assert not english_left(page.locator("aside").inner_text(), lang)
+        bob = browser.new_context(extra_http_headers={"Accept-Language": accept}).new_page()
+        bob.goto(links[1])
+        bob.wait_for_function(TURN + " || document.body.dataset.state === 'waiting'",
+                              timeout=TIMEOUT)  # fmt: skip
+        match = server.hub.matches[match_id].match
+        names = {0: "Ann", 2: "Cleo"}
+        for _ in range(12):  # whoever acts plays, until this device is handed over
+            page.wait_for_function(either, timeout=TIMEOUT)
+            if _state(page) == "handoff":
+                break
+            acting = bob if match.current == 1 else page
+            acting.wait_for_function(TURN, timeout=TIMEOUT)
+            seq = int(page.evaluate("document.body.dataset.seq"))
+            _take_turn(acting)
+            page.wait_for_function(
+                f"Number(document.body.dataset.seq) > {seq}"
+                " || document.body.dataset.state === 'handoff'",
+                timeout=TIMEOUT,
+            )
+        assert _state(page) == "handoff"
+        name = names[match.current]
+        assert page.locator("#handoff-title").inner_text() == tr.t(
+            "Hand the device to {name}", name=name
+        )
+        assert page.locator("#handoff-go").inner_text() == tr.t(
+            "I am {name}: show my turn", name=name
+        )
+        context.close()

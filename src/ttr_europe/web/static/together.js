@@ -188,6 +188,7 @@
     if (msg.finished || msg.seat === null || next === msg.seat || !local.includes(next)) {
       box.hidden = true;
       document.body.classList.remove("handing-off");
+      syncInert();
       return false;
     }
     scrub();
@@ -199,10 +200,13 @@
       el("p", { textContent: t("{last} has played. Only {name} should look at the screen now.", { last: msg.seats[msg.seat].player, name }) }),
       go));
     box.dataset.seat = String(next);
+    box.setAttribute("aria-labelledby", "handoff-title");
     box.hidden = false;
     document.body.classList.add("handing-off");
     document.body.dataset.seq = String(msg.seq);
     document.body.dataset.state = "handoff";
+    syncInert();
+    go.focus(); // the one thing to do now, for a keyboard or a screen reader too
     return true;
   }
 
@@ -222,14 +226,21 @@
     title.dataset.i18n = "Not connected";
     text.dataset.i18n = "The server cannot be reached; trying again. Nothing can be played until it is back.";
     document.body.append(box);
-    const parts = () => [...document.body.children].filter((c) => c.id !== "offline" && c.tagName !== "SCRIPT");
-    const sync = () => {
-      const down = document.body.dataset.state === "connecting";
-      box.hidden = !down;
-      for (const part of parts()) part.inert = down;
-    };
-    new MutationObserver(sync).observe(document.body, { attributes: true, attributeFilter: ["data-state"] });
-    sync();
+    new MutationObserver(syncInert).observe(document.body, { attributes: true, attributeFilter: ["data-state"] });
+    syncInert();
+  }
+
+  // While the server is down only the offline screen, and while the device is handed over only
+  // the hand-over screen, takes input: the rest of the page is inert (no click, no Tab stop).
+  function syncInert() {
+    const down = document.body.dataset.state === "connecting";
+    const handing = document.body.classList.contains("handing-off");
+    const offlineBox = document.getElementById("offline");
+    if (offlineBox) offlineBox.hidden = !down;
+    for (const part of document.body.children) {
+      if (part.id === "offline" || part.tagName === "SCRIPT") continue;
+      part.inert = down || (handing && part.id !== "handoff");
+    }
   }
 
   // A hand-over asked too soon after the last (each join sends the whole position, and the
