@@ -340,8 +340,9 @@ def test_pass_and_play_never_shows_one_persons_hand_during_anothers_turn(
                     assert page.evaluate("document.querySelector('main').inert")
                 handoffs += 1
                 page.click("#handoff-go")
-                page.wait_for_function(
-                    f"document.getElementById('where').textContent.endsWith('Player {to + 1}')",
+                page.wait_for_function(  # joined, and the seat's update shown after it
+                    f"document.getElementById('where').textContent.endsWith('Player {to + 1}')"
+                    " && document.body.dataset.state !== 'handoff'",
                     timeout=TIMEOUT,
                 )
                 continue
