@@ -583,6 +583,9 @@ def test_the_lobby_invites_and_the_hand_over_speak_the_browsers_language(
         assert not english_left(page.locator("main").inner_text(), lang)
         match_id, links = make_match(page, server.url, [("here", "Ann"), ("invite", None),
                                                         ("here", "Cleo")])  # fmt: skip
+        # the names the server gives seats nobody named are said in the language too
+        page.wait_for_selector(f"#mine li[data-match='{match_id}']", timeout=TIMEOUT)
+        assert tr.t("Player {n}", n=2) in page.locator("#mine").inner_text()
         made = page.locator("#made").inner_text()
         assert tr.t("Match {id} is ready", id=match_id) in made
         assert page.locator("#made .copy").inner_text() == tr.t("Copy")
@@ -625,4 +628,8 @@ def test_the_lobby_invites_and_the_hand_over_speak_the_browsers_language(
         assert page.locator("#handoff-go").inner_text() == tr.t(
             "I am {name}: show my turn", name=name
         )
+        page.click("#handoff-go")
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        # the invited seat, not named, is "Player 2" in the players' table, in the language
+        assert tr.t("Player {n}", n=2) in page.locator("#players").inner_text()
         context.close()

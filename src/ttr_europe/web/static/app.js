@@ -157,7 +157,8 @@ function cardElement(kind, label, tag) {
 
 function playerName(i) {
   if (!last) return t("Player {n}", { n: i + 1 });
-  return last.seats[i].player;
+  const s = last.seats[i];
+  return window.Together ? Together.said(s.player, i, s.person) : s.player;
 }
 
 function seatName(i) { return i === seat ? t("you") : playerName(i); }

@@ -131,7 +131,7 @@
     const here = [...$("seats-list").children].filter((li) => li.querySelector(".seat-kind").value === "here");
     const mine = here.length === 1 ? here[0].querySelector(".seat-name").value.trim() : "";
     if (mine) localStorage.setItem("ttr-name", mine); // the name this browser goes by
-    const rows = Together.inviteRows(msg.match, Object.keys(msg.invites || {}).map((s) => ({ seat: Number(s), player: names[Number(s)] })));
+    const rows = Together.inviteRows(msg.match, Object.keys(msg.invites || {}).map((s) => ({ seat: Number(s), player: names[Number(s)], person: true })));
     const go = msg.seat === null
       ? el("a", { className: "button", id: "go", href: `/?match=${encodeURIComponent(msg.match)}&watch`, textContent: t("Watch the match") })
       : el("a", { className: "button", id: "go", href: `/?match=${encodeURIComponent(msg.match)}&seat=${msg.seat}`, textContent: t("Go to the match") });
@@ -153,14 +153,14 @@
     const table = $("open-list");
     const head = el("tr", {}, ...[t("Map"), t("Players"), t("Turn"), ""].map((h) => el("th", { textContent: h })));
     const rows = msg.matches.map((m) => {
-      const who = m.seats.map((s) => (s.person && !s.taken ? t("{name} (free)", { name: s.player }) : s.player)).join(", ");
+      const who = m.seats.map((s) => (s.person && !s.taken ? t("{name} (free)", { name: Together.seatName(s) }) : Together.seatName(s))).join(", ");
       const actions = el("td", { className: "actions" });
       for (const s of m.free) {
         actions.append(el("a", { className: "button sit", href: `/?match=${encodeURIComponent(m.match)}&seat=${s}`, textContent: t("Sit as Player {n}", { n: s + 1 }) }));
       }
       actions.append(el("a", { className: "button quiet watch", href: `/?match=${encodeURIComponent(m.match)}&watch`, textContent: t("Watch") }));
       const tr = el("tr", {}, el("td", { textContent: `${m.map_name} · ${m.variant_name}` }), el("td", { textContent: who }),
-        el("td", { className: "turn", textContent: t("{name} to play", { name: m.current_name }) }), actions);
+        el("td", { className: "turn", textContent: t("{name} to play", { name: Together.currentName(m) }) }), actions);
       tr.dataset.match = m.match;
       return tr;
     });

@@ -12,6 +12,15 @@
   let games = []; // the latest "games" answer
   let sendDoc = (doc) => window.send && window.send(doc);
 
+  // A seat's name as the page says it: the server's names for seats nobody named ("Player 2",
+  // "Greedy bot 1") in the page's language; a name a person chose, as they wrote it.
+  function said(name, seat, person) {
+    if (person && name === `Player ${seat + 1}`) return t("Player {n}", { n: seat + 1 });
+    const bot = !person && /^(\S+) bot( \d+)?$/.exec(name || "");
+    return bot ? t("{bot} bot", { bot: bot[1] }) + (bot[2] || "") : name;
+  }
+  const seatName = (s) => said(s.player, s.seat, s.person);
+
   function el(tag, props, ...children) {
     const node = Object.assign(document.createElement(tag), props || {});
     node.append(...children);
@@ -59,13 +68,19 @@
     return [...rows.values()];
   }
 
+  // Whose turn a lobby or "my games" row is, by name.
+  function currentName(row) {
+    const s = (row.seats || []).find((x) => x.seat === row.current);
+    return s ? seatName(s) : row.current_name;
+  }
+
   function gameLine(row, here) {
     const seat = row.yourTurn ? row.current : row.mine[0];
     const link = el("a", { href: `/?match=${encodeURIComponent(row.match)}&seat=${seat}`, className: "game-link" });
     link.dataset.match = row.match;
-    const who = row.kept ? [] : row.seats.map((s) => s.player);
+    const who = row.kept ? [] : row.seats.map(seatName);
     const what = row.kept ? t("kept; open it to see") : row.finished ? t("game over")
-      : row.yourTurn ? t("your turn") : t("{name} to play", { name: row.current_name });
+      : row.yourTurn ? t("your turn") : t("{name} to play", { name: currentName(row) });
     link.append(el("span", { className: "game-map", textContent: row.kept ? row.match : `${row.map_name} · ${row.variant_name}` }),
       el("span", { className: "game-who", textContent: who.join(", ") }),
       el("span", { className: row.yourTurn ? "game-turn yours" : "game-turn", textContent: what }));
@@ -130,9 +145,9 @@
     const secrets = invitesOf(match);
     return seats.filter((s) => secrets[s.seat]).map((s) => {
       const input = el("input", { type: "text", readOnly: true, value: inviteLink(match, s.seat, secrets[s.seat]), className: "invite-link" });
-      input.setAttribute("aria-label", t("Invite link for {name}", { name: s.player }));
+      input.setAttribute("aria-label", t("Invite link for {name}", { name: seatName(s) }));
       input.onfocus = () => input.select();
-      const row = el("div", { className: "invite" }, el("span", { className: "invite-who", textContent: s.player }), input, copyButton(input));
+      const row = el("div", { className: "invite" }, el("span", { className: "invite-who", textContent: seatName(s) }), input, copyButton(input));
       row.dataset.seat = s.seat;
       return row;
     });
@@ -192,12 +207,12 @@
       return false;
     }
     scrub();
-    const name = msg.seats[next].player;
+    const name = seatName(msg.seats[next]);
     const go = el("button", { type: "button", id: "handoff-go", textContent: t("I am {name}: show my turn", { name }) });
     go.onclick = () => { go.disabled = true; pending = next; window.join(next); };
     box.replaceChildren(el("div", { className: "handoff-card" },
       el("h2", { id: "handoff-title", textContent: t("Hand the device to {name}", { name }) }),
-      el("p", { textContent: t("{last} has played. Only {name} should look at the screen now.", { last: msg.seats[msg.seat].player, name }) }),
+      el("p", { textContent: t("{last} has played. Only {name} should look at the screen now.", { last: seatName(msg.seats[msg.seat]), name }) }),
       go));
     box.dataset.seat = String(next);
     box.setAttribute("aria-labelledby", "handoff-title");
@@ -263,7 +278,7 @@
   function update(msg) { showInvites(msg.match, msg.seats, msg.finished); }
 
   window.Together = {
-    receive, joined, update, handoff, nameFor, heldSeats, inviteRows, invitesOf, showGames, askMine, gameLine, byMatch, offline,
+    said, seatName, currentName, receive, joined, update, handoff, nameFor, heldSeats, inviteRows, invitesOf, showGames, askMine, gameLine, byMatch, offline,
     use(send) { sendDoc = send; },
   };
   document.addEventListener("DOMContentLoaded", () => { gamesMenu(); offline(); });
