@@ -726,14 +726,12 @@ def scoreboard_text(board: Scoreboard, tr: Translator = ENGLISH) -> str:
             via = f" ({', '.join(t.routes)})" if t.routes else ""
             lines.append(f"  {mark} {t.ticket:<24} {t.points:>+4}{via}")
         for st in p.stations:
-            lines.append(
-                "  "
-                + tr.t(
-                    "station {city}: borrows {route}",
-                    city=st.city,
-                    route=st.route or tr.t("nothing"),
-                )
+            borrows = (
+                tr.t("station {city}: borrows {route}", city=st.city, route=st.route)
+                if st.route
+                else tr.t("station {city}: borrows no route", city=st.city)
             )
+            lines.append("  " + borrows)
         trains = tr.tn("{n} train", "{n} trains", p.longest_path.length)
         lines.append("  " + tr.t("longest path: {trains}", trains=trains))
     notes = []
