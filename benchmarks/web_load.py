@@ -5,6 +5,7 @@ Usage::
     python benchmarks/web_load.py                      # 200 connections joining, 30 s
     python benchmarks/web_load.py --connections 50 --seconds 10 --kind ping
     python benchmarks/web_load.py --kind move --connections 50 --idle 300
+    python benchmarks/web_load.py --kind lobby         # 30 public matches, the lobby asked for
     python benchmarks/web_load.py --json out.json
 
 Method:
@@ -14,7 +15,9 @@ Method:
 - a load process opens ``--connections`` WebSockets, each watching one of a few matches (at most
   32 watch one match), and each sends at the rate the server allows a tab: ``join`` (the
   costliest message: the whole position, about 120 kB) once every ``(1 + COSTS["join"]) / RATE``
-  seconds, or ``ping`` ``RATE`` times a second (``--kind``), the tabs spread evenly over that
+  seconds, ``ping`` ``RATE`` times a second, or ``lobby`` (the list of public matches; 30 are
+  made first with ``create``, as many as the server allows in a minute) once every
+  ``(1 + COSTS["lobby"]) / RATE`` seconds (``--kind``), the tabs spread evenly over that
   interval (as independent people would be, not in step); each reads all it is sent;
 - ``--kind move``: each load connection deals a match of its own (``new``), sits at its
   person's seat and sends a move at the documented move rate of a match (``MOVE_RATE`` a
@@ -54,6 +57,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from ttr_europe.web import hub
 from ttr_europe.web.app import MAX_SOCKETS
 from ttr_europe.web.hub import COSTS, MAX_MATCHES, MAX_WATCHERS, RATE
+from ttr_europe.web.lobby import MAX_CREATES
 
 MOVE_RATE: float = getattr(hub, "MOVE_RATE", 1.0)  # a match's moves a second (older: none)
 
@@ -91,9 +95,18 @@ async def _new_matches(url: str, count: int) -> list[str]:
     return ids
 
 
+async def _public_matches(url: str, count: int) -> None:
+    """``count`` public matches with a free seat, for the lobby to list (a tab each)."""
+    seats = [{"kind": "here"}, {"kind": "invite"}, {"kind": "greedy"}]
+    for _ in range(count):
+        async with connect(url, max_size=None) as ws:
+            await ws.send(json.dumps({"type": "create", "seats": seats}))
+            assert json.loads(await ws.recv())["type"] == "created"
+
+
 async def _load_tab(url: str, match: str, kind: str, until: float, stats: dict[str, int],
                     ready: asyncio.Event, joined: list[int], phase: float) -> None:  # fmt: skip
-    interval = (1 + COSTS["join"]) / RATE * 1.02 if kind == "join" else 1 / RATE * 1.02
+    interval = (1 + COSTS.get(kind, 0.0)) / RATE * 1.02
     message = json.dumps({"type": kind, "match": match} if kind == "join" else {"type": kind})
     reader: asyncio.Future[None] | None = None
     try:
@@ -266,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--connections", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--kind", choices=("join", "ping", "move"), default="join")
+    parser.add_argument("--kind", choices=("join", "ping", "move", "lobby"), default="join")
     parser.add_argument("--idle", type=int, default=0, help="idle WebSockets besides the load")
     parser.add_argument("--memory", action="store_true", help="--db :memory: (no file)")
     parser.add_argument(
@@ -311,6 +324,8 @@ def main(argv: list[str] | None = None) -> int:
                     time.sleep(0.1)
             count = 0 if args.kind == "move" else -(-args.connections // MAX_WATCHERS)
             matches = asyncio.run(_new_matches(url, count))
+            if args.kind == "lobby":
+                asyncio.run(_public_matches(url, MAX_CREATES))
             load = subprocess.Popen(
                 [sys.executable, __file__, "--load-worker", url, str(go), "--matches",
                  ",".join(matches), "--connections", str(args.connections), "--kind", args.kind,

@@ -105,6 +105,14 @@ def test_russian_has_three_plural_forms_and_romanian_its_de() -> None:
         "1 ticket",
         "2 tickets",
     ]
+    # a negative total agrees as its size does (the formulas are written for n >= 0)
+    assert [ru.tn("{n} point", "{n} points", n) for n in (-58, -21, -3)] == [
+        "-58 очков",
+        "-21 очко",
+        "-3 очка",
+    ]
+    assert [ro.tn("{n} point", "{n} points", n) for n in (-1, -20)] == ["-1 punct", "-20 de puncte"]
+    assert en.tn("{n} point", "{n} points", -1) == "-1 point"
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

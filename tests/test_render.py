@@ -104,7 +104,7 @@ def test_claimed_spaces_carry_the_owners_pieces_and_stations_their_seat() -> Non
         group = routes[f"route-{route_id}"]
         assert {"claimed", f"seat-{seat}", "green"} <= set(group.attrib["class"].split())
         assert {r.attrib["fill"] for r in _space_rects(group)} == {SEAT_COLOURS[seat]}
-        assert f"claimed by seat {seat}" in group.findtext(f"{SVG}title", "")
+        assert f"claimed by Player {seat + 1}" in group.findtext(f"{SVG}title", "")
     claimed = [g for g in routes.values() if "claimed" in g.attrib["class"].split()]
     assert len(claimed) == 2
     paris = _groups(root, "city")["city-Paris"]
@@ -328,3 +328,35 @@ def test_hit_shapes_are_wide_and_lie_under_every_routes_spaces() -> None:
     circles = [c for c in root.iter(f"{SVG}circle") if c.attrib.get("class") == "hit"]
     assert len(circles) == len(board.cities)
     assert {float(c.attrib["r"]) for c in circles} == {CITY_HIT} and CITY_HIT >= 12
+
+
+@pytest.mark.parametrize("map_id", ["europe", "usa"])
+def test_no_route_is_drawn_across_a_city(map_id: str) -> None:
+    """Every route's line keeps clear of each city it does not end at: its circle and half a
+    space at least, with room to spare (Palermo-Smyrna passes south of Athína, not across)."""
+    from ttr_europe.render import CITY_RADIUS, SPACE_THICKNESS
+
+    board = load_map(map_id)
+    root = ET.fromstring(render_svg(board))
+    centres = {
+        g.attrib["data-city"]: next(
+            (float(c.attrib["cx"]), float(c.attrib["cy"])) for c in g.iter(f"{SVG}circle")
+        )
+        for g in root.iter(f"{SVG}g")
+        if "city" in g.attrib.get("class", "").split()
+    }
+    assert len(centres) == len(board.cities)
+    clear = CITY_RADIUS + SPACE_THICKNESS / 2 + 4
+    for line in root.iter(f"{SVG}line"):
+        if line.attrib.get("class") != "hit":
+            continue
+        route = board.routes[board.route_index[line.attrib["data-route"]]]
+        ends = {board.cities[route.a].id, board.cities[route.b].id}
+        ax, ay, bx, by = (float(line.attrib[k]) for k in ("x1", "y1", "x2", "y2"))
+        for city, (x, y) in centres.items():
+            if city in ends:
+                continue
+            along = max(0.0, min(1.0, ((x - ax) * (bx - ax) + (y - ay) * (by - ay))
+                                 / ((bx - ax) ** 2 + (by - ay) ** 2)))  # fmt: skip
+            away = math.hypot(x - ax - along * (bx - ax), y - ay - along * (by - ay))
+            assert away > clear, (route.id, city, away)

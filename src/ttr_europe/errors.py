@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 
@@ -32,6 +33,17 @@ class IllegalActionError(TTRError, ValueError):
         super().__init__(f"{rule}: {message}" + (f" ({action})" if action is not None else ""))
 
 
+def in_words(reason: str) -> str:
+    """A rule's reason as a sentence for players, as the page and the terminal say it: "keep at
+    least 2 ticket(s)" becomes "Keep at least 2 tickets." (the rule's number travels apart)."""
+
+    def agree(m: re.Match[str]) -> str:
+        return m.group(1) + m.group(2) + ("" if m.group(1) == "1 " else "s")
+
+    text = re.sub(r"(\d+ )((?:\w+ )*?\w+)\(s\)", agree, reason.strip())
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
 class NotYourTurnError(IllegalActionError):
     """The action was made for a player who is not the one to act."""
 
@@ -41,10 +53,17 @@ class GameOverError(IllegalActionError):
 
 
 class ActionParseError(TTRError, ValueError):
-    """Text that does not name an action; ``candidates`` lists near matches when ambiguous."""
+    """Text that does not name an action; ``candidates`` lists near matches when ambiguous,
+    and ``refusal`` is the rule's error when the text names a move the rules forbid now."""
 
-    def __init__(self, message: str, candidates: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        message: str,
+        candidates: tuple[str, ...] = (),
+        refusal: IllegalActionError | None = None,
+    ) -> None:
         self.candidates = candidates
+        self.refusal = refusal
         extra = ("; candidates: " + ", ".join(candidates)) if candidates else ""
         super().__init__(message + extra)
 

@@ -188,7 +188,10 @@ class Translator:
         return translations(self.lang).gettext(message).format(**params)
 
     def tn(self, singular: str, plural: str, n: int, /, **params: Any) -> str:
-        return translations(self.lang).ngettext(singular, plural, n).format(n=n, **params)
+        """A message whose words agree with ``n``; a negative count (a total of -58 points)
+        agrees as its size does, since the catalogs' formulas are written for n >= 0."""
+        form = translations(self.lang).ngettext(singular, plural, abs(n))
+        return form.format(n=n, **params)
 
     def card(self, kind: int | str, *, short: bool = False) -> str:
         """A card kind's name ("red", "locomotive"; ``short``: "loco") in this language."""

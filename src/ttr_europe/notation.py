@@ -207,7 +207,7 @@ def _choose(
         raise ActionParseError(f"{text!r} fits {len(unique)} legal actions{more}", shown)
     reason = why_illegal(state, probe) if probe is not None else None
     because = f": {reason}" if reason is not None else ""
-    raise ActionParseError(f"no legal action matches {text!r}{because}")
+    raise ActionParseError(f"no legal action matches {text!r}{because}", refusal=reason)
 
 
 def _plain(kind: type) -> _Handler:

@@ -53,6 +53,9 @@ SPACE_GAP = 2.0
 LINE = 18  # legend and sidebar line height
 MIN_CITY_GAP = 85.0  # pixels between city centres the layout aims for
 RELAX_ROUNDS = 60
+# pixels between a city's centre and the middle line of any route that does not end there:
+# its circle, half a space and a gap, so no route is drawn across a city
+ROUTE_CLEARANCE = CITY_RADIUS + SPACE_THICKNESS / 2 + 10.0
 
 
 def _ids(items: Iterable[str] | str) -> tuple[str, ...]:
@@ -113,7 +116,7 @@ def _scene_of_state(state: GameState) -> _Scene:
     owners = {r: s for r, s in enumerate(state.owners) if s != NO_OWNER}
     stations = {c: seat for seat, p in enumerate(state.players) for c in p.stations}
     seats = tuple(
-        f"seat {seat}: {p.score} points, {p.trains} trains, {p.hand.total} cards, "
+        f"Player {seat + 1}: {p.score} points, {p.trains} trains, {p.hand.total} cards, "
         f"{len(p.tickets)} tickets, {len(p.stations)} stations"
         for seat, p in enumerate(state.players)
     )
@@ -125,7 +128,7 @@ def _scene_of_view(view: View, board: Map) -> _Scene:
     owners = {board.route_index[r]: s for r, s in view.owners.items()}
     stations = {board.city_index[c]: p.seat for p in view.players for c in p.stations}
     seats = tuple(
-        f"seat {p.seat}: {p.score} points, {p.trains} trains, {p.hand_size} cards, "
+        f"Player {p.seat + 1}: {p.score} points, {p.trains} trains, {p.hand_size} cards, "
         f"{p.ticket_count} tickets, {len(p.stations)} stations"
         for p in view.players
     )
@@ -138,7 +141,8 @@ def _layout(board: Map) -> tuple[float, tuple[tuple[float, float], ...]]:
     """Map height and city positions: geographic, then nudged apart so no two cities crowd.
 
     An equirectangular projection packs western Europe tight; a few rounds of pushing close
-    pairs apart (deterministic) keep every short route long enough to show its spaces.
+    pairs apart (deterministic) keep every short route long enough to show its spaces, and
+    then a city that lies on another route's line (Athína on Palermo-Smyrna) is pushed off it.
     """
     lats = [c.lat for c in board.cities]
     lons = [c.lon for c in board.cities]
@@ -160,6 +164,25 @@ def _layout(board: Map) -> tuple[float, tuple[tuple[float, float], ...]]:
                     pts[i][1] -= uy * push
                     pts[j][0] += ux * push
                     pts[j][1] += uy * push
+    neighbours = [[r.b if r.a == c else r.a for r in board.routes if c in (r.a, r.b)]
+                  for c in range(len(pts))]  # fmt: skip
+    for _ in range(RELAX_ROUNDS):
+        for route in board.routes:
+            (ax, ay), (bx, by) = pts[route.a], pts[route.b]
+            length = math.hypot(bx - ax, by - ay) or 1.0
+            nx, ny = -(by - ay) / length, (bx - ax) / length  # the line's unit normal
+            for c, p in enumerate(pts):
+                along = ((p[0] - ax) * (bx - ax) + (p[1] - ay) * (by - ay)) / length**2
+                if c in (route.a, route.b) or not 0.0 < along < 1.0:
+                    continue
+                side = (p[0] - ax) * nx + (p[1] - ay) * ny  # signed distance from the line
+                if abs(side) >= ROUTE_CLEARANCE:
+                    continue
+                # off the line to the side its own routes go, so they do not cross it either
+                pull = sum((pts[n][0] - ax) * nx + (pts[n][1] - ay) * ny for n in neighbours[c])
+                to = math.copysign(ROUTE_CLEARANCE, pull if abs(pull) > 1e-9 else side or 1.0)
+                p[0] += nx * (to - side) / 2
+                p[1] += ny * (to - side) / 2
     low_x = min(p[0] for p in pts)
     low_y = min(p[1] for p in pts)
     fit = (MAP_WIDTH - MARGIN - RIGHT_MARGIN) / ((max(p[0] for p in pts) - low_x) or 1.0)
@@ -432,7 +455,7 @@ def _routes(scene: _Scene, pos: Sequence[tuple[float, float]]) -> list[str]:
         kind += f" ferry ({route.ferry} locomotive{'s' * (route.ferry > 1)})" if route.ferry else ""
         title = f"{route.id}: {route.length} {route.colour_name}{kind}, {route.points} points"
         if owner is not None:
-            title += f", claimed by seat {owner}"
+            title += f", claimed by Player {owner + 1}"
         offset = _offset(board, route.index)
         out.append(
             f'<g id="route-{_attr(_slug(route.id))}" class="{" ".join(classes)}" '
@@ -541,7 +564,7 @@ def _cities(
             classes += f" station-seat-{seat}"
         if city.id in ringed:
             classes += " highlighted"
-        title = city.name + (f", station of seat {seat}" if seat is not None else "")
+        title = city.name + (f", station of Player {seat + 1}" if seat is not None else "")
         out.append(
             f'<g id="city-{_attr(_slug(city.id))}" class="{classes}" data-city="{_attr(city.id)}">'
             f"<title>{escape(title)}</title>"
@@ -669,7 +692,7 @@ def _sidebar(view: View, board: Map, left: int) -> list[str]:
         f'<g class="sidebar" data-seat="{me.seat}">',
         f'<rect x="{left}" y="0" width="{SIDEBAR}" height="100%" fill="#ebe4d0"/>',
         f'<rect x="{x}" y="14" width="16" height="16" fill="{ink}" stroke="#111"/>',
-        f'<text x="{x + 22}" y="27" font-size="14" font-weight="bold">seat {me.seat}: '
+        f'<text x="{x + 22}" y="27" font-size="14" font-weight="bold">Player {me.seat + 1}: '
         f"{me.score} points, {me.trains} trains</text>",
         f'<text x="{x}" y="56" font-size="12" font-weight="bold">Hand</text>',
     ]

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from .actions import Action, BuildStation, ClaimRoute, DrawFaceUp, KeepTickets
+from .actions import Action, BuildStation, ClaimRoute, DrawFaceUp, KeepTickets, parse
 from .cards import Cards
 from .errors import ActionParseError, BotError, IllegalActionError, TTRError
 from .events import (
@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from .scoring import Scoreboard
 
 LEGEND = N_(
-    "Each line: the position after it (replay --at N), the turn, the seat, then its moves "
+    "Each line: the position after it (replay --at N), the turn, the player, then their moves "
     "in notation with what they did in brackets."
 )
 MAX_LINE = 2000  # characters read from one line of input; a real move is under 300
@@ -77,6 +77,12 @@ def printable(text: str) -> str:
 
 def card_name(kind: int | None, tr: Translator = ENGLISH) -> str:
     return "-" if kind is None or kind == NO_CARD else tr.card(kind, short=True)
+
+
+def player(seat: int, tr: Translator = ENGLISH) -> str:
+    """A seat as people number it, from 1 as on the page and the board picture ("Player 1");
+    the engine's seat integers, in its API, its JSON and its errors, count from 0."""
+    return tr.t("Player {n}", n=seat + 1)
 
 
 def plural(n: int, word: str) -> str:
@@ -130,8 +136,8 @@ def describe(event: Event, tr: Translator = ENGLISH) -> str:
         return tr.t(where, kept=event.kept_count, returned=event.returned_count)
     if isinstance(event, LastRound):
         return tr.t(
-            "LAST ROUND: seat {seat} has {trains} left; {turns} to go",
-            seat=event.seat,
+            "LAST ROUND: Player {n} has {trains} left; {turns} to go",
+            n=event.seat + 1,
             trains=tr.tn("{n} train", "{n} trains", event.trains),
             turns=tr.tn("{n} turn", "{n} turns", event.turns),
         )
@@ -181,7 +187,7 @@ class PlayLog:
         else:
             self.turn += 1
             label = str(self.turn)
-        seat = self.tr.t("seat {seat}", seat=before.current)
+        seat = player(before.current, self.tr)
         line = f"{self.position:>4} {label:>5} {seat}: {'; '.join(self._moves)}"
         self._moves = []
         self.lines.append(line)
@@ -256,9 +262,9 @@ def show_view(match: Match, seat: int, tr: Translator = ENGLISH) -> list[str]:
         left = tr.t(", stations left {n}", n=stations - len(p.stations)) if stations else ""
         lines.append(
             tr.t(
-                "  seat {seat} ({who}): trains {trains}, route points {points}, "
+                "  Player {n} ({who}): trains {trains}, route points {points}, "
                 "cards {cards}, tickets {tickets}{stations}",
-                seat=p.seat,
+                n=p.seat + 1,
                 who=who,
                 trains=p.trains,
                 points=p.score,
@@ -281,14 +287,21 @@ def show_view(match: Match, seat: int, tr: Translator = ENGLISH) -> list[str]:
             )
         )
     if view.final_turns >= 0:
-        lines.append(
-            tr.tn(
-                "Last round: {n} turn left after this one",
-                "Last round: {n} turns left after this one",
-                view.final_turns,
-            )
-        )
+        lines.append(last_round_text(view.final_turns, tr))
     return lines
+
+
+def last_round_text(owed: int, tr: Translator = ENGLISH) -> str:
+    """The last round's count as the page says it: the turns still owed count the one being
+    played (R46), so on the very last turn none come after it."""
+    after = owed - 1
+    if after > 0:
+        return tr.tn(
+            "Last round: {n} turn left after this one",
+            "Last round: {n} turns left after this one",
+            after,
+        )
+    return tr.t("Last round: this is the last turn")
 
 
 _MID_TURN = (Phase.SECOND_DRAW, Phase.CHOOSE_TICKETS, Phase.TUNNEL)
@@ -397,7 +410,7 @@ def help_text(state: GameState, tr: Translator = ENGLISH) -> str:
         tr.t("Or type the number of a choice in the menu."),
         tr.t(
             "Commands: help, view (show the position again), routes (your routes), board "
-            "(every seat's"
+            "(every player's"
         ),
         tr.t(
             "routes and stations), undo (take back your last move), quit (save the game "
@@ -416,7 +429,7 @@ def routes_text(state: GameState, seat: int, viewer: int, tr: Translator = ENGLI
         text = (
             tr.t("You have no routes yet")
             if seat == viewer
-            else tr.t("Seat {seat} has no routes yet", seat=seat)
+            else tr.t("Player {n} has no routes yet", n=seat + 1)
         )
     else:
         listed = ", ".join(f"{r.id} ({r.length})" for r in mine)
@@ -428,7 +441,7 @@ def routes_text(state: GameState, seat: int, viewer: int, tr: Translator = ENGLI
         text = (
             tr.t("You have {routes} ({points}): {list}", **params)
             if seat == viewer
-            else tr.t("Seat {seat} has {routes} ({points}): {list}", seat=seat, **params)
+            else tr.t("Player {n} has {routes} ({points}): {list}", n=seat + 1, **params)
         )
     return text + (tr.t("; stations in {cities}", cities=", ".join(stations)) if stations else "")
 
@@ -498,9 +511,9 @@ class Terminal:
                 self.match.stand_in(failed)
                 self.write(
                     self.tr.t(
-                        "{error}; a random bot plays seat {seat} from now on.",
+                        "{error}; a random bot plays for Player {n} from now on.",
                         error=exc,
-                        seat=failed,
+                        n=failed + 1,
                     )
                 )
         return True
@@ -529,8 +542,8 @@ class Terminal:
         tr = self.tr
         self.write(
             tr.t(
-                "== seat {seat} ({name}): {step} ==",
-                seat=seat,
+                "== Player {n} ({name}): {step} ==",
+                n=seat + 1,
                 name=self.match.seats[seat].name,
                 step=tr.t(STEPS[state.phase]),
             )
@@ -555,72 +568,102 @@ class Terminal:
             if len(line.rstrip("\r\n")) > MAX_LINE:
                 self.write(self.tr.t("That line is too long (over {n} characters).", n=MAX_LINE))
                 continue
-            word = text.lower()
             if not text:
                 continue
-            if word in ("quit", "exit", "q"):
-                return False
-            if word in ("help", "?", "h"):
-                self.write(help_text(self.match.state, self.tr))
+            done = self._command(text.lower(), seat)
+            if done == "again":
                 continue
-            if word == "routes":
-                self.write(routes_text(self.match.state, seat, seat, self.tr))
-                continue
-            if word == "board":
-                self._board(seat)
-                continue
-            if word in ("view", "menu", "list", "v"):
-                self._show(seat)
-                continue
-            if word == "undo":
-                try:
-                    self.match.undo()
-                except MatchError as exc:
-                    self.write(str(exc))
-                    continue
-                self._rebuild_log()
-                self.write(
-                    self.tr.t(
-                        "Undone: back to seat {seat}'s choice.", seat=self.match.state.current
-                    )
-                )
+            if done is not None:
+                return done == "moved"
+            action = self._picked(text)
+            if action is not None and self._played(seat, action):
+                self._catch_up()
                 return True
-            action: Action | str = text
-            if text.isdecimal() and len(text) < 5:
-                number = int(text)
-                if number not in self._menu:
-                    numbers = ", ".join(map(str, self._menu))
-                    self.write(
-                        self.tr.t(
-                            "No choice {number}: the menu has {numbers}.",
-                            number=number,
-                            numbers=numbers,
-                        )
-                    )
-                    continue
-                action = self._menu[number]
-            try:
-                self.match.play(seat, action)
-            except BotError:
-                raise  # the move was made; a bot after it failed
-            except ActionParseError as exc:
-                detail = str(exc).split("; candidates:")[0]
-                self.write(
-                    detail
-                    if self.tr.lang == "en"
-                    else self.tr.t("Not a move I can read ({detail}).", detail=detail)
-                )
-                for candidate in exc.candidates:
-                    self.write(f"    {candidate}")
-                continue
-            except IllegalActionError as exc:
-                self.write(self.tr.t("Not possible: {reason}", reason=self.tr.refusal(exc)))
-                continue
-            except TTRError as exc:
-                self.write(self.tr.t("Not possible: {reason}", reason=exc))
-                continue
-            self._catch_up()
-            return True
+
+    def _command(self, word: str, seat: int) -> str | None:
+        """A word of the terminal's own (quit, help, routes, board, view, undo): ``"quit"``,
+        ``"moved"`` (undo), ``"again"`` (read on); None when it is no command."""
+        if word in ("quit", "exit", "q"):
+            return "quit"
+        shown = {
+            "help": lambda: self.write(help_text(self.match.state, self.tr)),
+            "routes": lambda: self.write(routes_text(self.match.state, seat, seat, self.tr)),
+            "board": lambda: self._board(seat),
+            "view": lambda: self._show(seat),
+        }
+        alias = {"?": "help", "h": "help", "menu": "view", "list": "view", "v": "view"}
+        show = shown.get(alias.get(word, word))
+        if show is not None:
+            show()
+            return "again"
+        if word != "undo":
+            return None
+        try:
+            self.match.undo()
+        except MatchError as exc:
+            self.write(str(exc))
+            return "again"
+        self._rebuild_log()
+        self.write(
+            self.tr.t("Undone: back to Player {n}'s choice.", n=self.match.state.current + 1)
+        )
+        return "moved"
+
+    def _picked(self, text: str) -> Action | str | None:
+        """The move a line names: a number of the menu, else the text; None (said why) for a
+        number the menu does not have."""
+        if not (text.isdecimal() and len(text) < 5):
+            return text
+        number = int(text)
+        if number in self._menu:
+            return self._menu[number]
+        numbers = ", ".join(map(str, self._menu))
+        self.write(self.tr.t("No choice {number}: the menu has {numbers}.", number=number,
+                             numbers=numbers))  # fmt: skip
+        return None
+
+    def _played(self, seat: int, action: Action | str) -> bool:
+        """Play ``action`` for ``seat``; False (said why, in the page's words) when refused."""
+        try:
+            self.match.play(seat, action)
+        except BotError:
+            raise  # the move was made; a bot after it failed
+        except ActionParseError as exc:
+            self._unread(exc)
+            return False
+        except IllegalActionError as exc:  # the page's words; the rule's number after them
+            self.write(self._refused(exc))
+            return False
+        except TTRError as exc:
+            self.write(self.tr.t("Not possible: {reason}", reason=exc))
+            return False
+        return True
+
+    def _unread(self, exc: ActionParseError) -> None:
+        """A line that names no move: the rules' refusal as the page says it, or what could not
+        be read with the moves it could mean, numbered to pick rather than retype."""
+        if exc.refusal is not None:  # a move the rules forbid now: as the page says it
+            self.write(self._refused(exc.refusal))
+            return
+        detail = str(exc).split("; candidates:")[0]
+        self.write(
+            detail
+            if self.tr.lang == "en"
+            else self.tr.t("Not a move I can read ({detail}).", detail=detail)
+        )
+        picks = _moves(exc.candidates)
+        if picks:  # whole moves: numbered, to pick rather than retype
+            self._menu = dict(enumerate(picks, start=1))
+            for number, candidate in self._menu.items():
+                self.write(f"  {number:>2}  {candidate}")
+            self.write(self.tr.t("Type a number to choose one (view shows the whole menu again)."))
+        else:  # names to finish a move with
+            for name in exc.candidates:
+                self.write(f"    {name}")
+
+    def _refused(self, exc: IllegalActionError) -> str:
+        """A refused move as the page says it, then the rule's number."""
+        return self.tr.t("{reason} (rule {rule})", reason=self.tr.refusal(exc), rule=exc.rule)
 
     def _board(self, seat: int) -> None:
         """Every seat's routes and stations, and the drawing when the caller can make one."""
@@ -635,18 +678,23 @@ class Terminal:
             )
 
 
-def scoreboard_text(board: Scoreboard, tr: Translator = ENGLISH) -> str:
-    """The final scores for players: ``format_scoreboard`` in English, else its table and
-    each seat's tickets and longest path in the catalogs' words."""
-    if tr.lang == "en":
-        from .scoring import format_scoreboard
+# What ranked two seats with equal totals, in the page's words (R49, R50).
+TIE_BREAKS = {
+    "completed_tickets": N_("completed tickets"),
+    "fewest_stations": N_("fewer stations built"),
+    "longest_path": N_("the longer longest path"),
+}
 
-        return format_scoreboard(board)
+
+def scoreboard_text(board: Scoreboard, tr: Translator = ENGLISH) -> str:
+    """The final scores for players, in ``tr``'s words and numbered as on the page: the table,
+    each player's tickets, stations and longest path, then what ranked equal totals.
+    (``scoring.format_scoreboard`` stays the library's English text, by seat.)"""
     heads = [
         tr.t(h)
         for h in (
             N_("rank"),
-            N_("seat"),
+            N_("player"),
             N_("routes"),
             N_("tickets"),
             N_("stations"),
@@ -656,8 +704,10 @@ def scoreboard_text(board: Scoreboard, tr: Translator = ENGLISH) -> str:
         )
     ]
     widths = [max(len(h), 6) for h in heads]
+    title = tr.t("Final scores") if board.final else tr.t("Provisional scores")
     lines = [
-        tr.t("Final scores") if board.final else tr.t("Provisional scores"),
+        f"{title} ({board.map}, {board.variant}); "
+        + tr.t("bonus: {name}", name=tr.t(board.bonus_name)),
         " ".join(h.rjust(w) for h, w in zip(heads, widths, strict=True)),
     ]
     by_seat = {p.seat: p for p in board.players}
@@ -665,7 +715,7 @@ def scoreboard_text(board: Scoreboard, tr: Translator = ENGLISH) -> str:
         p = by_seat[seat]
         cells = (
             p.rank,
-            seat,
+            seat + 1,
             p.route_points,
             f"{p.ticket_points:+}",
             p.station_points,
@@ -679,23 +729,61 @@ def scoreboard_text(board: Scoreboard, tr: Translator = ENGLISH) -> str:
         lines += [
             "",
             tr.t(
-                "seat {seat}: {points}, rank {rank}",
-                seat=seat,
+                "{player}: {points}, rank {rank}",
+                player=player(seat, tr),
                 rank=p.rank,
                 points=tr.tn("{n} point", "{n} points", p.total),
             ),
         ]
         for t in p.tickets:
             mark = tr.t("done") if t.completed else tr.t("failed")
-            lines.append(f"  {mark} {t.ticket:<24} {t.points:>+4}")
+            via = f" ({', '.join(t.routes)})" if t.routes else ""
+            lines.append(f"  {mark} {t.ticket:<24} {t.points:>+4}{via}")
+        for st in p.stations:
+            borrows = (
+                tr.t("station {city}: borrows {route}", city=st.city, route=st.route)
+                if st.route
+                else tr.t("station {city}: borrows no route", city=st.city)
+            )
+            lines.append("  " + borrows)
         trains = tr.tn("{n} train", "{n} trains", p.longest_path.length)
         lines.append("  " + tr.t("longest path: {trains}", trains=trains))
+    notes = []
+    for i, why in enumerate(board.decided_by):
+        a, b = board.ranking[i], board.ranking[i + 1]
+        names = {"a": player(a, tr), "b": player(b, tr)}
+        if why is None:
+            notes.append(tr.t("{a} and {b} share rank {rank}", rank=by_seat[a].rank, **names))
+        elif why != "total":
+            k = board.criteria.index(why)
+            what = tr.t(TIE_BREAKS[why]) if why in TIE_BREAKS else tr.t(board.bonus_name)
+            first, second = by_seat[a].criteria_values[k], by_seat[b].criteria_values[k]
+            notes.append(
+                tr.t(
+                    "the tie-break puts {a} ahead of {b} on {what} ({first} to {second})",
+                    what=what,
+                    first=first,
+                    second=second,
+                    **names,
+                )
+            )
+    if notes:
+        lines += ["", *notes]
     return "\n".join(lines)
+
+
+def _moves(candidates: Sequence[str]) -> list[Action]:
+    """The candidates as moves, when each is one ("claim X with 2red"); else nothing (they are
+    names to finish a move with, such as the tickets on offer)."""
+    try:
+        return [parse(text) for text in candidates]
+    except TTRError:
+        return []
 
 
 def resume_command(match: Match, path: str) -> str:
     """The command that goes on with a saved match, each person keeping their seat."""
-    persons = [str(i) for i, s in enumerate(match.seats) if s.is_person]
+    persons = [str(i + 1) for i, s in enumerate(match.seats) if s.is_person]
     bots = [s.name for s in match.seats if not s.is_person]
     if len(set(bots)) > 1:  # --bots names every seat in turn, persons' seats included
         bots = [bots[0] if s.is_person else s.name for s in match.seats]
@@ -712,14 +800,14 @@ def describe_state(state: GameState) -> list[str]:
     board = state.map
     lines = [
         "game over" if state.phase is Phase.GAME_OVER
-        else f"seat {state.current} to act ({state.phase.name.lower().replace('_', ' ')})",
+        else f"{player(state.current)} to act ({state.phase.name.lower().replace('_', ' ')})",
         _table_line(state.row, state.pile_size, state.discard.total, len(state.ticket_deck)),
     ]  # fmt: skip
     for seat, p in enumerate(state.players):
         tickets = ", ".join(board.tickets[t].id for t in p.tickets) or "none"
         offer = f"; offered {', '.join(board.tickets[t].id for t in p.offer)}" if p.offer else ""
         lines.append(
-            f"  seat {seat}: trains {p.trains}, route points {p.score}, "
+            f"  {player(seat)}: trains {p.trains}, route points {p.score}, "
             f"hand {_cards_line(p.hand)}; tickets {tickets}{offer}"
         )
     if state.tunnel is not None:

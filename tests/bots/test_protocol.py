@@ -243,7 +243,7 @@ def test_play_gives_a_failed_program_s_seat_to_a_stand_in_and_says_why(tmp_path:
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert "(seat 0): answered garbage: 'a move, please?'" in out.stderr
-    assert "a random bot plays seat 0 from now on" in out.stderr
+    assert "a random bot plays for Player 1 from now on" in out.stderr
     assert "Final scores" in out.stdout  # the game was played to its end
     assert_all_ended(pids)
 

@@ -22,11 +22,11 @@ def test_play_prints_every_turn_and_the_final_scoreboard(
     out = capsys.readouterr().out
     lines = out.splitlines()
     assert lines[0].startswith("Ticket to Ride: Europe, variant Europe, 3 players, seed 4")
-    assert sum(1 for line in lines if " start seat " in line) == 3
+    assert sum(1 for line in lines if " start Player " in line) == 3
     assert "Final scores (europe, base)" in out
-    assert sum(1 for line in lines if line.startswith("  seat ") and " left, " in line) == 3
+    assert sum(1 for line in lines if line.startswith("  Player ") and " left, " in line) == 3
     assert any(line.strip().startswith("1 ") for line in lines)  # a rank-1 row
-    assert any(line.startswith(("Winner: seat", "Shared win: seat")) for line in lines)
+    assert any(line.startswith(("Winner: Player", "Shared win: Player")) for line in lines)
     assert ET.parse(svg).getroot().tag.endswith("svg")
 
 
@@ -37,7 +37,7 @@ def test_play_is_reproducible_and_quiet_mode_prints_only_scores(
     first = capsys.readouterr().out
     main(["play", "--map", "usa", "--players", "2", "--seed", "9", "--quiet"])
     assert capsys.readouterr().out == first
-    assert "seat 0:" not in first.splitlines()[1]
+    assert "Player 1:" not in first.splitlines()[1]
     assert "Longest Continuous Path" in first
 
 

@@ -19,7 +19,7 @@ from ttr_europe.events import LastRound, RouteClaimed, TicketsDrawn
 from ttr_europe.match import Match
 from ttr_europe.records import GameRecord, final_state, replay
 from ttr_europe.render import render_svg
-from ttr_europe.scoring import format_scoreboard, score
+from ttr_europe.scoring import score
 from ttr_europe.terminal import (
     LEGEND,
     MENU_CLAIMS,
@@ -28,6 +28,7 @@ from ttr_europe.terminal import (
     help_text,
     menu,
     menu_text,
+    scoreboard_text,
     show_view,
     this_turn,
 )
@@ -57,7 +58,7 @@ def test_a_whole_game_against_a_bot_typed_on_standard_input(
 ) -> None:
     record_file = tmp_path / "game.json"
     code, out = run_main(
-        ["play", "--human", "0", "--players", "2", "--seed", "11", "--bots", "greedy",
+        ["play", "--human", "1", "--players", "2", "--seed", "11", "--bots", "greedy",
          "--record", str(record_file)],
         script(1), monkeypatch,
     )  # fmt: skip
@@ -65,9 +66,9 @@ def test_a_whole_game_against_a_bot_typed_on_standard_input(
     record = GameRecord.from_json(record_file.read_text())
     final = final_state(record)
     assert final.phase.name == "GAME_OVER"
-    assert format_scoreboard(score(final)) in out
-    assert "== seat 0 (person): your turn ==" in out
-    assert "Face-up  1:" in out and "Tickets  " in out and "seat 1 (greedy): trains" in out
+    assert scoreboard_text(score(final)) in out
+    assert "== Player 1 (person): your turn ==" in out
+    assert "Face-up  1:" in out and "Tickets  " in out and "Player 2 (greedy): trains" in out
     assert "Moves (words in any case" in out  # help was shown
     assert "No choice 0" in out and "no route 'Nowhere-Else'" in out
     assert "Winner: " in out or "Shared win: " in out
@@ -76,25 +77,25 @@ def test_a_whole_game_against_a_bot_typed_on_standard_input(
 def test_hot_seat_two_persons_and_a_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     record_file = tmp_path / "game.json"
     code, out = run_main(
-        ["play", "--human", "0,2", "--players", "3", "--seed", "3", "--record", str(record_file)],
+        ["play", "--human", "1,3", "--players", "3", "--seed", "3", "--record", str(record_file)],
         script(2, 12000), monkeypatch,
     )  # fmt: skip
     assert code == 0
     assert final_state(GameRecord.from_json(record_file.read_text())).phase.name == "GAME_OVER"
-    assert "== seat 2 (person)" in out and "== seat 0 (person)" in out
+    assert "== Player 3 (person)" in out and "== Player 1 (person)" in out
 
 
 def test_quit_saves_the_record_and_resume_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     saved = tmp_path / "saved.json"
-    args = ["play", "--human", "1", "--players", "2", "--seed", "5", "--record", str(saved)]
+    args = ["play", "--human", "2", "--players", "2", "--seed", "5", "--record", str(saved)]
     code, out = run_main(args, "1\n1\n2\nquit\n", monkeypatch)
     assert code == 0 and f"Game saved to {saved}" in out
     first = GameRecord.from_json(saved.read_text())
     assert len(first.actions) >= 3
     code, out = run_main([*args, "--resume", str(saved)], "undo\nquit\n", monkeypatch)
-    assert code == 0 and "Recent turns:" in out and "Undone: back to seat 1's choice." in out
+    assert code == 0 and "Recent turns:" in out and "Undone: back to Player 2's choice." in out
     after_undo = GameRecord.from_json(saved.read_text())
     assert after_undo.actions == first.actions[: len(after_undo.actions)]
     assert len(after_undo.actions) < len(first.actions)
@@ -102,7 +103,7 @@ def test_quit_saves_the_record_and_resume_goes_on(
 
 def test_end_of_input_is_like_quit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     saved = tmp_path / "eof.json"
-    code, out = run_main(["play", "--human", "0", "--record", str(saved)], "", monkeypatch)
+    code, out = run_main(["play", "--human", "1", "--record", str(saved)], "", monkeypatch)
     assert code == 0 and saved.exists() and "Game saved to" in out
 
 
@@ -137,7 +138,7 @@ def test_hostile_lines_get_a_message_and_change_nothing(
     saved = tmp_path / "hostile.json"
     text = "\n".join(HOSTILE) + "\nquit\n"
     code, out = run_main(
-        ["play", "--human", "0", "--players", "2", "--seed", "8", "--record", str(saved)],
+        ["play", "--human", "1", "--players", "2", "--seed", "8", "--record", str(saved)],
         text, monkeypatch,
     )  # fmt: skip
     assert code == 0
@@ -153,7 +154,7 @@ def test_hostile_lines_get_a_message_and_change_nothing(
 def test_bytes_that_are_not_utf8_do_not_stop_the_game(tmp_path: Path) -> None:
     saved = tmp_path / "bytes.json"
     result = subprocess.run(
-        [sys.executable, "-m", "ttr_europe", "play", "--human", "0", "--players", "2",
+        [sys.executable, "-m", "ttr_europe", "play", "--human", "1", "--players", "2",
          "--record", str(saved)],
         input=b"\xff\xfe\x80 draw\nkeep \xc3\x28\n1\nquit\n",
         check=False,
@@ -170,15 +171,39 @@ def test_bytes_that_are_not_utf8_do_not_stop_the_game(tmp_path: Path) -> None:
 def test_ambiguous_claim_lists_the_candidates() -> None:
     state = scenario(hands={0: "2red+2blue+1loco"}, row="red blue green yellow pink")
     match = Match(state, ["person", "random"], seed=1)
-    lines = iter(["claim Rostov-Sochi", "quit"])
+    lines = iter(["claim Rostov-Sochi", "2", "quit"])
     written: list[str] = []
     terminal = Terminal(match, lambda prompt: next(lines), written.append, lambda m: "nowhere")
     assert terminal.run() is False
     text = "\n".join(written)
     assert "fits" in text
-    assert "    claim Rostov-Sochi with 2red" in written
-    assert "    claim Rostov-Sochi with 1blue+1loco" in written
-    assert match.actions == ()
+    # numbered, to pick one by its number rather than retype it
+    assert "   1  claim Rostov-Sochi with 2red" in written
+    picked = next(line for line in written if line.startswith("   2  claim Rostov-Sochi"))
+    assert "Type a number to choose one (view shows the whole menu again)." in written
+    assert str(match.actions[0]) == picked[6:]
+
+
+def test_station_candidates_are_numbered_and_refusals_are_in_the_pages_words() -> None:
+    state = scenario(hands={0: "2red+2blue+1loco"}, row="red blue green yellow pink")
+    match = Match(state, ["person", "random"], seed=1)
+    lines = iter(["station Sofia", "1", "station Sofia", "quit"])
+    written: list[str] = []
+    terminal = Terminal(match, lambda prompt: next(lines), written.append, lambda m: "nowhere")
+    assert terminal.run() is False
+    numbered = [line for line in written if line.startswith("   1  station Sofia with ")]
+    assert numbered, written
+    assert str(match.actions[0]) == numbered[0][6:]
+    # Sofia has a station now: the engine's reason, said as the page says it, and its rule
+    assert "That city already has a train station. (rule R40)" in written
+
+
+def test_a_ticket_keep_refused_is_said_in_the_pages_words() -> None:
+    match = Match.new("europe", "base", 2, 3, ["person", "random"], first_player=0)
+    lines = iter(["keep 1", "quit"])
+    written: list[str] = []
+    Terminal(match, lambda prompt: next(lines), written.append, lambda m: "nowhere").run()
+    assert any(line.startswith("Keep at least 2 tickets. (rule R") for line in written), written
 
 
 def test_menu_offers_one_payment_per_route_with_fewest_locomotives() -> None:
@@ -226,7 +251,7 @@ def test_quiet_play_prints_only_the_scoreboard(
     assert main(["play", "--quiet", "--seed", "3", "--record", str(record_file)]) == 0
     out = capsys.readouterr().out
     final = final_state(GameRecord.from_json(record_file.read_text()))
-    assert out == format_scoreboard(score(final)) + "\n"
+    assert out == scoreboard_text(score(final)) + "\n"
 
 
 def test_replay_at_a_position_draws_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -247,20 +272,25 @@ def test_replay_at_a_position_draws_it(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_bad_human_seats_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "--human", "3", "--players", "3"]) == 2
-    assert "--human: seats are 0 to 2" in capsys.readouterr().err
+    assert main(["play", "--human", "4", "--players", "3"]) == 2
+    assert "--human: players are 1 to 3, not '4'" in capsys.readouterr().err
     assert main(["play", "--human", "x"]) == 2
+    capsys.readouterr()
+    # Players count from 1 as on the page; the old seats from 0 are refused, never guessed
+    assert main(["play", "--human", "0,2", "--players", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "numbered from 1" in err and "--human 1,3" in err and len(err.splitlines()) == 1
 
 
 def test_resume_refuses_a_bad_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.json"
     record = GameRecord("europe", "base", 2, 1, 0, actions=("blind",))
     bad.write_text(json.dumps(record.to_json()))
-    assert main(["play", "--human", "0", "--resume", str(bad)]) == 2
+    assert main(["play", "--human", "1", "--resume", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "$.actions[0]" in err and "R9" in err
     bad.write_text("{not json")
-    assert main(["play", "--human", "0", "--resume", str(bad)]) == 2
+    assert main(["play", "--human", "1", "--resume", str(bad)]) == 2
     assert str(bad) in capsys.readouterr().err
 
 
@@ -277,7 +307,7 @@ def test_the_view_marks_connected_tickets_and_hides_other_hands() -> None:
     assert "Hand (3)  2 red, 1 loco" in text
     assert "Face-up  1:red  2:blue  3:green  4:yellow  5:pink" in text
     assert "black" not in text and "Paris-Wien" not in text  # the other seat's secrets
-    assert "seat 1 (greedy): trains 45, route points 0, cards 5, tickets 1" in text
+    assert "Player 2 (greedy): trains 45, route points 0, cards 5, tickets 1" in text
 
 
 def test_a_pending_tunnel_is_shown_with_its_choices() -> None:
@@ -319,7 +349,7 @@ def test_a_bot_that_fails_gives_its_seat_to_a_stand_in_and_the_game_goes_on() ->
     assert str(match.actions[0]).startswith("keep ")  # the person's keep stands
     assert len(match.actions) == 2 and match.seats[1].name.startswith("random for")
     (said,) = [line for line in out if "out of order" in line]
-    assert said.endswith("a random bot plays seat 1 from now on.") and "(seat 1)" in said
+    assert said.endswith("a random bot plays for Player 2 from now on.") and "(seat 1)" in said
     assert not any(line.startswith("Not possible") for line in out), out
 
 
@@ -329,7 +359,7 @@ def test_a_line_under_the_limit_in_characters_is_read_whole_however_many_bytes(
     saved = tmp_path / "wide.json"
     wide = "keep 1" + "\u3000" * 665 + " 2 3"  # 676 characters, 2005 bytes in UTF-8
     result = subprocess.run(
-        [sys.executable, "-m", "ttr_europe", "play", "--human", "0", "--players", "2",
+        [sys.executable, "-m", "ttr_europe", "play", "--human", "1", "--players", "2",
          "--map", "usa", "--seed", "5", "--record", str(saved)],
         input=(wide + "\nquit\n").encode(),
         check=False,
@@ -360,17 +390,17 @@ def test_quit_then_the_printed_command_keeps_the_persons_seat(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     saved = tmp_path / "kept.json"
-    args = ["play", "--human", "1", "--players", "4", "--seed", "5", "--bots", "greedy,random",
+    args = ["play", "--human", "2", "--players", "4", "--seed", "5", "--bots", "greedy,random",
             "--record", str(saved)]  # fmt: skip
     code, out = run_main(args, "quit\n", monkeypatch)
     hint = next(line for line in out.splitlines() if line.startswith("Game saved to"))
     command = hint.split("continue with: ")[1]
     bots = "greedy,greedy,greedy,random"
-    assert command == f"ttr-europe play --resume {saved} --human 1 --bots {bots}"
+    assert command == f"ttr-europe play --resume {saved} --human 2 --bots {bots}"
     code, out = run_main(command.split()[1:], "quit\n", monkeypatch)
     assert code == 0
-    assert "seat 0 greedy, seat 1 person, seat 2 greedy, seat 3 random" in out
-    assert "== seat 1 (person)" in out  # the person is asked again, no bot took the seat
+    assert "Player 1 greedy, Player 2 person, Player 3 greedy, Player 4 random" in out
+    assert "== Player 2 (person)" in out  # the person is asked again, no bot took the seat
 
 
 def test_second_card_menu_numbers_agree_with_draw_n() -> None:
@@ -426,7 +456,7 @@ def test_routes_and_board_commands_list_the_claims(tmp_path: Path) -> None:
     Terminal(match, lambda p: next(lines), written.append, lambda m: "x", draw=draw).run()
     assert "You have 1 route (1 point): Dieppe-Paris (1)" in written
     assert "  You have 1 route (1 point): Dieppe-Paris (1)" in written
-    assert "  Seat 1 has 1 route (4 points): Paris-Zurich (3); stations in Wien" in written
+    assert "  Player 2 has 1 route (4 points): Paris-Zurich (3); stations in Wien" in written
     assert f"Board drawn to {drawn} (open it in a browser)" in written
     ET.fromstring(drawn.read_text())
 
@@ -436,23 +466,50 @@ def test_wording_plurals_and_stations_left() -> None:
                      owners={"Dieppe-Paris": 1}, stations={1: ["Wien"]})  # fmt: skip
     match = Match(state, ["person", "greedy"])
     text = "\n".join(show_view(match, 0))
-    assert "seat 1 (greedy): trains 44, route points 1, cards 0, tickets 0, stations left 2" in text
-    assert "seat 0 (you): " in text and "stations left 3" in text
+    other = "Player 2 (greedy): trains 44, route points 1, cards 0, tickets 0, stations left 2"
+    assert other in text
+    assert "Player 1 (you): " in text and "stations left 3" in text
     assert describe(TicketsDrawn(0, 1, None)) == "drew 1 ticket"
     assert describe(RouteClaimed(0, "Dieppe-Paris", Cards.of(red=1), 1, 1)) == (
         "claimed, +1 point, 1 train left"
     )
-    assert describe(LastRound(0, 2, 1)) == "LAST ROUND: seat 0 has 2 trains left; 1 turn to go"
+    assert describe(LastRound(0, 2, 1)) == "LAST ROUND: Player 1 has 2 trains left; 1 turn to go"
 
 
 def test_board_in_play_draws_the_seats_view_beside_the_record(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     record = tmp_path / "game.json"
-    args = ["play", "--human", "0", "--players", "2", "--record", str(record)]
+    args = ["play", "--human", "1", "--players", "2", "--record", str(record)]
     code, out = run_main(args, "routes\nboard\nquit\n", monkeypatch)
     drawn = tmp_path / "game-board.svg"
     assert code == 0 and f"Board drawn to {drawn} (open it in a browser)" in out
-    assert "You have no routes yet" in out and "  Seat 1 has no routes yet" in out
+    assert "You have no routes yet" in out and "  Player 2 has no routes yet" in out
     root = ET.fromstring(drawn.read_text())
     assert root.find("{http://www.w3.org/2000/svg}g[@class='sidebar']") is not None  # seat 0's
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_last_round_is_counted_right_at_every_one_of_its_turns(seed: int) -> None:
+    """On each of the final turns the terminal says how many turns come after this one: the
+    turns the engine then starts before the game ends (none on the very last)."""
+    from ttr_europe.bots import decide, make_bot
+
+    match = Match.new("europe", "base", 3, seed, ["person"] * 3)
+    bot, rng = make_bot("greedy"), random.Random(seed)
+    said: list[tuple[int, str]] = []  # (event number, the last-round line) at each decision
+    while not match.finished:
+        seat = match.current
+        said += [(match.seq, line) for line in show_view(match, seat) if "Last round" in line]
+        match.play(seat, decide(bot, match.state, rng))
+    starts = [n for n, e in match.events_since(0, None) if e.to_json()["type"] == "turn_started"]
+    assert said
+    for n, line in said:
+        after = sum(1 for s in starts if s > n)
+        turns = "turn" if after == 1 else "turns"
+        expected = f"Last round: {after} {turns} left after this one" if after else (
+            "Last round: this is the last turn")  # fmt: skip
+        assert line.strip() == expected, (n, line)
+    assert {line.strip() for _, line in said} >= {
+        "Last round: this is the last turn", "Last round: 1 turn left after this one",
+        "Last round: 2 turns left after this one"}  # fmt: skip

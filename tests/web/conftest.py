@@ -24,3 +24,13 @@ def browser() -> Iterator[Any]:
         )
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(autouse=True)
+def _moves_as_fast_as_a_test_clicks(request: pytest.FixtureRequest, monkeypatch: Any) -> None:
+    """A browser test plays faster than a person: lift a match's move rate (``MOVE_RATE``) for
+    it. The rate itself is tested without a browser (test_web_durability.py)."""
+    if "browser" in request.fixturenames:
+        from ttr_europe.web import hub
+
+        monkeypatch.setattr(hub, "MOVE_RATE", 1e9)

@@ -232,7 +232,7 @@ def test_tabs_share_a_match_and_a_closed_tab_gets_its_seat_back(browser: Any) ->
         again.goto(url)
         again.wait_for_selector("#players tr[data-seat='0']", timeout=TIMEOUT)
         assert again.locator("#error").is_hidden()
-        assert "seat 0" in again.locator("#where").inner_text()
+        assert "Player 1" in again.locator("#where").inner_text()
         assert again.locator("#hand").inner_text() == hand
         assert server.hub.latest.tokens.keys() == {0, 1}
 
@@ -317,7 +317,7 @@ def test_new_game_sits_at_the_first_persons_seat(browser: Any) -> None:
         first = server.hub.latest.id
         page.click("#new-game")
         page.wait_for_function(
-            "document.getElementById('where').textContent.endsWith(', seat 1')"
+            "document.getElementById('where').textContent.endsWith(', Player 2')"
             f" && !document.getElementById('where').textContent.includes('{first}')",
             timeout=TIMEOUT,
         )

@@ -21,6 +21,8 @@ def test_serve_starts_a_server_with_the_seats_asked_for(tmp_path: Path) -> None:
     with serve_process(port, *options) as server:
         page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read()
         assert b"/static/app.js" in page
+        lobby = urllib.request.urlopen(f"http://127.0.0.1:{port}/lobby", timeout=10).read()
+        assert b"/static/lobby.js" in lobby
         with client.connect(f"ws://127.0.0.1:{port}/ws") as ws:
             ws.send(json.dumps({"type": "join", "seat": 1}))
             assert json.loads(ws.recv(timeout=10))["seat"] == 1
@@ -31,3 +33,4 @@ def test_serve_starts_a_server_with_the_seats_asked_for(tmp_path: Path) -> None:
         server.terminate()  # a clean stop: the address it printed is in its output
         out, _ = server.communicate(timeout=20)
     assert f"http://127.0.0.1:{port}/" in out
+    assert f"The lobby, to make and share matches: http://127.0.0.1:{port}/lobby" in out

@@ -67,6 +67,6 @@ def test_a_tab_goes_on_from_the_same_position_after_the_server_is_killed(
         old = page.evaluate("matchId")
         page.click("#new-game")  # offered a new game: it sits at a new match
         page.wait_for_function(TURN, timeout=TIMEOUT)
-        assert page.evaluate("matchId") != old and "seat 0" in page.locator("#where").inner_text()
+        assert page.evaluate("matchId") != old and "Player 1" in page.locator("#where").inner_text()
     assert not errors
     page.close()

@@ -71,7 +71,7 @@ def test_the_whole_map_is_on_screen_with_hand_and_actions_beside_it(
         page.wait_for_function(TURN, timeout=TIMEOUT)
         match_id = server.hub.latest.id
         assert f"match={match_id}" in page.url and "seat=0" in page.url
-        assert page.locator("#where").inner_text() == f"match {match_id}, seat 0"
+        assert page.locator("#where").inner_text() == f"match {match_id}, Player 1"
         width, height = SIZES[size]["viewport"].values()  # type: ignore[attr-defined]
         board = page.locator("#board").evaluate(BOX)
         svg = page.locator("#board svg").evaluate(BOX)
@@ -173,9 +173,9 @@ def test_tickets_show_points_and_done_marks_and_their_paths(browser: Any) -> Non
         page.wait_for_function(TURN, timeout=TIMEOUT)
         items = page.locator("#my-tickets li")
         assert items.all_inner_texts() == [
-            "○\nZurich – Brindisi\n6", "○\nBrest – Petrograd\nlong\n20", "○\nParis – Wien\n8"
+            "○\nZürich – Brindisi\n6", "○\nBrest – Petrograd\nlong\n20", "○\nParis – Wien\n8"
         ] or [t.replace("\n", " ") for t in items.all_inner_texts()] == [
-            "○ Zurich – Brindisi 6", "○ Brest – Petrograd long 20", "○ Paris – Wien 8"
+            "○ Zürich – Brindisi 6", "○ Brest – Petrograd long 20", "○ Paris – Wien 8"
         ]  # fmt: skip
         assert page.locator("#my-tickets li.done").count() == 0
         # Pointing at an open ticket rings its two cities.
@@ -296,7 +296,7 @@ def test_watching_is_a_choice(browser: Any) -> None:
         # each before reading it, so a loaded machine cannot catch the page half drawn.
         page.locator("#hand-box").wait_for(state="hidden", timeout=TIMEOUT)
         page.locator("#seat-choice button").first.wait_for(timeout=TIMEOUT)
-        assert page.locator("#seat-choice button").all_inner_texts() == ["Sit at seat 0"]
+        assert page.locator("#seat-choice button").all_inner_texts() == ["Sit as Player 1"]
         assert server.hub.latest.tokens == {}  # watching took no seat
         page.close()
 

@@ -26,9 +26,10 @@ def configure_play(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--human",
-        metavar="SEATS",
+        metavar="PLAYERS",
         default="",
-        help="seats played at this keyboard, counted from 0 (e.g. 0, or 0,2 for hot-seat play)",
+        help="the players at this keyboard, numbered from 1 as on the page (e.g. 1, or 1,3 "
+        "for hot-seat play)",
     )
     parser.add_argument(
         "--resume",
@@ -51,14 +52,22 @@ def configure_play(parser: argparse.ArgumentParser) -> None:
 
 
 def _seats(text: str, players: int) -> list[int]:
+    """The seats (from 0, the engine's) of ``--human``'s players (from 1, as people count).
+    The old form, seats from 0, is refused rather than guessed: "1" would mean either."""
     seats: list[int] = []
     for item in text.split(","):
         part = item.strip()
         if not part:
             continue
-        if not part.isdecimal() or len(part) > 3 or int(part) >= players:
-            raise ValueError(f"--human: seats are 0 to {players - 1}, not {part!r}")
-        seats.append(int(part))
+        if part == "0":
+            raise ValueError(
+                f"--human: players are numbered from 1, as on the page (1 to {players}), not 0: "
+                "the old --human 0,2 is now --human 1,3"
+            )
+        number = int(part) if part.isascii() and part.isdecimal() and len(part) <= 3 else 0
+        if not 0 < number <= players:
+            raise ValueError(f"--human: players are 1 to {players}, not {part!r}")
+        seats.append(number - 1)
     return seats
 
 
@@ -126,7 +135,7 @@ def run_play(args: argparse.Namespace) -> int:
     from ..i18n import from_environment, translator
     from ..match import PERSON, Match
     from ..records import GameRecord
-    from ..terminal import LEGEND, PlayLog, Terminal, scoreboard_text
+    from ..terminal import LEGEND, PlayLog, Terminal, player, scoreboard_text
 
     tr = translator(args.lang or from_environment())
 
@@ -155,7 +164,8 @@ def run_play(args: argparse.Namespace) -> int:
     state = match.state
     if not args.quiet:
         seated = ", ".join(
-            tr.t("seat {seat} {name}", seat=i, name=s.name) for i, s in enumerate(match.seats)
+            tr.t("{player} {name}", player=player(i, tr), name=s.name)
+            for i, s in enumerate(match.seats)
         )
         print(
             tr.t(
@@ -185,8 +195,8 @@ def run_play(args: argparse.Namespace) -> int:
                 match.step()
             except BotError as exc:  # a stand-in plays on, as in the terminal
                 match.stand_in(before.current)
-                print(f"ttr-europe: {exc}; a random bot plays seat {before.current} from now "
-                      "on", file=sys.stderr)  # fmt: skip
+                print(f"ttr-europe: {exc}; a random bot plays for {player(before.current)} "
+                      "from now on", file=sys.stderr)  # fmt: skip
                 continue
             line = log.add(before, match.actions[-1], match.state)
             if line is not None and not args.quiet:
@@ -198,16 +208,16 @@ def run_play(args: argparse.Namespace) -> int:
         print(scoreboard_text(board, tr))
     else:
         print("\n" + tr.t("Final position:"))
-        for seat, player in enumerate(state.players):
+        for seat, held in enumerate(state.players):
             routes = [r.id for r in state.map.routes if state.owners[r.index] == seat]
             print(
                 tr.t(
-                    "  seat {seat}: {trains} left, {routes}, {stations}, {cards} in hand",
-                    seat=seat,
-                    trains=tr.tn("{n} train", "{n} trains", player.trains),
+                    "  {player}: {trains} left, {routes}, {stations}, {cards} in hand",
+                    player=player(seat, tr),
+                    trains=tr.tn("{n} train", "{n} trains", held.trains),
                     routes=tr.tn("{n} route", "{n} routes", len(routes)),
-                    stations=tr.tn("{n} station", "{n} stations", len(player.stations)),
-                    cards=tr.tn("{n} card", "{n} cards", player.hand.total),
+                    stations=tr.tn("{n} station", "{n} stations", len(held.stations)),
+                    cards=tr.tn("{n} card", "{n} cards", held.hand.total),
                 )
             )
         print()
@@ -216,8 +226,8 @@ def run_play(args: argparse.Namespace) -> int:
         print()
         named = ", ".join(
             tr.t(
-                "seat {seat} ({name}, {points})",
-                seat=w,
+                "{player} ({name}, {points})",
+                player=player(w, tr),
                 name=match.seats[w].name,
                 points=tr.tn("{n} point", "{n} points", board.players[w].total),
             )
@@ -244,7 +254,7 @@ def run_play(args: argparse.Namespace) -> int:
 
 COMMAND = Command(
     "play",
-    "play a game between bots, or against them with --human SEATS, and print the scores",
+    "play a game between bots, or against them with --human PLAYERS, and print the scores",
     configure_play,
     run_play,
 )

@@ -24,8 +24,8 @@ def run_replay(args: argparse.Namespace) -> int:
     from ..actions import parse
     from ..errors import SetupError
     from ..records import GameRecord, replay
-    from ..scoring import format_scoreboard, score
-    from ..terminal import LEGEND, describe_state, play_log
+    from ..scoring import score
+    from ..terminal import LEGEND, describe_state, play_log, scoreboard_text
 
     record = GameRecord.from_json(read_text(args.record), source=args.record)
     states = replay(record)
@@ -48,7 +48,7 @@ def run_replay(args: argparse.Namespace) -> int:
         for line in describe_state(position):
             print(line)
     print()
-    print(format_scoreboard(score(position)))
+    print(scoreboard_text(score(position)))
     if args.svg:
         from ..render import render_svg
 

@@ -92,8 +92,10 @@ def run_serve(args: argparse.Namespace) -> int:
         hub = Hub(make_match, store=store)  # restores the matches, or deals the first
         app = create_app(make_match, hub=hub)
         kept = "in memory only" if args.db == ":memory:" else f"in {args.db}"
-        print(f"Open http://{args.host}:{args.port}/ in a browser (Ctrl-C stops the server); "
-              f"{len(hub.matches)} match(es) live, kept {kept}.", flush=True)  # fmt: skip
+        address = f"http://{args.host}:{args.port}"
+        print(f"Open {address}/ in a browser to play (Ctrl-C stops the server); "
+              f"{len(hub.matches)} match(es) live, kept {kept}.\n"
+              f"The lobby, to make and share matches: {address}/lobby", flush=True)  # fmt: skip
         gc.collect()
         gc.freeze()  # what is loaded once (code, maps, restored matches) is never garbage
         gc.callbacks.append(short_collections())

@@ -1,4 +1,5 @@
-"""The Starlette application: the page, its static files and the WebSocket at ``/ws``.
+"""The Starlette application: the page, the lobby (``/lobby``), their static files and the
+WebSocket at ``/ws``.
 
 Every message goes through ``Hub.receive`` on the server's one event loop, so the engine is
 never entered by two messages at once. What the hub answers is queued at once for each tab it
@@ -60,6 +61,26 @@ async def write(websocket: WebSocket, queue: asyncio.Queue[str]) -> None:
         queue.task_done()
 
 
+async def _index(request: Any) -> Response:
+    return FileResponse(STATIC / "index.html")
+
+
+async def _lobby(request: Any) -> Response:
+    return FileResponse(STATIC / "lobby.html")
+
+
+async def _catalog(request: Any) -> Response:
+    """A language's catalog (``/i18n/pt.json``), or the one ``Accept-Language`` prefers
+    (``/i18n.json``): the page speaks the server's catalogs."""
+    lang = request.path_params.get("lang")
+    if lang is None:
+        lang = negotiate(request.headers.get("accept-language"))
+    if lang not in LANGUAGES:
+        return JSONResponse({"error": f"no language {lang!r}"}, status_code=404)
+    headers = {"Vary": "Accept-Language", "Cache-Control": "no-cache"}
+    return JSONResponse(catalog_json(lang), headers=headers)
+
+
 def create_app(
     make_match: Callable[[], Match],
     *,
@@ -71,20 +92,6 @@ def create_app(
     """The web application; ``make_match`` deals each new match (seats, map, seed); ``hub``
     (by default one on a throwaway database) holds the matches."""
     the_hub = hub if hub is not None else Hub(make_match)
-
-    async def index(request: Any) -> Response:
-        return FileResponse(STATIC / "index.html")
-
-    async def words(request: Any) -> Response:
-        """A language's catalog (``/i18n/pt.json``), or the one ``Accept-Language`` prefers
-        (``/i18n.json``): the page speaks the server's catalogs."""
-        lang = request.path_params.get("lang")
-        if lang is None:
-            lang = negotiate(request.headers.get("accept-language"))
-        if lang not in LANGUAGES:
-            return JSONResponse({"error": f"no language {lang!r}"}, status_code=404)
-        headers = {"Vary": "Accept-Language", "Cache-Control": "no-cache"}
-        return JSONResponse(catalog_json(lang), headers=headers)
 
     outboxes: dict[Client, Outbox] = {}
 
@@ -144,7 +151,7 @@ def create_app(
         finally:
             reader.cancel()
             writer.cancel()
-            the_hub.leave(client)
+            the_hub.disconnect(client)
             outboxes.pop(client, None)
         for task in (reader, writer):  # a closed connection ends either one: nothing to report
             if task.done() and not task.cancelled():
@@ -152,9 +159,10 @@ def create_app(
 
     app = Starlette(
         routes=[
-            Route("/", index),
-            Route("/i18n.json", words),
-            Route("/i18n/{lang}.json", words),
+            Route("/", _index),
+            Route("/i18n.json", _catalog),
+            Route("/i18n/{lang}.json", _catalog),
+            Route("/lobby", _lobby),
             WebSocketRoute("/ws", socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]

@@ -19,7 +19,14 @@ Messages from the browser (JSON objects with a ``"type"``):
 - ``{"type": "new"}``: start another match with the same settings; ``{"type": "play"}``: a
   person's seat to play at, in the latest match if nobody has sat or been sent there yet, else
   in a new one (what the page asks for when opened without a match); ``{"type": "ping"}``.
-- ``join`` may carry ``"name"``: the name the seat's player goes by (at most 24 characters).
+- ``join`` may carry ``"name"``: the name the seat's player goes by (at most 24 characters),
+  and ``"invite"``: the secret of the seat's invite link, which seats its first holder only.
+- ``{"type": "create", "map": ..., "variant": ..., "seats": [{"kind": "here" | "invite" | bot,
+  "name": ...}, ...], "public": true}``: a match made from the page (``lobby``); the answer
+  ``created`` carries the tokens of the ``here`` seats and the invite secrets of the others.
+- ``{"type": "lobby"}``: the public matches still being played, with their free seats.
+- ``{"type": "mine", "games": [{"match", "seat", "token"}, ...]}``: "my games": how each of a
+  browser's seats stands (``games``), sent again to this tab after every move in any of them.
 
 Matches live in a ``Store`` (SQLite): each move, seat token (hashed) and new match is committed
 before any tab hears of it (``answer`` waits for the store's writer; ``receive`` is the same
@@ -43,12 +50,12 @@ that sentence in each language of the catalogs, ``ttr_europe.i18n``).
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
-import re
 import secrets
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import wait as wait_for
@@ -69,8 +76,9 @@ from ..actions import (
     PayTunnel,
     WithdrawTunnel,
 )
-from ..board import Ticket
+from ..board import Map, Ticket
 from ..bots import close_bots, make_bot
+from ..data import available_maps
 from ..errors import (
     ActionParseError,
     BotError,
@@ -79,26 +87,28 @@ from ..errors import (
     IllegalActionError,
     NotYourTurnError,
     TTRError,
+    in_words,
 )
 from ..errors import WebError as WebError  # noqa: PLC0414 (re-exported from its old home)
 from ..i18n import LANGUAGES, translator
 from ..jsonio import action_from_json, cards_json, parse_json, scoreboard_to_json
 from ..match import Match, Seat
 from ..render import render_svg, score_highlights
-from .store import SeatSpec, Store, Stored, token_hash
+from . import lobby
+from .store import SeatSpec, Store, Stored, mark_joined, share, sharing, token_hash
 
 MAX_MESSAGE_CHARS = 16_384  # far above any legal message; the server's frame limit is larger
 MAX_MATCHES = 64
 JOIN_EVENTS = 200  # events replayed to a tab that joins late or comes back
 MAX_WATCHERS = 32  # tabs watching one match; each costs work at every move
 MAX_TABS_PER_SEAT = 8  # tabs at one seat (its token's holder may open several)
-MESSAGE_TYPES = ("join", "act", "options", "new", "play", "ping")
+MESSAGE_TYPES = ("join", "act", "options", "new", "play", "ping", "create", "lobby", "mine")
 MAX_NAME = 24  # characters of a player's chosen name
 RATE = 20.0  # message credits a tab regains per second: above any person's clicking
 BURST = 200.0  # credits a tab may hold: a quick series of moves, two joins back to back
 # What a message costs beyond one credit: dealing and playing bots to a person's turn (``new``,
 # ``play``); sending the whole position, about 120 kB (a granted ``join``); others cost one.
-COSTS = {"new": 29.0, "play": 29.0, "join": 79.0}
+COSTS = {"new": 29.0, "play": 29.0, "create": 29.0, "join": 79.0, "lobby": 4.0}
 # What a match may be asked to play: each accepted move (with the bots' replies, a commit and
 # an update to every tab) costs the server a few milliseconds, so a match takes at most
 # MOVE_RATE moves a second once its MOVE_BURST is spent, whatever number of tabs send them;
@@ -122,6 +132,7 @@ class Client:
     seen: int = 0
     credits: float = BURST  # the rate limit's bucket (``Hub.receive``)
     checked: float | None = None  # when it was last filled
+    follows: dict[str, set[int]] = attrs.field(factory=dict)  # "my games": match -> seats
 
 
 @attrs.define(eq=False)
@@ -139,6 +150,8 @@ class Hosted:
     saved: int = 0  # moves in the database
     joined: bool = False  # a person has taken a seat
     shown: dict[int | None, Json] = attrs.field(factory=dict)  # per seat, at ``shown_seq``
+    public: bool | None = None  # listed in the lobby; None: dealt by the server's settings
+    invites: dict[int, str] = attrs.field(factory=dict)  # seat -> its invite secret's hash
     shown_text: dict[int | None, str] = attrs.field(factory=dict)  # the same, as JSON text
     shown_seq: int = -1
     offered: bool = False  # ``play`` has handed out its first person's seat
@@ -180,6 +193,9 @@ class Hub:
         self.matches: dict[str, Hosted] = {}
         self._maps: dict[str, Any] = {}  # the maps of the matches made here, by id
         self._writes: list[tuple[Hosted | None, Future[None]]] = []  # not yet settled
+        self.followers: dict[str, set[Client]] = {}  # match id -> tabs whose "my games" has it
+        self._created: deque[float] = deque()  # when the latest ``create``s were answered
+        self._lobby: tuple[float, Json, str] | None = None  # when made, the list, its text
         self._restore_all()
         live = [h for h in self.matches.values() if not h.match.finished]
         self.latest = live[-1] if live else self.new_match()
@@ -187,10 +203,11 @@ class Hub:
 
     # ------------------------------------------------------------------ matches
 
-    def new_match(self) -> Hosted:
-        """A new match (bots move first if they are to act), saved before it is shown."""
+    def new_match(self, match: Match | None = None) -> Hosted:
+        """A new match (``match``, else one the server's settings deal; bots move first if
+        they are to act), saved before it is shown."""
         self._make_room()
-        match = self._make_match()
+        match = self._make_match() if match is None else match
         self._maps.setdefault(match.state.map.id, match.state.map)
         specs = [SeatSpec(s.name, None if s.is_person else s.name) for s in match.seats]
         now = self._now()
@@ -302,9 +319,10 @@ class Hub:
         """A stored match in memory again; its bots move if it is their turn. Its people count
         as seen now: their tabs come back within seconds of a restart."""
         match, specs = self._rebuild(stored)
+        public, invites = sharing(self.store, stored.id)
         hosted = Hosted(stored.id, match, specs, self._now(), dict(stored.tokens),
                         names=dict(stored.names), saved=len(stored.record.actions),
-                        joined=stored.joined)  # fmt: skip
+                        joined=stored.joined, public=public, invites=invites)  # fmt: skip
         if _bots_move(hosted):
             log.warning("match %s: a bot failed on restoring; a stand-in plays on", stored.id)
         self._save(hosted)
@@ -357,6 +375,11 @@ class Hub:
             with suppress(Exception):  # a failure is read from each change by _settle
                 await asyncio.wrap_future(change)
         return self._settle(told, [client])
+
+    def disconnect(self, client: Client) -> None:
+        """Forget a closed connection, its "my games" included."""
+        self.leave(client)
+        self.disconnect_follows(client)
 
     def receive(self, client: Client, text: str | bytes) -> Outgoing:
         """Handle one message and return its answers once the database holds what they tell
@@ -481,10 +504,11 @@ class Hub:
         return [(client, {"type": "created", "match": hosted.id, "seat": first})]
 
     def _on_join(self, client: Client, message: Json) -> Outgoing:
-        _fields(message, ("match", "seat", "token", "name"))
+        _fields(message, ("match", "seat", "token", "name", "invite"))
         match_id = _optional(message, "match", str)
         seat = _optional(message, "seat", int)
         token = _optional(message, "token", str)
+        invite = _optional(message, "invite", str)
         name = _name(_optional(message, "name", str))
         if match_id is None:
             hosted = self.latest if self.latest.id in self.matches else self.new_match()
@@ -498,19 +522,27 @@ class Hub:
         seats = hosted.match.seats
         if seat is not None:
             if not 0 <= seat < len(seats):
-                raise WebError("no_seat", f"no seat {seat} in a {len(seats)}-player game")
+                raise WebError("no_seat", f"no {_player(seat)} in a {len(seats)}-player game")
             if not seats[seat].is_person:
-                raise WebError("bot_seat", f"seat {seat} is played by a bot")
+                raise WebError("bot_seat", f"{_player(seat)} is played by a bot")
             held = hosted.tokens.get(seat)
-            if held is not None and (
-                token is None or not secrets.compare_digest(held, token_hash(token))
-            ):
-                raise WebError("seat_taken", f"seat {seat} is taken by another tab")
+            mine = held is not None and token is not None and _same(held, token)
+            if invite is not None and not mine:
+                expected = hosted.invites.get(seat)
+                if expected is None or not _same(expected, invite):
+                    raise WebError("bad_invite", "this invite link is not one of this match's")
+                if held is not None:
+                    raise WebError("invite_used", f"{_player(seat)}'s invite was used already")
+            elif held is not None and not mine:
+                raise WebError("seat_taken", f"{_player(seat)}'s seat is taken by another tab")
+            elif held is None and hosted.public is False:
+                raise WebError("invite_only", f"{_player(seat)}'s seat is for the invited player")
         others = [c for c in hosted.clients if c is not client and c.seat == seat]
         if len(others) >= (MAX_WATCHERS if seat is None else MAX_TABS_PER_SEAT):
-            where = "watching this match" if seat is None else f"at seat {seat}"
+            where = "watching this match" if seat is None else f"at {_player(seat)}'s seat"
             raise WebError("too_many_tabs", f"{len(others)} tabs are {where} already")
         self._charge(client, COSTS["join"])  # only a join that sends the position costs more
+        seated = seat is not None and seat not in hosted.tokens
         if seat is not None:
             hosted.seen = self._now()
             if seat not in hosted.tokens:  # the seat's first tab: its token, saved first
@@ -519,6 +551,9 @@ class Hub:
                 self._wrote(hosted, taken)
                 hosted.tokens[seat] = token_hash(token)
                 hosted.joined = True
+            elif not hosted.joined:  # a seat reserved for its maker's device
+                self._wrote(hosted, mark_joined(self.store, hosted.id, now=hosted.seen))
+                hosted.joined = True
         if seat is not None and name and hosted.names.get(seat) != name:
             self._wrote(hosted, self.store.named(hosted.id, seat, name))
             hosted.names[seat] = name
@@ -526,14 +561,18 @@ class Hub:
         client.hosted, client.seat, client.seen = hosted, seat, 0
         hosted.clients.append(client)
         joined = {"type": "joined", "match": hosted.id, "seat": seat, "token": token}
-        return [(client, joined), (client, self._update(client))]
+        # the tabs whose "my games" hold this match hear that the seat is taken
+        told = [(c, self._games(c)) for c in self.followers.get(hosted.id, ()) if seated]
+        return [(client, joined), (client, self._update(client)), *told]
 
     def _on_act(self, client: Client, message: Json) -> Outgoing:
         _fields(message, ("action", "seat"))
         hosted, seat = _seated(client)
         claimed = _optional(message, "seat", int)
         if claimed is not None and claimed != seat:
-            raise WebError("not_your_seat", f"this tab holds seat {seat}, not seat {claimed}")
+            raise WebError(
+                "not_your_seat", f"this tab holds {_player(seat)}'s seat, not {_player(claimed)}'s"
+            )
         action = message.get("action")
         match = hosted.match
         if isinstance(action, dict):
@@ -556,7 +595,105 @@ class Hub:
         hosted.moves -= 1  # only a move made counts
         self._save(hosted)  # before any tab hears of the move
         updates = [(c, self._update(c)) for c in hosted.clients]
-        return updates + [(c, error("bot_failed", f)) for f in faults for c in hosted.clients]
+        updates += [(c, error("bot_failed", f)) for f in faults for c in hosted.clients]
+        return updates + [(c, self._games(c)) for c in self.followers.get(hosted.id, ())]
+
+    def _on_create(self, client: Client, message: Json) -> Outgoing:
+        _fields(message, ("map", "variant", "seats", "public"))
+        wanted = lobby.settings(message, available_maps(), _name)
+        now = self._clock()
+        while self._created and now - self._created[0] >= lobby.CREATE_WINDOW:
+            self._created.popleft()
+        if len(self._created) >= lobby.MAX_CREATES:
+            wait = lobby.CREATE_WINDOW - (now - self._created[0])
+            raise WebError("too_many_new", f"{len(self._created)} matches were made in the last "
+                           f"minute; try again in {wait:.0f} s")  # fmt: skip
+        match = wanted.match(secrets.randbelow(2**31))  # bad settings: refused before the charge
+        self._charge(client, COSTS["create"])
+        hosted = self.new_match(match)
+        tokens = {i: secrets.token_urlsafe(16) for i, k in enumerate(wanted.seats) if k == "here"}
+        invites = {i: secrets.token_urlsafe(16) for i, k in enumerate(wanted.seats)
+                   if k == "invite"}  # fmt: skip
+        hashed = {i: token_hash(t) for i, t in tokens.items()}
+        invited = {i: token_hash(t) for i, t in invites.items()}
+        self._wrote(hosted, share(self.store, hosted.id, public=wanted.public, reserved=hashed,
+                                  invites=invited))  # fmt: skip
+        for i, name in enumerate(wanted.names):
+            if name is not None:
+                self._wrote(hosted, self.store.named(hosted.id, i, name))
+                hosted.names[i] = name
+        hosted.tokens.update(hashed)
+        hosted.public = wanted.public
+        hosted.invites = {i: token_hash(t) for i, t in invites.items()}
+        self._created.append(now)
+        first = min(tokens, default=None)
+        created = {"type": "created", "match": hosted.id, "seat": first,
+                   "tokens": {str(i): t for i, t in tokens.items()},
+                   "invites": {str(i): t for i, t in invites.items()}}  # fmt: skip
+        return [(client, created)]
+
+    def _on_lobby(self, client: Client, message: Json) -> Outgoing:
+        """The lobby's list, made at most once every ``LOBBY_FRESH`` seconds and turned into
+        text once for every tab that asks meanwhile (the page asks every few seconds)."""
+        _fields(message, ())
+        self._charge(client, COSTS["lobby"])
+        now = self._clock()
+        if self._lobby is None or now - self._lobby[0] >= lobby.LOBBY_FRESH:
+            listed = [h for h in self.matches.values() if h.public and not h.match.finished]
+            rows = [self._summary(h) for h in reversed(listed[-lobby.MAX_LOBBY :])]
+            doc = {"type": "lobby", "matches": rows, "choices": lobby.choices()}
+            self._lobby = (now, doc, json.dumps(doc))
+        return [(client, self._lobby[1])]
+
+    def _on_mine(self, client: Client, message: Json) -> Outgoing:
+        _fields(message, ("games",))
+        asked = message.get("games")
+        if not isinstance(asked, list) or len(asked) > lobby.MAX_MINE:
+            raise WebError("bad_message", f'"games" lists at most {lobby.MAX_MINE} seats')
+        wanted: dict[str, set[int]] = {}
+        for entry in asked:
+            if not isinstance(entry, dict) or set(entry) != {"match", "seat", "token"}:
+                raise WebError("bad_message", 'each of "games" is {"match", "seat", "token"}')
+            match_id, seat, token = entry["match"], entry["seat"], entry["token"]
+            if not (isinstance(match_id, str) and isinstance(token, str)
+                    and isinstance(seat, int) and not isinstance(seat, bool)):  # fmt: skip
+                raise WebError("bad_message", "a game is a match id, a seat number and a token")
+            hosted = self.matches.get(match_id)
+            if hosted is None and self.store.exists(match_id):  # kept, not in memory now
+                wanted.setdefault(match_id, set()).add(seat)
+                continue
+            held = None if hosted is None else hosted.tokens.get(seat)
+            if held is not None and _same(held, token):
+                wanted.setdefault(match_id, set()).add(seat)
+        self._charge(client, len(asked) / 4)
+        self.disconnect_follows(client)
+        client.follows = wanted
+        for match_id in wanted:
+            self.followers.setdefault(match_id, set()).add(client)
+        return [(client, self._games(client))]
+
+    def disconnect_follows(self, client: Client) -> None:
+        """Stop sending this tab "my games" (it asks again with its new list)."""
+        follows, client.follows = client.follows, {}
+        for match_id in follows:
+            followers = self.followers.get(match_id)
+            if followers is not None:
+                followers.discard(client)
+                if not followers:
+                    del self.followers[match_id]
+
+    def _summary(self, hosted: Hosted) -> Json:
+        names = lobby.seat_names(hosted.match, hosted.names)
+        return lobby.summary(hosted.id, hosted.match, set(hosted.tokens), names)
+
+    def _games(self, client: Client) -> Json:
+        """How each of the tab's seats stands; a match not in memory is named as kept."""
+        games: list[Json] = []
+        for match_id, seats in client.follows.items():
+            hosted = self.matches.get(match_id)
+            row = {"match": match_id, "kept": True} if hosted is None else self._summary(hosted)
+            games += [{**row, "seat": s} for s in sorted(seats)]
+        return {"type": "games", "games": games}
 
     def _on_options(self, client: Client, message: Json) -> Outgoing:
         _fields(message, ("route", "city"))
@@ -597,14 +734,16 @@ class Hub:
             shown = hosted.shown[seat] = self._position(hosted, seat)
         events = match.events_since(client.seen, seat)[-JOIN_EVENTS:]
         client.seen = match.seq
+        names = lobby.seat_names(match, hosted.names)
         seats = [
             {
                 "seat": i,
                 "name": s.name,
                 "person": s.is_person,
                 "taken": i in hosted.tokens,
+                "open": s.is_person and i not in hosted.tokens and hosted.public is not False,
                 "online": sum(c.seat == i for c in hosted.clients),
-                "player": hosted.names.get(i) or _given_name(i, s.name, s.is_person),
+                "player": names[i],
                 "stations_left": match.state.stations_left(i),
             }
             for i, s in enumerate(match.seats)
@@ -614,7 +753,8 @@ class Hub:
                      "view": shown["view"], "board": shown["board"],
                      "events": [{"seq": n, "event": e.to_json()} for n, e in events],
                      "moves": shown["moves"], "tickets": shown["tickets"],
-                     "offer": shown["offer"]}  # fmt: skip
+                     "offer": shown["offer"],
+                     "ticket_names": shown["ticket_names"]}  # fmt: skip
         if match.finished:
             doc["scoreboard"] = shown["scoreboard"]
             doc["highlights"] = shown["highlights"]
@@ -623,6 +763,8 @@ class Hub:
     def encode(self, doc: Json) -> str:
         """The JSON text of a document to send. The parts of an update shared by every tab at
         a position (the board alone is about 100 kB) are turned into text once, not per tab."""
+        if self._lobby is not None and doc is self._lobby[1]:
+            return self._lobby[2]
         if doc.get("type") != "update":
             return json.dumps(doc)
         hosted = self.matches.get(doc["match"])
@@ -649,6 +791,7 @@ class Hub:
             "moves": moves(match.legal(seat)) if to_act else None,
             "tickets": _tickets(match, seat),
             "offer": [_ticket(match.state.map.ticket(t)) for t in offer],
+            "ticket_names": ticket_names(match.state.map),
         }
         if match.finished:
             board = match.scoreboard()
@@ -667,6 +810,12 @@ def _ticket(ticket: Ticket) -> Json:
     return {"ticket": ticket.id, "points": ticket.points, "long": ticket.long}
 
 
+@functools.lru_cache(maxsize=8)
+def ticket_names(board: Map) -> dict[str, str]:
+    """Each ticket as the map spells its cities ("Zürich – Brindisi"; ids are plain ASCII)."""
+    return {t.id: f"{board.cities[t.a].name} – {board.cities[t.b].name}" for t in board.tickets}
+
+
 def _tickets(match: Match, seat: int | None) -> list[Json]:
     """The seat's kept tickets: points, long or not, and whether its routes (and stations, as
     final scoring would use them) join the two cities yet, with the path when they do."""
@@ -682,9 +831,14 @@ def _tickets(match: Match, seat: int | None) -> list[Json]:
     ]  # fmt: skip
 
 
-def _given_name(seat: int, name: str, person: bool) -> str:
-    """The name shown for a seat whose player chose none: "Player 1", "Greedy bot"."""
-    return f"Player {seat + 1}" if person else f"{name[:1].upper()}{name[1:]} bot"
+def _same(hashed: str, secret: str) -> bool:
+    """Whether ``secret`` is the token or invite secret whose hash is ``hashed``."""
+    return secrets.compare_digest(hashed, token_hash(secret))
+
+
+def _player(seat: int) -> str:
+    """A seat as the page numbers it: "Player 1" for seat 0."""
+    return f"Player {seat + 1}"
 
 
 def _name(text: str | None) -> str | None:
@@ -693,17 +847,6 @@ def _name(text: str | None) -> str | None:
         return None
     kept = " ".join("".join(c for c in text if c.isprintable()).split())[:MAX_NAME]
     return kept or None
-
-
-def in_words(reason: str) -> str:
-    """A rule's reason as a sentence for players: "keep at least 2 ticket(s)" becomes "Keep at
-    least 2 tickets." (the rule's number travels apart, for those who want it)."""
-
-    def agree(m: re.Match[str]) -> str:
-        return m.group(1) + m.group(2) + ("" if m.group(1) == "1 " else "s")
-
-    text = re.sub(r"(\d+ )((?:\w+ )*?\w+)\(s\)", agree, reason.strip())
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
 def _words(exc: IllegalActionError) -> dict[str, str]:
@@ -728,7 +871,7 @@ def _stand_in(hosted: Hosted, exc: BotError) -> str:
     """Give the seat of the bot that just failed to a random bot; the fault, said for tabs."""
     seat = hosted.match.state.current
     hosted.specs[seat] = SeatSpec(hosted.match.stand_in(seat).name, "random")
-    return f"{exc}; a random bot plays seat {seat} from now on"
+    return f"{exc}; a random bot plays for {_player(seat)} from now on"
 
 
 def _rngs(hosted: Hosted) -> dict[int, Any]:

@@ -60,7 +60,8 @@ MEMORY = ":memory:"
 LOCK_SUFFIX = "-lock"  # the file beside the database that a server locks
 WAL_HEADER = 32  # bytes of a WAL file's header: magic, page size, checkpoint, salts, checksum
 BUSY_MS = 5000  # how long a commit waits for a backup's read to end
-TABLES = ("matches", "moves", "tokens")
+TABLES = ("matches", "moves", "tokens", "shared", "invites")
+_CORE_TABLES = {"matches", "moves", "tokens"}  # a database of ours from before the sharing
 _TABLES = "SELECT name FROM sqlite_master WHERE type = 'table'"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -200,7 +201,7 @@ class Store:
         if ours not in (0, APPLICATION_ID):
             raise DataError(f"not a match database: its application_id is {ours:#x}, not ours "
                             f"({APPLICATION_ID:#x})", source=self.path)  # fmt: skip
-        if tables - set(TABLES) or (ours == 0 and tables and tables != set(TABLES)):
+        if tables - set(TABLES) or (ours == 0 and tables and not tables >= _CORE_TABLES):
             raise DataError("not a match database: it holds tables "
                             + ", ".join(sorted(tables)), source=self.path)  # fmt: skip
         if version not in (0, SCHEMA_VERSION):
@@ -218,6 +219,8 @@ class Store:
             db.executescript(SCHEMA)  # idempotent; executescript commits on its own
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        if not {"shared", "invites"} <= tables:  # ours from before matches were shared
+            db.executescript(SHARING_SCHEMA)
         return db
 
     # ------------------------------------------------------------------ closing
@@ -557,3 +560,58 @@ def _rng_state(value: Any) -> Any:
     """``random.Random.getstate()`` back from its JSON form (lists for tuples)."""
     version, internal, gauss = value
     return (version, tuple(internal), gauss)
+
+
+# ---------------------------------------------------------------------- sharing
+# Matches made from the page (``web.lobby``): whether the lobby lists them, and the hashed
+# secrets of their invite links. A match without a ``shared`` row was dealt by the server's
+# own settings: its free seats are open to whoever comes, and the lobby does not list it.
+
+SHARING_SCHEMA = """
+CREATE TABLE IF NOT EXISTS shared (
+    match TEXT PRIMARY KEY REFERENCES matches(id),
+    public INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS invites (
+    match TEXT NOT NULL REFERENCES matches(id),
+    seat INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (match, seat)
+);
+"""
+
+
+def share(
+    store: Store, id: str, *, public: bool, invites: dict[int, str], reserved: dict[int, str]
+) -> Future[None]:
+    """A made match's sharing, in one change of the writer: listed or not, the hashed invite
+    secret of each invited seat, and the hashed tokens of the seats its maker's device holds."""
+
+    def write(db: sqlite3.Connection) -> None:
+        db.execute("INSERT INTO shared (match, public) VALUES (?, ?)", (id, public))
+        db.executemany(
+            "INSERT INTO invites (match, seat, hash) VALUES (?, ?, ?)",
+            [(id, seat, hashed) for seat, hashed in invites.items()],
+        )
+        db.executemany(
+            "INSERT INTO tokens (match, seat, hash) VALUES (?, ?, ?)",
+            [(id, seat, hashed) for seat, hashed in reserved.items()],
+        )
+
+    return store._submit(write)
+
+
+def sharing(store: Store, id: str) -> tuple[bool | None, dict[int, str]]:
+    """Whether the lobby lists a match (None: not made from the page) and its invite hashes."""
+    row = store._db.execute("SELECT public FROM shared WHERE match = ?", (id,)).fetchone()
+    rows = store._db.execute("SELECT seat, hash FROM invites WHERE match = ?", (id,))
+    return (None if row is None else bool(row[0])), {seat: hashed for seat, hashed in rows}
+
+
+def mark_joined(store: Store, id: str, *, now: float) -> Future[None]:
+    """A person sat at a seat reserved when the match was made."""
+
+    def write(db: sqlite3.Connection) -> None:
+        db.execute("UPDATE matches SET joined = 1, seen = max(seen, ?) WHERE id = ?", (now, id))
+
+    return store._submit(write)

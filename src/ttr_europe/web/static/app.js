@@ -37,14 +37,20 @@ function connect() {
 
 function send(doc) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(doc));
+  else setStatus(t("disconnected; reconnecting…"), "connecting"); // said, never silently dropped
 }
 
 function join(s) {
   const token = matchId !== null && s !== null ? localStorage.getItem(tokenKey(matchId, s)) : null;
-  send({ type: "join", match: matchId, seat: s, token: token, name: s === null ? null : myName() });
+  const invite = token === null && s !== null && s === seat ? params.get("invite") : null;
+  const name = s === null ? null : window.Together ? Together.nameFor(matchId, s, myName()) : myName();
+  const doc = { type: "join", match: matchId, seat: s, token: token, name: name };
+  if (invite) doc.invite = invite; // an invite link: its first holder takes the seat
+  send(doc);
 }
 
 function receive(msg) {
+  if (window.Together && Together.receive(msg)) return;
   if (msg.type === "error") return showError(msg);
   if (msg.type === "joined") {
     matchId = msg.match;
@@ -53,12 +59,15 @@ function receive(msg) {
     const url = new URL(location.href);
     url.searchParams.set("match", matchId);
     url.searchParams.delete("watch");
+    url.searchParams.delete("invite"); // used: the seat's token is this browser's now
     if (seat === null) url.searchParams.delete("seat"); else url.searchParams.set("seat", seat);
     history.replaceState(null, "", url);
     showWhere();
     eventLog.length = 0; // the update that follows replays them as this seat sees them
     $("events").replaceChildren();
     replaying = true; // ...and they are not news to read out
+    for (const k of Object.keys(lastMoves)) delete lastMoves[k];
+    if (window.Together) Together.joined(msg);
     return;
   }
   if (msg.type === "created") {
@@ -73,7 +82,7 @@ function receive(msg) {
 function showWhere() {
   if (matchId === null) return;
   $("where").textContent = seat === null ? t("match {match}, watching", { match: matchId })
-    : t("match {match}, seat {seat}", { match: matchId, seat: seat });
+    : t("match {match}, Player {n}", { match: matchId, n: seat + 1 });
 }
 
 // What the server's own refusals (not the rules') say to a player, by their code.
@@ -82,6 +91,9 @@ function serverWords(code) {
     unknown_match: t("This match is not on the server any more: start a new game."),
     seat_taken: t("That seat is taken by another tab."),
     bot_seat: t("That seat is played by a bot."),
+    bad_invite: t("That invite link is not one of this match's: you watch instead."),
+    invite_used: t("That invite link was used already: you watch instead."),
+    invite_only: t("That seat is for the invited player: you watch instead."),
     too_many_tabs: t("Too many tabs are open at this seat or watching: you watch instead."),
     too_fast: t("Too many moves at once: wait a moment."),
     too_many_matches: t("The server is full: try again in a few minutes."),
@@ -107,7 +119,7 @@ function showError(msg) {
     $("new-game").focus();
     return;
   }
-  const refusedSeat = ["seat_taken", "bot_seat", "no_seat", "too_many_tabs"].includes(msg.code);
+  const refusedSeat = ["seat_taken", "bot_seat", "no_seat", "too_many_tabs", "bad_invite", "invite_used", "invite_only"].includes(msg.code);
   if (refusedSeat && seat !== null) { // watch instead (once: a full match refuses that too)
     seat = null;
     join(null);
@@ -144,8 +156,9 @@ function cardElement(kind, label, tag) {
 }
 
 function playerName(i) {
-  if (!last) return t("seat {seat}", { seat: i });
-  return last.seats[i].player;
+  if (!last) return t("Player {n}", { n: i + 1 });
+  const s = last.seats[i];
+  return window.Together ? Together.said(s.player, i, s.person) : s.player;
 }
 
 function seatName(i) { return i === seat ? t("you") : playerName(i); }
@@ -189,6 +202,7 @@ function winnerText(msg) {
 let replaying = true; // the first update after a join replays old events: not read out
 
 function update(msg) {
+  if (window.Together && Together.handoff(msg)) return; // another person's turn on this device
   const before = last;
   last = msg;
   noteMarks(msg.events);
@@ -226,7 +240,7 @@ function render() {
   document.body.dataset.seq = msg.seq;
   const lastRound = $("last-round");
   lastRound.hidden = msg.finished || view.final_turns < 0;
-  lastRound.textContent = tn("Last round: {n} turn left after this one", "Last round: {n} turns left after this one", view.final_turns);
+  lastRound.textContent = lastRoundText(view.final_turns);
   const moves = msg.moves || { draw: [], blind: false, tickets: false, withdraw: false, pass: false, keep: [], pay: [], claims: {}, stations: {} };
   $("buttons").hidden = msg.finished; // nothing to draw once the game is over
   $("blind").disabled = !moves.blind;
@@ -269,6 +283,14 @@ function render() {
   showEvents();
   showFinal(msg);
   showSeatChoice(msg);
+  if (window.Together) Together.update(msg);
+}
+
+// The turns still owed count the turn being played (R46): on the last one, none come after.
+function lastRoundText(owed) {
+  const after = owed - 1;
+  return after > 0 ? tn("Last round: {n} turn left after this one", "Last round: {n} turns left after this one", after)
+    : t("Last round: this is the last turn");
 }
 
 // The routes the seat can claim and the cities where it can build, as buttons: a claim is
@@ -409,15 +431,41 @@ function onBoardClick(e) {
     zoomAt(TAP_ZOOM, e.clientX, e.clientY);
     return;
   }
-  const city = e.target.closest("g.city");
+  // Where the finger or the pointer came down, not where the browser's touch adjustment moved
+  // the click to (it may snap to a neighbouring route's space).
+  const [x, y] = downAt && Math.hypot(downAt[0] - e.clientX, downAt[1] - e.clientY) < 40 ? downAt : [e.clientX, e.clientY];
+  const under = document.elementFromPoint(x, y);
+  const city = under && under.closest("#board g.city");
   if (city) return ask({ city: city.dataset.city }, city);
-  const hit = e.target.closest("[data-route]");
-  if (!hit) return;
-  const g = svg.querySelector(`g.route[data-route="${CSS.escape(hit.dataset.route)}"]`);
+  const space = under && under.closest("#board g.route"); // a visible space is its own route's
+  const g = space || nearestRoute(svg, x, y);
   if (g) ask({ route: g.dataset.route }, g);
 }
 
+// The route whose centre line passes nearest the point, within its hit line's reach: between
+// the spaces of a double route, or in the gap between two spaces, the nearer line wins.
+function nearestRoute(svg, clientX, clientY) {
+  const at = new DOMPoint(clientX, clientY).matrixTransform(svg.getScreenCTM().inverse());
+  let best = null;
+  let bestDistance = Infinity;
+  for (const hit of svg.querySelectorAll(".route-hits .hit")) {
+    const reach = Number(hit.getAttribute("stroke-width")) / 2;
+    const [x1, y1, x2, y2] = ["x1", "y1", "x2", "y2"].map((a) => Number(hit.getAttribute(a)));
+    const d = segmentDistance(at.x, at.y, [x1, y1], [x2, y2]);
+    if (d <= reach && d < bestDistance) { bestDistance = d; best = hit.dataset.route; }
+  }
+  return best === null ? null : svg.querySelector(`g.route[data-route="${CSS.escape(best)}"]`);
+}
+
+function segmentDistance(px, py, [ax, ay], [bx, by]) {
+  const dx = bx - ax, dy = by - ay;
+  const along = dx || dy ? Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy))) : 0;
+  return Math.hypot(px - ax - along * dx, py - ay - along * dy);
+}
+
+let downAt = null; // where the last pointer came down, in client pixels
 function onPointerDown(e) {
+  downAt = [e.clientX, e.clientY];
   if (pointers.size === 0) dragged = false; // a new gesture: a tap unless it becomes a pinch
   pointers.set(e.pointerId, [e.clientX, e.clientY]);
   if (pointers.size === 2) {
@@ -486,7 +534,9 @@ function hideOptions() {
 
 // ------------------------------------------------------------------ tickets
 
-function ticketLabel(ticket) { return ticket.ticket.replace("-", " – "); }
+// A ticket as the map spells its cities ("Zürich – Brindisi"); ids are plain ASCII.
+function ticketName(id) { return (last && last.ticket_names && last.ticket_names[id]) || id.replace("-", " – "); }
+function ticketLabel(t) { return ticketName(t.ticket); }
 
 function showTickets(tickets) {
   const list = $("my-tickets");
@@ -709,11 +759,11 @@ function describe(e) {
     case "station_built": return says(s, "You built a station in {city} with {cards}", "{name} built a station in {city} with {cards}", { city: e.city, cards: cardText(e.payment) });
     case "tickets_drawn": {
       const count = tn("{n} ticket", "{n} tickets", e.count);
-      return e.tickets ? says(s, "You drew {count}: {tickets}", "{name} drew {count}: {tickets}", { count: count, tickets: e.tickets.join(", ") })
+      return e.tickets ? says(s, "You drew {count}: {tickets}", "{name} drew {count}: {tickets}", { count: count, tickets: e.tickets.map(ticketName).join(", ") })
         : says(s, "You drew {count}", "{name} drew {count}", { count: count });
     }
     case "tickets_kept": {
-      const params = { kept: tn("{n} ticket", "{n} tickets", e.kept_count), returned: e.returned_count, tickets: e.kept ? e.kept.join(", ") : "" };
+      const params = { kept: tn("{n} ticket", "{n} tickets", e.kept_count), returned: e.returned_count, tickets: e.kept ? e.kept.map(ticketName).join(", ") : "" };
       return e.kept ? says(s, "You kept {kept}: {tickets} and returned {returned}", "{name} kept {kept}: {tickets} and returned {returned}", params)
         : says(s, "You kept {kept} and returned {returned}", "{name} kept {kept} and returned {returned}", params);
     }
@@ -779,12 +829,50 @@ function showFinal(msg) {
     tr.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); highlight(p.seat); } };
     details.appendChild(seatDetail(p, board));
   }
+  const ties = tieBreaks(board);
+  let tie = $("tie-break");
+  if (!tie) { tie = document.createElement("p"); tie.id = "tie-break"; $("winner").after(tie); }
+  tie.textContent = ties.join(" ");
+  tie.hidden = !ties.length;
   highlight(shownSeat === null ? defaultShown() : shownSeat);
 }
 
 // The bonus of the longest path, by the name the map gives it.
 function bonusName(name) {
   return ({ "European Express": t("European Express"), "Longest Continuous Path": t("Longest Continuous Path") })[name] || name;
+}
+
+// Equal totals, and what ranked them (R49, R50): "Ann and Bob have 80 points each: the
+// tie-break puts Ann ahead on completed tickets (5 to 3)." or "... and share rank 1."
+function tieBreaks(board) {
+  const bySeat = Object.fromEntries(board.players.map((p) => [p.seat, p]));
+  const figure = {
+    completed_tickets: (p) => p.tickets.filter((tk) => tk.completed).length,
+    fewest_stations: (p) => p.stations.length,
+    bonus_card: (p) => (p.bonus > 0 ? t("the bonus") : t("no bonus")),
+    longest_path: (p) => p.longest_path.length,
+  };
+  const words = {
+    completed_tickets: t("completed tickets"), fewest_stations: t("fewer stations built"),
+    bonus_card: bonusName(board.bonus_name), longest_path: t("the longer longest path"),
+  };
+  const out = [];
+  board.ranking.slice(0, -1).forEach((a, i) => {
+    const b = board.ranking[i + 1];
+    const [pa, pb] = [bySeat[a], bySeat[b]];
+    if (pa.total !== pb.total) return;
+    const names = { a: playerName(a), b: playerName(b) };
+    const by = board.decided_by[i];
+    if (by === null) {
+      out.push(tn("{a} and {b} have {n} point each and share rank {rank}.", "{a} and {b} have {n} points each and share rank {rank}.", pa.total, { ...names, rank: pa.rank }));
+      return;
+    }
+    const f = figure[by] || (() => "");
+    out.push(tn("{a} and {b} have {n} point each: the tie-break puts {a} ahead on {what} ({first} to {second}).",
+      "{a} and {b} have {n} points each: the tie-break puts {a} ahead on {what} ({first} to {second}).",
+      pa.total, { ...names, what: words[by] || by, first: f(pa), second: f(pb) }));
+  });
+  return out;
 }
 
 // One seat's story: each ticket done or failed with its points, the longest path, the stations.
@@ -806,7 +894,7 @@ function seatDetail(p, board) {
     const pts = document.createElement("span");
     pts.className = "points";
     pts.textContent = tk.points > 0 ? `+${tk.points}` : `${tk.points}`;
-    li.append(m, tk.completed ? t("{ticket} done", { ticket: tk.ticket }) : t("{ticket} failed", { ticket: tk.ticket }), pts);
+    li.append(m, tk.completed ? t("{ticket} done", { ticket: ticketName(tk.ticket) }) : t("{ticket} failed", { ticket: ticketName(tk.ticket) }), pts);
     list.appendChild(li);
   }
   if (!p.tickets.length) list.append(Object.assign(document.createElement("li"), { textContent: t("no tickets") }));
@@ -841,10 +929,10 @@ function showSeatChoice(msg) {
   box.replaceChildren();
   if (seat !== null) return;
   for (const s of msg.seats) {
-    if (!s.person || s.taken) continue;
+    if (!s.open) continue;
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = t("Sit at seat {seat}", { seat: s.seat });
+    b.textContent = t("Sit as Player {n}", { n: s.seat + 1 });
     b.onclick = () => join(s.seat);
     box.appendChild(b);
   }

@@ -24,8 +24,9 @@ function t(msgid, params) {
 function tn(singular, plural, n, params) {
   const found = I18N.messages[singular];
   const all = { n: n, ...(params || {}) };
-  if (Array.isArray(found)) return fill(found[Math.min(I18N.plural(n), found.length - 1)], all);
-  return fill(n === 1 ? singular : plural, all);
+  // a negative count (-58 points) agrees as its size does: the formulas are written for n >= 0
+  if (Array.isArray(found)) return fill(found[Math.min(I18N.plural(Math.abs(n)), found.length - 1)], all);
+  return fill(Math.abs(n) === 1 ? singular : plural, all);
 }
 
 // Every element with data-i18n (its text), data-i18n-label (aria-label), data-i18n-title or

@@ -1,0 +1,286 @@
+// Playing together, on the game page and in the lobby: "my games" (every seat this browser
+// holds, whose turn it is in each, a badge and the page title when it is yours anywhere), the
+// invite links of a match this browser made, pass-and-play (a screen that hands the device to
+// the next person, with nothing of the last person's hand left in the page), and the screen
+// that says the server is not reachable (nothing can be clicked until it is back). Its words
+// are the page's catalogs', through i18n.js's t(); the parts made before a catalog is loaded
+// carry data-i18n, so that translatePage() says them in the language chosen, then and later.
+"use strict";
+(() => {
+  const TOKEN = /^ttr-token:(.+):(\d+)$/;
+  const baseTitle = document.title;
+  let games = []; // the latest "games" answer
+  let sendDoc = (doc) => window.send && window.send(doc);
+
+  // A seat's name as the page says it: the server's names for seats nobody named ("Player 2",
+  // "Greedy bot 1") in the page's language; a name a person chose, as they wrote it.
+  function said(name, seat, person) {
+    if (person && name === `Player ${seat + 1}`) return t("Player {n}", { n: seat + 1 });
+    const bot = !person && /^(\S+) bot( \d+)?$/.exec(name || "");
+    return bot ? t("{bot} bot", { bot: bot[1] }) + (bot[2] || "") : name;
+  }
+  const seatName = (s) => said(s.player, s.seat, s.person);
+
+  function el(tag, props, ...children) {
+    const node = Object.assign(document.createElement(tag), props || {});
+    node.append(...children);
+    return node;
+  }
+
+  // Every (match, seat, token) this browser holds, from the tokens the server gave it.
+  function heldSeats() {
+    const out = [];
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      const m = TOKEN.exec(key);
+      if (m) out.push({ match: m[1], seat: Number(m[2]), token: localStorage.getItem(key) });
+    }
+    return out.slice(-40); // the server answers for at most 40
+  }
+
+  function localSeats(match) {
+    return heldSeats().filter((h) => h.match === match).map((h) => h.seat);
+  }
+
+  function invitesOf(match) {
+    try { return JSON.parse(localStorage.getItem(`ttr-invites:${match}`) || "{}"); } catch { return {}; }
+  }
+
+  function inviteLink(match, seat, secret) {
+    const url = new URL("/", location.href);
+    url.search = new URLSearchParams({ match, seat: String(seat), invite: secret }).toString();
+    return url.href;
+  }
+
+  // ------------------------------------------------------------------ my games
+
+  function askMine() { sendDoc({ type: "mine", games: heldSeats() }); }
+
+  // One row per match: the seats held in it, and whether one of them is to play.
+  function byMatch(list) {
+    const rows = new Map();
+    for (const g of list) {
+      const row = rows.get(g.match) || { ...g, mine: [] };
+      row.mine.push(g.seat);
+      rows.set(g.match, row);
+    }
+    for (const row of rows.values()) row.yourTurn = !row.kept && !row.finished && row.mine.includes(row.current);
+    return [...rows.values()];
+  }
+
+  // Whose turn a lobby or "my games" row is, by name.
+  function currentName(row) {
+    const s = (row.seats || []).find((x) => x.seat === row.current);
+    return s ? seatName(s) : row.current_name;
+  }
+
+  function gameLine(row, here) {
+    const seat = row.yourTurn ? row.current : row.mine[0];
+    const link = el("a", { href: `/?match=${encodeURIComponent(row.match)}&seat=${seat}`, className: "game-link" });
+    link.dataset.match = row.match;
+    const who = row.kept ? [] : row.seats.map(seatName);
+    const what = row.kept ? t("kept; open it to see") : row.finished ? t("game over")
+      : row.yourTurn ? t("your turn") : t("{name} to play", { name: currentName(row) });
+    link.append(el("span", { className: "game-map", textContent: row.kept ? row.match : `${row.map_name} · ${row.variant_name}` }),
+      el("span", { className: "game-who", textContent: who.join(", ") }),
+      el("span", { className: row.yourTurn ? "game-turn yours" : "game-turn", textContent: what }));
+    const li = el("li", {}, link);
+    li.dataset.match = row.match;
+    if (row.yourTurn) li.classList.add("your-turn");
+    if (row.match === here) li.classList.add("here");
+    return li;
+  }
+
+  function showGames(msg) {
+    games = byMatch(msg.games);
+    const mine = games.filter((g) => g.yourTurn).length;
+    document.title = mine ? `(${mine}) ${t("Your turn")} · ${baseTitle}` : baseTitle;
+    document.body.dataset.myTurns = String(mine);
+    const badge = document.getElementById("my-games-badge");
+    if (badge) { badge.textContent = String(mine); badge.hidden = !mine; }
+    const here = new URLSearchParams(location.search).get("match");
+    const shown = games.find((g) => g.match === here && !g.kept);
+    if (shown && document.querySelector("main aside")) showInvites(shown.match, shown.seats, shown.finished);
+    for (const list of document.querySelectorAll(".my-games-list")) {
+      list.replaceChildren(...games.map((g) => gameLine(g, here)));
+      if (!games.length) list.append(el("li", { className: "none", textContent: t("No games yet.") }));
+    }
+  }
+
+  // The header's "My games" button and its list, on the game page.
+  function gamesMenu() {
+    const header = document.querySelector("header");
+    if (!header || document.getElementById("my-games")) return;
+    const badge = el("span", { id: "my-games-badge", className: "badge", hidden: true });
+    const label = el("span", { textContent: t("My games") });
+    label.dataset.i18n = "My games";
+    const button = el("button", { id: "my-games-button", type: "button" }, label, badge);
+    const list = el("ol", { className: "my-games-list" });
+    const panel = el("div", { id: "my-games-panel", hidden: true }, list);
+    button.setAttribute("aria-expanded", "false");
+    button.onclick = () => {
+      panel.hidden = !panel.hidden;
+      button.setAttribute("aria-expanded", String(!panel.hidden));
+      if (!panel.hidden) askMine();
+    };
+    const lobby = el("a", { id: "lobby-link", href: "/lobby", textContent: t("Lobby") });
+    lobby.dataset.i18n = "Lobby";
+    header.append(el("nav", { id: "my-games" }, lobby, button, panel));
+  }
+
+  // ------------------------------------------------------------------ invites
+
+  function copyButton(input) {
+    const b = el("button", { type: "button", className: "copy", textContent: t("Copy") });
+    b.onclick = async () => {
+      try { await navigator.clipboard.writeText(input.value); } catch { input.select(); document.execCommand("copy"); }
+      b.textContent = t("Copied");
+      setTimeout(() => { b.textContent = t("Copy"); }, 2000);
+    };
+    return b;
+  }
+
+  // Invite links of the free seats of a match this browser made (rows: {seat, player}).
+  function inviteRows(match, seats) {
+    const secrets = invitesOf(match);
+    return seats.filter((s) => secrets[s.seat]).map((s) => {
+      const input = el("input", { type: "text", readOnly: true, value: inviteLink(match, s.seat, secrets[s.seat]), className: "invite-link" });
+      input.setAttribute("aria-label", t("Invite link for {name}", { name: seatName(s) }));
+      input.onfocus = () => input.select();
+      const row = el("div", { className: "invite" }, el("span", { className: "invite-who", textContent: seatName(s) }), input, copyButton(input));
+      row.dataset.seat = s.seat;
+      return row;
+    });
+  }
+
+  function showInvites(match, seats, finished) {
+    let box = document.getElementById("invites");
+    const free = seats.filter((s) => s.person && !s.taken);
+    const rows = finished ? [] : inviteRows(match, free);
+    if (!rows.length) { if (box) box.remove(); return; }
+    if (!box) {
+      box = el("section", { id: "invites" });
+      const aside = document.querySelector("aside");
+      aside.insertBefore(box, aside.firstChild.nextSibling);
+    }
+    box.replaceChildren(el("h3", { textContent: t("Invite friends") }),
+      el("p", { className: "hint", textContent: t("Send each link to the person who is to sit there; the first to open it takes the seat.") }), ...rows);
+  }
+
+  // ------------------------------------------------------------------ pass-and-play
+
+  const PRIVATE = ["hand", "my-tickets", "offer-list", "options-list", "pay-list", "tunnel-text", "events", "error"];
+
+  // Nothing of one person's hand, tickets, offer, options or private events stays in the page.
+  function scrub() {
+    // the page's own choices of the last person (a route asked about, a ticket shown) go too
+    if (typeof selected !== "undefined") selected = null; // eslint-disable-line no-undef
+    if (typeof shownTicket !== "undefined") shownTicket = null; // eslint-disable-line no-undef
+    for (const id of PRIVATE) { const node = document.getElementById(id); if (node) node.replaceChildren(); }
+    for (const id of ["hand-box", "tickets-box", "offer", "options", "tunnel", "error"]) {
+      const node = document.getElementById(id);
+      if (node) node.hidden = true;
+    }
+  }
+
+  function cover() {
+    let box = document.getElementById("handoff");
+    if (!box) {
+      box = el("div", { id: "handoff", hidden: true });
+      box.setAttribute("role", "dialog");
+      box.setAttribute("aria-modal", "true");
+      document.body.append(box);
+    }
+    return box;
+  }
+
+  // Whether this update is another person's turn on this device: then the page shows only a
+  // screen handing the device over, and the next person takes their seat by a tap.
+  function handoff(msg) {
+    const box = cover();
+    const local = localSeats(msg.match);
+    const next = msg.current;
+    if (msg.finished || msg.seat === null || next === msg.seat || !local.includes(next)) {
+      box.hidden = true;
+      document.body.classList.remove("handing-off");
+      syncInert();
+      return false;
+    }
+    scrub();
+    const name = seatName(msg.seats[next]);
+    const go = el("button", { type: "button", id: "handoff-go", textContent: t("I am {name}: show my turn", { name }) });
+    go.onclick = () => { go.disabled = true; pending = next; window.join(next); };
+    box.replaceChildren(el("div", { className: "handoff-card" },
+      el("h2", { id: "handoff-title", textContent: t("Hand the device to {name}", { name }) }),
+      el("p", { textContent: t("{last} has played. Only {name} should look at the screen now.", { last: seatName(msg.seats[msg.seat]), name }) }),
+      go));
+    box.dataset.seat = String(next);
+    box.setAttribute("aria-labelledby", "handoff-title");
+    box.hidden = false;
+    document.body.classList.add("handing-off");
+    document.body.dataset.seq = String(msg.seq);
+    document.body.dataset.state = "handoff";
+    syncInert();
+    go.focus(); // the one thing to do now, for a keyboard or a screen reader too
+    return true;
+  }
+
+  // The name a join sends: none when several people share this device (each seat keeps the
+  // name given when the match was made), else the one this browser goes by.
+  function nameFor(match, seat, name) { return localSeats(match).length > 1 ? null : name; }
+
+  // ------------------------------------------------------------------ offline
+
+  function offline() {
+    if (document.getElementById("offline")) return;
+    const box = el("div", { id: "offline", role: "alert" },
+      el("div", { className: "offline-card" },
+        el("h2", { textContent: t("Not connected") }),
+        el("p", { textContent: t("The server cannot be reached; trying again. Nothing can be played until it is back.") })));
+    const [title, text] = box.querySelectorAll("h2, p");
+    title.dataset.i18n = "Not connected";
+    text.dataset.i18n = "The server cannot be reached; trying again. Nothing can be played until it is back.";
+    document.body.append(box);
+    new MutationObserver(syncInert).observe(document.body, { attributes: true, attributeFilter: ["data-state"] });
+    syncInert();
+  }
+
+  // While the server is down only the offline screen, and while the device is handed over only
+  // the hand-over screen, takes input: the rest of the page is inert (no click, no Tab stop).
+  function syncInert() {
+    const down = document.body.dataset.state === "connecting";
+    const handing = document.body.classList.contains("handing-off");
+    const offlineBox = document.getElementById("offline");
+    if (offlineBox) offlineBox.hidden = !down;
+    for (const part of document.body.children) {
+      if (part.id === "offline" || part.tagName === "SCRIPT") continue;
+      part.inert = down || (handing && part.id !== "handoff");
+    }
+  }
+
+  // A hand-over asked too soon after the last (each join sends the whole position, and the
+  // server paces them): asked again once the server says it may be.
+  let pending = null;
+  function receive(msg) {
+    if (msg.type === "games") { showGames(msg); return true; }
+    if (msg.type === "joined") pending = null;
+    if (msg.type === "error" && msg.code === "too_fast" && pending !== null) {
+      const wait = Number((/wait ([\d.]+) s/.exec(msg.message) || [0, 1])[1]);
+      const seat = pending;
+      setTimeout(() => { if (pending === seat) window.join(seat); }, wait * 1000 + 100);
+      return true;
+    }
+    return false;
+  }
+
+  function joined() { askMine(); }
+
+  function update(msg) { showInvites(msg.match, msg.seats, msg.finished); }
+
+  window.Together = {
+    said, seatName, currentName, receive, joined, update, handoff, nameFor, heldSeats, inviteRows, invitesOf, showGames, askMine, gameLine, byMatch, offline,
+    use(send) { sendDoc = send; },
+  };
+  document.addEventListener("DOMContentLoaded", () => { gamesMenu(); offline(); });
+  if (document.readyState !== "loading") { gamesMenu(); offline(); }
+})();

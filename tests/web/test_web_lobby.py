@@ -1,0 +1,240 @@
+"""The messages that make and share matches (``create``, ``lobby``, ``mine``, ``join`` with an
+invite), without a network: each answer, and each bad input refused clearly, changing nothing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from ttr_europe.match import Match
+from ttr_europe.web import lobby
+from ttr_europe.web.hub import Client, Hub
+from ttr_europe.web.store import Store, sharing
+
+pytest.importorskip("starlette")
+
+Json = dict[str, Any]
+HERE_INVITE_BOT = [{"kind": "here", "name": "Ann"}, {"kind": "invite"}, {"kind": "greedy"}]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _hub(store: Store | None = None, clock: Clock | None = None) -> Hub:
+    deal = lambda: Match.new("europe", "base", 2, 1, ["person", "greedy"])  # noqa: E731
+    return Hub(deal, store=store, clock=clock or Clock())
+
+
+def _send(hub: Hub, client: Client, doc: Json) -> list[tuple[Client, Json]]:
+    return hub.receive(client, json.dumps(doc))
+
+
+def _one(hub: Hub, client: Client, doc: Json) -> Json:
+    (target, answer), *_ = _send(hub, client, doc)
+    assert target is client
+    return answer
+
+
+def _create(hub: Hub, client: Client, seats: list[Json] = HERE_INVITE_BOT, **more: Any) -> Json:
+    answer = _one(hub, client, {"type": "create", "map": "europe", "seats": seats, **more})
+    assert answer["type"] == "created", answer
+    return answer
+
+
+def _snapshot(hub: Hub) -> tuple[Any, ...]:
+    return (
+        hub.store.count(),
+        {i: (h.match.seq, dict(h.tokens), dict(h.invites)) for i, h in hub.matches.items()},
+    )
+
+
+def test_a_made_match_gives_its_makers_tokens_and_invites_and_keeps_them_hashed() -> None:
+    hub = _hub()
+    made = _create(hub, Client(), public=False)
+    hosted = hub.matches[made["match"]]
+    assert made["seat"] == 0 and set(made["tokens"]) == {"0"} and set(made["invites"]) == {"1"}
+    assert [s.is_person for s in hosted.match.seats] == [True, True, False]
+    assert hosted.names == {0: "Ann"} and hosted.public is False
+    public, invites = sharing(hub.store, made["match"])
+    assert public is False and set(invites) == {1}
+    assert made["invites"]["1"] not in invites.values()  # the secret itself is not kept
+    # the maker's device sits at its seat with its token; the friend with the invite
+    joined = _one(hub, Client(), {"type": "join", "match": made["match"], "seat": 0,
+                                  "token": made["tokens"]["0"]})  # fmt: skip
+    assert joined["type"] == "joined" and joined["seat"] == 0
+    friend = Client()
+    joined = _one(hub, friend, {"type": "join", "match": made["match"], "seat": 1,
+                                "invite": made["invites"]["1"]})  # fmt: skip
+    assert joined["type"] == "joined" and joined["token"] and hosted.tokens.keys() == {0, 1}
+    # the token is the friend's from then on: back with it, the invite is not needed
+    again = _one(hub, Client(), {"type": "join", "match": made["match"], "seat": 1,
+                                 "token": joined["token"]})  # fmt: skip
+    assert again["type"] == "joined"
+
+
+@pytest.mark.parametrize(
+    ("join", "code"),
+    [
+        ({"seat": 1}, "invite_only"),  # a private match's seat needs its invite
+        ({"seat": 1, "invite": "forged-secret"}, "bad_invite"),
+        ({"seat": 0, "invite": "forged-secret"}, "bad_invite"),
+        ({"seat": 0}, "seat_taken"),  # the maker's seat is the maker's
+        ({"seat": 2}, "bot_seat"),
+        ({"seat": 7}, "no_seat"),
+        ({"seat": 1, "invite": 5}, "bad_message"),
+    ],
+)
+def test_joins_refused_change_nothing(join: Json, code: str) -> None:
+    hub = _hub()
+    made = _create(hub, Client(), public=False)
+    before = _snapshot(hub)
+    answer = _one(hub, Client(), {"type": "join", "match": made["match"], **join})
+    assert answer["type"] == "error" and answer["code"] == code, answer
+    assert _snapshot(hub) == before
+
+
+def test_a_used_invite_is_refused_and_a_public_seat_is_open_to_the_lobby() -> None:
+    hub = _hub()
+    made = _create(hub, Client(), public=False)
+    link = {"type": "join", "match": made["match"], "seat": 1, "invite": made["invites"]["1"]}
+    assert _one(hub, Client(), link)["type"] == "joined"
+    before = _snapshot(hub)
+    answer = _one(hub, Client(), link)
+    assert answer["code"] == "invite_used" and "Player 2" in answer["message"]
+    assert _snapshot(hub) == before
+    listed = _create(hub, Client())  # public: anyone from the lobby may take the free seat
+    sat = _one(hub, Client(), {"type": "join", "match": listed["match"], "seat": 1})
+    assert sat["type"] == "joined"
+    full = _one(hub, Client(), {"type": "join", "match": listed["match"], "seat": 1})
+    assert full["code"] == "seat_taken"
+
+
+@pytest.mark.parametrize(
+    ("create", "field"),
+    [
+        ({"map": "atlantis"}, '"map"'),
+        ({"variant": "nope"}, "variant"),
+        ({"seats": [{"kind": "here"}]}, '"seats"'),
+        ({"seats": [{"kind": "here"}] * 6}, '"seats"'),
+        ({"seats": [{"kind": "greedy"}, {"kind": "random"}]}, "person"),
+        ({"seats": [{"kind": "here"}, {"kind": "cmd:rm -rf /"}]}, "seat 2"),
+        ({"seats": [{"kind": "here"}, {"kind": "mcts"}]}, "seat 2"),
+        ({"seats": [{"kind": "here", "age": 3}, {"kind": "greedy"}]}, "seat 1"),
+        ({"seats": [{"kind": "here", "name": 7}, {"kind": "greedy"}]}, "name"),
+        ({"public": "yes"}, '"public"'),
+        ({"variant": "mega", "seats": [{"kind": "here"}] * 2 + [{"kind": "greedy"}]}, None),
+    ],
+)
+def test_bad_settings_are_refused_and_make_nothing(create: Json, field: str | None) -> None:
+    hub = _hub()
+    before = _snapshot(hub)
+    doc = {"type": "create", "map": "europe", "seats": HERE_INVITE_BOT, **create}
+    answer = _one(hub, Client(), doc)
+    if field is None:  # a legal variant: made
+        assert answer["type"] == "created"
+        return
+    assert answer["type"] == "error" and answer["code"] == "bad_settings", answer
+    assert field in answer["message"]
+    assert _snapshot(hub) == before
+
+
+def test_a_flood_of_creations_is_refused_until_the_window_passes() -> None:
+    clock = Clock()
+    hub = _hub(clock=clock)
+    for _ in range(lobby.MAX_CREATES):
+        _create(hub, Client())  # a tab each: every tab's own rate limit is not the point
+    before = _snapshot(hub)
+    answer = _one(hub, Client(), {"type": "create", "seats": HERE_INVITE_BOT})
+    assert answer["code"] == "too_many_new" and "try again in 60 s" in answer["message"]
+    assert _snapshot(hub) == before
+    clock.now += lobby.CREATE_WINDOW
+    _create(hub, Client())
+    # one tab alone is held back sooner by its own rate limit
+    tab = Client()
+    codes = [_one(hub, tab, {"type": "create", "seats": HERE_INVITE_BOT}).get("code")
+             for _ in range(8)]  # fmt: skip
+    assert "too_fast" in codes
+
+
+def test_the_lobby_lists_public_live_matches_with_free_seats_and_names() -> None:
+    hub = _hub()
+    maker = Client()
+    seats = [{"kind": "here", "name": "Ann"}, {"kind": "invite"}, {"kind": "greedy"},
+             {"kind": "greedy"}]  # fmt: skip
+    listed = _create(hub, maker, seats)
+    hidden = _create(hub, maker, public=False)
+    rows = _one(hub, Client(), {"type": "lobby"})
+    assert [r["match"] for r in rows["matches"]] == [listed["match"]]
+    (row,) = rows["matches"]
+    assert [s["player"] for s in row["seats"]] == ["Ann", "Player 2", "Greedy bot 1",
+                                                   "Greedy bot 2"]  # fmt: skip
+    assert row["free"] == [1] and row["map"] == "europe" and row["players"] == 4
+    assert row["current_name"] == row["seats"][row["current"]]["player"]
+    assert {m["id"] for m in rows["choices"]["maps"]} == {"europe", "usa"}
+    assert hidden["match"] not in json.dumps(rows)
+
+
+def test_my_games_answer_for_held_seats_only_and_follow_every_move() -> None:
+    hub = _hub()
+    ann = Client()
+    made = _create(hub, ann, [{"kind": "here"}, {"kind": "here"}])  # pass-and-play
+    other = _create(hub, Client())
+    held = [{"match": made["match"], "seat": s, "token": made["tokens"][str(s)]} for s in (0, 1)]
+    forged = [{"match": other["match"], "seat": 0, "token": "not-the-token"},
+              {"match": "no-such-match", "seat": 0, "token": "x"}]  # fmt: skip
+    games = _one(hub, ann, {"type": "mine", "games": held + forged})
+    assert games["type"] == "games"
+    assert [(g["match"], g["seat"]) for g in games["games"]] == [(made["match"], 0),
+                                                                 (made["match"], 1)]  # fmt: skip
+    # a move in that match: the tab hears of it with its games
+    player = Client()
+    match = hub.matches[made["match"]].match
+    seat = match.current
+    _one(hub, player, {"type": "join", "match": made["match"], "seat": seat,
+                       "token": made["tokens"][str(seat)]})  # fmt: skip
+    offer = match.view(seat).players[seat].offer
+    out = _send(hub, player, {"type": "act", "action": "keep " + ", ".join(offer)})
+    told = [doc for c, doc in out if c is ann]
+    assert [d["type"] for d in told] == ["games"]
+    assert told[0]["games"][0]["current"] == match.current
+    # bad "mine" messages are refused
+    for bad in ({"games": "all"}, {"games": [{"match": "x"}]}, {"games": [held[0]] * 41},
+                {"games": [{"match": 1, "seat": 0, "token": "t"}]}):  # fmt: skip
+        assert _one(hub, ann, {"type": "mine", **bad})["code"] == "bad_message"
+    # a closed tab follows nothing
+    hub.disconnect(ann)
+    assert made["match"] not in hub.followers
+
+
+def test_a_made_match_comes_back_with_its_sharing_on_the_same_database(tmp_path: Any) -> None:
+    path = tmp_path / "m.db"
+    hub = _hub(Store(path))
+    made = _create(hub, Client(), public=False)
+    hub.store.close()
+    again = _hub(Store(path))
+    hosted = again.matches[made["match"]]
+    assert hosted.public is False and set(hosted.invites) == {1} and set(hosted.tokens) == {0}
+    link = {"type": "join", "match": made["match"], "seat": 1, "invite": made["invites"]["1"]}
+    assert _one(again, Client(), link)["type"] == "joined"
+    assert _one(again, Client(), link)["code"] == "invite_used"
+    again.store.close()
+
+
+def test_the_lobby_list_is_made_once_a_second_whoever_asks() -> None:
+    clock = Clock()
+    hub = _hub(clock=clock)
+    _create(hub, Client())
+    first = _one(hub, Client(), {"type": "lobby"})
+    _create(hub, Client())
+    again = _one(hub, Client(), {"type": "lobby"})
+    assert again is first and len(again["matches"]) == 1  # the same list, and the same text
+    assert hub.encode(again) is hub.encode(first)
+    clock.now += lobby.LOBBY_FRESH
+    assert len(_one(hub, Client(), {"type": "lobby"})["matches"]) == 2
