@@ -102,6 +102,7 @@ class Match:
         )
         self._states: list[GameState] = [start]
         self._actions: list[Action] = []
+        self._moved: list[tuple[Event, ...]] = []  # each action's events, as the reducer told
         self._movers: list[int] = []
         self._log: list[MatchEvent] = [TurnStarted(start.current, start.phase.name)]
         self._rngs = [seat_rng(seed, i) for i in range(n)]  # as bots.play and the tournaments
@@ -181,6 +182,12 @@ class Match:
         if seat is None or self.finished or self._check_seat(seat) != self.state.current:
             return ()
         return legal_actions(self.state)
+
+    @property
+    def move_events(self) -> Sequence[tuple[Event, ...]]:
+        """The events of each action so far (``move_events[i]`` those of ``actions[i]``), from
+        the pass of the reducer that made it: a log or a replay shows them without a second."""
+        return self._moved
 
     def events_since(self, seq: int, seat: int | None) -> list[Numbered]:
         """Events numbered after ``seq``, as ``seat`` may see them (None: a spectator)."""
@@ -285,6 +292,7 @@ class Match:
             mover = self._movers.pop()
             self._actions.pop()
             self._states.pop()
+            self._moved.pop()
             count += 1
             if self.seats[mover].is_person:
                 break
@@ -299,6 +307,7 @@ class Match:
         self._movers.append(self.state.current)
         self._actions.append(action)
         self._states.append(after)
+        self._moved.append(events)
         self._log.extend(events)
 
     def _check_seat(self, seat: int | None) -> int | None:

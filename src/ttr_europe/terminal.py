@@ -172,9 +172,17 @@ class PlayLog:
         self.lines: list[str] = []
         self._moves: list[str] = []
 
-    def add(self, before: GameState, action: Action, after: GameState) -> str | None:
-        """Note one move; returns the turn's line when this move ended the turn."""
-        events: Iterable[Event] = events_between(before, action, after)
+    def add(
+        self,
+        before: GameState,
+        action: Action,
+        after: GameState,
+        events: Iterable[Event] | None = None,
+    ) -> str | None:
+        """Note one move (with its ``events`` when the caller has them from the reducer's pass;
+        else they are found again); returns the turn's line when this move ended the turn."""
+        if events is None:
+            events = events_between(before, action, after)
         if not self.everything:
             shown = (visible_to(e, self.viewer) for e in events)
             events = [e for e in shown if e is not None]
@@ -195,13 +203,18 @@ class PlayLog:
 
 
 def play_log(
-    states: Sequence[GameState], actions: Sequence[Action], *, everything: bool = True
+    states: Sequence[GameState],
+    actions: Sequence[Action],
+    *,
+    everything: bool = True,
+    events: Sequence[tuple[Event, ...]] | None = None,
 ) -> list[str]:
-    """The turn lines of a whole game (``states[i + 1]`` follows ``actions[i]``)."""
+    """The turn lines of a whole game (``states[i + 1]`` follows ``actions[i]``; ``events[i]``
+    its events, when the caller has them)."""
     log = PlayLog(everything=everything)
     lines = []
     for i, action in enumerate(actions):
-        line = log.add(states[i], action, states[i + 1])
+        line = log.add(states[i], action, states[i + 1], None if events is None else events[i])
         if line is not None:
             lines.append(line)
     return lines
@@ -478,9 +491,9 @@ class Terminal:
     def _rebuild_log(self) -> None:
         """The log as if every move so far had been printed (after a resume or an undo)."""
         self.log = PlayLog(self.viewer, tr=self.tr)
-        states, actions = self.match.states, self.match.actions
+        states, actions, moved = self.match.states, self.match.actions, self.match.move_events
         for i, action in enumerate(actions):
-            self.log.add(states[i], action, states[i + 1])
+            self.log.add(states[i], action, states[i + 1], moved[i])
         self._printed = len(actions)
 
     def run(self) -> bool:
@@ -529,9 +542,9 @@ class Terminal:
         )
 
     def _catch_up(self) -> None:
-        states, actions = self.match.states, self.match.actions
+        states, actions, moved = self.match.states, self.match.actions, self.match.move_events
         for i in range(self._printed, len(actions)):
-            line = self.log.add(states[i], actions[i], states[i + 1])
+            line = self.log.add(states[i], actions[i], states[i + 1], moved[i])
             if line is not None:
                 self.write(line)
         self._printed = len(actions)

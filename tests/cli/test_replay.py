@@ -97,3 +97,32 @@ def test_an_unreadable_record_is_one_line_and_status_2(
     assert main(["replay", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("ttr-europe: error: ") and message in err and err.count("\n") == 1
+
+
+def test_a_replay_shows_each_move_from_one_pass_of_the_reducer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``replay`` and a resumed terminal take each move's events from the pass that applied
+    it (``records.replay_moves``, ``Match.move_events``), never from a second one."""
+    from ttr_europe import terminal
+    from ttr_europe.match import Match
+    from ttr_europe.records import random_game
+    from ttr_europe.rules import events_between
+
+    record = random_game("europe", "base", 2, seed=4, policy_seed=4)
+    match = Match.from_record(record, ["random", "random"])
+    states = match.states
+    assert [
+        events_between(states[i], a, states[i + 1]) for i, a in enumerate(match.actions)
+    ] == list(match.move_events)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record.to_json()), "utf-8")
+
+    def refused(*args: object) -> None:
+        raise AssertionError("a move's events found again")
+
+    monkeypatch.setattr(terminal, "events_between", refused)
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# map=europe variant=base players=2 seed=4")
+    assert out.count("Player 1") >= 2  # the turns and the scoreboard were shown

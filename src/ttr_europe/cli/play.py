@@ -7,9 +7,14 @@ import io
 import json
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..i18n import LANGUAGES
 from .common import Command, add_map_arguments, int_between, open_map, read_text, seed_int
+
+if TYPE_CHECKING:
+    from ..i18n import Translator
+    from ..match import Match
 
 DEFAULT_SAVE = "ttr-europe-game.json"
 
@@ -130,14 +135,36 @@ def _drawer(record_path: str) -> Callable[[object, int], str]:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from ..bots import close_bots, make_bot, split_specs
-    from ..errors import BotError
+    """Seat the players, play the game (a person at the terminal, or the bots alone), then
+    show the end and keep what was asked for (a record, a picture)."""
+    from ..bots import close_bots
     from ..i18n import from_environment, translator
-    from ..match import PERSON, Match
-    from ..records import GameRecord
-    from ..terminal import LEGEND, PlayLog, Terminal, player, scoreboard_text
 
     tr = translator(args.lang or from_environment())
+    try:
+        match, map_data, humans = _seated(args)
+    except ValueError as exc:
+        print(f"ttr-europe: error: {exc}", file=sys.stderr)
+        return 2
+    if not args.quiet:
+        _introduce(match, tr)
+    if humans:
+        if not _at_the_terminal(match, args, map_data, tr):
+            return 0  # the person quit (the game is saved)
+    else:
+        _bots_alone(match, args.quiet, tr)
+    close_bots(seat.bot for seat in match.seats)  # programs in other processes: quit
+    _the_end(match, args.quiet, tr)
+    _keep(match, args, map_data, tr)
+    return 0
+
+
+def _seated(args: argparse.Namespace) -> tuple[Match, str | None, list[int]]:
+    """The match to play, new or resumed from a record, the map file's text to keep in its
+    record (a map that is not shipped), and the seats of people (``ValueError``: bad seats)."""
+    from ..bots import make_bot, split_specs
+    from ..match import PERSON, Match
+    from ..records import GameRecord
 
     names = split_specs(args.bots) or ["greedy"]
     record = None
@@ -146,98 +173,121 @@ def run_play(args: argparse.Namespace) -> int:
         players, seed = record.players, record.seed
     else:
         players, seed = args.players, args.seed
-    try:
-        humans = _seats(args.human, players)
-        seats = [PERSON if i in humans else make_bot(names[i % len(names)])
-                 for i in range(players)]  # fmt: skip
-    except ValueError as exc:
-        print(f"ttr-europe: error: {exc}", file=sys.stderr)
-        return 2
-    map_data = None
+    humans = _seats(args.human, players)
+    seats = [PERSON if i in humans else make_bot(names[i % len(names)])
+             for i in range(players)]  # fmt: skip
     if record is not None:
-        match = Match.from_record(record, seats)
-    else:
-        match = Match.new(open_map(args.map), args.variant, players, seed, seats)
-        if args.map.endswith(".json"):  # as open_map reads it
-            with open(args.map, encoding="utf-8") as f:
-                map_data = f.read()
+        return Match.from_record(record, seats), None, humans
+    match = Match.new(open_map(args.map), args.variant, players, seed, seats)
+    map_data = None
+    if args.map.endswith(".json"):  # as open_map reads it
+        with open(args.map, encoding="utf-8") as f:
+            map_data = f.read()
+    return match, map_data, humans
+
+
+def _introduce(match: Match, tr: Translator) -> None:
+    """The game's first line: map, variant, players, seed and who sits where; the legend."""
+    from ..terminal import LEGEND, player
+
     state = match.state
-    if not args.quiet:
-        seated = ", ".join(
-            tr.t("{player} {name}", player=player(i, tr), name=s.name)
-            for i, s in enumerate(match.seats)
+    seated = ", ".join(
+        tr.t("{player} {name}", player=player(i, tr), name=s.name)
+        for i, s in enumerate(match.seats)
+    )
+    print(
+        tr.t(
+            "{map}, variant {variant}, {players} players, seed {seed}: {seats}",
+            map=state.map.name,
+            variant=state.rules.variant.name,
+            players=state.rules.players,
+            seed=match.record().seed,
+            seats=seated,
         )
-        print(
-            tr.t(
-                "{map}, variant {variant}, {players} players, seed {seed}: {seats}",
-                map=state.map.name,
-                variant=state.rules.variant.name,
-                players=players,
-                seed=seed,
-                seats=seated,
-            )
-        )
-        print(tr.t(LEGEND))
-    if humans:
-        if isinstance(sys.stdin, io.TextIOWrapper):  # a line is counted in characters
-            sys.stdin.reconfigure(encoding="utf-8", errors="replace")
-        save_to = args.record or DEFAULT_SAVE
-        terminal = Terminal(
-            match, _read_line, print, _saver(save_to, map_data), draw=_drawer(save_to), tr=tr
-        )
-        if not terminal.run():
-            return 0
-    else:
-        log = PlayLog(everything=True, tr=tr)
-        while not match.finished:
-            before = match.state
-            try:
-                match.step()
-            except BotError as exc:  # a stand-in plays on, as in the terminal
-                match.stand_in(before.current)
-                print(f"ttr-europe: {exc}; a random bot plays for {player(before.current)} "
-                      "from now on", file=sys.stderr)  # fmt: skip
-                continue
-            line = log.add(before, match.actions[-1], match.state)
-            if line is not None and not args.quiet:
-                print(line)
-    close_bots(seat.bot for seat in match.seats)  # programs in other processes: quit
+    )
+    print(tr.t(LEGEND))
+
+
+def _at_the_terminal(
+    match: Match, args: argparse.Namespace, map_data: str | None, tr: Translator
+) -> bool:
+    """A person plays at the terminal; False when they quit before the end."""
+    from ..terminal import Terminal
+
+    if isinstance(sys.stdin, io.TextIOWrapper):  # a line is counted in characters
+        sys.stdin.reconfigure(encoding="utf-8", errors="replace")
+    save_to = args.record or DEFAULT_SAVE
+    terminal = Terminal(
+        match, _read_line, print, _saver(save_to, map_data), draw=_drawer(save_to), tr=tr
+    )
+    return terminal.run()
+
+
+def _bots_alone(match: Match, quiet: bool, tr: Translator) -> None:
+    """The bots play to the end, every turn printed; a failing bot hands its seat to a
+    random stand-in, as in the terminal."""
+    from ..errors import BotError
+    from ..terminal import PlayLog, player
+
+    log = PlayLog(everything=True, tr=tr)
+    while not match.finished:
+        before = match.state
+        try:
+            match.step()
+        except BotError as exc:
+            match.stand_in(before.current)
+            print(f"ttr-europe: {exc}; a random bot plays for {player(before.current)} "
+                  "from now on", file=sys.stderr)  # fmt: skip
+            continue
+        line = log.add(before, match.actions[-1], match.state)
+        if line is not None and not quiet:
+            print(line)
+
+
+def _the_end(match: Match, quiet: bool, tr: Translator) -> None:
+    """The final position, the scoreboard and the winners (the scoreboard alone when quiet)."""
+    from ..terminal import player, scoreboard_text
+
     state = match.state
     board = match.scoreboard()
-    if args.quiet:
+    if quiet:
         print(scoreboard_text(board, tr))
-    else:
-        print("\n" + tr.t("Final position:"))
-        for seat, held in enumerate(state.players):
-            routes = [r.id for r in state.map.routes if state.owners[r.index] == seat]
-            print(
-                tr.t(
-                    "  {player}: {trains} left, {routes}, {stations}, {cards} in hand",
-                    player=player(seat, tr),
-                    trains=tr.tn("{n} train", "{n} trains", held.trains),
-                    routes=tr.tn("{n} route", "{n} routes", len(routes)),
-                    stations=tr.tn("{n} station", "{n} stations", len(held.stations)),
-                    cards=tr.tn("{n} card", "{n} cards", held.hand.total),
-                )
-            )
-        print()
-        print(scoreboard_text(board, tr))
-        winners = [p.seat for p in board.players if p.rank == 1]
-        print()
-        named = ", ".join(
-            tr.t(
-                "{player} ({name}, {points})",
-                player=player(w, tr),
-                name=match.seats[w].name,
-                points=tr.tn("{n} point", "{n} points", board.players[w].total),
-            )
-            for w in winners
-        )
+        return
+    print("\n" + tr.t("Final position:"))
+    for seat, held in enumerate(state.players):
+        routes = [r.id for r in state.map.routes if state.owners[r.index] == seat]
         print(
-            tr.t("Winner: {seats}", seats=named)
-            if len(winners) == 1
-            else tr.t("Shared win: {seats}", seats=named)
+            tr.t(
+                "  {player}: {trains} left, {routes}, {stations}, {cards} in hand",
+                player=player(seat, tr),
+                trains=tr.tn("{n} train", "{n} trains", held.trains),
+                routes=tr.tn("{n} route", "{n} routes", len(routes)),
+                stations=tr.tn("{n} station", "{n} stations", len(held.stations)),
+                cards=tr.tn("{n} card", "{n} cards", held.hand.total),
+            )
         )
+    print()
+    print(scoreboard_text(board, tr))
+    winners = [p.seat for p in board.players if p.rank == 1]
+    print()
+    named = ", ".join(
+        tr.t(
+            "{player} ({name}, {points})",
+            player=player(w, tr),
+            name=match.seats[w].name,
+            points=tr.tn("{n} point", "{n} points", board.players[w].total),
+        )
+        for w in winners
+    )
+    print(
+        tr.t("Winner: {seats}", seats=named)
+        if len(winners) == 1
+        else tr.t("Shared win: {seats}", seats=named)
+    )
+
+
+def _keep(match: Match, args: argparse.Namespace, map_data: str | None, tr: Translator) -> None:
+    """The record and the picture of the final position, where they were asked for."""
     if args.record:
         _saver(args.record, map_data)(match)
         if not args.quiet:
@@ -246,10 +296,9 @@ def run_play(args: argparse.Namespace) -> int:
         from ..render import render_svg
 
         with open(args.svg, "w", encoding="utf-8") as f:
-            f.write(render_svg(state))
+            f.write(render_svg(match.state))
         if not args.quiet:
             print("\n" + tr.t("board drawn to {path}", path=args.svg))
-    return 0
 
 
 COMMAND = Command(

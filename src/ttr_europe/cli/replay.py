@@ -21,15 +21,16 @@ def configure_replay(parser: argparse.ArgumentParser) -> None:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from ..actions import parse
     from ..errors import SetupError
-    from ..records import GameRecord, replay
+    from ..records import GameRecord, replay_moves
     from ..scoring import score
     from ..terminal import LEGEND, describe_state, play_log, scoreboard_text
 
     record = GameRecord.from_json(read_text(args.record), source=args.record)
-    states = replay(record)
-    actions = [parse(text) for text in record.actions]
+    start = record.start()
+    moves = list(replay_moves(record, start))  # each move applied once, with its events
+    states = [start, *(after for _, after, _ in moves)]
+    actions = [action for action, _, _ in moves]
     at = len(actions) if args.at is None else args.at
     if not 0 <= at <= len(actions):
         raise SetupError(f"--at: positions are 0 to {len(actions)}, not {at}")
@@ -40,7 +41,7 @@ def run_replay(args: argparse.Namespace) -> int:
         f"seed={record.seed} first_player={first}" + (f" {options}" if options else "")
     )
     print(LEGEND)
-    for line in play_log(states[: at + 1], actions[:at]):
+    for line in play_log(states[: at + 1], actions[:at], events=[e for _, _, e in moves[:at]]):
         print(line)
     position = states[at]
     if args.at is not None:
