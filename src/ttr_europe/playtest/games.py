@@ -25,6 +25,7 @@ from ..errors import SimulationError
 from ..fast import SeatScore
 from ..loop import play_out
 from ..rules import legal_actions, new_game
+from ..sim.games import _int, _str  # the rows' field readers, shared with a game log
 from ..state import GameState, Phase
 from ..views import OptionValue
 
@@ -140,18 +141,6 @@ class GameLog:
 
 
 _FIELDS = frozenset(attrs.fields_dict(GameLog))
-
-
-def _int(value: Any) -> int:
-    if type(value) is not int:
-        raise TypeError(f"{value!r} is not an integer")
-    return value
-
-
-def _str(value: Any) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{value!r} is not a string")
-    return value
 
 
 def _triples(rows: Any) -> tuple[tuple[int, int, int], ...]:
