@@ -1,4 +1,5 @@
-"""The repository's scripts (scripts/*.py) as modules, for the tests that test them."""
+"""The repository's scripts (scripts/*.py, benchmarks/*.py) as modules, for the tests that
+test them."""
 
 from __future__ import annotations
 
@@ -7,15 +8,16 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+REPO = Path(__file__).resolve().parents[1]
+SCRIPTS = REPO / "scripts"
 
 
-def load_script(name: str) -> ModuleType:
-    """``scripts/<name>.py`` loaded once as the module ``ttr_script_<name>``."""
-    key = f"ttr_script_{name}"
+def load_script(name: str, folder: str = "scripts") -> ModuleType:
+    """``<folder>/<name>.py`` (``scripts``, ``benchmarks``) loaded once as a module."""
+    key = f"ttr_{folder}_{name}"
     if key in sys.modules:
         return sys.modules[key]
-    spec = importlib.util.spec_from_file_location(key, SCRIPTS / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(key, REPO / folder / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[key] = module

@@ -8,33 +8,24 @@ the benchmark (by hand, docs/performance.md), whose checks fail the run on any i
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
+from repo_scripts import load_script
 from ttr_europe import fast
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 def _load(name: str) -> ModuleType:
-    key = f"ttr_bench_{name}"
-    if key in sys.modules:
-        return sys.modules[key]
-    spec = importlib.util.spec_from_file_location(key, BENCHMARKS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[key] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(name, "benchmarks")
 
 
 def _fake_peer(root: Path) -> Path:
