@@ -23,7 +23,7 @@ from ..fast import FastGame
 from ..state import GameState, Phase
 from .batch import core_tables
 from .encoding import Obs
-from .game import MAX_AGENT_STEPS, CodeGame
+from .game import CodeGame
 from .mask import Mask
 from .pettingzoo_env import TicketToRideEnv
 
@@ -97,22 +97,7 @@ class FastTicketToRideEnv(TicketToRideEnv):
         "name": "ttr_europe_fast_v0",
     }
 
-    def __init__(
-        self,
-        map: str = "europe",
-        variant: str = "base",
-        players: int = 2,
-        *,
-        reward: str = "returns",
-        max_cycles: int | None = MAX_AGENT_STEPS,
-        render_mode: str | None = None,
-        **options: Any,
-    ) -> None:
-        game = FastCodeGame(map, variant, players, reward, options)
-        super().__init__(
-            map, variant, players, max_cycles=max_cycles, render_mode=render_mode, **options
-        )
-        self.game = game
+    game_type: ClassVar[type[CodeGame]] = FastCodeGame
 
 
 def env(**kwargs: Any) -> FastTicketToRideEnv:

@@ -48,6 +48,8 @@ class TicketToRideEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type h
         "render_modes": ["ansi"],
         "is_parallelizable": False,
     }
+    #: The game the environment steps; the compiled core's environment names its own.
+    game_type: ClassVar[type[CodeGame]] = CodeGame
 
     def __init__(
         self,
@@ -65,7 +67,7 @@ class TicketToRideEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type h
             raise SetupError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         if max_cycles is not None and (type(max_cycles) is not int or max_cycles < 1):
             raise SetupError(f"max_cycles must be a positive int or None, not {max_cycles!r}")
-        self.game = CodeGame(map, variant, players, reward, options)
+        self.game = self.game_type(map, variant, players, reward, options)
         self.render_mode = render_mode
         self.max_cycles = max_cycles
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
