@@ -1955,14 +1955,18 @@ static int any_bit(const uint64_t *m) {
     return 0;
 }
 
-static void greedy_draw(const Game *g, const uint64_t *wanted, int second, Act *a) {
+/* The face-up slot the greedy policies take: the first card of a colour one of the wanted routes
+ * takes (a gray route taking the colour the seat holds most of), else a locomotive at a turn's
+ * start if any route is wanted; -1 when neither is there. Shared by the greedy playout and the
+ * greedy bot, which draw alike. */
+static int32_t wanted_faceup(const Game *g, const uint64_t *wanted, int second) {
     const Rules *R = g->R;
     const int32_t *hand = g->p[g->current].hand;
-    int colours[KINDS] = {0};
-    int gray = 0;
-    for (int w = 0; w < MAXW; w++)
+    int32_t colours[KINDS] = {0}, gray = 0, want = 0;
+    for (int32_t w = 0; w < MAXW; w++)
         for (uint64_t m = wanted[w]; m; m &= m - 1) {
             int32_t r = w * 64 + ctz64(m);
+            want = 1;
             if (R->r_col[r] < 0)
                 gray = 1;
             else
@@ -1970,23 +1974,24 @@ static void greedy_draw(const Game *g, const uint64_t *wanted, int second, Act *
         }
     if (gray) {
         int32_t most = 0;
-        for (int c = 1; c < LOCO; c++)
+        for (int32_t c = 1; c < LOCO; c++)
             if (hand[c] > hand[most]) most = c;
         colours[most] = 1;
     }
+    for (int32_t s = 0; s < g->nrow; s++)
+        if (g->row[s] >= 0 && g->row[s] < LOCO && colours[g->row[s]]) return s;
+    if (!second && want)
+        for (int32_t s = 0; s < g->nrow; s++)
+            if (g->row[s] == LOCO) return s;
+    return -1;
+}
+
+static void greedy_draw(const Game *g, const uint64_t *wanted, int second, Act *a) {
     memset(a, 0, sizeof *a);
     a->kind = A_FACEUP;
-    for (int32_t s = 0; s < g->nrow; s++)
-        if (g->row[s] >= 0 && g->row[s] < LOCO && colours[g->row[s]]) {
-            a->arg = s;
-            return;
-        }
-    if (!second && any_bit(wanted))
-        for (int32_t s = 0; s < g->nrow; s++)
-            if (g->row[s] == LOCO) {
-                a->arg = s;
-                return;
-            }
+    a->arg = wanted_faceup(g, wanted, second);
+    if (a->arg >= 0) return;
+    a->arg = 0;
     if (cards_left(g)) {
         a->kind = A_BLIND;
         return;
@@ -2261,37 +2266,11 @@ static int longest_claim(const Game *g, const Legal *L, const Reading *S, const 
  * the seat's generator. 0, or -1 when nothing is legal. */
 static int bot_draw(const Game *g, const Legal *L, const uint64_t *wanted, int second,
                     Twister *t, Act *a) {
-    const Rules *R = g->R;
-    const int32_t *hand = g->p[g->current].hand;
-    int32_t colours[KINDS] = {0}, gray = 0, want = 0;
-    for (int32_t w = 0; w < MAXW; w++)
-        for (uint64_t m = wanted[w]; m; m &= m - 1) {
-            int32_t r = w * 64 + low_bit(m);
-            want = 1;
-            if (R->r_col[r] < 0)
-                gray = 1;
-            else
-                colours[R->r_col[r]] = 1;
-        }
-    if (gray) {
-        int32_t most = 0;
-        for (int32_t c = 1; c < LOCO; c++)
-            if (hand[c] > hand[most]) most = c;
-        colours[most] = 1;
-    }
     memset(a, 0, sizeof *a);
     a->kind = A_FACEUP;
-    for (int32_t s = 0; s < g->nrow; s++)
-        if (g->row[s] >= 0 && g->row[s] < LOCO && colours[g->row[s]]) {
-            a->arg = s;
-            return 0;
-        }
-    if (!second && want)
-        for (int32_t s = 0; s < g->nrow; s++)
-            if (g->row[s] == LOCO) {
-                a->arg = s;
-                return 0;
-            }
+    a->arg = wanted_faceup(g, wanted, second);
+    if (a->arg >= 0) return 0;
+    a->arg = 0;
     if (cards_left(g)) {
         a->kind = A_BLIND;
         return 0;
