@@ -303,8 +303,7 @@ class Phrasebook:
             if "why" in params:
                 params["why"] = self.say(params["why"], tr) or params["why"]
             if "refusal" in params:
-                rule, _, reason = params["refusal"].partition(": ")
-                params["refusal"] = refusal(IllegalActionError(rule, reason), tr)
+                params["refusal"] = _refusal_text(params["refusal"], tr)
             if isinstance(message, str):
                 return tr.t(message, **params)
             return tr.tn(*message, int(found.group("n")), **params)
@@ -417,6 +416,17 @@ _REASONS: tuple[Phrase, ...] = (
 )
 REFUSALS = Phrasebook.of(_REASONS)
 _PREFIX = re.compile(r"(?:station (?P<station>\d+)|(?P<route>[^:\s]+)): (?P<rest>.*)")
+
+
+def _refusal_text(text: str, tr: Translator) -> str:
+    """An ``IllegalActionError``'s text ("R9: keep at least 2 ticket(s) (keep A-B)", the move
+    in brackets where it names one) in players' words."""
+    rule, _, reason = text.partition(": ")
+    said = refusal(IllegalActionError(rule, reason), tr)
+    bare = re.sub(r"\s*\([^()]*\)$", "", reason)
+    if bare != reason and said == tr.t("That move is not possible."):
+        said = refusal(IllegalActionError(rule, bare), tr)
+    return said
 
 
 def refusal(exc: IllegalActionError, tr: Translator) -> str:

@@ -247,6 +247,13 @@ def label_width(text: str) -> float:
     )
 
 
+def fit(text: str, size: float, room: float, *, bold: bool = False) -> float:
+    """The font size, at most ``size``, at which ``text`` fits in ``room`` pixels: a word of a
+    longer language ("чёрный" on a card) is drawn a little smaller rather than spill over."""
+    width = label_width(text) * size / LABEL_SIZE * (1.1 if bold else 1.0)
+    return size if width <= room else round(max(size * room / width, size * 0.6), 1)
+
+
 def label_box(x: float, y: float, anchor: str, text: str) -> Box:
     """The box a city name drawn at (x, y) with this text-anchor covers (estimated)."""
     width = label_width(text)
@@ -739,7 +746,8 @@ def _card(x: float, y: float, kind: int, text: str, cls: str) -> list[str]:
                 f'fill="{CARD_COLOURS[c]}"/>'
             )
     out.append(
-        f'<text x="{x + 22:.0f}" y="{y + 22:.0f}" font-size="11" text-anchor="middle" '
+        f'<text x="{x + 22:.0f}" y="{y + 22:.0f}" font-size="{fit(text, 11, 40):g}" '
+        'text-anchor="middle" '
         f'fill="{ink(fill)}">{escape(text)}</text>{_symbol(name, 9, x + 36, y + 9)}</g>'
     )
     return out
@@ -756,20 +764,18 @@ def _sidebar(view: View, board: Map, left: int, tr: Translator) -> list[str]:
     assert me is not None
     x = left + 10
     ink = SEAT_COLOURS[me.seat % len(SEAT_COLOURS)]
+    title = tr.t(
+        "Player {n}: {points}, {trains}",
+        n=me.seat + 1,
+        points=tr.tn("{n} point", "{n} points", me.score),
+        trains=tr.tn("{n} train", "{n} trains", me.trains),
+    )
     out = [
         f'<g class="sidebar" data-seat="{me.seat}">',
         f'<rect x="{left}" y="0" width="{SIDEBAR}" height="100%" fill="#ebe4d0"/>',
         f'<rect x="{x}" y="14" width="16" height="16" fill="{ink}" stroke="#111"/>',
-        f'<text x="{x + 22}" y="27" font-size="14" font-weight="bold">'
-        + escape(
-            tr.t(
-                "Player {n}: {points}, {trains}",
-                n=me.seat + 1,
-                points=tr.tn("{n} point", "{n} points", me.score),
-                trains=tr.tn("{n} train", "{n} trains", me.trains),
-            )
-        )
-        + "</text>",
+        f'<text x="{x + 22}" y="27" font-size="{fit(title, 14, SIDEBAR - 40, bold=True):g}" '
+        f'font-weight="bold">{escape(title)}</text>',
         f'<text x="{x}" y="56" font-size="12" font-weight="bold">{escape(tr.t("Hand"))}</text>',
     ]
     hand = me.hand if me.hand is not None else EMPTY
