@@ -378,4 +378,4 @@ def test_a_phrasebook_says_known_shapes_and_leaves_the_rest() -> None:
     )
     assert book.say("something else", pt) is None
     said = book.say("action 3 ('pass') is illegal: R9: keep at least 2 ticket(s) (pass)", pt)
-    assert said == "a ação 3 ('pass') não é permitida: Fique com pelo menos 2 bilhetes."
+    assert said == "a ação 3 ('pass') não é permitida: R9: Fique com pelo menos 2 bilhetes."

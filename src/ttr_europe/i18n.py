@@ -283,7 +283,8 @@ class Phrasebook:
     error lines. A group fills the placeholder of its name; ``n`` is the count of a plural
     message, ``colour`` a card colour said in the language, ``why`` a text of its own, said
     again with the same book (kept as it is when no shape fits it), and ``refusal`` an
-    ``IllegalActionError``'s text ("R9: keep at least 2 ticket(s)"), said as ``refusal`` does."""
+    ``IllegalActionError``'s text ("R9: keep at least 2 ticket(s)"), said as ``refusal`` does
+    after its rule."""
 
     entries: tuple[tuple[re.Pattern[str], str | tuple[str, str]], ...]
 
@@ -420,13 +421,14 @@ _PREFIX = re.compile(r"(?:station (?P<station>\d+)|(?P<route>[^:\s]+)): (?P<rest
 
 def _refusal_text(text: str, tr: Translator) -> str:
     """An ``IllegalActionError``'s text ("R9: keep at least 2 ticket(s) (keep A-B)", the move
-    in brackets where it names one) in players' words."""
+    in brackets where it names one) in players' words, after its rule ("R9: Keep at least 2
+    tickets.")."""
     rule, _, reason = text.partition(": ")
     said = refusal(IllegalActionError(rule, reason), tr)
     bare = re.sub(r"\s*\([^()]*\)$", "", reason)
     if bare != reason and said == tr.t("That move is not possible."):
         said = refusal(IllegalActionError(rule, bare), tr)
-    return said
+    return f"{rule}: {said}"
 
 
 def refusal(exc: IllegalActionError, tr: Translator) -> str:

@@ -164,7 +164,10 @@ def test_an_illegal_move_in_a_record_is_the_players_refusal(
     err = _error(capsys, "replay", path, "--lang", "ru")
     said = translator("ru").refusal(refused.value)
     assert said != translator("ru").t("That move is not possible.")
-    assert err == f"ttr-europe: ошибка: <record>: $.actions[0]: ход 0 ('blind') недопустим: {said}"
+    rule = refused.value.rule
+    assert err == (
+        f"ttr-europe: ошибка: <record>: $.actions[0]: ход 0 ('blind') недопустим: {rule}: {said}"
+    )
 
 
 def test_the_language_comes_from_lang_else_the_locale(
