@@ -191,3 +191,19 @@ def test_the_language_comes_from_lang_else_the_locale(
 def test_a_text_of_no_known_shape_stays_english_on_one_line() -> None:
     said = error_line("the moon is\nmade of cheese", translator("pt"))
     assert said == "ttr-europe: erro: the moon is made of cheese"
+
+
+def test_the_tools_errors_follow_the_locale(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``simulate`` and ``playtest``, which have no ``--lang``, say their errors in the
+    locale's language."""
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")
+    assert _error(capsys, "simulate", "--bots", "nosuch", "--games", "1").startswith(
+        "ttr-europe: ошибка: бот 'nosuch': неизвестный бот; известны: random, "
+    )
+    monkeypatch.setenv("LANG", "pt_BR.UTF-8")
+    assert _error(capsys, "playtest", "atlantis", "--games", "1") == (
+        "ttr-europe: erro: maps/atlantis.json: $: não existe o mapa 'atlantis'; "
+        "conhecidos: europe, usa"
+    )

@@ -232,7 +232,7 @@ def _bots_alone(match: Match, quiet: bool, tr: Translator) -> None:
     """The bots play to the end, every turn printed; a failing bot hands its seat to a
     random stand-in, as in the terminal."""
     from ..errors import BotError
-    from ..terminal import PlayLog, player
+    from ..terminal import PlayLog
 
     log = PlayLog(everything=True, tr=tr)
     while not match.finished:
@@ -241,8 +241,12 @@ def _bots_alone(match: Match, quiet: bool, tr: Translator) -> None:
             match.step()
         except BotError as exc:
             match.stand_in(before.current)
-            print(f"ttr-europe: {exc}; a random bot plays for {player(before.current)} "
-                  "from now on", file=sys.stderr)  # fmt: skip
+            said = tr.t(
+                "{error}; a random bot plays for Player {n} from now on.",
+                error=exc,
+                n=before.current + 1,
+            )
+            print(f"ttr-europe: {said}", file=sys.stderr)
             continue
         line = log.add(before, match.actions[-1], match.state)
         if line is not None and not quiet:
