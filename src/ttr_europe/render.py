@@ -240,11 +240,15 @@ NARROW, WIDE = frozenset("fijlrtI.,'- "), frozenset("mwMW")
 
 
 def label_width(text: str) -> float:
-    """A city name's drawn width, a little over what common sans-serif fonts give."""
-    return 1.08 * sum(
-        LABEL_SIZE * (0.34 if c in NARROW else 0.9 if c in WIDE else 0.72 if c.isupper() else 0.6)
-        for c in text
-    )
+    """A city name's (or a legend word's) drawn width, a little over what common sans-serif
+    fonts give; Cyrillic letters are wider than Latin ones."""
+    return 1.08 * sum(LABEL_SIZE * _em(c) for c in text)
+
+
+def _em(c: str) -> float:
+    if "\u0400" <= c <= "\u04ff":
+        return 0.78 if c.isupper() else 0.7
+    return 0.34 if c in NARROW else 0.9 if c in WIDE else 0.72 if c.isupper() else 0.6
 
 
 def fit(text: str, size: float, room: float, *, bold: bool = False) -> float:
@@ -746,7 +750,7 @@ def _card(x: float, y: float, kind: int, text: str, cls: str) -> list[str]:
                 f'fill="{CARD_COLOURS[c]}"/>'
             )
     out.append(
-        f'<text x="{x + 22:.0f}" y="{y + 22:.0f}" font-size="{fit(text, 11, 40):g}" '
+        f'<text x="{x + 22:.0f}" y="{y + 22:.0f}" font-size="{fit(text, 11, 44):g}" '
         'text-anchor="middle" '
         f'fill="{ink(fill)}">{escape(text)}</text>{_symbol(name, 9, x + 36, y + 9)}</g>'
     )
