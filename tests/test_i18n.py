@@ -336,3 +336,46 @@ def test_a_terminal_game_in_portuguese_and_russian(lang: str, words: list[str]) 
         assert word in out, word
     # no English words of the catalogs are left (notation and ids stay as typed)
     assert not catalogs.english_left(out, lang)
+
+
+def test_the_command_lines_words_agree_with_their_counts_in_russian() -> None:
+    ru = translator("ru")
+    assert [ru.tn("{n} Big City", "{n} Big Cities", n) for n in (1, 3, 9, 21)] == [
+        "1 большой город",
+        "3 больших города",
+        "9 больших городов",
+        "21 большой город",
+    ]
+    assert [ru.tn("{n} double pair", "{n} double pairs", n) for n in (1, 2, 11, 22)] == [
+        "1 двойной перегон",
+        "2 двойных перегона",
+        "11 двойных перегонов",
+        "22 двойных перегона",
+    ]
+    ro = translator("ro")
+    assert ro.tn("{n} city pair", "{n} city pairs", 90) == "90 de perechi de orașe"
+
+
+def test_a_phrasebook_says_known_shapes_and_leaves_the_rest() -> None:
+    """The one mechanism behind refusals and the command line's errors: a group fills its
+    placeholder, ``why`` is said again, ``refusal`` as ``refusal`` says it."""
+    book = i18n.Phrasebook.of(
+        (
+            (r"cannot read the file: (?P<why>.+)", i18n.N_("cannot read the file: {why}")),
+            (r"\[Errno (?P<code>\d+)\] (?P<why>[^:]+): (?P<path>.+)",
+             i18n.N_("[Errno {code}] {why}: {path}")),
+            ("No such file or directory", i18n.N_("No such file or directory")),
+            (r"action (?P<index>\d+) \((?P<action>.*)\) is illegal: (?P<refusal>.+)",
+             i18n.N_("action {index} ({action}) is illegal: {refusal}")),
+        )
+    )  # fmt: skip
+    pt = translator("pt")
+    assert book.say("cannot read the file: [Errno 2] No such file or directory: 'x'", pt) == (
+        "não é possível ler o arquivo: [Errno 2] Arquivo ou diretório inexistente: 'x'"
+    )
+    assert book.say("cannot read the file: it is Tuesday", pt) == (
+        "não é possível ler o arquivo: it is Tuesday"
+    )
+    assert book.say("something else", pt) is None
+    said = book.say("action 3 ('pass') is illegal: R9: keep at least 2 ticket(s) (pass)", pt)
+    assert said == "a ação 3 ('pass') não é permitida: R9: Fique com pelo menos 2 bilhetes."

@@ -19,6 +19,7 @@ from ttr_europe.render import (
     render_svg,
     score_highlights,
 )
+from ttr_europe.state import Phase
 from ttr_europe.testing import finished, scenario
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -360,3 +361,84 @@ def test_no_route_is_drawn_across_a_city(map_id: str) -> None:
                                  / ((bx - ax) ** 2 + (by - ay) ** 2)))  # fmt: skip
             away = math.hypot(x - ax - along * (bx - ax), y - ay - along * (by - ay))
             assert away > clear, (route.id, city, away)
+
+
+def _texts(root: ET.Element, cls: str) -> list[str]:
+    group = root.find(f"{SVG}g[@class='{cls}']")
+    assert group is not None
+    return [t.text or "" for t in group.iter(f"{SVG}text") if t.get("class") != "sym"]
+
+
+@pytest.mark.parametrize("lang", ["pt", "ru", "ro"])
+def test_the_pictures_speak_the_chosen_language(lang: str) -> None:
+    from repo_scripts import load_script
+    from ttr_europe.i18n import translator
+    from ttr_europe.render import LEGEND_MARKS, label_width
+
+    tr = translator(lang)
+    owners = {"Berlin-Wien": 1, "Paris-Zurich": 0}
+    state = scenario(owners=owners, stations={1: ["Roma"]}, hands={0: "2red+1loco"},
+                     tickets={0: ["Paris-Wien"]}, offers={0: ["Athina-Angora"]},
+                     phase=Phase.CHOOSE_TICKETS)  # fmt: skip
+    svg = render_svg(observe(state, 0), lang=lang)
+    root = ET.fromstring(svg)
+    colours = [tr.card(c) for c in ("red", "orange", "yellow", "green", "blue", "pink", "white",
+                                    "black", "gray")]  # fmt: skip
+    texts = _texts(root, "legend")
+    assert texts[:11] == [*colours, *(tr.t(m) for m in LEGEND_MARKS[:2])]
+    assert texts[13].startswith(tr.t("Player {n}", n=1)), texts
+    # each colour's label ends before the next swatch begins, however long its word
+    legend = root.find(f"{SVG}g[@class='legend']")
+    assert legend is not None
+    swatches = [float(r.attrib["x"]) for r in legend.iter(f"{SVG}rect")][:9]
+    labels = [t for t in legend.iter(f"{SVG}text") if t.get("class") != "sym"][:9]
+    for label, after in zip(labels, swatches[1:], strict=False):
+        assert float(label.attrib["x"]) + label_width(label.text or "") < after, label.text
+    routes = _groups(root, "route")
+    assert routes["route-Berlin-Wien"].findtext(f"{SVG}title") == tr.t(
+        "{title}, claimed by Player {n}",
+        title=tr.t("{route}: {length} {kind}, {points}", route="Berlin-Wien", length=3,
+                   kind=tr.card("green"), points=tr.tn("{n} point", "{n} points", 4)),
+        n=2,
+    )  # fmt: skip
+    roma = _groups(root, "city")["city-Roma"].findtext(f"{SVG}title")
+    assert roma == tr.t("{city}, station of Player {n}", city="Roma", n=2)
+    side = _texts(root, "sidebar")
+    assert {tr.t("Hand"), tr.t("Face-up row"), tr.t("Tickets")} <= set(side)
+    assert any(t.startswith(tr.t("offered:")) for t in side)
+    everything = " ".join(root.itertext())
+    assert not load_script("i18n_catalogs").english_left(everything, lang)
+    owners = {"Frankfurt-Paris-white": 0, "Frankfurt-Munchen": 0, "Munchen-Wien": 0}
+    scored = score(finished(owners, tickets={0: ["Paris-Wien"]}))
+    assert [m.label for m in score_highlights(scored, 0, lang=lang)] == [
+        tr.t("longest path ({length})", length=8),
+        tr.t("ticket {ticket} ({points})", ticket="Paris-Wien", points=8),
+    ]
+
+
+def test_the_two_tracks_of_a_double_route_say_which_is_which() -> None:
+    root = ET.fromstring(render_svg(load_map("europe")))
+    routes = _groups(root, "route")
+    one, two = routes["route-Dieppe-London-1"], routes["route-Dieppe-London-2"]
+    assert (one.get("data-twin"), one.get("data-track")) == ("Dieppe-London-2", "1")
+    assert (two.get("data-twin"), two.get("data-track")) == ("Dieppe-London-1", "2")
+    assert routes["route-Paris-Zurich"].get("data-twin") is None
+    assert routes["route-Paris-Zurich"].get("data-track") is None
+
+
+@pytest.mark.slow
+def test_a_russian_picture_draws_its_cyrillic_words() -> None:
+    """Rasterised, the Russian legend's words are ink where the English ones were not."""
+    cairosvg = pytest.importorskip("cairosvg")
+    image = pytest.importorskip("PIL.Image")
+    board = load_map("europe")
+
+    def legend_ink(lang: str) -> set[tuple[int, int]]:
+        png = cairosvg.svg2png(bytestring=render_svg(board, lang=lang).encode())
+        pixels = image.open(io.BytesIO(png)).convert("L")
+        top = pixels.height - 50  # the legend's two rows
+        return {(x, y) for x in range(0, 800) for y in range(top, pixels.height)
+                if pixels.getpixel((x, y)) < 90}  # fmt: skip
+
+    english, russian = legend_ink("en"), legend_ink("ru")
+    assert len(russian) > 500 and len(russian ^ english) > 300

@@ -271,6 +271,46 @@ def catalog_json(lang: str) -> dict[str, Any]:
     }
 
 
+Phrase = tuple[str, str | tuple[str, str]]
+"""An English text's shape (a regular expression) and the message that says it for people,
+or a (singular, plural) pair whose count is the group ``n``."""
+
+
+@attrs.frozen
+class Phrasebook:
+    """Texts of known shapes in English (the engine's reasons, the command line's errors) and
+    the players' message for each: the one mechanism behind ``refusal`` and the command line's
+    error lines. A group fills the placeholder of its name; ``n`` is the count of a plural
+    message, ``colour`` a card colour said in the language, ``why`` a text of its own, said
+    again with the same book (kept as it is when no shape fits it), and ``refusal`` an
+    ``IllegalActionError``'s text ("R9: keep at least 2 ticket(s)"), said as ``refusal`` does
+    after its rule."""
+
+    entries: tuple[tuple[re.Pattern[str], str | tuple[str, str]], ...]
+
+    @classmethod
+    def of(cls, table: tuple[Phrase, ...]) -> Phrasebook:
+        return cls(tuple((re.compile(pattern), message) for pattern, message in table))
+
+    def say(self, text: str, tr: Translator) -> str | None:
+        """``text`` in ``tr``'s language, or None when no entry knows its shape."""
+        for pattern, message in self.entries:
+            found = pattern.fullmatch(text)
+            if found is None:
+                continue
+            params: dict[str, Any] = {k: v for k, v in found.groupdict().items() if k != "n"}
+            if "colour" in params:
+                params["colour"] = tr.card(params["colour"])
+            if "why" in params:
+                params["why"] = self.say(params["why"], tr) or params["why"]
+            if "refusal" in params:
+                params["refusal"] = _refusal_text(params["refusal"], tr)
+            if isinstance(message, str):
+                return tr.t(message, **params)
+            return tr.tn(*message, int(found.group("n")), **params)
+        return None
+
+
 # --------------------------------------------------------------------------- the game's words
 
 CARD_NAMES = {
@@ -289,7 +329,7 @@ CARD_NAMES = {
 # The engine's reasons (rules.py, _payments.py, match.py) and the players' sentence for each:
 # (pattern of the English reason, message, plural message or None). A count in the reason is
 # the group ``n``; other groups fill the placeholders of the same name.
-_REASONS: tuple[tuple[str, str | tuple[str, str]], ...] = (
+_REASONS: tuple[Phrase, ...] = (
     ("the second train card must be drawn now", N_("Draw your second train card now.")),
     ("pay the tunnel's extra cards or withdraw", N_("Pay the tunnel's extra cards or withdraw.")),
     ("choose which drawn tickets to keep", N_("Choose which of the drawn tickets to keep.")),
@@ -375,33 +415,31 @@ _REASONS: tuple[tuple[str, str | tuple[str, str]], ...] = (
     (r"it is seat (?P<seat>\d+)'s turn, not \d+'s", N_("It is not your turn.")),
     (r"seat (?P<seat>\d+) is played by a bot", N_("That seat is played by a bot.")),
 )
-_COMPILED = tuple((re.compile(p), m) for p, m in _REASONS)
+REFUSALS = Phrasebook.of(_REASONS)
 _PREFIX = re.compile(r"(?:station (?P<station>\d+)|(?P<route>[^:\s]+)): (?P<rest>.*)")
 
 
-def _sentence(reason: str, tr: Translator) -> str | None:
-    for pattern, message in _COMPILED:
-        found = pattern.fullmatch(reason)
-        if found is None:
-            continue
-        params: dict[str, Any] = {k: v for k, v in found.groupdict().items() if k != "n"}
-        if "colour" in params:
-            params["colour"] = tr.card(params["colour"])
-        if isinstance(message, str):
-            return tr.t(message, **params)
-        return tr.tn(*message, int(found.group("n")), **params)
-    return None
+def _refusal_text(text: str, tr: Translator) -> str:
+    """An ``IllegalActionError``'s text ("R9: keep at least 2 ticket(s) (keep A-B)", the move
+    in brackets where it names one) in players' words, after its rule ("R9: Keep at least 2
+    tickets.")."""
+    rule, _, reason = text.partition(": ")
+    said = refusal(IllegalActionError(rule, reason), tr)
+    bare = re.sub(r"\s*\([^()]*\)$", "", reason)
+    if bare != reason and said == tr.t("That move is not possible."):
+        said = refusal(IllegalActionError(rule, bare), tr)
+    return f"{rule}: {said}"
 
 
 def refusal(exc: IllegalActionError, tr: Translator) -> str:
     """The reason of a refused move in ``tr``'s language. A reason no entry knows (a malformed
     move, which a player's page or menu never sends) reads as "That move is not possible."."""
     reason = exc.reason.strip()
-    sentence = _sentence(reason, tr)
+    sentence = REFUSALS.say(reason, tr)
     if sentence is not None:
         return sentence
     prefix = _PREFIX.fullmatch(reason)
-    sentence = None if prefix is None else _sentence(prefix.group("rest"), tr)
+    sentence = None if prefix is None else REFUSALS.say(prefix.group("rest"), tr)
     if prefix is None or sentence is None:
         return tr.t("That move is not possible.")
     if prefix.group("station") is not None:

@@ -10,6 +10,8 @@ route owned by a seat never reads as an unclaimed green route. Every route and c
 group with an ``id`` and classes a UI can hook (``route-Dieppe-Paris``, ``route tunnel claimed
 seat-1``, ``city-Paris``; ``data-route``/``data-city`` hold the exact ids, since an ``id`` may
 not contain spaces). A view adds the seat's hand, the face-up row and its tickets beside the map.
+The words drawn (legend, titles, sidebar) speak ``lang`` from the gettext catalogs
+(``ttr_europe.i18n``); city names, route and ticket ids stay as the map spells them.
 Pure text output, no dependency: open the file in any browser.
 """
 
@@ -23,12 +25,13 @@ from html import escape
 import attrs
 
 from ._unionfind import UnionFind
-from .board import Map
+from .board import Map, Route
 from .cards import EMPTY, KIND_NAMES, LOCOMOTIVE
 from .colours import CARD_COLOURS as CARD_COLOURS  # noqa: PLC0414 (re-exported from its old home)
 from .colours import SYMBOLS, ink
 from .data import load_map
 from .errors import RenderError as RenderError  # noqa: PLC0414 (re-exported from its old home)
+from .i18n import N_, Translator, translator
 from .scoring import Scoreboard
 from .state import NO_CARD, NO_OWNER, GameState
 from .views import View
@@ -75,23 +78,30 @@ class Highlight:
 
 
 def score_highlights(
-    board: Scoreboard, seat: int, *, map: Map | None = None
+    board: Scoreboard, seat: int, *, map: Map | None = None, lang: str = "en"
 ) -> tuple[Highlight, ...]:
-    """The seat's ticket paths (completed tickets, with both ends) and its longest path."""
+    """The seat's ticket paths (completed tickets, with both ends) and its longest path,
+    labelled in ``lang``."""
+    tr = translator(lang)
     found = load_map(board.map) if map is None else map
     player = board.players[seat]
     path = player.longest_path
     out = []
     if path.routes:  # first, so the wider outline frames the ticket paths drawn over it
         out.append(
-            Highlight(f"longest path ({path.length})", path.routes, (), HIGHLIGHT_COLOURS[0])
+            Highlight(
+                tr.t("longest path ({length})", length=path.length),
+                path.routes,
+                (),
+                HIGHLIGHT_COLOURS[0],
+            )
         )
     for result in player.tickets:
         if result.completed:
             ticket = found.ticket(result.ticket)
             out.append(
                 Highlight(
-                    f"ticket {result.ticket} ({result.points})",
+                    tr.t("ticket {ticket} ({points})", ticket=result.ticket, points=result.points),
                     result.routes,
                     (found.cities[ticket.a].id, found.cities[ticket.b].id),
                     HIGHLIGHT_COLOURS[1],
@@ -109,31 +119,45 @@ class _Scene:
     stations: dict[int, int]  # city index -> seat
     seats: tuple[str, ...]  # one summary line per seat
     pending: int | None  # the route of a tunnel being paid
+    tr: Translator
 
 
-def _scene_of_state(state: GameState) -> _Scene:
+def _seat_line(
+    tr: Translator, seat: int, points: int, trains: int, cards: int, tickets: int, stations: int
+) -> str:
+    """A seat's summary in the legend: "Player 1: 12 points, 30 trains, 5 cards, ..."."""
+    return tr.t(
+        "Player {n}: {points}, {trains}, {cards}, {tickets}, {stations}",
+        n=seat + 1,
+        points=tr.tn("{n} point", "{n} points", points),
+        trains=tr.tn("{n} train", "{n} trains", trains),
+        cards=tr.tn("{n} card", "{n} cards", cards),
+        tickets=tr.tn("{n} ticket", "{n} tickets", tickets),
+        stations=tr.tn("{n} station", "{n} stations", stations),
+    )
+
+
+def _scene_of_state(state: GameState, tr: Translator) -> _Scene:
     board = state.map
     owners = {r: s for r, s in enumerate(state.owners) if s != NO_OWNER}
     stations = {c: seat for seat, p in enumerate(state.players) for c in p.stations}
     seats = tuple(
-        f"Player {seat + 1}: {p.score} points, {p.trains} trains, {p.hand.total} cards, "
-        f"{len(p.tickets)} tickets, {len(p.stations)} stations"
+        _seat_line(tr, seat, p.score, p.trains, p.hand.total, len(p.tickets), len(p.stations))
         for seat, p in enumerate(state.players)
     )
     pending = None if state.tunnel is None else state.tunnel.route
-    return _Scene(board, owners, stations, seats, pending)
+    return _Scene(board, owners, stations, seats, pending, tr)
 
 
-def _scene_of_view(view: View, board: Map) -> _Scene:
+def _scene_of_view(view: View, board: Map, tr: Translator) -> _Scene:
     owners = {board.route_index[r]: s for r, s in view.owners.items()}
     stations = {board.city_index[c]: p.seat for p in view.players for c in p.stations}
     seats = tuple(
-        f"Player {p.seat + 1}: {p.score} points, {p.trains} trains, {p.hand_size} cards, "
-        f"{p.ticket_count} tickets, {len(p.stations)} stations"
+        _seat_line(tr, p.seat, p.score, p.trains, p.hand_size, p.ticket_count, len(p.stations))
         for p in view.players
     )
     pending = None if view.tunnel is None else board.route_index[view.tunnel.route]
-    return _Scene(board, owners, stations, seats, pending)
+    return _Scene(board, owners, stations, seats, pending, tr)
 
 
 @functools.lru_cache(maxsize=8)
@@ -216,11 +240,22 @@ NARROW, WIDE = frozenset("fijlrtI.,'- "), frozenset("mwMW")
 
 
 def label_width(text: str) -> float:
-    """A city name's drawn width, a little over what common sans-serif fonts give."""
-    return 1.08 * sum(
-        LABEL_SIZE * (0.34 if c in NARROW else 0.9 if c in WIDE else 0.72 if c.isupper() else 0.6)
-        for c in text
-    )
+    """A city name's (or a legend word's) drawn width, a little over what common sans-serif
+    fonts give; Cyrillic letters are wider than Latin ones."""
+    return 1.08 * sum(LABEL_SIZE * _em(c) for c in text)
+
+
+def _em(c: str) -> float:
+    if "\u0400" <= c <= "\u04ff":
+        return 0.78 if c.isupper() else 0.7
+    return 0.34 if c in NARROW else 0.9 if c in WIDE else 0.72 if c.isupper() else 0.6
+
+
+def fit(text: str, size: float, room: float, *, bold: bool = False) -> float:
+    """The font size, at most ``size``, at which ``text`` fits in ``room`` pixels: a word of a
+    longer language ("чёрный" on a card) is drawn a little smaller rather than spill over."""
+    width = label_width(text) * size / LABEL_SIZE * (1.1 if bold else 1.0)
+    return size if width <= room else round(max(size * room / width, size * 0.6), 1)
 
 
 def label_box(x: float, y: float, anchor: str, text: str) -> Box:
@@ -338,22 +373,25 @@ def render_svg(
     highlights: Iterable[Highlight] = (),
     labels: bool = True,
     sidebar: bool = True,
+    lang: str = "en",
 ) -> str:
     """An SVG picture of a board, a game state or a seat's view.
 
     ``map`` is needed only for a view of a map that is not shipped. ``highlights`` outline routes
     and ring cities (see ``score_highlights``). A view of a seat shows its hand, the face-up row
-    and its tickets in a sidebar unless ``sidebar`` is false.
+    and its tickets in a sidebar unless ``sidebar`` is false. ``lang`` ("en", "pt", "ru", "ro"
+    or a tag such as "pt-BR"; English when none is shipped) is the language of its words.
     """
+    tr = translator(lang)
     if isinstance(target, GameState):
-        scene = _scene_of_state(target)
+        scene = _scene_of_state(target, tr)
     elif isinstance(target, View):
         board = load_map(target.map) if map is None else map
         if board.id != target.map:
             raise RenderError(f"the view is of map {target.map!r}, not {board.id!r}")
-        scene = _scene_of_view(target, board)
+        scene = _scene_of_view(target, board, tr)
     elif isinstance(target, Map):
-        scene = _Scene(target, {}, {}, (), None)
+        scene = _Scene(target, {}, {}, (), None, tr)
     else:
         raise RenderError(f"cannot draw {type(target).__name__}: give a Map, GameState or View")
     marks = tuple(highlights)
@@ -385,7 +423,7 @@ def render_svg(
     out += _cities(scene, pos, labels, {c for m in marks for c in m.cities})
     out += [f'<g class="legend" transform="translate({MARGIN} {map_height:.0f})">', *legend, "</g>"]
     if side and view is not None:
-        out += _sidebar(view, board, MAP_WIDTH)
+        out += _sidebar(view, board, MAP_WIDTH, tr)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -451,18 +489,14 @@ def _routes(scene: _Scene, pos: Sequence[tuple[float, float]]) -> list[str]:
             classes += ["claimed", f"seat-{owner}"]
         if route.index == scene.pending:
             classes.append("pending")
-        kind = " tunnel" if route.tunnel else ""
-        kind += f" ferry ({route.ferry} locomotive{'s' * (route.ferry > 1)})" if route.ferry else ""
-        title = f"{route.id}: {route.length} {route.colour_name}{kind}, {route.points} points"
-        if owner is not None:
-            title += f", claimed by Player {owner + 1}"
+        title = _route_title(route, owner, scene.tr)
         offset = _offset(board, route.index)
         out.append(
             f'<g id="route-{_attr(_slug(route.id))}" class="{" ".join(classes)}" '
             f'data-route="{_attr(route.id)}" data-length="{route.length}" '
             f'data-colour="{route.colour_name}" data-a="{_attr(board.cities[route.a].id)}" '
             f'data-b="{_attr(board.cities[route.b].id)}" data-points="{route.points}" '
-            f'data-ferry="{route.ferry}"><title>{escape(title)}</title>'
+            f'data-ferry="{route.ferry}"{_twin(board, route)}><title>{escape(title)}</title>'
         )
         for i, (cx, cy, long_side, angle) in enumerate(
             _spaces(pos[route.a], pos[route.b], route.length, offset)
@@ -472,6 +506,35 @@ def _routes(scene: _Scene, pos: Sequence[tuple[float, float]]) -> list[str]:
         out.append("</g>")
     out.append("</g>")
     return out
+
+
+def _twin(board: Map, route: Route) -> str:
+    """A double route's track: ``data-twin`` names the other track, ``data-track`` says which
+    of the two this is (1: the first in the map's order), so a UI can tell two tracks of one
+    colour apart in words."""
+    if route.twin is None:
+        return ""
+    track = 1 if route.index < route.twin else 2
+    return f' data-twin="{_attr(board.routes[route.twin].id)}" data-track="{track}"'
+
+
+def _route_title(route: Route, owner: int | None, tr: Translator) -> str:
+    """What a route's ``<title>`` says: "Paris-Wien: 3 orange tunnel, 8 points, claimed by ..."."""
+    what = [tr.card(route.colour_name)]
+    if route.tunnel:
+        what.append(tr.t("tunnel"))
+    if route.ferry:
+        what.append(tr.tn("ferry ({n} locomotive)", "ferry ({n} locomotives)", route.ferry))
+    title = tr.t(
+        "{route}: {length} {kind}, {points}",
+        route=route.id,
+        length=route.length,
+        kind=" ".join(what),
+        points=tr.tn("{n} point", "{n} points", route.points),
+    )
+    if owner is not None:
+        title = tr.t("{title}, claimed by Player {n}", title=title, n=owner + 1)
+    return title
 
 
 def _space(
@@ -564,7 +627,9 @@ def _cities(
             classes += f" station-seat-{seat}"
         if city.id in ringed:
             classes += " highlighted"
-        title = city.name + (f", station of Player {seat + 1}" if seat is not None else "")
+        title = city.name
+        if seat is not None:
+            title = scene.tr.t("{city}, station of Player {n}", city=city.name, n=seat + 1)
         out.append(
             f'<g id="city-{_attr(_slug(city.id))}" class="{classes}" data-city="{_attr(city.id)}">'
             f"<title>{escape(title)}</title>"
@@ -602,36 +667,50 @@ def _swatch(
     ]
 
 
+def _room(label: str, least: float) -> float:
+    """The width a legend entry takes: its swatch and its label, at least ``least``."""
+    return max(least, 27 + label_width(label) + 8)
+
+
+LEGEND_MARKS = (N_("tunnel"), N_("ferry: a locomotive per dot"), N_("station"), N_("big city"))
+
+
 def _legend(scene: _Scene, marks: Sequence[Highlight]) -> list[list[str]]:
-    """Legend rows, drawn below the map (y relative to its bottom)."""
+    """Legend rows, drawn below the map (y relative to its bottom), in the scene's language
+    (each entry as wide as its words need)."""
+    tr = scene.tr
     rows: list[list[str]] = []
     row: list[str] = []
-    for i, name in enumerate((*KIND_NAMES[:LOCOMOTIVE], "gray")):
-        row += _swatch(i * 80, LINE, CARD_COLOURS[name], name, symbol=name)
+    x = 0.0
+    for name in (*KIND_NAMES[:LOCOMOTIVE], "gray"):
+        label = tr.card(name)
+        row += _swatch(x, LINE, CARD_COLOURS[name], label, symbol=name)
+        x += _room(label, 80)
     rows.append(row)
     y = LINE * 2
     board = scene.board
     gray = CARD_COLOURS["gray"]
     marks_of_map = (  # only what this map has
-        (any(r.tunnel for r in board.routes), 110, "tunnel", [
+        (any(r.tunnel for r in board.routes), 110, LEGEND_MARKS[0], [
             f'<rect x="0" y="{y - 10}" width="22" height="8" rx="1.5" fill="{gray}" '
             'stroke="#000" stroke-width="1.6" stroke-dasharray="2.5,1.5"/>']),
-        (any(r.ferry for r in board.routes), 200, "ferry: a locomotive per dot", [
+        (any(r.ferry for r in board.routes), 200, LEGEND_MARKS[1], [
             f'<rect x="0" y="{y - 10}" width="22" height="8" rx="1.5" fill="{gray}" '
             'stroke="#333" stroke-width="0.8"/>', f'<circle cx="11" cy="{y - 6}" r="2.2" '
             'fill="#111"/>']),
-        (board.has_stations, 100, "station", [
+        (board.has_stations, 100, LEGEND_MARKS[2], [
             f'<g transform="translate(11 {y - 2})"><path d="M-6 4 V-3 L0 -8 L6 -3 V4 Z" '
             'fill="#999" stroke="#111"/></g>']),
-        (any(c.big for c in board.cities), 100, "big city", [
+        (any(c.big for c in board.cities), 100, LEGEND_MARKS[3], [
             f'<circle cx="11" cy="{y - 6}" r="{CITY_RADIUS}" fill="#ffe9a8" stroke="#333"/>']),
     )  # fmt: skip
     row, x = [], 0
     for present, width, label, drawing in marks_of_map:
         if present:
-            text = f'<text x="27" y="{y - 3}" font-size="11" fill="#111">{label}</text>'
-            row += [f'<g transform="translate({x} 0)">', *drawing, text, "</g>"]
-            x += width
+            words = escape(tr.t(label))
+            text = f'<text x="27" y="{y - 3}" font-size="11" fill="#111">{words}</text>'
+            row += [f'<g transform="translate({x:g} 0)">', *drawing, text, "</g>"]
+            x += _room(tr.t(label), width)
     if row:
         rows.append(row)
     for seat, text in enumerate(scene.seats):
@@ -671,7 +750,8 @@ def _card(x: float, y: float, kind: int, text: str, cls: str) -> list[str]:
                 f'fill="{CARD_COLOURS[c]}"/>'
             )
     out.append(
-        f'<text x="{x + 22:.0f}" y="{y + 22:.0f}" font-size="11" text-anchor="middle" '
+        f'<text x="{x + 22:.0f}" y="{y + 22:.0f}" font-size="{fit(text, 11, 44):g}" '
+        'text-anchor="middle" '
         f'fill="{ink(fill)}">{escape(text)}</text>{_symbol(name, 9, x + 36, y + 9)}</g>'
     )
     return out
@@ -683,36 +763,42 @@ def _connected(board: Map, routes: Iterable[str], a: int, b: int) -> bool:
     return sets.connected(a, b)
 
 
-def _sidebar(view: View, board: Map, left: int) -> list[str]:
+def _sidebar(view: View, board: Map, left: int, tr: Translator) -> list[str]:
     me = view.me
     assert me is not None
     x = left + 10
     ink = SEAT_COLOURS[me.seat % len(SEAT_COLOURS)]
+    title = tr.t(
+        "Player {n}: {points}, {trains}",
+        n=me.seat + 1,
+        points=tr.tn("{n} point", "{n} points", me.score),
+        trains=tr.tn("{n} train", "{n} trains", me.trains),
+    )
     out = [
         f'<g class="sidebar" data-seat="{me.seat}">',
         f'<rect x="{left}" y="0" width="{SIDEBAR}" height="100%" fill="#ebe4d0"/>',
         f'<rect x="{x}" y="14" width="16" height="16" fill="{ink}" stroke="#111"/>',
-        f'<text x="{x + 22}" y="27" font-size="14" font-weight="bold">Player {me.seat + 1}: '
-        f"{me.score} points, {me.trains} trains</text>",
-        f'<text x="{x}" y="56" font-size="12" font-weight="bold">Hand</text>',
+        f'<text x="{x + 22}" y="27" font-size="{fit(title, 14, SIDEBAR - 40, bold=True):g}" '
+        f'font-weight="bold">{escape(title)}</text>',
+        f'<text x="{x}" y="56" font-size="12" font-weight="bold">{escape(tr.t("Hand"))}</text>',
     ]
     hand = me.hand if me.hand is not None else EMPTY
     shown = [k for k in range(len(KIND_NAMES)) if hand[k]]
     for i, kind in enumerate(shown):
         out += _card(x + (i % 5) * 56, 64 + (i // 5) * 34, kind, f"{hand[kind]}", "hand-card")
     y = 64 + 34 * ((len(shown) + 4) // 5 or 1) + 16
-    out.append(f'<text x="{x}" y="{y}" font-size="12" font-weight="bold">Face-up row</text>')
+    out.append(_heading(x, y, tr.t("Face-up row")))
     for slot, kind in enumerate(view.row):
         if kind != NO_CARD:
-            out += _card(x + slot * 56, y + 8, kind, KIND_NAMES[kind], "row-card")
+            out += _card(x + slot * 56, y + 8, kind, tr.card(kind, short=True), "row-card")
     y += 60
-    out.append(f'<text x="{x}" y="{y}" font-size="12" font-weight="bold">Tickets</text>')
+    out.append(_heading(x, y, tr.t("Tickets")))
     for group, ids in (("ticket", me.tickets or ()), ("offer", me.offer or ())):
         for tid in ids:
             y += LINE
             t = board.ticket(tid)
             done = group == "ticket" and _connected(board, me.routes, t.a, t.b)
-            mark = "✓ " if done else ("offered: " if group == "offer" else "")
+            mark = "✓ " if done else (tr.t("offered:") + " " if group == "offer" else "")
             out.append(
                 f'<text x="{x}" y="{y}" font-size="12" class="{group}{" done" * done}" '
                 f'data-ticket="{_attr(tid)}">{escape(mark)}{escape(board.cities[t.a].name)} – '
@@ -720,3 +806,7 @@ def _sidebar(view: View, board: Map, left: int) -> list[str]:
             )
     out.append("</g>")
     return out
+
+
+def _heading(x: float, y: float, text: str) -> str:
+    return f'<text x="{x:g}" y="{y:g}" font-size="12" font-weight="bold">{escape(text)}</text>'

@@ -208,10 +208,11 @@ def play_log(
     *,
     everything: bool = True,
     events: Sequence[tuple[Event, ...]] | None = None,
+    tr: Translator = ENGLISH,
 ) -> list[str]:
     """The turn lines of a whole game (``states[i + 1]`` follows ``actions[i]``; ``events[i]``
-    its events, when the caller has them)."""
-    log = PlayLog(everything=everything)
+    its events, when the caller has them), in ``tr``'s language."""
+    log = PlayLog(everything=everything, tr=tr)
     lines = []
     for i, action in enumerate(actions):
         line = log.add(states[i], action, states[i + 1], None if events is None else events[i])
@@ -808,26 +809,49 @@ def resume_command(match: Match, path: str) -> str:
     return command
 
 
-def describe_state(state: GameState) -> list[str]:
+PHASES = {
+    Phase.INITIAL_TICKETS: N_("initial tickets"),
+    Phase.TURN: N_("turn"),
+    Phase.SECOND_DRAW: N_("second draw"),
+    Phase.CHOOSE_TICKETS: N_("choose tickets"),
+    Phase.TUNNEL: N_("tunnel"),
+}
+
+
+def describe_state(state: GameState, tr: Translator = ENGLISH) -> list[str]:
     """A whole position in a few lines, every secret shown (for replays)."""
     board = state.map
     lines = [
-        "game over" if state.phase is Phase.GAME_OVER
-        else f"{player(state.current)} to act ({state.phase.name.lower().replace('_', ' ')})",
-        _table_line(state.row, state.pile_size, state.discard.total, len(state.ticket_deck)),
+        tr.t("game over") if state.phase is Phase.GAME_OVER
+        else tr.t("{player} to act ({phase})", player=player(state.current, tr),
+                  phase=tr.t(PHASES[state.phase])),
+        _table_line(state.row, state.pile_size, state.discard.total, len(state.ticket_deck), tr),
     ]  # fmt: skip
     for seat, p in enumerate(state.players):
-        tickets = ", ".join(board.tickets[t].id for t in p.tickets) or "none"
-        offer = f"; offered {', '.join(board.tickets[t].id for t in p.offer)}" if p.offer else ""
-        lines.append(
-            f"  {player(seat)}: trains {p.trains}, route points {p.score}, "
-            f"hand {_cards_line(p.hand)}; tickets {tickets}{offer}"
-        )
+        names = {
+            "player": player(seat, tr),
+            "trains": p.trains,
+            "points": p.score,
+            "hand": _cards_line(p.hand, tr),
+            "tickets": ", ".join(board.tickets[t].id for t in p.tickets) or tr.t("none"),
+            "offer": ", ".join(board.tickets[t].id for t in p.offer),
+        }
+        line = (
+            tr.t("{player}: trains {trains}, route points {points}, hand {hand}; tickets "
+                 "{tickets}; offered {offer}", **names) if p.offer
+            else tr.t("{player}: trains {trains}, route points {points}, hand {hand}; tickets "
+                      "{tickets}", **names)
+        )  # fmt: skip
+        lines.append("  " + line)
     if state.tunnel is not None:
         t = state.tunnel
         lines.append(
-            f"Tunnel {board.routes[t.route].id}: laid {t.laid}, revealed "
-            + " ".join(card_name(k) for k in t.revealed)
-            + f", {t.extra} more due"
+            tr.t(
+                "Tunnel {route}: laid {laid}, revealed {revealed}, {extra} more due",
+                route=board.routes[t.route].id,
+                laid=t.laid,
+                revealed=" ".join(card_name(k, tr) for k in t.revealed),
+                extra=t.extra,
+            )
         )
     return lines

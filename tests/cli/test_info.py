@@ -99,3 +99,36 @@ def test_python_dash_m(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Ticket to Ride (USA) (usa)")
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("ru", ["города", "47 (9 больших городов)", "на 90 парах городов, 11 двойных перегонов",
+                "серый 37", "13 (17 значков локомотива)", "варианты", "«Европейский экспресс»",
+                "(остальные — в коробку)"]),
+        ("pt", ["cidades", "47 (9 Cidades Grandes)", "em 90 pares de cidades, 11 Rotas Duplas",
+                "cinza 37", "variantes", "Expresso Europeu", "(os outros vão para a caixa)"]),
+        ("ro", ["orașe", "47 (9 orașe mari)", "pe 90 de perechi de orașe, 11 rute duble",
+                "gri 37", "variante", "(celelalte în cutie)"]),
+    ],
+)  # fmt: skip
+def test_info_speaks_the_chosen_language(
+    capsys: pytest.CaptureFixture[str], lang: str, words: list[str]
+) -> None:
+    from repo_scripts import load_script
+
+    code, out, err = run(capsys, "info", "europe", "--lang", lang)
+    assert (code, err) == (0, "")
+    assert out.startswith("Ticket to Ride: Europe (europe)\n")  # the map's name as it is spelt
+    for word in words:
+        assert word in out, word
+    assert not load_script("i18n_catalogs").english_left(out, lang)
+    # the figures stand in one column, however long the language's labels
+    lines = out.splitlines()[1:]
+    column = min(len(line) - len(line.lstrip()) for line in lines if line.startswith("   "))
+    rows = [line for line in lines if line.startswith("  ") and line[2] != " "]
+    assert rows and all(line[column - 1] == " " != line[column] for line in rows), column
+    assert json.loads(run(capsys, "info", "europe", "--json", "--lang", lang)[1]) == json.loads(
+        json.dumps(map_summary(load_map("europe")))
+    )  # the JSON is data: the same in every language

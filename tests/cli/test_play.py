@@ -86,3 +86,23 @@ def test_bots_only_play_with_a_failing_bot_goes_on_with_a_stand_in(
     record = GameRecord.from_json(path.read_text("utf-8"))
     assert len(record.actions) >= 20  # the tired bots' moves, then the stand-ins' to the end
     assert replay(record)[-1].phase is Phase.GAME_OVER
+
+
+def test_the_pictures_play_draws_speak_its_language(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``--svg`` and the terminal's ``board`` draw their words in ``--lang``'s language."""
+    from ttr_europe.cli.play import _drawer
+    from ttr_europe.match import Match
+
+    svg = tmp_path / "end.svg"
+    assert main(["play", "--map", "usa", "--players", "2", "--seed", "4", "--quiet",
+                 "--svg", str(svg), "--lang", "pt"]) == 0  # fmt: skip
+    capsys.readouterr()
+    legend = ET.parse(svg).getroot().find("{http://www.w3.org/2000/svg}g[@class='legend']")
+    assert legend is not None
+    words = "".join(legend.itertext())
+    assert "vermelho" in words and "Jogador 1:" in words and "red" not in words
+    drawn = _drawer(str(tmp_path / "game.json"), "ru")(Match.new("usa", "base", 2, 1), 0)
+    assert drawn.endswith("game-board.svg")
+    assert "Рука" in Path(drawn).read_text("utf-8")

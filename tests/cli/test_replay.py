@@ -126,3 +126,43 @@ def test_a_replay_shows_each_move_from_one_pass_of_the_reducer(
     out = capsys.readouterr().out
     assert out.startswith("# map=europe variant=base players=2 seed=4")
     assert out.count("Player 1") >= 2  # the turns and the scoreboard were shown
+
+
+def test_a_replay_speaks_the_chosen_language(
+    record: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from repo_scripts import load_script
+    from ttr_europe.i18n import translator
+    from ttr_europe.terminal import LEGEND
+
+    capsys.readouterr()
+    svg = tmp_path / "at.svg"
+    assert main(["replay", str(record), "--at", "6", "--lang", "ru", "--svg", str(svg)]) == 0
+    out = capsys.readouterr().out
+    ru = translator("ru")
+    assert out.startswith("# map=usa variant=base players=2 seed=1")  # the record's header
+    assert ru.t(LEGEND) in out and "\nПозиция 6:\n" in out
+    assert "ходит Игрок" in out and "очков за перегоны" in out and "Открытые" in out
+    assert not load_script("i18n_catalogs").english_left(out, "ru")
+    legend = "".join(
+        ET.parse(svg).getroot().find("{http://www.w3.org/2000/svg}g[@class='legend']").itertext()
+    )  # type: ignore[union-attr]
+    assert "красный" in legend and "red" not in legend
+
+
+def test_a_position_in_a_tunnel_in_words() -> None:
+    from ttr_europe import Cards, ClaimRoute, apply
+    from ttr_europe.i18n import translator
+    from ttr_europe.terminal import describe_state
+    from ttr_europe.testing import scenario
+
+    pile = "red blue green " + " ".join(["orange", "black", "white", "pink"] * 10)
+    start = scenario(hands={0: "5red+2loco"}, row="blue blue green green yellow", pile=pile)
+    tunnel = apply(start, ClaimRoute("Erzurum-Sochi", Cards.of(red=3)))
+    assert describe_state(tunnel)[-1] == (
+        "Tunnel Erzurum-Sochi: laid 3red, revealed red blue green, 1 more due"
+    )
+    assert describe_state(tunnel, translator("pt"))[-1] == (
+        "Túnel Erzurum-Sochi: baixadas 3red, reveladas vermelho azul verde, faltam 1"
+    )
+    assert describe_state(tunnel, translator("ru"))[0] == "ходит Игрок 1 (туннель)"

@@ -21,6 +21,7 @@ from webserver import serving
 
 from repo_scripts import load_script
 from ttr_europe import load_map
+from ttr_europe.actions import ClaimRoute
 from ttr_europe.i18n import translator
 from ttr_europe.match import Match
 from ttr_europe.testing import scenario
@@ -166,7 +167,9 @@ def test_a_whole_game_with_the_keyboard_alone(browser: Any) -> None:
             if claimed and not announced_claim:  # the live region says what the bot claimed
                 page.wait_for_function(TURN, timeout=TIMEOUT)
                 text = page.locator("#announce").inner_text()
-                assert "Greedy bot claimed" in text and any(r in text for r in claimed), text
+                board = state.map
+                words = [_route_words(board, board.route(r)) for r in claimed]
+                assert "Greedy bot claimed" in text and any(w in text for w in words), text
                 assert page.locator("#announce").get_attribute("aria-live") == "polite"
                 announced_claim = True
             moves += 1
@@ -237,9 +240,20 @@ def test_a_tunnel_and_a_station_by_keyboard_and_axe_clean(browser: Any) -> None:
         page.close()
 
 
+def _route_words(board: Any, route: Any, *, colour: bool = True) -> str:
+    """A route as the page names it (a11y.js ``routeName``, ``routeWords``): its cities, and for
+    a track of a double route which one: "first track"/"second track" when both tracks share
+    a colour, else (in the live region, ``colour``) its colour."""
+    name = f"{board.cities[route.a].name}–{board.cities[route.b].name}"
+    if route.twin is None:
+        return name
+    if board.routes[route.twin].colour_name == route.colour_name:
+        return f"{name} ({'first' if route.index < route.twin else 'second'} track)"
+    return f"{name} ({route.colour_name})" if colour else name
+
+
 def _route_name(board: Any, route: Any) -> str:
-    a, b = board.cities[route.a].name, board.cities[route.b].name
-    parts = [f"{a}–{b}", str(route.length), route.colour_name]
+    parts = [_route_words(board, route, colour=False), str(route.length), route.colour_name]
     if route.tunnel:
         parts.append("tunnel")
     if route.ferry:
@@ -273,6 +287,61 @@ def test_the_accessibility_tree_names_every_route_and_city(browser: Any) -> None
         assert page.locator("#hand > li").count() >= 1
         assert page.locator("#my-tickets > li").count() >= 1
         assert page.locator("#players thead th[scope='col']").count() == 6
+        page.close()
+
+
+class _SecondTrack:
+    """Claims the second track of Dieppe-London as soon as it can, else its first legal move."""
+
+    name = "track"
+
+    def choose(self, view: Any, legal: Any, rng: Any) -> Any:
+        wanted = [a for a in legal if isinstance(a, ClaimRoute) and a.route == "Dieppe-London-2"]
+        return wanted[0] if wanted else legal[0]
+
+
+@pytest.mark.slow
+def test_the_two_tracks_of_a_one_colour_double_route_are_told_apart(browser: Any) -> None:
+    """Dieppe-London's two gray tracks: "first track" and "second track" in the list of
+    routes one can claim, the map's names, the live region and the log, in each language."""
+    start = scenario(hands={0: "1red+2loco", 1: "1blue+1loco"}, pile="orange black white pink " * 5)
+    with serving(lambda: Match(start, ["person", _SecondTrack()])) as server:
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(server.url + "?seat=0")
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        board = load_map("europe")
+        tracks = [board.route("Dieppe-London-1"), board.route("Dieppe-London-2")]
+        listed = page.locator("#claim-list button").all_inner_texts()
+        for route, track in zip(tracks, ("first", "second"), strict=True):
+            name = _route_name(board, route)
+            assert name.startswith(f"Dieppe–London ({track} track), 2, gray")
+            assert any(text.endswith(f"{name} (2 points)") for text in listed), (name, listed)
+            g = page.locator(f"#board g.route[data-route='{route.id}']")
+            assert g.get_attribute("aria-label") == name
+        assert len({_route_name(board, r) for r in tracks}) == 2
+        for _ in range(2):  # seat 0 draws; then the bot claims the second track
+            seq = _seq(page)
+            page.keyboard.press("d")
+            _after(page, seq)
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        page.wait_for_function(
+            "document.getElementById('announce').innerText.includes('(second track)')",
+            timeout=TIMEOUT,
+        )
+        assert (
+            "Track bot claimed Dieppe–London (second track) with"
+            in page.locator("#announce").inner_text()
+        )
+        assert "Dieppe–London (second track)" in page.locator("#events").inner_text()
+        page.focus("#lang")
+        page.select_option("#lang", "ru")
+        page.wait_for_function("document.documentElement.lang === 'ru'", timeout=TIMEOUT)
+        ru = translator("ru").t("{route} (second track)", route="Dieppe–London")
+        label = page.locator("#board g.route[data-route='Dieppe-London-2']").get_attribute(
+            "aria-label"
+        )
+        assert label and label.startswith(ru + ", 2, " + translator("ru").card("gray")), label
+        assert ru in page.locator("#events").inner_text()
         page.close()
 
 

@@ -207,7 +207,7 @@ def test_tickets_show_points_and_done_marks_and_their_paths(browser: Any) -> Non
             "#board .last-move", "gs => gs.map(g => g.dataset.route || g.dataset.city)"
         )
         assert "Brindisi-Roma" in marked
-        assert "claimed Brindisi-Roma (+2)" in page.locator("#players").inner_text()
+        assert "claimed Brindisi–Roma (+2)" in page.locator("#players").inner_text()
         page.wait_for_function(
             "!document.querySelector(\"#board g.route[data-route='Brindisi-Roma'].last-move\")",
             timeout=TIMEOUT,
@@ -244,7 +244,7 @@ def test_prompts_for_the_second_card_the_tunnel_and_the_last_round(browser: Any)
         assert page.locator("#last-round").is_visible()
         assert page.locator("#last-round").inner_text().startswith("Last round: ")
         log = page.locator("#events").inner_text()
-        assert "You try the tunnel Erzurum-Sochi" in log and "the last round begins" in log
+        assert "You try the tunnel Erzurum–Sochi" in log and "the last round begins" in log
         assert "You have 2 trains left" in log
         seq = page.evaluate("document.body.dataset.seq")
         page.click("#row button.card:enabled >> nth=0")

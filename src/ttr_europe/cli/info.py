@@ -10,7 +10,10 @@ from typing import Any
 from ..board import Map, Variant
 from ..cards import KIND_NAMES
 from ..data import available_maps
-from .common import Command, open_map
+from ..i18n import N_, Translator, from_environment, translator
+from .common import Command, add_lang_argument, open_map
+
+ENGLISH = translator("en")
 
 
 def map_summary(board: Map) -> dict[str, Any]:
@@ -61,51 +64,67 @@ def variant_summary(v: Variant) -> dict[str, Any]:
     }
 
 
-def format_summary(s: dict[str, Any]) -> str:
-    """The summary as aligned text."""
+def format_summary(s: dict[str, Any], tr: Translator = ENGLISH) -> str:
+    """The summary as aligned text in ``tr``'s language (the map's and variants' names and
+    ids as the data spells them)."""
 
     def pairs(table: dict[Any, int], sep: str = ":") -> str:
         return " ".join(f"{k}{sep}{v}" for k, v in table.items())
 
-    big = f" ({len(s['big_cities'])} Big Cities)" if s["big_cities"] else ""
+    def big_cities(n: int) -> str:
+        return tr.tn("{n} Big City", "{n} Big Cities", n)
+
+    cities = str(s["cities"])
+    if s["big_cities"]:
+        cities = tr.t("{cities} ({big})", cities=cities, big=big_cities(len(s["big_cities"])))
+    colours = " ".join(f"{tr.card(c)} {n}" for c, n in s["colours"].items())
     rows = [
-        ("cities", f"{s['cities']}{big}"),
-        ("routes", f"{s['routes']} on {s['city_pairs']} city pairs, "
-                   f"{s['double_pairs']} double pairs"),
-        ("train spaces", str(s["train_spaces"])),
-        ("lengths", pairs(s["lengths"])),
-        ("colours", pairs(s["colours"], " ")),
-        ("tunnels", str(s["tunnels"])),
-        ("ferries", f"{s['ferries']} ({s['ferry_locomotives']} locomotive symbols)"),
-        ("route points", pairs(s["route_points"])),
+        (tr.t("cities"), cities),
+        (tr.t("routes"), tr.t(
+            "{routes} on {pairs}, {doubles}", routes=s["routes"],
+            pairs=tr.tn("{n} city pair", "{n} city pairs", s["city_pairs"]),
+            doubles=tr.tn("{n} double pair", "{n} double pairs", s["double_pairs"]))),
+        (tr.t("train spaces"), str(s["train_spaces"])),
+        (tr.t("lengths"), pairs(s["lengths"])),
+        (tr.t("colours"), colours),
+        (tr.t("tunnels"), str(s["tunnels"])),
+        (tr.t("ferries"), tr.t("{ferries} ({symbols})", ferries=s["ferries"], symbols=tr.tn(
+            "{n} locomotive symbol", "{n} locomotive symbols", s["ferry_locomotives"]))),
+        (tr.t("route points"), pairs(s["route_points"])),
     ]  # fmt: skip
     for deck, d in s["decks"].items():
-        extra = [f"{d['long']} long"] if d["long"] else []
-        extra += [f"{d['big_cities']} Big Cities"] if d["big_cities"] else []
-        extra.append(f"{d['points']} points")
-        rows.append((f"tickets {deck}", f"{d['tickets']} ({', '.join(extra)})"))
+        extra = [tr.tn("{n} long", "{n} long", d["long"])] if d["long"] else []
+        extra += [big_cities(d["big_cities"])] if d["big_cities"] else []
+        extra.append(tr.tn("{n} point", "{n} points", d["points"]))
+        rows.append((tr.t("tickets {deck}", deck=deck), f"{d['tickets']} ({', '.join(extra)})"))
+    width = max(15, *(len(label) for label, _ in rows))
     lines = [f"{s['name']} ({s['id']})"]
-    lines += [f"  {label:<15} {text}" for label, text in rows]
-    lines.append("variants")
+    lines += [f"  {label:<{width}} {text}" for label, text in rows]
+    lines.append(tr.t("variants"))
+    pad = " " * (width + 3)
     for vid, v in s["variants"].items():
         lo, hi = v["players"]
         dl, dr = v["deal"]
-        pool = f"{v['long_pool']} long + {v['regular_pool']} regular" if v["long_pool"] else (
-            f"{v['regular_pool']}"
-        )  # fmt: skip
-        deal = f"{dl} + {dr}" if dl else f"{dr}"
-        lines.append(f"  {vid:<15} {v['name']}")
-        pad = " " * 18
-        lines.append(
-            f"{pad}{lo}-{hi} players, {v['trains']} trains, {v['stations']} stations; "
-            f"bonus {v['bonus']['name']} {v['bonus']['points']}"
+        pool = (
+            tr.t("{long} long + {regular} regular", long=v["long_pool"], regular=v["regular_pool"])
+            if v["long_pool"]
+            else f"{v['regular_pool']}"
         )
-        lines.append(
-            f"{pad}tickets {pool}: deal {deal}, keep {v['keep_initial']} "
-            f"(others to the {v['initial_rejects']}); draw {v['draw_tickets']}, "
-            f"keep {v['keep_drawn']}"
-        )
+        lines.append(f"  {vid:<{width}} {v['name']}")
+        lines.append(pad + tr.t(
+            "{low}-{high} players, {trains}, {stations}; bonus {bonus} {points}", low=lo,
+            high=hi, trains=tr.tn("{n} train", "{n} trains", v["trains"]),
+            stations=tr.tn("{n} station", "{n} stations", v["stations"]),
+            bonus=tr.t(v["bonus"]["name"]), points=v["bonus"]["points"]))  # fmt: skip
+        lines.append(pad + tr.t(
+            "tickets {pool}: deal {deal}, keep {keep} (others to the {rejects}); draw {draw}, "
+            "keep {kept}", pool=pool, deal=f"{dl} + {dr}" if dl else f"{dr}",
+            keep=v["keep_initial"], rejects=tr.t(REJECTS[v["initial_rejects"]]),
+            draw=v["draw_tickets"], kept=v["keep_drawn"]))  # fmt: skip
     return "\n".join(lines)
+
+
+REJECTS = {"box": N_("box"), "bottom": N_("bottom")}  # where the first tickets not kept go (R9)
 
 
 def configure_info(parser: argparse.ArgumentParser) -> None:
@@ -114,6 +133,7 @@ def configure_info(parser: argparse.ArgumentParser) -> None:
         help=f"a shipped map ({', '.join(available_maps())}) or the path of a map .json file",
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_lang_argument(parser)
 
 
 def run_info(args: argparse.Namespace) -> int:
@@ -121,7 +141,7 @@ def run_info(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary, ensure_ascii=False, indent=2))
     else:
-        print(format_summary(summary))
+        print(format_summary(summary, translator(args.lang or from_environment())))
     return 0
 
 

@@ -9,8 +9,16 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..i18n import LANGUAGES
-from .common import Command, add_map_arguments, int_between, open_map, read_text, seed_int
+from .common import (
+    Command,
+    add_lang_argument,
+    add_map_arguments,
+    error_line,
+    int_between,
+    open_map,
+    read_text,
+    seed_int,
+)
 
 if TYPE_CHECKING:
     from ..i18n import Translator
@@ -41,11 +49,7 @@ def configure_play(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="go on with a saved game record (its map, variant, players and seed)",
     )
-    parser.add_argument(
-        "--lang",
-        choices=sorted(LANGUAGES),
-        help="the language to speak: en, pt, ru or ro (default: the locale's, else English)",
-    )
+    add_lang_argument(parser)
     parser.add_argument("--quiet", action="store_true", help="print only the final scoreboard")
     parser.add_argument("--svg", metavar="FILE", help="also draw the final board as SVG")
     parser.add_argument(
@@ -118,8 +122,9 @@ def _saver(path: str, map_data: str | None = None) -> Callable[[object], str]:
     return save
 
 
-def _drawer(record_path: str) -> Callable[[object, int], str]:
-    """Draws the board as a seat sees it next to the record (``board`` in the terminal)."""
+def _drawer(record_path: str, lang: str = "en") -> Callable[[object, int], str]:
+    """Draws the board as a seat sees it next to the record (``board`` in the terminal), its
+    words in ``lang``."""
 
     def draw(match: object, seat: int) -> str:
         from ..match import Match
@@ -128,7 +133,7 @@ def _drawer(record_path: str) -> Callable[[object, int], str]:
         assert isinstance(match, Match)
         path = (record_path[:-5] if record_path.endswith(".json") else record_path) + "-board.svg"
         with open(path, "w", encoding="utf-8") as f:
-            f.write(render_svg(match.view(seat)))
+            f.write(render_svg(match.view(seat), lang=lang))
         return path
 
     return draw
@@ -144,7 +149,7 @@ def run_play(args: argparse.Namespace) -> int:
     try:
         match, map_data, humans = _seated(args)
     except ValueError as exc:
-        print(f"ttr-europe: error: {exc}", file=sys.stderr)
+        print(error_line(exc, tr), file=sys.stderr)
         return 2
     if not args.quiet:
         _introduce(match, tr)
@@ -218,7 +223,7 @@ def _at_the_terminal(
         sys.stdin.reconfigure(encoding="utf-8", errors="replace")
     save_to = args.record or DEFAULT_SAVE
     terminal = Terminal(
-        match, _read_line, print, _saver(save_to, map_data), draw=_drawer(save_to), tr=tr
+        match, _read_line, print, _saver(save_to, map_data), draw=_drawer(save_to, tr.lang), tr=tr
     )
     return terminal.run()
 
@@ -227,7 +232,7 @@ def _bots_alone(match: Match, quiet: bool, tr: Translator) -> None:
     """The bots play to the end, every turn printed; a failing bot hands its seat to a
     random stand-in, as in the terminal."""
     from ..errors import BotError
-    from ..terminal import PlayLog, player
+    from ..terminal import PlayLog
 
     log = PlayLog(everything=True, tr=tr)
     while not match.finished:
@@ -236,8 +241,12 @@ def _bots_alone(match: Match, quiet: bool, tr: Translator) -> None:
             match.step()
         except BotError as exc:
             match.stand_in(before.current)
-            print(f"ttr-europe: {exc}; a random bot plays for {player(before.current)} "
-                  "from now on", file=sys.stderr)  # fmt: skip
+            said = tr.t(
+                "{error}; a random bot plays for Player {n} from now on.",
+                error=exc,
+                n=before.current + 1,
+            )
+            print(f"ttr-europe: {said}", file=sys.stderr)
             continue
         line = log.add(before, match.actions[-1], match.state)
         if line is not None and not quiet:
@@ -296,7 +305,7 @@ def _keep(match: Match, args: argparse.Namespace, map_data: str | None, tr: Tran
         from ..render import render_svg
 
         with open(args.svg, "w", encoding="utf-8") as f:
-            f.write(render_svg(match.state))
+            f.write(render_svg(match.state, lang=tr.lang))
         if not args.quiet:
             print("\n" + tr.t("board drawn to {path}", path=args.svg))
 

@@ -12,7 +12,8 @@ import json
 import sys
 from typing import Any
 
-from .common import Command, int_between, open_map, positive_int, seed_int
+from ..i18n import from_environment, translator
+from .common import Command, error_line, int_between, open_map, positive_int, seed_int
 from .simulate import ProgressBar, stdout_to_stderr
 
 
@@ -106,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     from ..playtest.report import write_report
 
     def fail(message: str, status: int = 2) -> int:
-        print(f"ttr-europe: error: {message}", file=sys.stderr)
+        print(error_line(message, translator(from_environment())), file=sys.stderr)
         return status
 
     if args.address and args.backend not in (None, "ray"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import Command, read_text
+from .common import Command, add_lang_argument, read_text
 
 
 def configure_replay(parser: argparse.ArgumentParser) -> None:
@@ -18,14 +18,17 @@ def configure_replay(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--svg", metavar="FILE", help="also draw the board as SVG (the final one, or position N)"
     )
+    add_lang_argument(parser)
 
 
 def run_replay(args: argparse.Namespace) -> int:
     from ..errors import SetupError
+    from ..i18n import from_environment, translator
     from ..records import GameRecord, replay_moves
     from ..scoring import score
     from ..terminal import LEGEND, describe_state, play_log, scoreboard_text
 
+    tr = translator(args.lang or from_environment())
     record = GameRecord.from_json(read_text(args.record), source=args.record)
     start = record.start()
     moves = list(replay_moves(record, start))  # each move applied once, with its events
@@ -40,21 +43,22 @@ def run_replay(args: argparse.Namespace) -> int:
         f"# map={record.map} variant={record.variant} players={record.players} "
         f"seed={record.seed} first_player={first}" + (f" {options}" if options else "")
     )
-    print(LEGEND)
-    for line in play_log(states[: at + 1], actions[:at], events=[e for _, _, e in moves[:at]]):
+    print(tr.t(LEGEND))
+    events = [e for _, _, e in moves[:at]]
+    for line in play_log(states[: at + 1], actions[:at], events=events, tr=tr):
         print(line)
     position = states[at]
     if args.at is not None:
-        print(f"\nPosition {at}:")
-        for line in describe_state(position):
+        print("\n" + tr.t("Position {n}:", n=at))
+        for line in describe_state(position, tr):
             print(line)
     print()
-    print(scoreboard_text(score(position)))
+    print(scoreboard_text(score(position), tr))
     if args.svg:
         from ..render import render_svg
 
         with open(args.svg, "w", encoding="utf-8") as f:
-            f.write(render_svg(position))
+            f.write(render_svg(position, lang=tr.lang))
     return 0
 
 

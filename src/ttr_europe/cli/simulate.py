@@ -16,9 +16,11 @@ from collections.abc import Iterator
 from typing import TextIO
 
 from ..bots import BUILTIN_BOTS
+from ..i18n import from_environment, translator
 from .common import (
     Command,
     add_map_arguments,
+    error_line,
     int_between,
     open_map,
     positive_int,
@@ -151,7 +153,7 @@ def run_games(args: argparse.Namespace, *, forfeits_fail: bool) -> int:
     from ..sim import SimulationError, engine_for, resolve_bot, simulate
 
     def fail(message: str, status: int = 1) -> int:
-        print(f"ttr-europe: error: {message}", file=sys.stderr)
+        print(error_line(message, translator(from_environment())), file=sys.stderr)
         return status
 
     if args.resume and not args.out:

@@ -32,9 +32,30 @@ function ownerOf(g) {
   return cls ? Number(cls.slice(5)) : null;
 }
 
+// A route in words: its cities, and for a track of a double route whose two tracks share a
+// colour (Dieppe–London, both gray) which track it is, "Dieppe–London (first track)": the same
+// words in the list of routes one can claim, the map's names and the live region.
+function routeName(g, names) {
+  const cities = `${names[g.dataset.a] || g.dataset.a}–${names[g.dataset.b] || g.dataset.b}`;
+  const twin = g.dataset.twin && g.ownerSVGElement.querySelector(`g.route[data-route="${CSS.escape(g.dataset.twin)}"]`);
+  if (!twin || twin.dataset.colour !== g.dataset.colour) return cities;
+  return g.dataset.track === "1" ? t("{route} (first track)", { route: cities }) : t("{route} (second track)", { route: cities });
+}
+
+// A route named by its id, as the events and the tunnel give it, in the words of routeName;
+// the track of a double route of two colours says its colour ("Berlin–Frankfurt (red)").
+function routeWords(id) {
+  const svg = document.querySelector("#board svg");
+  const g = svg && svg.querySelector(`g.route[data-route="${CSS.escape(id)}"]`);
+  if (!g) return id;
+  const name = routeName(g, cityNames(svg));
+  const twin = g.dataset.twin && svg.querySelector(`g.route[data-route="${CSS.escape(g.dataset.twin)}"]`);
+  return twin && twin.dataset.colour !== g.dataset.colour ? `${name} (${colourName(g.dataset.colour)})` : name;
+}
+
 // "Paris–Wien, 3, orange, tunnel, claimed by Ann"
 function routeLabel(g, names, who) {
-  const parts = [`${names[g.dataset.a] || g.dataset.a}–${names[g.dataset.b] || g.dataset.b}`, g.dataset.length, colourName(g.dataset.colour)];
+  const parts = [routeName(g, names), g.dataset.length, colourName(g.dataset.colour)];
   if (g.classList.contains("tunnel")) parts.push(t("tunnel"));
   const ferry = Number(g.dataset.ferry || 0);
   if (ferry) parts.push(tn("ferry with {n} locomotive", "ferry with {n} locomotives", ferry));

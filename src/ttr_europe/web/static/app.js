@@ -634,7 +634,7 @@ function showTunnel(view, moves) {
   if (!view.tunnel) return;
   const tunnel = view.tunnel;
   $("tunnel-text").textContent = t("{route}: {laid} laid; revealed {revealed}; {extra} more due.", {
-    route: tunnel.route, laid: cardText(tunnel.laid), extra: tunnel.extra,
+    route: routeWords(tunnel.route), laid: cardText(tunnel.laid), extra: tunnel.extra,
     revealed: tunnel.revealed.map((k) => (k ? shortName(k) : t("nothing"))).join(", "),
   });
   const list = $("pay-list");
@@ -728,10 +728,10 @@ function short(e) {
   switch (e.type) {
     case "face_up_taken": return t("took a face-up {card}", { card: cardName(e.card) });
     case "blind_drawn": return e.card ? t("drew a {card}", { card: cardName(e.card) }) : t("drew from the pile");
-    case "route_claimed": return t("claimed {route} (+{points})", { route: e.route, points: e.points });
+    case "route_claimed": return t("claimed {route} (+{points})", { route: routeWords(e.route), points: e.points });
     case "station_built": return t("built a station in {city}", { city: e.city });
     case "tickets_kept": return tn("kept {n} ticket", "kept {n} tickets", e.kept_count);
-    case "tunnel_withdrawn": return t("withdrew from the tunnel {route}", { route: e.route });
+    case "tunnel_withdrawn": return t("withdrew from the tunnel {route}", { route: routeWords(e.route) });
     case "passed": return t("passed");
     default: return null;
   }
@@ -749,11 +749,11 @@ function describe(e) {
     case "reshuffled": return tn("The discard ({n} card) was shuffled into a new pile", "The discard ({n} cards) was shuffled into a new pile", e.cards);
     case "tunnel_revealed": return says(s, "You try the tunnel {route} with {cards}: revealed {revealed}, {extra} more due",
       "{name} tries the tunnel {route} with {cards}: revealed {revealed}, {extra} more due",
-      { route: e.route, cards: cardText(e.laid), revealed: revealed(), extra: e.extra });
-    case "tunnel_paid": return says(s, "You paid {cards} more for the tunnel {route}", "{name} paid {cards} more for the tunnel {route}", { cards: cardText(e.payment), route: e.route });
-    case "tunnel_withdrawn": return says(s, "You withdrew from the tunnel {route}", "{name} withdrew from the tunnel {route}", { route: e.route });
+      { route: routeWords(e.route), cards: cardText(e.laid), revealed: revealed(), extra: e.extra });
+    case "tunnel_paid": return says(s, "You paid {cards} more for the tunnel {route}", "{name} paid {cards} more for the tunnel {route}", { cards: cardText(e.payment), route: routeWords(e.route) });
+    case "tunnel_withdrawn": return says(s, "You withdrew from the tunnel {route}", "{name} withdrew from the tunnel {route}", { route: routeWords(e.route) });
     case "route_claimed": return says(s, "You claimed {route} with {cards} ({points}, {trains} left)", "{name} claimed {route} with {cards} ({points}, {trains} left)", {
-      route: e.route, cards: cardText(e.payment), points: "+" + tn("{n} point", "{n} points", e.points),
+      route: routeWords(e.route), cards: cardText(e.payment), points: "+" + tn("{n} point", "{n} points", e.points),
       trains: tn("{n} train", "{n} trains", e.trains_left),
     });
     case "station_built": return says(s, "You built a station in {city} with {cards}", "{name} built a station in {city} with {cards}", { city: e.city, cards: cardText(e.payment) });
