@@ -96,6 +96,9 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"Open {address}/ in a browser to play (Ctrl-C stops the server); "
               f"{len(hub.matches)} match(es) live, kept {kept}.\n"
               f"The lobby, to make and share matches: {address}/lobby", flush=True)  # fmt: skip
+        from ..render import render_svg
+
+        render_svg(board)  # its layout and labels are made now, not when the first tab joins
         gc.collect()
         gc.freeze()  # what is loaded once (code, maps, restored matches) is never garbage
         gc.callbacks.append(short_collections())
