@@ -121,8 +121,8 @@ def short_collections(
     matches keep their whole history (some 60 tracked objects a move): what survives a
     collection of the middle or the oldest generation is frozen (``gc.freeze``), so no later
     collection walks it again, and the oldest generation stays nearly empty (measured, 50
-    matches being played: full collections of 70,000 to 95,000 objects, 100 to 230 ms each,
-    every 8 to 15 s when only those froze what survived). Objects are freed by their reference
+    matches being played: full collections of 70,000 to 97,000 objects, 90 to 230 ms each,
+    every 10 to 20 s when only those froze what survived). Objects are freed by their reference
     counts as ever; only garbage in reference cycles among frozen objects waits, until every
     ``every`` seconds everything is unfrozen and the next full collection walks it all."""
     last = [clock()]

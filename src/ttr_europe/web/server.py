@@ -49,8 +49,9 @@ class HeaderDeadline(H11Protocol):
 
 
 class QuickDeflate(WebSocketsSansIOProtocol):
-    """Uvicorn's WebSocket protocol (websockets' sans-I/O one, its default), compressing at
-    ``COMPRESS_LEVEL``; Uvicorn's other compression settings (window, memory) as they are."""
+    """Uvicorn's WebSocket protocol on websockets' sans-I/O one (Uvicorn's default since 0.50),
+    compressing at ``COMPRESS_LEVEL``; Uvicorn's other compression settings (window, memory)
+    as they are."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -80,5 +81,4 @@ def config(
         "http": protocol,
         "ws": QuickDeflate,
     }
-
     return uvicorn.Config(app, host=host, port=port, **(settings | options))
