@@ -114,6 +114,25 @@ def test_claimed_spaces_carry_the_owners_pieces_and_stations_their_seat() -> Non
     assert [s.attrib["class"] for s in stations] == ["station seat-0"]
 
 
+def test_pictures_drawn_one_after_another_each_show_their_own_position() -> None:
+    """Routes and cities are drawn from remembered parts: a picture of one position never
+    shows another's owners or stations, and the same position is the same text again."""
+    free = scenario()
+    claimed = scenario(owners={"Berlin-Wien": 1}, stations={0: ["Paris"]})
+    other = scenario(owners={"Berlin-Wien": 0}, stations={1: ["Paris"]})
+    texts = [render_svg(s) for s in (free, claimed, other, free, claimed)]
+    assert texts[0] == texts[3] and texts[1] == texts[4]
+    for text, seat in ((texts[1], 1), (texts[2], 0)):
+        root = ET.fromstring(text)
+        wien = _groups(root, "route")["route-Berlin-Wien"]
+        assert {"claimed", f"seat-{seat}"} <= set(wien.attrib["class"].split())
+        paris = _groups(root, "city")["city-Paris"]
+        assert f"station-seat-{1 - seat}" in paris.attrib["class"].split()
+    root = ET.fromstring(texts[0])
+    assert "claimed" not in _groups(root, "route")["route-Berlin-Wien"].attrib["class"]
+    assert "station" not in _groups(root, "city")["city-Paris"].attrib["class"]
+
+
 def _centres(group: ET.Element) -> list[tuple[float, float, float, float]]:
     """Centre, long side and angle of each space, read back from the SVG."""
     out = []

@@ -10,6 +10,7 @@ sRGB), nor with normal vision; ``distances`` computes it and the tests hold the 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Mapping
@@ -164,8 +165,10 @@ def contrast(one: str, two: str) -> float:
     return (a + 0.05) / (b + 0.05)
 
 
+@functools.lru_cache(maxsize=256)
 def ink(hex_colour: str) -> str:
-    """Black or white, whichever reads better on ``hex_colour``."""
+    """Black or white, whichever reads better on ``hex_colour`` (remembered: every symbol of a
+    board picture asks it of one of a few colours)."""
     return (
         "#111111"
         if contrast(hex_colour, "#111111") >= contrast(hex_colour, "#ffffff")

@@ -418,9 +418,9 @@ def render_svg(
         f'<rect class="background" width="100%" height="100%" fill="{BACKGROUND}"/>',
     ]
     out += _highlight_layer(board, pos, marks)
-    out += _route_hits(board, pos)
-    out += _routes(scene, pos)
-    out += _cities(scene, pos, labels, {c for m in marks for c in m.cities})
+    out += _route_hits(board)
+    out += _routes(scene)
+    out += _cities(scene, labels, {c for m in marks for c in m.cities})
     out += [f'<g class="legend" transform="translate({MARGIN} {map_height:.0f})">', *legend, "</g>"]
     if side and view is not None:
         out += _sidebar(view, board, MAP_WIDTH, tr)
@@ -456,9 +456,11 @@ def _offset(board: Map, index: int) -> float:
     return half if index < twin else -half
 
 
-def _route_hits(board: Map, pos: Sequence[tuple[float, float]]) -> list[str]:
+@functools.lru_cache(maxsize=8)
+def _route_hits(board: Map) -> tuple[str, ...]:
     """A wide transparent line along each route, under every route's spaces, so a narrow route
     is easy to tap while a visible space always belongs to its own route (double routes)."""
+    pos = _layout(board)[1]
     out = ['<g class="route-hits">']
     for route in board.routes:
         (x1, y1), (x2, y2) = pos[route.a], pos[route.b]
@@ -472,40 +474,51 @@ def _route_hits(board: Map, pos: Sequence[tuple[float, float]]) -> list[str]:
             f'stroke-opacity="0" stroke-width="{ROUTE_HIT}"/>'
         )
     out.append("</g>")
-    return out
+    return tuple(out)
 
 
-def _routes(scene: _Scene, pos: Sequence[tuple[float, float]]) -> list[str]:
+def _routes(scene: _Scene) -> list[str]:
     board = scene.board
-    out = ['<g class="routes">']
-    for route in board.routes:
-        owner = scene.owners.get(route.index)
-        classes = ["route", route.colour_name]
-        if route.tunnel:
-            classes.append("tunnel")
-        if route.ferry:
-            classes.append("ferry")
-        if owner is not None:
-            classes += ["claimed", f"seat-{owner}"]
-        if route.index == scene.pending:
-            classes.append("pending")
-        title = _route_title(route, owner, scene.tr)
-        offset = _offset(board, route.index)
-        out.append(
-            f'<g id="route-{_attr(_slug(route.id))}" class="{" ".join(classes)}" '
-            f'data-route="{_attr(route.id)}" data-length="{route.length}" '
-            f'data-colour="{route.colour_name}" data-a="{_attr(board.cities[route.a].id)}" '
-            f'data-b="{_attr(board.cities[route.b].id)}" data-points="{route.points}" '
-            f'data-ferry="{route.ferry}"{_twin(board, route)}><title>{escape(title)}</title>'
-        )
-        for i, (cx, cy, long_side, angle) in enumerate(
-            _spaces(pos[route.a], pos[route.b], route.length, offset)
-        ):
-            out.append(_space(route.colour_name, owner, route.tunnel, i < route.ferry,
-                              cx, cy, long_side, angle))  # fmt: skip
-        out.append("</g>")
+    return [
+        '<g class="routes">',
+        *(_route(board, r.index, scene.owners.get(r.index), r.index == scene.pending, scene.tr)
+          for r in board.routes),
+        "</g>",
+    ]  # fmt: skip
+
+
+@functools.lru_cache(maxsize=8192)
+def _route(board: Map, index: int, owner: int | None, pending: bool, tr: Translator) -> str:
+    """One route's group, its spaces one per line. Remembered: a route looks one of a few ways
+    (free, or whose, and whether a tunnel is being paid for it), and a server draws the board
+    again for every seat at every move."""
+    route = board.routes[index]
+    pos = _layout(board)[1]
+    classes = ["route", route.colour_name]
+    if route.tunnel:
+        classes.append("tunnel")
+    if route.ferry:
+        classes.append("ferry")
+    if owner is not None:
+        classes += ["claimed", f"seat-{owner}"]
+    if pending:
+        classes.append("pending")
+    title = _route_title(route, owner, tr)
+    offset = _offset(board, route.index)
+    out = [
+        f'<g id="route-{_attr(_slug(route.id))}" class="{" ".join(classes)}" '
+        f'data-route="{_attr(route.id)}" data-length="{route.length}" '
+        f'data-colour="{route.colour_name}" data-a="{_attr(board.cities[route.a].id)}" '
+        f'data-b="{_attr(board.cities[route.b].id)}" data-points="{route.points}" '
+        f'data-ferry="{route.ferry}"{_twin(board, route)}><title>{escape(title)}</title>'
+    ]
+    for i, (cx, cy, long_side, angle) in enumerate(
+        _spaces(pos[route.a], pos[route.b], route.length, offset)
+    ):
+        out.append(_space(route.colour_name, owner, route.tunnel, i < route.ferry,
+                          cx, cy, long_side, angle))  # fmt: skip
     out.append("</g>")
-    return out
+    return "\n".join(out)
 
 
 def _twin(board: Map, route: Route) -> str:
@@ -614,45 +627,53 @@ def _station(x: float, y: float, seat: int) -> str:
     )
 
 
-def _cities(
-    scene: _Scene, pos: Sequence[tuple[float, float]], labels: bool, ringed: set[str]
-) -> list[str]:
-    out = ['<g class="cities">']
-    places = _label_places(scene.board)
-    for city in scene.board.cities:
-        x, y = pos[city.index]
-        classes = "city big" if city.big else "city"
-        seat = scene.stations.get(city.index)
-        if seat is not None:
-            classes += f" station-seat-{seat}"
-        if city.id in ringed:
-            classes += " highlighted"
-        title = city.name
-        if seat is not None:
-            title = scene.tr.t("{city}, station of Player {n}", city=city.name, n=seat + 1)
-        out.append(
-            f'<g id="city-{_attr(_slug(city.id))}" class="{classes}" data-city="{_attr(city.id)}">'
-            f"<title>{escape(title)}</title>"
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{CITY_HIT}" fill="#000" '
-            'fill-opacity="0" class="hit"/>'
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{CITY_RADIUS}" '
-            f'fill="{"#ffe9a8" if city.big else "#ffffff"}" stroke="#333" stroke-width="1.5"/>'
+def _cities(scene: _Scene, labels: bool, ringed: set[str]) -> list[str]:
+    board = scene.board
+    return [
+        '<g class="cities">',
+        *(_city(board, c.index, scene.stations.get(c.index), c.id in ringed, labels, scene.tr)
+          for c in board.cities),
+        "</g>",
+    ]  # fmt: skip
+
+
+@functools.lru_cache(maxsize=4096)
+def _city(
+    board: Map, index: int, seat: int | None, ringed: bool, labels: bool, tr: Translator
+) -> str:
+    """One city's group (remembered, as ``_route``)."""
+    city = board.cities[index]
+    x, y = _layout(board)[1][index]
+    classes = "city big" if city.big else "city"
+    if seat is not None:
+        classes += f" station-seat-{seat}"
+    if ringed:
+        classes += " highlighted"
+    title = city.name
+    if seat is not None:
+        title = tr.t("{city}, station of Player {n}", city=city.name, n=seat + 1)
+    out = [
+        f'<g id="city-{_attr(_slug(city.id))}" class="{classes}" data-city="{_attr(city.id)}">'
+        f"<title>{escape(title)}</title>"
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{CITY_HIT}" fill="#000" '
+        'fill-opacity="0" class="hit"/>'
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{CITY_RADIUS}" '
+        f'fill="{"#ffe9a8" if city.big else "#ffffff"}" stroke="#333" stroke-width="1.5"/>'
+    ]
+    if seat is not None:
+        out.append(_station(x, y - 12, seat))
+    if labels:
+        lx, ly, anchor = _label_places(board)[index]
+        at = f'x="{lx:.1f}" y="{ly:.1f}" font-size="{LABEL_SIZE:g}"'
+        at += f' text-anchor="{anchor}"' if anchor != "start" else ""
+        name = escape(city.name)
+        out.append(  # a halo first, so the name stays readable over the routes
+            f'<text {at} fill="{BACKGROUND}" stroke="{BACKGROUND}" stroke-width="3" '
+            f'stroke-linejoin="round" class="halo">{name}</text><text {at} fill="#111">'
+            f"{name}</text>"
         )
-        if seat is not None:
-            out.append(_station(x, y - 12, seat))
-        if labels:
-            lx, ly, anchor = places[city.index]
-            at = f'x="{lx:.1f}" y="{ly:.1f}" font-size="{LABEL_SIZE:g}"'
-            at += f' text-anchor="{anchor}"' if anchor != "start" else ""
-            name = escape(city.name)
-            out.append(  # a halo first, so the name stays readable over the routes
-                f'<text {at} fill="{BACKGROUND}" stroke="{BACKGROUND}" stroke-width="3" '
-                f'stroke-linejoin="round" class="halo">{name}</text><text {at} fill="#111">'
-                f"{name}</text>"
-            )
-        out.append("</g>")
     out.append("</g>")
-    return out
+    return "\n".join(out)
 
 
 def _swatch(

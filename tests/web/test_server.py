@@ -1,15 +1,20 @@
-"""How Uvicorn serves the application (``web/server.py``): the settings it is given, and a
-connection that never finishes its headers closed while a whole request is served."""
+"""How Uvicorn serves the application (``web/server.py``): the settings it is given, a
+connection that never finishes its headers closed while a whole request is served, and
+WebSocket frames compressed at the server's level."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import socket
 import time
+import zlib
 
+import pytest
 from webserver import serving
 
 from ttr_europe.match import Match
-from ttr_europe.web.server import HeaderDeadline
+from ttr_europe.web.server import COMPRESS_LEVEL, HeaderDeadline, QuickDeflate
 
 
 def two_people() -> Match:
@@ -45,3 +50,29 @@ def test_slow_headers_time_out_and_a_whole_request_is_served() -> None:
             assert time.monotonic() - started < 5
         with urllib.request.urlopen(server.url, timeout=10) as page:
             assert page.status == 200
+
+
+def test_websocket_frames_are_compressed_at_the_servers_level() -> None:
+    from uvicorn.server import ServerState
+
+    from ttr_europe.web.app import create_app
+    from ttr_europe.web.server import config
+
+    settings = config(create_app(two_people))
+    assert settings.ws == QuickDeflate
+    settings.load()
+    loop = asyncio.new_event_loop()
+    try:
+        protocol = QuickDeflate(settings, ServerState(), {}, _loop=loop)
+    finally:
+        loop.close()
+    (factory,) = protocol.conn.available_extensions or ()
+    assert factory.compress_settings == {"memLevel": 5, "level": COMPRESS_LEVEL}
+    zlib.compressobj(**factory.compress_settings)  # settings zlib takes
+
+    client = pytest.importorskip("websockets.sync.client")
+    with serving(two_people) as server, client.connect(server.ws, max_size=None) as ws:
+        assert "permessage-deflate" in ws.response.headers["Sec-WebSocket-Extensions"]
+        ws.send(json.dumps({"type": "join", "seat": 0}))
+        assert json.loads(ws.recv(timeout=20))["type"] == "joined"
+        assert json.loads(ws.recv(timeout=20))["board"].startswith("<svg")

@@ -260,6 +260,18 @@ def test_short_collections_freeze_what_survives_and_walk_everything_now_and_then
         assert gc.get_freeze_count() == 0
         gc.collect()
         assert gc.get_freeze_count() >= len(kept)
+        gc.unfreeze()
+        gc.collect(1)  # the middle generation's survivors are frozen too
+        assert gc.get_freeze_count() >= len(kept)
+        gc.unfreeze()
+        gc.collect(0)  # not the youngest's: short-lived cycles are still collected
+        assert gc.get_freeze_count() == 0
+        now[0] = 20.0
+        gc.collect()  # time again: unfrozen, and nothing is frozen until the walk is done
+        gc.collect(1)
+        assert gc.get_freeze_count() == 0
+        gc.collect()
+        assert gc.get_freeze_count() >= len(kept)
     finally:
         gc.callbacks.remove(hook)
         gc.unfreeze()

@@ -8,6 +8,10 @@ for ``ttr-europe serve``, the tests and the load benchmark.
   and at most ``app.MAX_SOCKETS`` WebSockets (the next are refused before the handshake).
 - WebSocket frames above ``WS_MAX_BYTES`` close their connection (code 1009); silent and
   non-reading WebSockets time out in ``app`` (``IDLE_TIMEOUT``, ``SEND_TIMEOUT``).
+- Frames are compressed (permessage-deflate, as Uvicorn offers it) at zlib level
+  ``COMPRESS_LEVEL``: an update is about 170 kB of text, mostly the board, and compressing it
+  was the largest part of a move's cost to the server; level 1 takes 0.95 ms of processor time
+  where the default (6) takes 1.6 ms, for 24 kB sent instead of 18 kB.
 """
 
 from __future__ import annotations
@@ -17,12 +21,15 @@ from typing import Any
 
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 
 from .app import WS_MAX_BYTES
 
 HEADER_TIMEOUT = 10.0
 KEEP_ALIVE = 5
 MAX_CONNECTIONS = 1000
+COMPRESS_LEVEL = 1
 
 
 class HeaderDeadline(H11Protocol):
@@ -39,6 +46,20 @@ class HeaderDeadline(H11Protocol):
         # a request has begun (``cycle``) or the connection is a WebSocket now: nothing to do
         if self.cycle is None and self.transport.get_protocol() is self:
             self.transport.close()
+
+
+class QuickDeflate(WebSocketsSansIOProtocol):
+    """Uvicorn's WebSocket protocol on websockets' sans-I/O one (Uvicorn's default since 0.50),
+    compressing at ``COMPRESS_LEVEL``; Uvicorn's other compression settings (window, memory)
+    as they are."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for factory in self.conn.available_extensions or ():
+            if isinstance(factory, ServerPerMessageDeflateFactory):
+                settings = factory.compress_settings
+                if settings is not None:  # pragma: no branch (Uvicorn always gives some)
+                    settings["level"] = COMPRESS_LEVEL
 
 
 def config(
@@ -58,5 +79,6 @@ def config(
         "timeout_keep_alive": KEEP_ALIVE,
         "limit_concurrency": max_connections,
         "http": protocol,
+        "ws": QuickDeflate,
     }
     return uvicorn.Config(app, host=host, port=port, **(settings | options))
