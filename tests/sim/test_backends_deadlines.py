@@ -33,6 +33,24 @@ def trusted(mode: str, arg: str = "-", move: float = 1) -> str:
     return f"cmd[move={move},sandbox=off]:{shlex.quote(sys.executable)} {HOSTILE} {mode} {arg}"
 
 
+def gone(token: str, seconds: float = 10.0) -> bool:
+    """Whether, within ``seconds``, no live process has ``token`` on its command line."""
+    end = time.monotonic() + seconds
+    while True:
+        alive = []
+        for entry in Path("/proc").iterdir():
+            try:
+                if token.encode() in (entry / "cmdline").read_bytes():
+                    alive += [] if "State:\tZ" in (entry / "status").read_text() else [entry]
+            except OSError:
+                continue
+        if not alive:
+            return True
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.1)
+
+
 @pytest.fixture
 def short_grace(monkeypatch: pytest.MonkeyPatch) -> None:
     """Half a second of grace past a turn's clocks (the workers are forked: they have it)."""

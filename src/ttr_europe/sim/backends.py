@@ -17,6 +17,7 @@ the games finished before it keep their rows.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import json
 import logging
@@ -164,8 +165,9 @@ class Watch:
     def note_turn(
         self, game: int, state: GameState, limit: float | None, taken: Sequence[str]
     ) -> None:
-        turn = {"pid": os.getpid(), "game": game, "seat": state.current, "limit": limit,
-                "scores": [p.score for p in state.players], "taken": list(taken)}  # fmt: skip
+        turn = {"pid": os.getpid(), "machine": machine(), "game": game, "seat": state.current,
+                "limit": limit, "scores": [p.score for p in state.players],
+                "taken": list(taken)}  # fmt: skip
         self._keep_turn(turn)
 
     def note_row(self, result: GameResult) -> None:
@@ -183,6 +185,17 @@ class Watch:
 
     def _keep_row(self, line: str) -> None:
         raise NotImplementedError
+
+
+@functools.cache
+def machine() -> str:
+    """What tells this machine from the others of a cluster (its name and, on Linux, boot)."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id") as f:
+            boot = f.read().strip()
+    except OSError:
+        boot = ""
+    return f"{socket.gethostname()} {boot}"
 
 
 def stamped(turn: dict[str, Any]) -> dict[str, Any]:
@@ -377,8 +390,7 @@ class ProcessBackend(Backend):
     def _check_deadlines(self, inflight: dict[Any, tuple[int, Batch]]) -> None:
         """Kill the worker of each watched batch past its turn's deadline."""
         for _, turn in self._overdue_now(key for key, _ in inflight.values()):
-            with contextlib.suppress(OSError):
-                os.kill(turn["pid"], signal.SIGKILL)
+            _kill_here(turn)
 
     def run(self, batches: Sequence[Batch]) -> Iterator[Done | Failed]:
         from .. import scoring  # noqa: F401 (loaded once here: each forked worker has it)
@@ -460,6 +472,13 @@ class ProcessBackend(Backend):
                     os.kill(pid, signal.SIGKILL)
 
 
+def _kill_here(turn: dict[str, Any]) -> None:
+    """Kill the process that noted ``turn``, if it runs on this machine."""
+    if turn.get("machine") == machine():
+        with contextlib.suppress(OSError):
+            os.kill(turn["pid"], signal.SIGKILL)
+
+
 def _follow_parent(parent: int) -> None:
     """In a pool worker: exit as soon as the driver is gone (killed, say), instead of waiting
     forever for work that will not come."""
@@ -539,10 +558,11 @@ class RayBackend(Backend):
                 ready, _ = ray.wait(list(inflight), num_returns=1,
                                     timeout=0.25 if watched else None)  # fmt: skip
                 if watched:  # a worker past a deadline is killed (also when it is stopped)
-                    late = {key for key, _ in self._overdue_now(k for k, _ in inflight.values())}
+                    late = dict(self._overdue_now(key for key, _ in inflight.values()))
                     for ref, (key, _) in inflight.items():
                         if key in late:
-                            ray.cancel(ref, force=True)
+                            _kill_here(late[key])  # at once, when it runs on this machine
+                            ray.cancel(ref, force=True)  # else Ray's own, in some seconds
                 for ref in ready:
                     key, batch = inflight.pop(ref)
                     try:
