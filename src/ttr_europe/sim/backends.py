@@ -7,11 +7,13 @@ Games are fixed by their specs, so which worker plays them changes nothing but t
 A backend runs one task on each batch: ``play_batch`` (rows of ``simulate``) unless given
 another picklable function of a batch (the playtests' game logs, say).
 
-On the process pool a batch with a program in another process (a ``cmd:`` bot) is watched
-(``Watch``): its worker notes each finished game and whose turn it is, with the deadline that
-turn's clocks give. A worker past a deadline (stopped, stuck) is killed; a game whose worker
-died while a ``cmd:`` seat was to move, or passed its deadline, is a forfeit of that seat, and
-the games finished before it keep their rows.
+On every backend a batch with a seat on the clocks (a ``cmd:`` bot, or in-process bots under
+``GameSpec.clock``) is watched (``Watch``): its worker notes each finished game and whose turn
+it is, with the deadline that turn's clocks give. A worker past a deadline (stopped, stuck) is
+killed; a game whose worker died while a seat on the clocks was to move, or passed its
+deadline, is a forfeit of that seat, and the games finished before it keep their rows. The
+serial backend plays such a batch in one watched worker process, so that nothing a bot does
+to the process hosting it stops the run.
 """
 
 from __future__ import annotations

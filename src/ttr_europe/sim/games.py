@@ -2,7 +2,8 @@
 
 This is all a worker runs, whatever the backend: ``play_batch`` plays some games and returns
 their ``GameResult`` rows. A bot that raises or answers with an illegal action forfeits the game
-(the row says who and why) instead of stopping the run, so a bad bot costs one game, not all.
+(the row says who and why) instead of stopping the run, so a bad bot costs one game, not all;
+so does an in-process bot over the clock its spec gives it (``SeatClock``).
 
 A game whose every seat is a bot the compiled core plays move for move (``core_bot``) is played
 in the core when the spec's engine allows it; its row is the reference's row, field for field
@@ -25,7 +26,7 @@ from ..actions import Action
 from ..board import Map
 from ..bots import Bot
 from ..data import load_map
-from ..errors import BotError
+from ..errors import BotError, OutOfTime
 from ..errors import SimulationError as SimulationError  # noqa: PLC0414 (re-exported from its old home)
 from ..loop import MAX_ACTIONS, play_out  # a bot that never ends its game forfeits at the cap
 from ..protocol import ProcessBot, TimeControl
@@ -226,11 +227,6 @@ def clocked(bot: object) -> bool:
     if isinstance(bot, str):
         return bot.strip().startswith(("cmd:", "cmd["))
     return isinstance(bot, ProcessBot)
-
-
-class OutOfTime(BaseException):
-    """Raised inside an in-process bot's code when its clock runs out (``SIGALRM``): not an
-    ``Exception``, so that a bot's ``except Exception`` does not take it for its own."""
 
 
 @attrs.define
