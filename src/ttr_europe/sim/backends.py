@@ -340,26 +340,29 @@ class SerialBackend(Backend):
         super().__init__(1, max_retries, task)
 
     def run(self, batches: Sequence[Batch]) -> Iterator[Done | Failed]:
-        for batch in batches:
-            if self.watched(batch) and _picklable(batch):
-                with ProcessBackend(1, self.max_retries, self.task) as host:
-                    yield from host.run([batch])
+        for away, run in itertools.groupby(batches, self._hosted):
+            if away:  # one worker for each run of watched batches, one batch at a time
+                with ProcessBackend(1, self.max_retries, self.task, in_flight=1) as host:
+                    yield from host.run(list(run))
                 self.retried += host.retried
                 continue
-            try:
-                results = self.task(batch)
-            except Exception as exc:  # an engine error: report the batch, go on
-                yield Failed(batch, describe_error(exc))
-            else:
-                yield Done(tuple(results))
+            for batch in run:
+                try:
+                    results = self.task(batch)
+                except Exception as exc:  # an engine error: report the batch, go on
+                    yield Failed(batch, describe_error(exc))
+                else:
+                    yield Done(tuple(results))
 
-
-def _picklable(batch: Batch) -> bool:
-    try:
-        pickle.dumps(batch)
-    except Exception:
-        return False
-    return True
+    def _hosted(self, batch: Batch) -> bool:
+        """Whether ``batch`` is played in the watched worker: watched, and picklable."""
+        if not self.watched(batch):
+            return False
+        try:
+            pickle.dumps(batch)
+        except Exception:
+            return False
+        return True
 
 
 class ProcessBackend(Backend):
@@ -374,9 +377,15 @@ class ProcessBackend(Backend):
     name = "process"
 
     def __init__(
-        self, workers: int | None = None, max_retries: int = 3, task: Task = play_batch
+        self,
+        workers: int | None = None,
+        max_retries: int = 3,
+        task: Task = play_batch,
+        *,
+        in_flight: int | None = None,
     ) -> None:
         super().__init__(workers or _cpus(), max_retries, task)
+        self.in_flight = in_flight or 2 * self.workers  # tasks given to the pool at once
         self._pool: ProcessPoolExecutor | None = None
         self._folder: str | None = None
 
@@ -414,7 +423,7 @@ class ProcessBackend(Backend):
                         inflight[self._submit(key, batch)] = (key, batch)
                     alone = True
                 else:
-                    while pending and len(inflight) < 2 * self.workers:
+                    while pending and len(inflight) < self.in_flight:
                         key, batch = pending.popleft()
                         inflight[self._submit(key, batch)] = (key, batch)
                     alone = len(inflight) == 1  # nothing else could have broken the pool
