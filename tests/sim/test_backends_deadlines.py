@@ -22,7 +22,7 @@ import pytest
 from ttr_europe.actions import Action
 from ttr_europe.cli import main
 from ttr_europe.protocol import TimeControl
-from ttr_europe.sim import GameSpec, backends, play_game, simulate
+from ttr_europe.sim import GameSpec, SimulationError, backends, play_game, simulate
 from ttr_europe.sim.backends import DIED, OVERDUE
 from ttr_europe.views import View
 
@@ -197,6 +197,12 @@ def test_the_clock_puts_back_an_alarm_already_set() -> None:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize("clock", [TimeControl(move=0), TimeControl(game=-1), "5", 5.0])
+def test_a_clock_is_checked_before_any_game(clock: object) -> None:
+    with pytest.raises(SimulationError, match="a clock is a TimeControl of positive seconds"):
+        simulate(["greedy"], games=1, players=2, backend="serial", clock=clock)  # type: ignore[arg-type]
 
 
 def test_the_command_line_takes_a_clock(capsys: pytest.CaptureFixture[str]) -> None:

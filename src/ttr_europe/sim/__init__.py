@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
+from math import inf
 from typing import Any
 
 import attrs
@@ -189,13 +190,17 @@ def plan(
     """The games of a run: game ``g`` has seed ``seed + g`` and the lineup rotated by ``g``.
 
     Checks everything a game needs before any is played: the board, variant and player count
-    (``SetupError``, ``DataError``), that every bot spec names a bot (``BotError``) and that
-    the engine can play them (``engine_for``).
+    (``SetupError``, ``DataError``), that every bot spec names a bot (``BotError``), that the
+    engine can play them (``engine_for``) and the in-process seats' ``clock``.
     """
     if not bots:
         raise SimulationError("a simulation needs at least one bot")
     if type(games) is not int or games < 0:
         raise SimulationError(f"the number of games is a whole number >= 0, not {games!r}")
+    if clock is not None and not (
+        isinstance(clock, TimeControl) and 0 < clock.move < inf and 0 < clock.game < inf
+    ):
+        raise SimulationError(f"a clock is a TimeControl of positive seconds, not {clock!r}")
     seats = len(bots) if players is None else players
     if len(bots) > seats:
         raise SimulationError(f"{len(bots)} bots for {seats} seats: the last ones would never "
