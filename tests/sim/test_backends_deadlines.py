@@ -19,9 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from ttr_europe.actions import Action
+from ttr_europe.actions import Action, parse
 from ttr_europe.cli import main
 from ttr_europe.protocol import TimeControl
+from ttr_europe.rules import apply, new_game
+from ttr_europe.scoring import score
 from ttr_europe.sim import GameSpec, SimulationError, backends, play_game, simulate
 from ttr_europe.sim.backends import DIED, OVERDUE
 from ttr_europe.views import View
@@ -68,14 +70,21 @@ def test_on_the_serial_backend_a_bot_that_hangs_stops_or_kills_its_referee_forfe
     short_grace: None, mode: str, error: str
 ) -> None:
     bot = trusted(mode)
-    run = simulate([bot, "greedy"], games=2, map="usa", backend="serial")
+    run = simulate([bot, "greedy"], games=2, map="usa", backend="serial", record=True)
     assert run.finished == 2 and not run.failures and run.retried == 0
     forfeits = [r.forfeit for r in run.results]
     assert [(f.seat, f.bot, f.error) for f in forfeits if f is not None] == [
         (0, bot, error),  # game g's seats are rotated by g
         (1, bot, error),
     ]
-    assert all(r.winners == (1 - f.seat,) for r, f in zip(run.results, forfeits, strict=True) if f)
+    for row, forfeit in zip(run.results, forfeits, strict=True):
+        assert forfeit is not None and row.winners == (1 - forfeit.seat,)
+        assert row.record is not None and len(row.record) == row.actions == forfeit.action
+        state = new_game("usa", players=2, seed=row.seed)
+        for text in row.record:  # the game as it stood, kept from the worker's notes
+            state = apply(state, parse(text))
+        assert state.current == forfeit.seat
+        assert row.scores == tuple(p.total for p in score(state).players)  # as it stood
 
 
 class Spinner:

@@ -41,7 +41,6 @@ from typing import Any
 import attrs
 
 from .._jsontext import parse_json
-from ..errors import DataError
 from ..state import GameState
 from .games import (
     Forfeit,
@@ -146,7 +145,7 @@ class Backend:
             return rows, left, False  # it may have gone down with a pool another task broke
         spec, seat = left[0], turn["seat"]
         forfeit = Forfeit(seat, bot_name(spec.bots[seat]), len(turn["taken"]), overdue or DIED)
-        rows.append(forfeit_result(spec, forfeit, turn["scores"], turn["taken"]))
+        rows.append(forfeit_result(spec, forfeit, turn["taken"]))
         return rows, left[1:], True
 
 
@@ -159,7 +158,7 @@ DIED = "its referee's process died while it was to move"
 class Watch:
     """Where a worker notes its batch's progress for the driver: each finished game's row, and
     the turn being played (the worker's process, the game, the seat, the seconds its clocks
-    give it, the actions and scores so far). Whoever keeps the notes stamps the turn's
+    give it, the actions so far). Whoever keeps the notes stamps the turn's
     deadline on its own clock, so reading says how many seconds are ``left`` (None: the turn
     is off the clocks) whatever machine the worker runs on. A subclass says where the notes
     are kept: ``FileWatch`` (a folder on this machine), ``BoardWatch`` (a Ray actor)."""
@@ -168,8 +167,7 @@ class Watch:
         self, game: int, state: GameState, limit: float | None, taken: Sequence[str]
     ) -> None:
         turn = {"pid": os.getpid(), "machine": machine(), "game": game, "seat": state.current,
-                "limit": limit, "scores": [p.score for p in state.players],
-                "taken": list(taken)}  # fmt: skip
+                "limit": limit, "taken": list(taken)}  # fmt: skip
         self._keep_turn(turn)
 
     def note_row(self, result: GameResult) -> None:
@@ -178,6 +176,9 @@ class Watch:
     def read_turn(self) -> dict[str, Any] | None:
         """The turn last noted, with the seconds ``left`` before its deadline."""
         raise NotImplementedError
+
+    def close(self) -> None:
+        """Release what the worker holds to note (once its batch is played)."""
 
     def read_rows(self) -> list[GameResult]:
         raise NotImplementedError
@@ -213,47 +214,67 @@ def left(turn: dict[str, Any]) -> dict[str, Any]:
     return {**turn, "left": None if until is None else until - time.monotonic()}
 
 
-@attrs.frozen
+@attrs.define
 class FileWatch(Watch):
-    """The notes in files of a folder of this machine: a line per finished game (``rows``),
-    and the turn (``turn``), replaced whole at each turn."""
+    """The notes in a file of a folder of this machine, which the worker keeps open and only
+    appends to (a line per note: opening a file costs more than a move): a turn, with the
+    actions taken since the turn before, or a finished game's row. A line cut short is not
+    read."""
 
     folder: str
     key: int
+    _fd: int | None = attrs.field(default=None, init=False)
+    _noted: tuple[int, int] = attrs.field(default=(-1, 0), init=False)  # game, actions noted
 
     @property
-    def rows(self) -> str:
-        return os.path.join(self.folder, f"{self.key}.rows")
-
-    @property
-    def turn(self) -> str:
-        return os.path.join(self.folder, f"{self.key}.turn")
+    def log(self) -> str:
+        return os.path.join(self.folder, f"{self.key}.log")
 
     def _keep_turn(self, turn: dict[str, Any]) -> None:
-        part = self.turn + ".part"
-        with open(part, "w") as f:
-            json.dump(stamped(turn), f)
-        os.replace(part, self.turn)
+        game, noted = self._noted
+        since = noted if game == turn["game"] else 0  # the game's actions already in the file
+        self._noted = (turn["game"], len(turn["taken"]))
+        self._append({"turn": {**stamped(turn), "taken": turn["taken"][since:], "since": since}})
 
     def _keep_row(self, line: str) -> None:
-        with open(self.rows, "a") as f:
-            f.write(line + "\n")
+        self._append({"row": parse_json(line, "<row>")})
 
-    def read_turn(self) -> dict[str, Any] | None:
-        try:
-            with open(self.turn) as f:
-                turn: dict[str, Any] = parse_json(f.read(), self.turn)
-        except (OSError, DataError):
-            return None
-        return left(turn)
+    def _append(self, note: dict[str, Any]) -> None:
+        if self._fd is None:
+            self._fd = os.open(self.log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        os.write(self._fd, (json.dumps(note) + "\n").encode())
 
-    def read_rows(self) -> list[GameResult]:
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def _read(self) -> tuple[list[GameResult], dict[str, Any] | None]:
         try:
-            with open(self.rows) as f:
+            with open(self.log) as f:
                 lines = [line for line in f if line.endswith("\n")]  # not one cut short
         except OSError:
-            return []
-        return [GameResult.from_json(parse_json(line, self.rows)) for line in lines]
+            return [], None
+        rows: list[GameResult] = []
+        turn: dict[str, Any] | None = None
+        taken: list[str] = []
+        for line in lines:
+            note = parse_json(line, self.log)
+            if "row" in note:
+                rows.append(GameResult.from_json(note["row"]))
+                continue
+            new = note["turn"]
+            if turn is None or new["game"] != turn["game"]:
+                taken = []
+            taken = taken[: new["since"]] + new["taken"]
+            turn = {**new, "taken": taken}
+        return rows, None if turn is None else left(turn)
+
+    def read_turn(self) -> dict[str, Any] | None:
+        return self._read()[1]
+
+    def read_rows(self) -> list[GameResult]:
+        return self._read()[0]
 
 
 class Board:
@@ -313,15 +334,18 @@ def play_watched(batch: Batch, watch: Watch) -> list[GameResult]:
     """``play_batch`` noting its progress in ``watch`` (what a worker runs for a watched
     batch)."""
     results = []
-    for index, spec in enumerate(batch):
+    try:
+        for index, spec in enumerate(batch):
 
-        def on_turn(state: GameState, limit: float | None, taken: Sequence[str],
-                    game: int = index) -> None:  # fmt: skip
-            watch.note_turn(game, state, limit, taken)
+            def on_turn(state: GameState, limit: float | None, taken: Sequence[str],
+                        game: int = index) -> None:  # fmt: skip
+                watch.note_turn(game, state, limit, taken)
 
-        result = play_game(spec, on_turn)
-        watch.note_row(result)
-        results.append(result)
+            result = play_game(spec, on_turn)
+            watch.note_row(result)
+            results.append(result)
+    finally:
+        watch.close()
     return results
 
 

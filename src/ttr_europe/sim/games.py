@@ -419,17 +419,22 @@ def _play_reference(spec: GameSpec, on_turn: TurnHook | None) -> GameResult:
                 winners=board_score.winners)  # fmt: skip
 
 
-def forfeit_result(
-    spec: GameSpec,
-    forfeit: Forfeit,
-    scores: Sequence[int],
-    taken: Sequence[str],
-    duration: float = 0.0,
-) -> GameResult:
-    """The row of a game ``forfeit`` stopped: ``scores`` as they stood, the other seats
-    sharing the win, the forfeiting seat ranked last."""
+def forfeit_result(spec: GameSpec, forfeit: Forfeit, taken: Sequence[str]) -> GameResult:
+    """The row of a game ``forfeit`` stopped after the actions ``taken`` (their text), when
+    its referee could not write it (its worker was killed): the game is dealt again and
+    played to where it stood, so the row is the one the referee would have written, its
+    provisional totals included (``duration`` 0)."""
+    from ..actions import parse
+    from ..rules import apply
+    from ..scoring import score
+
+    board = load_map(spec.map) if isinstance(spec.map, str) else spec.map
+    state = new_game(board, spec.variant, len(spec.bots), spec.seed, 0, **dict(spec.options))
+    for text in taken:
+        state = apply(state, parse(text))
     names = tuple(bot_name(b) for b in spec.bots)
-    return _row(spec, names, tuple(scores), len(taken), tuple(taken), duration, forfeit=forfeit)
+    totals = tuple(p.total for p in score(state).players)
+    return _row(spec, names, totals, len(taken), tuple(taken), 0.0, forfeit=forfeit)
 
 
 def play_batch(specs: Sequence[GameSpec]) -> list[GameResult]:
