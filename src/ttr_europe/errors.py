@@ -158,3 +158,9 @@ class SimulationError(TTRError, ValueError):
 
 class UsageError(TTRError, ValueError):
     """A command-line argument that cannot be used; ``main`` prints it and exits with 2."""
+
+
+class OutOfTime(BaseException):
+    """Raised inside an in-process bot's code when its clock runs out (``sim.games.SeatClock``,
+    by ``SIGALRM``): not an ``Exception``, so that a bot's ``except Exception`` does not take
+    it for its own; the referee turns it into the seat's forfeit."""

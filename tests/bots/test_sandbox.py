@@ -191,10 +191,13 @@ def test_a_bot_cannot_erase_its_loss_by_killing_its_worker() -> None:
 
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT], ids=["killed", "interrupted"])
 @pytest.mark.parametrize("settings", ["move=30", "move=30,sandbox=off"])
-def test_no_bot_outlives_a_killed_simulate(token: str, settings: str, how: int) -> None:
+@pytest.mark.parametrize("backend", ["process", "serial"])
+def test_no_bot_outlives_a_killed_simulate(
+    token: str, backend: str, settings: str, how: int
+) -> None:
     bots = f"{hostile('hang', token, settings)},greedy"
     line = [sys.executable, "-m", "ttr_europe", "simulate", "--bots", bots, "--games", "2",
-            "--workers", "1", "--backend", "process"]  # fmt: skip
+            "--workers", "1", "--backend", backend]  # fmt: skip
     driver = subprocess.Popen(line, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         end = time.monotonic() + 60

@@ -99,7 +99,7 @@ def test_a_game_that_kills_its_worker_fails_alone() -> None:
     assert failed == [Failed((poison,), "worker died 3 times")]
     rows = sorted(r.seed for o in outcomes if isinstance(o, Done) for r in o.results)
     assert rows == [1, 2, 3, 4, 5, 6]  # the games that shared its pool went through, once each
-    assert backend.retried >= 3  # itself twice alone, and whatever shared its first pool
+    assert backend.retried >= 2  # itself twice alone, and whatever shared its pool as it died
 
 
 def test_a_pool_starts_no_more_processes_than_tasks() -> None:

@@ -1,5 +1,6 @@
 """The Ray backend on a local Ray instance: the same rows as the other backends, a killed
-worker retried with no game lost or repeated, and a cluster address that does not answer."""
+worker retried with no game lost or repeated, a bot that stops or kills its worker forfeiting
+(never "worker died"), and a cluster address that does not answer."""
 
 from __future__ import annotations
 
@@ -8,17 +9,20 @@ import logging
 import os
 import subprocess
 import sys
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from test_backends import DiesOnce, stamp
+from test_backends_deadlines import gone, trusted
 from test_games import Raises
 
 from ttr_europe import fast
 from ttr_europe.cli import main
 from ttr_europe.sim import SimulationError, simulate
+from ttr_europe.sim.backends import DIED, OVERDUE
 
 ray = pytest.importorskip("ray")
 
@@ -27,9 +31,10 @@ BOTS = ["greedy", "random"]
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
-    tests = str(Path(__file__).resolve().parent)  # the test bots travel by module name
+    here = Path(__file__).resolve()  # the test bots travel by module name, with this source
+    path = os.pathsep.join([str(here.parent), str(here.parents[2] / "src")])
     ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR,
-             runtime_env={"env_vars": {"PYTHONPATH": tests}})  # fmt: skip
+             runtime_env={"env_vars": {"PYTHONPATH": path}})  # fmt: skip
     yield
     ray.shutdown()
 
@@ -67,6 +72,25 @@ def test_a_killed_ray_worker_is_retried_and_every_game_reported_once(
     rows = [json.loads(line) for line in out.read_text().splitlines()[1:]]
     assert sorted(row["seed"] for row in rows) == list(range(10))
     assert run.results == simulate(bots, games=10, backend="serial").results
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("mode", "error"), [("stop", OVERDUE), ("killparent", DIED)])
+def test_a_bot_that_stops_or_kills_its_ray_worker_forfeits(
+    local_ray: None, mode: str, error: str
+) -> None:
+    """A trusted program (out of the sandbox) that stops its Ray worker (SIGSTOP) or kills it:
+    the worker is killed at the deadline of the turn's clocks, the seat forfeits, the run goes
+    on, and no process of the bot is left."""
+    token = "tok" + uuid.uuid4().hex
+    bot = trusted(mode, token)
+    run = simulate([bot, "greedy"], games=2, map="usa", backend="ray", workers=1, batch=2)
+    assert run.finished == 2 and not run.failures and run.retried == 0
+    assert [(r.forfeit.seat, r.forfeit.bot, r.forfeit.error) for r in run.results if r.forfeit] == [
+        (0, bot, error),
+        (1, bot, error),
+    ]
+    assert gone(token)
 
 
 def test_the_command_runs_on_ray(local_ray: None, capsys: pytest.CaptureFixture[str]) -> None:

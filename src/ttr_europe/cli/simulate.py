@@ -13,7 +13,7 @@ import os
 import sys
 import time
 from collections.abc import Iterator
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..bots import BUILTIN_BOTS
 from ..i18n import from_environment, translator
@@ -26,6 +26,9 @@ from .common import (
     positive_int,
     seed_int,
 )
+
+if TYPE_CHECKING:
+    from ..protocol import TimeControl
 
 
 def configure_games(parser: argparse.ArgumentParser) -> None:
@@ -65,11 +68,32 @@ def configure_games(parser: argparse.ArgumentParser) -> None:
         default=3,
         help="times a game is tried again after its worker died (default 3)",
     )
+    add(
+        "--clock",
+        type=clock_spec,
+        metavar="MOVE[,GAME]",
+        help="seconds for each move (and for all of a game's moves) of the bots that run in "
+        "this process; one over its clock forfeits (cmd: bots have their own; default none)",
+    )
     add("--out", metavar="FILE.jsonl", help="append one JSON row per game to FILE as it ends")
     add("--resume", action="store_true", help="continue --out, playing only missing games")
     add("--record", action="store_true", help="keep every action of each game in its row")
     add("--json", action="store_true", help="print the summary as JSON")
     add("--processes", type=positive_int, dest="workers", help=argparse.SUPPRESS)  # old name
+
+
+def clock_spec(text: str) -> TimeControl:
+    """``--clock MOVE[,GAME]``: positive seconds (the game's default: 600 s, as ``cmd:``)."""
+    from ..protocol import TimeControl
+
+    parts = text.split(",")
+    try:
+        values = [float(p) for p in parts]
+    except ValueError:
+        values = []
+    if len(values) not in (1, 2) or not all(0 < v < float("inf") for v in values):
+        raise argparse.ArgumentTypeError(f"a clock is MOVE or MOVE,GAME in seconds, not {text!r}")
+    return TimeControl(*values)
 
 
 def duration(seconds: float) -> str:
@@ -178,7 +202,7 @@ def run_games(args: argparse.Namespace, *, forfeits_fail: bool) -> int:
                 bots, games=args.games, map=board, variant=args.variant, players=args.players,
                 seed=args.seed, backend=backend, workers=args.workers, address=args.address,
                 batch=args.batch, out=args.out, resume=args.resume, record=args.record,
-                max_retries=args.retries, progress=bar, engine=args.engine,
+                max_retries=args.retries, progress=bar, engine=args.engine, clock=args.clock,
             )  # fmt: skip
     except KeyboardInterrupt:
         bar.close()

@@ -14,12 +14,14 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
+from math import inf
 from typing import Any
 
 import attrs
 
 from ..board import Map
 from ..data import load_map
+from ..protocol import TimeControl
 from ..rules import new_game
 from ..views import OptionValue
 from .backends import BACKENDS, Backend, Done, make_backend
@@ -183,17 +185,22 @@ def plan(
     options: Mapping[str, OptionValue] | None = None,
     record: bool = False,
     engine: str = "auto",
+    clock: TimeControl | None = None,
 ) -> list[GameSpec]:
     """The games of a run: game ``g`` has seed ``seed + g`` and the lineup rotated by ``g``.
 
     Checks everything a game needs before any is played: the board, variant and player count
-    (``SetupError``, ``DataError``), that every bot spec names a bot (``BotError``) and that
-    the engine can play them (``engine_for``).
+    (``SetupError``, ``DataError``), that every bot spec names a bot (``BotError``), that the
+    engine can play them (``engine_for``) and the in-process seats' ``clock``.
     """
     if not bots:
         raise SimulationError("a simulation needs at least one bot")
     if type(games) is not int or games < 0:
         raise SimulationError(f"the number of games is a whole number >= 0, not {games!r}")
+    if clock is not None and not (
+        isinstance(clock, TimeControl) and 0 < clock.move < inf and 0 < clock.game < inf
+    ):
+        raise SimulationError(f"a clock is a TimeControl of positive seconds, not {clock!r}")
     seats = len(bots) if players is None else players
     if len(bots) > seats:
         raise SimulationError(f"{len(bots)} bots for {seats} seats: the last ones would never "
@@ -213,7 +220,8 @@ def plan(
     lineup = [bots[i % len(bots)] for i in range(seats)]
     return [
         GameSpec(spec_map, variant, seed + g,
-                 tuple(lineup[(i + g) % seats] for i in range(seats)), opts, record, engine)
+                 tuple(lineup[(i + g) % seats] for i in range(seats)), opts, record, engine,
+                 clock)
         for g in range(games)
     ]  # fmt: skip
 
@@ -255,6 +263,7 @@ def simulate(
     max_retries: int = 3,
     progress: Progress | None = None,
     engine: str = "auto",
+    clock: TimeControl | None = None,
 ) -> Simulation:
     """Play ``games`` seeded games between ``bots`` (specs or bot objects, one per seat,
     repeated to fill ``players`` seats) and sum them up.
@@ -267,12 +276,14 @@ def simulate(
     one, so that memory stays small on long runs). ``engine`` (``ENGINES``) says which engine
     plays: ``auto`` the compiled core when it is built and plays every bot (``core_bot``), else
     the reference; ``fast`` the core or a ``SimulationError``; ``python`` the reference. The
-    rows are the same whichever plays. ``progress(finished, asked)`` is
+    rows are the same whichever plays. ``clock`` gives the bots that run in this process
+    clocks (``SeatClock``: one over its move or game time forfeits; ``cmd:`` bots have their
+    own). ``progress(finished, asked)`` is
     called at the start and after each batch of games. Bad input raises a ``TTRError``
     before any game is played.
     """
     specs = plan(bots, games=games, map=map, variant=variant, players=players, seed=seed,
-                 options=options, record=record, engine=engine)  # fmt: skip
+                 options=options, record=record, engine=engine, clock=clock)  # fmt: skip
     used = engine_for(engine, bots)
     seats = len(bots) if players is None else players
     names = tuple(dict.fromkeys(bot_name(b) for b in bots))

@@ -2,7 +2,8 @@
 
 This is all a worker runs, whatever the backend: ``play_batch`` plays some games and returns
 their ``GameResult`` rows. A bot that raises or answers with an illegal action forfeits the game
-(the row says who and why) instead of stopping the run, so a bad bot costs one game, not all.
+(the row says who and why) instead of stopping the run, so a bad bot costs one game, not all;
+so does an in-process bot over the clock its spec gives it (``SeatClock``).
 
 A game whose every seat is a bot the compiled core plays move for move (``core_bot``) is played
 in the core when the spec's engine allows it; its row is the reference's row, field for field
@@ -12,6 +13,8 @@ in the core when the spec's engine allows it; its row is the reference's row, fi
 from __future__ import annotations
 
 import copy
+import signal
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -23,9 +26,10 @@ from ..actions import Action
 from ..board import Map
 from ..bots import Bot
 from ..data import load_map
-from ..errors import BotError
+from ..errors import BotError, OutOfTime
 from ..errors import SimulationError as SimulationError  # noqa: PLC0414 (re-exported from its old home)
 from ..loop import MAX_ACTIONS, play_out  # a bot that never ends its game forfeits at the cap
+from ..protocol import ProcessBot, TimeControl
 from ..rules import new_game
 from ..state import GameState, Phase
 from ..views import OptionValue
@@ -109,6 +113,13 @@ class GameSpec:
     options: tuple[tuple[str, OptionValue], ...] = ()
     record: bool = False  # keep the actions in the row, for replay or training
     engine: str = "auto"  # one of ENGINES; the row is the same whichever plays
+    clock: TimeControl | None = None  # the in-process seats' clocks (``SeatClock``); None: none
+
+    @property
+    def watched(self) -> bool:
+        """Whether a turn of this game can have a deadline: a seat on the clocks (a ``cmd:``
+        program, or in-process seats under ``clock``)."""
+        return self.clock is not None or any(clocked(b) for b in self.bots)
 
     @property
     def map_id(self) -> str:
@@ -211,13 +222,84 @@ def _str(value: Any) -> str:
     return value
 
 
-def play_game(
-    spec: GameSpec, on_turn: Callable[[GameState, Bot, Sequence[str]], None] | None = None
-) -> GameResult:
+def clocked(bot: object) -> bool:
+    """Whether ``bot`` (a spec or an object) is a program in another process, on the clocks."""
+    if isinstance(bot, str):
+        return bot.strip().startswith(("cmd:", "cmd["))
+    return isinstance(bot, ProcessBot)
+
+
+@attrs.define
+class SeatClock:
+    """The clocks of one in-process seat (``GameSpec.clock``): each decision is measured, and
+    one over its limit (the move time, at most what is left of the game) is a ``BotError``
+    (``timed out: ...``), the seat's forfeit. A decision made in the main thread, where
+    ``signal.setitimer`` exists, is also interrupted at its limit (``OutOfTime`` raised in the
+    bot's code), which stops Python code but not a C call that ignores signals nor a bot that
+    catches ``BaseException``; those are timed when they return, and a watched worker is
+    killed at the deadline if they never do (docs/simulation.md)."""
+
+    time: TimeControl
+    used: float = 0.0
+
+    def limit(self) -> float:
+        """The most seconds the next decision may take."""
+        return max(0.0, min(self.time.move, self.time.game - self.used))
+
+    def decide(self, decide: Callable[[], Action], name: str, seat: int) -> Action:
+        """``decide()`` on the clock, or the ``BotError`` of a seat out of time."""
+        limit = self.limit()
+        which = "move time" if self.time.move <= self.time.game - self.used else "game time"
+        if limit <= 0:
+            raise BotError(name, seat, None, "timed out: no game time left")
+        started = time.monotonic()
+        try:
+            action = _interrupted_at(limit, decide)
+        except OutOfTime:
+            reason = f"timed out: interrupted at the limit of {limit:g} s ({which})"
+            raise BotError(name, seat, None, reason) from None
+        spent = time.monotonic() - started
+        self.used += spent
+        if spent > limit:
+            reason = f"timed out: took {spent:.3g} s, over the limit of {limit:g} s ({which})"
+            raise BotError(name, seat, None, reason)
+        return action
+
+
+def _interrupted_at(seconds: float, decide: Callable[[], Action]) -> Action:
+    """``decide()``, with ``OutOfTime`` raised in it after ``seconds`` when this is the main
+    thread of a system with ``setitimer``; a timer and handler already set are put back."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() != threading.main_thread():
+        return decide()
+    armed = [True]  # cleared before anything else once ``decide`` is over
+
+    def ring(signum: int, frame: object) -> None:
+        if armed[0]:
+            raise OutOfTime
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    earlier, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
+    started = time.monotonic()
+    try:
+        return decide()
+    finally:
+        armed[0] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)
+        if earlier > 0:  # someone else's alarm, less the time the decision took
+            signal.setitimer(signal.ITIMER_REAL, max(1e-6, earlier - (time.monotonic() - started)))
+
+
+TurnHook = Callable[[GameState, "float | None", Sequence[str]], None]
+"""Told each state, the seconds its decision may take by the clocks (None: off the clocks) and
+the actions so far: the backends' watch over a game whose referee may be stopped."""
+
+
+def play_game(spec: GameSpec, on_turn: TurnHook | None = None) -> GameResult:
     """Play ``spec`` to the end, in the engine its ``engine`` names (see ``ENGINES``); a failing
-    bot forfeits (see ``GameResult``). ``on_turn`` is told each state, the bot about to decide
-    in it and the actions so far (the backends' watch over a game whose referee may be
-    stopped); the core plays no bot that needs it."""
+    bot, or an in-process one over its ``clock``, forfeits (see ``GameResult``). ``on_turn``
+    (``TurnHook``) is told each turn; the core plays no bot that needs it, and its own bots
+    are not timed (they take microseconds)."""
     if engine_for(spec.engine, spec.bots) == "fast":
         return play_core_game(spec)
     return _play_reference(spec, on_turn)
@@ -290,9 +372,7 @@ def _row(
     )
 
 
-def _play_reference(
-    spec: GameSpec, on_turn: Callable[[GameState, Bot, Sequence[str]], None] | None
-) -> GameResult:
+def _play_reference(spec: GameSpec, on_turn: TurnHook | None) -> GameResult:
     """``play_game`` on the reference engine, with the bots' own code."""
     from ..scoring import score
 
@@ -302,13 +382,21 @@ def _play_reference(
     names = tuple(bot_name(b) for b in spec.bots)
     players = [resolve_bot(b) for b in spec.bots]
     rngs = [bots.seat_rng(spec.seed, seat) for seat in range(len(players))]
+    clocks = [None if spec.clock is None or isinstance(p, ProcessBot) else SeatClock(spec.clock)
+              for p in players]  # fmt: skip
     taken: list[str] = []
     forfeit = None
 
     def choose(now: GameState) -> Action:
+        seat = now.current
+        bot, clock, rng = players[seat], clocks[seat], rngs[seat]
         if on_turn is not None:
-            on_turn(now, players[now.current], taken)
-        action = bots.decide(players[now.current], now, rngs[now.current])
+            limit = bot.decision_limit() if isinstance(bot, ProcessBot) else None
+            on_turn(now, limit if clock is None else clock.limit(), taken)
+        if clock is None:
+            action = bots.decide(bot, now, rng)
+        else:
+            action = clock.decide(lambda: bots.decide(bot, now, rng), names[seat], seat)
         bots.tell(players, now, action)  # the bots that watch see each move
         return action
 
@@ -331,17 +419,22 @@ def _play_reference(
                 winners=board_score.winners)  # fmt: skip
 
 
-def forfeit_result(
-    spec: GameSpec,
-    forfeit: Forfeit,
-    scores: Sequence[int],
-    taken: Sequence[str],
-    duration: float = 0.0,
-) -> GameResult:
-    """The row of a game ``forfeit`` stopped: ``scores`` as they stood, the other seats
-    sharing the win, the forfeiting seat ranked last."""
+def forfeit_result(spec: GameSpec, forfeit: Forfeit, taken: Sequence[str]) -> GameResult:
+    """The row of a game ``forfeit`` stopped after the actions ``taken`` (their text), when
+    its referee could not write it (its worker was killed): the game is dealt again and
+    played to where it stood, so the row is the one the referee would have written, its
+    provisional totals included (``duration`` 0)."""
+    from ..actions import parse
+    from ..rules import apply
+    from ..scoring import score
+
+    board = load_map(spec.map) if isinstance(spec.map, str) else spec.map
+    state = new_game(board, spec.variant, len(spec.bots), spec.seed, 0, **dict(spec.options))
+    for text in taken:
+        state = apply(state, parse(text))
     names = tuple(bot_name(b) for b in spec.bots)
-    return _row(spec, names, tuple(scores), len(taken), tuple(taken), duration, forfeit=forfeit)
+    totals = tuple(p.total for p in score(state).players)
+    return _row(spec, names, totals, len(taken), tuple(taken), 0.0, forfeit=forfeit)
 
 
 def play_batch(specs: Sequence[GameSpec]) -> list[GameResult]:
