@@ -569,6 +569,8 @@ def plot(out: Path) -> list[Path]:
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
     for phase, style in (("imitate", "tab:blue"), ("ppo", "tab:orange")):
         pts = [r for r in train if r["phase"] == phase]
+        if not pts:  # a run started from weights (--init) has no imitation
+            continue
         axes[0].plot([r["update"] for r in pts], [r["entropy"] for r in pts], color=style,
                      label=phase)  # fmt: skip
     axes[0].set_xlabel("update")
@@ -577,8 +579,10 @@ def plot(out: Path) -> list[Path]:
     axes[0].grid(alpha=0.3)
     imit = [r for r in train if r["phase"] == "imitate"]
     ax = axes[1]
-    ax.plot([r["update"] for r in imit], [r["loss"] for r in imit], label="imitation loss")
-    ax.plot([r["update"] for r in imit], [r["agree"] for r in imit], label="agrees with greedy")
+    if imit:
+        ax.plot([r["update"] for r in imit], [r["loss"] for r in imit], label="imitation loss")
+        ax.plot([r["update"] for r in imit], [r["agree"] for r in imit],
+                label="agrees with greedy")  # fmt: skip
     ppo = [r for r in train if r["phase"] == "ppo" and r["reward"] is not None]
     ax.plot([r["update"] for r in ppo], [r["reward"] for r in ppo],
             label="PPO reward (win 1, loss -1) vs league")  # fmt: skip
