@@ -253,6 +253,7 @@ class Run:
         self.opt = torch.optim.Adam(self.net.parameters(), lr=args.lr)
         self.vopt = torch.optim.Adam(self.value.parameters(), lr=args.lr)
         self.update = 0
+        self.started_ppo = args.imitate_updates  # the first PPO update (later with --init)
         self.evaluated = -1  # the last update evaluated
         self.steps = 0  # learner decisions trained on
         self.cpu = 0.0  # processor seconds before this process
@@ -287,10 +288,22 @@ class Run:
             "opt": self.opt.state_dict(), "vopt": self.vopt.state_dict(),
             "update": self.update, "steps": self.steps, "cpu": self.cpu_seconds(),
             "past": self.past, "gen": self.gen.get_state(), "rng": self.rng.bit_generator.state,
-            "torch": torch.get_rng_state(),
+            "torch": torch.get_rng_state(), "started_ppo": self.started_ppo,
         }  # fmt: skip
         torch.save(state, self.out / "checkpoint.tmp")
         (self.out / "checkpoint.tmp").replace(self.out / "checkpoint.pt")
+
+    def init_from(self, path: Path) -> None:
+        """Start the PPO phase from exported ``NumpyPolicy`` weights (a fresh value network)."""
+        policy = NumpyPolicy.load(path)
+        if policy.sizes != (self.size, self.codes) or len(policy.weights) != len(self.net.layers):
+            sys.exit(f"{path}: a network of another shape than {HIDDEN}")
+        with torch.no_grad():
+            for layer, w, b in zip(self.net.layers, policy.weights, policy.biases, strict=True):
+                layer.weight.copy_(torch.as_tensor(w.T))
+                layer.bias.copy_(torch.as_tensor(b))
+        self.update = self.args.imitate_updates
+        self.started_ppo = self.update
 
     def load(self) -> None:
         state = torch.load(self.out / "checkpoint.pt", map_location=self.device, weights_only=False)
@@ -299,6 +312,7 @@ class Run:
         self.opt.load_state_dict(state["opt"])
         self.vopt.load_state_dict(state["vopt"])
         self.update, self.steps, self.cpu = state["update"], state["steps"], state["cpu"]
+        self.started_ppo = state.get("started_ppo", self.args.imitate_updates)
         self.past = state["past"]
         self.gen.set_state(state["gen"])
         self.rng.bit_generator.state = state["rng"]
@@ -358,18 +372,24 @@ class Run:
                   "agree": round(np.mean(hits), 4)})  # fmt: skip
 
     # ------------------------------------------------------------------ PPO against a league
-    def ppo_update(self, table: Table, past: Net) -> None:
-        args = self.args
+    def ppo_rollout(
+        self, table: Table, past: Net
+    ) -> tuple[list[list[dict[str, Any]]], dict[str, list[float]]]:
+        """``--rollout`` moves in every game: the learner's moves per game, and the rewards of
+        the games that ended, by opponent."""
         batch = table.batch
-        n = len(batch)
-        traj: list[list[dict[str, Any]]] = [[] for _ in range(n)]  # learner moves per game
-        done_rewards: list[float] = []
-        for _ in range(args.rollout):
-            table.advance()
+        traj: list[list[dict[str, Any]]] = [[] for _ in range(len(batch))]
+        by_opponent: dict[str, list[float]] = {}
+
+        def collect() -> None:
             for i, reward in table.finished:
                 self.close(traj[i], reward)
-                done_rewards.append(reward)
+                by_opponent.setdefault(table.opponents[i], []).append(reward)
             table.finished.clear()
+
+        for _ in range(self.args.rollout):
+            table.advance()
+            collect()
             obs, msk = batch.observations, batch.masks
             seats = np.array(batch.seats)
             mine = seats == table.seat
@@ -385,11 +405,12 @@ class Run:
                                 "value": float(values[i, 0]), "reward": 0.0,
                                 "done": False})  # fmt: skip
             table.step(codes)
-            for i, reward in table.finished:
-                self.close(traj[i], reward)
-                done_rewards.append(reward)
-            table.finished.clear()
-        # GAE over each game's moves; an unfinished tail bootstraps from its own value
+            collect()
+        return traj, by_opponent
+
+    def advantages(self, traj: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+        """GAE over each game's moves; an unfinished tail bootstraps from its own value."""
+        gamma, lam = self.args.gamma, self.args.lam
         rows: list[dict[str, Any]] = []
         for moves in traj:
             advantage, following = 0.0, None
@@ -399,11 +420,18 @@ class Run:
                 elif following is None:
                     advantage = 0.0
                 else:
-                    delta = args.gamma * following - move["value"]
-                    advantage = delta + args.gamma * args.lam * advantage
+                    delta = gamma * following - move["value"]
+                    advantage = delta + gamma * lam * advantage
                 move["adv"], move["ret"] = advantage, advantage + move["value"]
                 following = move["value"]
             rows.extend(moves)
+        return rows
+
+    def ppo_update(self, table: Table, past: Net) -> None:
+        args = self.args
+        traj, by_opponent = self.ppo_rollout(table, past)
+        done_rewards = [r for rewards in by_opponent.values() for r in rewards]
+        rows = self.advantages(traj)
         x_all = np.stack([r["obs"] for r in rows]).astype(np.float32)
         m_all = np.unpackbits(np.stack([r["mask"] for r in rows]), axis=1, count=self.codes)
         c_all = np.array([r["code"] for r in rows])
@@ -412,6 +440,12 @@ class Run:
         ret_all = np.array([r["ret"] for r in rows], np.float32)
         adv_all = (adv_all - adv_all.mean()) / (adv_all.std() + 1e-8)
         stats: dict[str, list[float]] = {"pl": [], "vl": [], "ent": [], "kl": []}
+        done = self.update - self.started_ppo  # PPO updates so far
+        warm = done >= args.value_warmup  # before that only the value network learns
+        span = max(args.imitate_updates + args.ppo_updates - self.started_ppo - 1, 1)
+        lr = args.ppo_lr + (args.ppo_lr_end - args.ppo_lr) * min(done / span, 1.0)
+        for group in self.opt.param_groups:
+            group["lr"] = lr
         for _ in range(args.epochs):
             order = self.rng.permutation(len(rows))
             for start in range(0, len(order), args.batch):
@@ -426,10 +460,11 @@ class Run:
                 clipped = torch.clamp(ratio, 1 - args.clip, 1 + args.clip)
                 ent = entropy(logits).mean()
                 policy_loss = -torch.min(ratio * adv, clipped * adv).mean() - args.ent_coef * ent
-                self.opt.zero_grad()
-                policy_loss.backward()
-                torch.nn.utils.clip_grad_norm_(self.net.parameters(), 0.5)
-                self.opt.step()
+                if warm:
+                    self.opt.zero_grad()
+                    policy_loss.backward()
+                    torch.nn.utils.clip_grad_norm_(self.net.parameters(), 0.5)
+                    self.opt.step()
                 v = self.value(x * self.value.scale)[:, 0]
                 value_loss = ((v - torch.as_tensor(ret_all[idx], device=self.device)) ** 2).mean()
                 self.vopt.zero_grad()
@@ -447,7 +482,9 @@ class Run:
                   "policy_loss": round(np.mean(stats["pl"]), 4),
                   "value_loss": round(np.mean(stats["vl"]), 4),
                   "entropy": round(np.mean(stats["ent"]), 4),
-                  "kl": round(np.mean(stats["kl"]), 5)})  # fmt: skip
+                  "kl": round(np.mean(stats["kl"]), 5), "lr": lr,
+                  **{f"reward_{k}": round(float(np.mean(v)), 4) for k, v in by_opponent.items()},
+                  "policy_trained": warm})  # fmt: skip
 
     @staticmethod
     def close(moves: list[dict[str, Any]], reward: float) -> None:
@@ -460,21 +497,20 @@ class Run:
     def train(self) -> None:
         args = self.args
         total = args.imitate_updates + args.ppo_updates
-        imitation = Table(args.games, args.seed * 1_000_000 + 7, [TEACHER] * args.games)
-        imitation.opponents = ["past"] * args.games  # self-play: the network or the teacher
-        league = [LEAGUE[i % len(LEAGUE)] for i in range(args.games)]
+        imitation = None
+        if self.update < args.imitate_updates:
+            imitation = Table(args.games, args.seed * 1_000_000 + 7, [TEACHER] * args.games)
+            imitation.opponents = ["past"] * args.games  # self-play: the network or the teacher
+        league = [args.league[i % len(args.league)] for i in range(args.games)]
         ppo = Table(args.games, args.seed * 1_000_000 + 500_000, league)
         past = Net(self.high, self.codes).to(self.device)
-        if self.update == 0:
+        if self.evaluated < 0:
             self.evaluate()
         while self.update < total and self.cpu_seconds() < args.cpu_minutes * 60:
-            if self.update < args.imitate_updates:
+            if imitation is not None and self.update < args.imitate_updates:
                 self.imitate_update(imitation)
             else:
-                if self.update == args.imitate_updates:
-                    for group in self.opt.param_groups:
-                        group["lr"] = args.ppo_lr
-                if not self.past or (self.update - args.imitate_updates) % args.snapshot_every == 0:
+                if not self.past or (self.update - self.started_ppo) % args.snapshot_every == 0:
                     self.past = (
                         [*self.past, {k: v.clone() for k, v in self.net.state_dict().items()}]
                     )[-4:]
@@ -484,6 +520,7 @@ class Run:
             if self.update % args.eval_every == 0 or self.update == total:
                 self.evaluate()
                 self.net.export(self.out / "bc_ppo.npz")
+                self.net.export(self.out / "weights" / f"update-{self.update}.npz")
             self.save()
         if self.evaluated != self.update:  # stopped by the budget, or a shorter resumed run
             self.evaluate()
@@ -532,6 +569,8 @@ def plot(out: Path) -> list[Path]:
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
     for phase, style in (("imitate", "tab:blue"), ("ppo", "tab:orange")):
         pts = [r for r in train if r["phase"] == phase]
+        if not pts:  # a run started from weights (--init) has no imitation
+            continue
         axes[0].plot([r["update"] for r in pts], [r["entropy"] for r in pts], color=style,
                      label=phase)  # fmt: skip
     axes[0].set_xlabel("update")
@@ -540,11 +579,19 @@ def plot(out: Path) -> list[Path]:
     axes[0].grid(alpha=0.3)
     imit = [r for r in train if r["phase"] == "imitate"]
     ax = axes[1]
-    ax.plot([r["update"] for r in imit], [r["loss"] for r in imit], label="imitation loss")
-    ax.plot([r["update"] for r in imit], [r["agree"] for r in imit], label="agrees with greedy")
+    if imit:
+        ax.plot([r["update"] for r in imit], [r["loss"] for r in imit], label="imitation loss")
+        ax.plot([r["update"] for r in imit], [r["agree"] for r in imit],
+                label="agrees with greedy")  # fmt: skip
     ppo = [r for r in train if r["phase"] == "ppo" and r["reward"] is not None]
     ax.plot([r["update"] for r in ppo], [r["reward"] for r in ppo],
             label="PPO reward (win 1, loss -1) vs league")  # fmt: skip
+    for opponent in ("greedy", "saver"):  # the rungs, smoothed over 20 updates
+        pts = [(r["update"], r[f"reward_{opponent}"]) for r in ppo if f"reward_{opponent}" in r]
+        if len(pts) >= 20:
+            xs, ys = zip(*pts, strict=True)
+            smooth = np.convolve(ys, np.ones(20) / 20, mode="valid")
+            ax.plot(xs[19:], smooth, lw=1, label=f"PPO reward vs {opponent} (mean of 20)")
     ax.set_xlabel("update")
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
@@ -569,11 +616,32 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sgd-steps", type=int, default=64, help="Adam steps per imitation update")
     parser.add_argument("--buffer", type=int, default=200_000)
     parser.add_argument("--ppo-updates", type=int, default=240)
+    parser.add_argument("--league", type=lambda text: tuple(text.split(",")), default=LEAGUE,
+                        help="PPO opponents, dealt to the games in turn (a name twice weighs "
+                        "it twice); past is a past self")  # fmt: skip
     parser.add_argument("--snapshot-every", type=int, default=10)
     parser.add_argument("--epochs", type=int, default=2, help="PPO passes per update")
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--ppo-lr", type=float, default=1e-4)
+    parser.add_argument(
+        "--ppo-lr-end",
+        type=float,
+        default=None,
+        help="PPO's learning rate at the last update (linear; --ppo-lr alone)",
+    )
+    parser.add_argument(
+        "--value-warmup",
+        type=int,
+        default=0,
+        help="first PPO updates that train the value network alone",
+    )
+    parser.add_argument(
+        "--init",
+        type=Path,
+        default=None,
+        help="start PPO from these exported weights (a .npz), skipping imitation",
+    )
     parser.add_argument("--gamma", type=float, default=1.0)
     parser.add_argument("--lam", type=float, default=0.95)
     parser.add_argument("--clip", type=float, default=0.1)
@@ -583,14 +651,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-plot", action="store_true", help="leave the figures out")
     parser.add_argument("--ship", action="store_true", help=f"copy the weights to {SHIPPED}")
     args = parser.parse_args(argv)
+    if args.ppo_lr_end is None:
+        args.ppo_lr_end = args.ppo_lr
+    unknown = set(args.league) - {"greedy", "saver", "claimer", "past"}
+    if unknown:
+        parser.error(f"--league: unknown opponents {sorted(unknown)}")
     if not args.plot_only:
         torch.set_num_threads(1)
         random.seed(args.seed)
         run = Run(args)
         if args.resume and (args.out / "checkpoint.pt").exists():
             run.load()
-        elif (args.out / "log.jsonl").exists():
-            (args.out / "log.jsonl").unlink()
+        else:
+            if (args.out / "log.jsonl").exists():
+                (args.out / "log.jsonl").unlink()
+            if args.init is not None:
+                run.init_from(args.init)
         run.train()
         if args.ship:
             SHIPPED.write_bytes((args.out / "bc_ppo.npz").read_bytes())

@@ -64,6 +64,38 @@ def test_a_short_run_learns_resumes_and_exports_a_numpy_policy(tmp_path: Path) -
     assert check_bot(PolicyBot(policy, name="bc-ppo"), games=1) == []
 
 
+def test_ppo_goes_on_from_exported_weights_against_a_chosen_league(tmp_path: Path) -> None:
+    from ttr_europe.rl.baseline import NumpyPolicy
+
+    recipe = _recipe()
+    first, second = tmp_path / "first", tmp_path / "second"
+    recipe.main(["--out", str(first), "--imitate-updates", "2", "--ppo-updates", "0", *SMALL])
+    start = NumpyPolicy.load(first / "bc_ppo.npz")
+    recipe.main(["--out", str(second), "--init", str(first / "bc_ppo.npz"), "--imitate-updates",
+                 "2", "--ppo-updates", "3", "--league", "greedy,past", "--value-warmup", "1",
+                 "--ppo-lr", "1e-3", "--ppo-lr-end", "1e-4", *SMALL])  # fmt: skip
+    rows = _log(second)
+    assert "phase" not in rows[0] and rows[0]["update"] == 2  # evaluated before any PPO
+    ppo = [r for r in rows if r.get("phase") == "ppo"]
+    assert [r["update"] for r in ppo] == [2, 3, 4]  # no imitation: PPO from the weights
+    assert [r["policy_trained"] for r in ppo] == [False, True, True]
+    assert [r["lr"] for r in ppo] == pytest.approx([1e-3, 5.5e-4, 1e-4])
+    assert {k for r in ppo for k in r if k.startswith("reward_")} <= {"reward_greedy",
+                                                                      "reward_past"}  # fmt: skip
+    assert (second / "weights" / "update-4.npz").exists()
+    # PPO starts from the exported weights: while only the value network learns they stay
+    # exactly those, and they move once the policy trains
+    obs = np.random.default_rng(1).uniform(0, 1, start.sizes[0]).astype(np.float32)
+    trained = NumpyPolicy.load(second / "bc_ppo.npz")
+    assert not np.allclose(start.logits(obs), trained.logits(obs), atol=1e-3)
+    still = tmp_path / "still"
+    recipe.main(["--out", str(still), "--init", str(first / "bc_ppo.npz"), "--imitate-updates",
+                 "2", "--ppo-updates", "1", "--value-warmup", "1", *SMALL])  # fmt: skip
+    assert np.array_equal(start.logits(obs), NumpyPolicy.load(still / "bc_ppo.npz").logits(obs))
+    with pytest.raises(SystemExit):
+        recipe.main(["--out", str(tmp_path / "bad"), "--league", "greedy,oracle", *SMALL])
+
+
 def test_the_figures_are_drawn_from_the_log(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib", reason="the figures need the train extra (matplotlib)")
     recipe = _recipe()
