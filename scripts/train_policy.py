@@ -528,6 +528,34 @@ class Run:
         self.save()
 
 
+def evaluate_search(out: Path, games: int, every: int) -> None:
+    """The search curve: the weights kept at every ``every``-th evaluated update
+    (``OUT/weights``) play ``games`` games against ``mcts`` (seats alternating, the evaluation's
+    seeds), and each result joins the log as an ``"eval": "mcts"`` line at that update's steps
+    and processor time. Played after training, since a search game costs seconds."""
+    from ttr_europe.rl.policy_bot import PolicyBot
+    from ttr_europe.sim import simulate
+
+    log = out / "log.jsonl"
+    rows = [json.loads(line) for line in log.read_text().splitlines() if line]
+    done = {r["update"] for r in rows if r.get("eval") == "mcts"}
+    at = {r["update"]: r for r in rows if r.get("eval") == "greedy"}
+    kept = sorted(int(p.stem.split("-")[1]) for p in (out / "weights").glob("update-*.npz"))
+    for k, update in enumerate(kept):
+        if update in done or update not in at or (k % every and update != kept[-1]):
+            continue
+        bot = PolicyBot(NumpyPolicy.load(out / "weights" / f"update-{update}.npz"), name="learner")
+        run = simulate([bot, "mcts"], games=games, seed=EVAL_SEED, backend="serial")
+        won = next(line.wins for line in run.bot_lines() if line.name == "learner")
+        lo, hi = wilson(won, games)
+        line = {"update": update, "steps": at[update]["steps"], "cpu_s": at[update]["cpu_s"],
+                "eval": "mcts", "won": won, "games": games, "rate": round(won / games, 4),
+                "lo": round(lo, 4), "hi": round(hi, 4)}  # fmt: skip
+        with log.open("a") as f:
+            f.write(json.dumps(line) + "\n")
+        print(f"update {update}: {won:g} of {games} against mcts ({lo:.0%}-{hi:.0%})", flush=True)
+
+
 # --------------------------------------------------------------------------- figures
 
 
@@ -547,8 +575,10 @@ def plot(out: Path) -> list[Path]:
     for ax, x, label in ((axes[0], "steps", "learner decisions trained on"),
                          (axes[1], "cpu_s", "processor minutes")):  # fmt: skip
         scale = 60.0 if x == "cpu_s" else 1.0
-        for opponent in EVAL_OPPONENTS:
+        for opponent in (*EVAL_OPPONENTS, "mcts"):
             pts = [r for r in evals if r["eval"] == opponent]
+            if not pts:  # the search curve is drawn once --mcts-games has played it
+                continue
             xs = [r[x] / scale for r in pts]
             ax.plot(xs, [r["rate"] for r in pts], marker="o", ms=3, label=f"vs {opponent}")
             ax.fill_between(xs, [r["lo"] for r in pts], [r["hi"] for r in pts], alpha=0.2)
@@ -648,6 +678,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ent-coef", type=float, default=0.003)
     parser.add_argument("--eval-every", type=int, default=10)
     parser.add_argument("--eval-games", type=int, default=100)
+    parser.add_argument("--mcts-games", type=int, default=0,
+                        help="after training, the kept weights' games against mcts")  # fmt: skip
+    parser.add_argument("--mcts-every", type=int, default=5,
+                        help="every N-th kept weights (and the last) in that curve")  # fmt: skip
     parser.add_argument("--no-plot", action="store_true", help="leave the figures out")
     parser.add_argument("--ship", action="store_true", help=f"copy the weights to {SHIPPED}")
     args = parser.parse_args(argv)
@@ -670,6 +704,8 @@ def main(argv: list[str] | None = None) -> None:
         run.train()
         if args.ship:
             SHIPPED.write_bytes((args.out / "bc_ppo.npz").read_bytes())
+    if args.mcts_games:
+        evaluate_search(args.out, args.mcts_games, args.mcts_every)
     if not args.no_plot:
         for path in plot(args.out):
             print("figure", path)

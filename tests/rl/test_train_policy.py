@@ -104,3 +104,28 @@ def test_the_figures_are_drawn_from_the_log(tmp_path: Path) -> None:
     recipe.main(["--out", str(out), "--plot-only"])
     for name in ("win_rate.png", "training.png"):
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.slow
+def test_the_search_curve_plays_the_kept_weights_against_mcts(tmp_path: Path) -> None:
+    recipe = _recipe()
+    out = tmp_path / "run"
+    recipe.main(["--out", str(out), "--imitate-updates", "2", "--ppo-updates", "4", *SMALL,
+                 "--eval-every", "2"])  # fmt: skip
+    kept = sorted(int(p.stem.split("-")[1]) for p in (out / "weights").glob("update-*.npz"))
+    assert len(kept) >= 3
+    recipe.main(["--out", str(out), "--plot-only", "--mcts-games", "1", "--mcts-every", "2"])
+    rows = _log(out)
+    search = [r for r in rows if r.get("eval") == "mcts"]
+    greedy = {r["update"]: r for r in rows if r.get("eval") == "greedy"}
+    # every second kept update and the last, each at its training steps and processor time
+    assert [r["update"] for r in search] == sorted({*kept[::2], kept[-1]})
+    for r in search:
+        assert (r["steps"], r["cpu_s"]) == (greedy[r["update"]]["steps"],
+                                            greedy[r["update"]]["cpu_s"])  # fmt: skip
+        assert r["games"] == 1 and r["lo"] <= r["rate"] <= r["hi"]
+    assert (out / "win_rate.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # a second call plays nothing again: the curve goes on where it stopped
+    recipe.main(["--out", str(out), "--plot-only", "--no-plot", "--mcts-games", "1",
+                 "--mcts-every", "2"])  # fmt: skip
+    assert [r for r in _log(out) if r.get("eval") == "mcts"] == search
