@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TypeVar, cast
 
 from . import fast
@@ -318,6 +318,7 @@ def _claims(state: GameState, playout: Playout) -> list[Action]:
 # --------------------------------------------------------------------------- the search
 
 _M = TypeVar("_M", Action, int)  # a move of the tree: an action, or a key of the core's walk
+_W = TypeVar("_W")  # a world as a search walks it: a GameState, or a game in the core
 
 _DECISIONS = (Phase.TURN, Phase.INITIAL_TICKETS, Phase.CHOOSE_TICKETS)
 """Phases in which the searching seat's move is a node of the tree; in the others (a second
@@ -364,6 +365,13 @@ class Node:
             return math.inf
         variance = max(0.0, (self.squares - self.total * self.total / n) / (n - 1))
         return math.sqrt(variance / n)
+
+
+def _back_up(path: list[Node], gain: float) -> None:
+    for visited in path:
+        visited.visits += 1
+        visited.total += gain
+        visited.squares += gain * gain
 
 
 class MctsBot:
@@ -471,6 +479,27 @@ class MctsBot:
         its gain over the policy's own game in that world (a control variate: the luck of
         the deal, which the seat's move cannot change, cancels out of the comparison).
         """
+
+        def world_of(world: GameState) -> tuple[GameState, float]:
+            return world, self._finish(world, seat, playout)
+
+        def iterate(root: Node, world: GameState, baseline: float) -> None:
+            self._iterate(root, world, seat, playout, baseline)
+
+        return self._grow(view, seat, rng, playout.board, world_of, iterate)
+
+    def _grow(
+        self,
+        view: View,
+        seat: int,
+        rng: random.Random,
+        board: Map,
+        world_of: Callable[[GameState], tuple[_W, float]],
+        iterate: Callable[[Node, _W, float], None],
+    ) -> Node:
+        """``search``'s budget and worlds: each world sampled from the view is made ready by
+        ``world_of`` (with the reward of the policy's own game in it) and serves
+        ``per_world`` calls of ``iterate``."""
         clock = time.process_time
         start = clock()
         root = Node()
@@ -478,10 +507,9 @@ class MctsBot:
         world, baseline = None, 0.0
         while True:
             if done % self.per_world == 0:
-                world = determinize(view, seat, rng, map=playout.board)
-                baseline = self._finish(world, seat, playout)
+                world, baseline = world_of(determinize(view, seat, rng, map=board))
             assert world is not None
-            self._iterate(root, world, seat, playout, baseline)
+            iterate(root, world, baseline)
             done += 1
             if self.iterations is not None and done >= self.iterations:
                 break
@@ -530,11 +558,7 @@ class MctsBot:
             move, node, expanded = self._select(node, state, playout, wide=node is root)
             path.append(node)
             state = apply(state, move)
-        gain = self._finish(state, seat, playout) - baseline
-        for visited in path:
-            visited.visits += 1
-            visited.total += gain
-            visited.squares += gain * gain
+        _back_up(path, self._finish(state, seat, playout) - baseline)
 
     def _select(
         self, node: Node, state: GameState, playout: Playout, wide: bool
@@ -607,32 +631,23 @@ class CoreMctsBot(MctsBot):
         return move if is_legal(world, move) else legal[0]
 
     def _core_search(self, view: View, seat: int, rng: random.Random, board: Map) -> Node:
-        """``search`` with the worlds walked in the core."""
-        clock = time.process_time
-        start = clock()
-        root = Node()
-        done = 0
-        world = walk = None
-        baseline = 0.0
-        while True:
-            if done % self.per_world == 0:
-                world = fast.FastGame.from_state(determinize(view, seat, rng, map=board))
-                walk = world.copy()
-                walk.greedy_playout(_MAX_PLAYOUT)
-                baseline = _reward_of(walk.outcome(), seat, self.margin_scale)
-            assert world is not None and walk is not None
-            walk.copy_from(world)
-            self._core_iterate(root, walk, seat, baseline)
-            done += 1
-            if self.iterations is not None and done >= self.iterations:
-                break
-            if self.seconds is not None:
-                spent = clock() - start
-                if spent + spent / done > self.seconds:
-                    break
-        self.last_playouts = done
-        self.last_tree = root
-        return root
+        """``search`` with the worlds walked in the core: each loaded once, restored for
+        every walk."""
+        walk: list[fast.FastGame] = []  # the game walked, one for the search
+
+        def world_of(world: GameState) -> tuple[fast.FastGame, float]:
+            game = fast.FastGame.from_state(world)
+            if not walk:
+                walk.append(game.copy())
+            walk[0].copy_from(game)
+            walk[0].greedy_playout(_MAX_PLAYOUT)
+            return game, _reward_of(walk[0].outcome(), seat, self.margin_scale)
+
+        def iterate(root: Node, world: fast.FastGame, baseline: float) -> None:
+            walk[0].copy_from(world)
+            self._core_iterate(root, walk[0], seat, baseline)
+
+        return self._grow(view, seat, rng, board, world_of, iterate)
 
     def _core_iterate(self, root: Node, game: fast.FastGame, seat: int, baseline: float) -> None:
         """``_iterate`` in the core: walk down (adding one node), finish, back up the gain."""
@@ -646,8 +661,4 @@ class CoreMctsBot(MctsBot):
             # the playout takes over from there (with paths of its own, as _finish's)
             keys = game.search_step(seat, fresh=False)
         game.greedy_playout(_MAX_PLAYOUT)
-        gain = _reward_of(game.outcome(), seat, self.margin_scale) - baseline
-        for visited in path:
-            visited.visits += 1
-            visited.total += gain
-            visited.squares += gain * gain
+        _back_up(path, _reward_of(game.outcome(), seat, self.margin_scale) - baseline)
