@@ -68,6 +68,7 @@ _MASK = (1 << 64) - 1
 _WORDS = 4  # 64-bit words of a closed mask: the core holds at most 256 routes
 _KEY_ARG = 20  # bits of a move key's argument (core.c KEY_ARG_BITS), after 4 of its kind
 _KEY_PAY = 4 + _KEY_ARG  # where its payment starts: 4 bits a card kind
+_KEY_KEPT = 7  # tickets a keep's key names at most (core.c KEY_KEPT): 3 bits, then 8 a ticket
 _CLAMP = 1 << 20  # card counts above this answer every check as this does (core.c BIG)
 CORE_BOTS = {"random": 0, "greedy": 1, "claimer": 2, "saver": 3}
 """The bots the core plays move for move (``bots.RandomBot``, ``bots.GreedyBot``,
@@ -567,7 +568,7 @@ class FastGame:
         """The action a key from ``search_step`` stands for (in any position: a keep's key
         names the tickets kept, as ``KeepTickets`` does)."""
         if key & 15 == _KEEP:  # the tickets kept, not their places in one world's offer
-            kept = (key >> (7 + 8 * j) & 255 for j in range(key >> 4 & 7))
+            kept = (key >> (7 + 8 * j) & 255 for j in range(key >> 4 & _KEY_KEPT))
             return KeepTickets([self._board.tickets[t].id for t in kept])
         pay = tuple(key >> (_KEY_PAY + 4 * k) & 15 for k in range(KINDS))
         return self._action((key & 15, key >> 4 & (1 << _KEY_ARG) - 1, pay), ())
