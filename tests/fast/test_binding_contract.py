@@ -7,7 +7,8 @@ enums, the observation and code tables' parts, the limits (reveal count, end tri
 cap, hoard and ticket thresholds, claims searched, move keys' fields, card kinds, recorded action
 size), and the flat state layout, which three writers share (``_state_array`` in Python,
 ``fg_dump`` in C, and the readers ``fg_load`` and ``_from_array``). The mirrored modules say in
-their docstrings which part of core.c mirrors them. Needs no build, except for the layout's round trip.
+their docstrings which part of core.c mirrors them. Needs no build, except for the layout's
+round trip.
 """
 
 from __future__ import annotations
