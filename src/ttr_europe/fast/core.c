@@ -2152,7 +2152,8 @@ static void key_act(const Game *g, int64_t key, Act *a) {
         return;
     }
     a->arg = (int32_t)(key >> 4 & ((1 << KEY_ARG_BITS) - 1));
-    for (int32_t k = 0; k < KINDS; k++) a->pay[k] = (int32_t)(key >> (4 + KEY_ARG_BITS + 4 * k) & 15);
+    for (int32_t k = 0; k < KINDS; k++)
+        a->pay[k] = (int32_t)(key >> (4 + KEY_ARG_BITS + 4 * k) & 15);
 }
 
 #define PATH_CLAIMS 3  /* mcts._PATH_CLAIMS: the longest claims on the ticket paths searched */
@@ -2184,7 +2185,8 @@ static int64_t search_keys(const Game *g, Targets *T, int64_t *keys, int64_t cap
         for (int32_t len = longest; len > 0 && n >= 0; len--) /* Playout.by_length's order */
             for (int32_t r = 0; r < R->nroutes && n >= 0; r++) {
                 int on_path = (int)(wanted[r >> 6] >> (r & 63) & 1);
-                if (R->r_len[r] != len || !left[on_path] || len > P->trains || is_closed(g, g->current, r))
+                if (R->r_len[r] != len || !left[on_path] || len > P->trains ||
+                    is_closed(g, g->current, r))
                     continue;
                 if (!can_pay(R->r_col[r], len, R->r_ferry[r], P->hand)) continue;
                 memset(&a, 0, sizeof a);
