@@ -9,6 +9,11 @@ swapped, so the deal favours neither bot. The search's time is processor time
 ``--compiled no`` keeps the playouts in Python even when the compiled core is built (it is used
 by default when built: the same games, faster).
 
+``--bot mcts-core`` plays ``CoreMctsBot`` (the same search walked in the compiled core) instead of
+``MctsBot``; ``--opponent mcts`` (or ``mcts-core``) puts a search bot in the other seat instead
+of ``GreedyBot``, on its own budget (``--opponent-iterations`` or ``--opponent-seconds``), so
+one search can be measured against another at the same time or the same playouts a move.
+
 prints one line per game, then the win rate with its 95 % Wilson interval, mean scores, and
 the median, 95th percentile and maximum processor time per move of the search bot.
 ``--minutes M`` stops after M minutes of wall-clock time and reports the games played so far.
@@ -27,10 +32,12 @@ from typing import Any
 
 from ttr_europe import new_game
 from ttr_europe.bots import Bot, GreedyBot, decide, seat_rng
-from ttr_europe.mcts import MctsBot
+from ttr_europe.mcts import CoreMctsBot, MctsBot
 from ttr_europe.rules import apply
 from ttr_europe.scoring import score
 from ttr_europe.state import Phase
+
+SEARCHES = {"mcts": MctsBot, "mcts-core": CoreMctsBot}
 
 
 def play_game(
@@ -39,16 +46,25 @@ def play_game(
     iterations: int | None,
     seconds: float | None,
     compiled: bool | None = None,
+    bot: str = "mcts",
+    opponent: tuple[str, int | None, float | None] = ("greedy", None, None),
 ) -> dict[str, Any]:
     """One game: the search bot sits in seat ``game % 2``."""
-    search = MctsBot(iterations=iterations, seconds=seconds, compiled=compiled)
+    search = SEARCHES[bot](iterations=iterations, seconds=seconds, compiled=compiled)
+    name, other_iterations, other_seconds = opponent
+    other: Bot = (
+        GreedyBot()
+        if name == "greedy"
+        else SEARCHES[name](iterations=other_iterations, seconds=other_seconds, compiled=compiled)
+    )
     seat = game % 2
-    bots: list[Bot] = [search, GreedyBot()] if seat == 0 else [GreedyBot(), search]
+    bots: list[Bot] = [search, other] if seat == 0 else [other, search]
     game_seed = seed + game // 2
     state = new_game("europe", "base", 2, seed=game_seed)
     rngs = [seat_rng(game_seed, i) for i in range(2)]
     times: list[float] = []
     playouts: list[int] = []
+    theirs: list[tuple[float, int]] = []  # the opponent search's searched moves: time, playouts
     while state.phase is not Phase.GAME_OVER:
         mover = state.current
         start = time.process_time()
@@ -56,15 +72,17 @@ def play_game(
         if mover == seat:
             times.append(time.process_time() - start)
             playouts.append(search.last_playouts)
+        elif isinstance(other, MctsBot) and other.last_playouts:
+            theirs.append((time.process_time() - start, other.last_playouts))
         state = apply(state, action)
     board = score(state)
     totals = [p.total for p in board.players]
     won = 1.0 / len(board.winners) if seat in board.winners else 0.0
     return {"game": game, "seed": game_seed, "seat": seat, "totals": totals, "won": won,
-            "times": times, "playouts": playouts}  # fmt: skip
+            "times": times, "playouts": playouts, "theirs": theirs}  # fmt: skip
 
 
-def _job(args: tuple[int, int, int | None, float | None, bool | None]) -> dict[str, Any]:
+def _job(args: tuple[Any, ...]) -> dict[str, Any]:
     return play_game(*args)
 
 
@@ -92,13 +110,23 @@ def main(argv: list[str] | None = None) -> int:
         default="auto",
         help="finish playouts in the compiled core (docs/fast.md): when built, always, never",
     )
+    parser.add_argument("--bot", choices=sorted(SEARCHES), default="mcts", help="the search bot")
+    parser.add_argument(
+        "--opponent", choices=["greedy", *sorted(SEARCHES)], default="greedy", help="its opponent"
+    )
+    parser.add_argument("--opponent-iterations", type=int, help="the opponent search's playouts")
+    parser.add_argument("--opponent-seconds", type=float, help="the opponent search's time")
     parser.add_argument(
         "--minutes", type=float, help="stop after this wall-clock time and report the games done"
     )
     args = parser.parse_args(argv)
     seconds = None if args.iterations else args.seconds
     compiled = {"auto": None, "yes": True, "no": False}[args.compiled]
-    jobs = [(g, args.seed, args.iterations, seconds, compiled) for g in range(args.games)]
+    opponent = (args.opponent, args.opponent_iterations, args.opponent_seconds)
+    if args.opponent != "greedy" and opponent[1] is None and opponent[2] is None:
+        parser.error("a search opponent needs --opponent-iterations or --opponent-seconds")
+    jobs = [(g, args.seed, args.iterations, seconds, compiled, args.bot, opponent)
+            for g in range(args.games)]  # fmt: skip
     results: list[dict[str, Any]] = []
     stop = None if args.minutes is None else time.monotonic() + 60 * args.minutes
     with multiprocessing.Pool(max(1, args.processes)) as pool:
@@ -115,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
             t = sorted(r["times"])
             print(
                 f"game {r['game']:>3} seed {r['seed']:>4} seat {r['seat']}: "
-                f"mcts {r['totals'][r['seat']]:>3} greedy {r['totals'][1 - r['seat']]:>3} "
+                f"{args.bot} {r['totals'][r['seat']]:>3} {args.opponent} "
+                f"{r['totals'][1 - r['seat']]:>3} "
                 f"{'win ' if r['won'] == 1 else 'tie ' if r['won'] else 'loss'} "
                 f"median move {statistics.median(t):.3f} s, max {t[-1]:.3f} s",
                 flush=True,
@@ -133,10 +162,14 @@ def main(argv: list[str] | None = None) -> int:
     theirs = statistics.mean(r["totals"][1 - r["seat"]] for r in results)
     budget = f"{args.iterations} playouts" if args.iterations else f"{seconds} s"
     playing = {"auto": "", "yes": ", compiled core", "no": ", pure Python"}[args.compiled]
-    print(f"\nMctsBot ({budget} per move{playing}) vs GreedyBot, {n} games of europe/base, "
+    against = args.opponent
+    if args.opponent != "greedy":
+        against += (f" ({args.opponent_iterations} playouts per move)" if args.opponent_iterations
+                    else f" ({args.opponent_seconds} s per move)")  # fmt: skip
+    print(f"\n{args.bot} ({budget} per move{playing}) vs {against}, {n} games of europe/base, "
           "2 players")  # fmt: skip
     print(f"win rate {wins / n:.1%} ({wins:g}/{n}), 95 % interval {low:.1%} - {high:.1%}")
-    print(f"mean score: mcts {mine:.1f}, greedy {theirs:.1f}")
+    print(f"mean score: {args.bot} {mine:.1f}, {args.opponent} {theirs:.1f}")
     print(
         f"processor time per move: median {statistics.median(times):.3f} s, "
         f"p95 {times[int(0.95 * (len(times) - 1))]:.3f} s, max {times[-1]:.3f} s "
@@ -145,7 +178,16 @@ def main(argv: list[str] | None = None) -> int:
     if searched:
         print(
             f"searched moves: {len(searched)}, median {statistics.median(searched):.3f} s, "
-            f"median playouts {statistics.median(playouts):g}"
+            f"median playouts {statistics.median(playouts):g}, "
+            f"{sum(playouts) / sum(searched):.0f} playouts per processor second"
+        )
+    other = [move for r in results for move in r["theirs"]]
+    if other:
+        spent, done = sum(t for t, _ in other), sum(p for _, p in other)
+        print(
+            f"{args.opponent}'s searched moves: {len(other)}, median playouts "
+            f"{statistics.median(p for _, p in other):g}, {done / spent:.0f} playouts per "
+            "processor second"
         )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:

@@ -7,9 +7,10 @@ turns a bot that raises or answers an illegal action into a ``BotError`` naming 
 remembers what it saw between its turns also has ``see(view, action)``: game drivers call
 ``tell(bots, state, action)`` before each move, which shows it the move and its seat's view.
 ``make_bot`` resolves the names of ``BUILTIN_BOTS`` (the ladder of ``ttr_europe.ladder``:
-``random``, ``claimer``, ``saver``, ``greedy``, ``mcts-fast``, ``mcts``; ``baseline`` and
-``bc-ppo``, the trained policies of ``ttr_europe.rl.baseline``), ``package.module:Class`` and
-``cmd:COMMAND`` specs (a program in another process, over the line protocol of ``protocol``).
+``random``, ``claimer``, ``saver``, ``greedy``, ``mcts-fast``, ``mcts``; ``mcts-core``, the same
+search walked in the compiled core; ``baseline`` and ``bc-ppo``, the trained policies of
+``ttr_europe.rl.baseline``), ``package.module:Class`` and ``cmd:COMMAND`` specs (a program in
+another process, over the line protocol of ``protocol``).
 
 In-process bots run with the referee's rights: they receive nothing hidden, but nothing stops
 their code from reading the caller's frames (docs/bots.md); untrusted bots play out of process.
@@ -378,6 +379,12 @@ def _mcts() -> Bot:
     return MctsBot()
 
 
+def _mcts_core() -> Bot:
+    from .mcts import CoreMctsBot
+
+    return CoreMctsBot(iterations=CoreMctsBot.DEFAULT_ITERATIONS)
+
+
 def _baseline() -> Bot:
     from .rl.baseline import baseline_bot  # needs numpy
 
@@ -397,6 +404,7 @@ BUILTIN_BOTS: dict[str, Callable[[], Bot]] = {
     "greedy": GreedyBot,
     "mcts-fast": _mcts_fast,
     "mcts": _mcts,
+    "mcts-core": _mcts_core,  # the same search walked in the compiled core, 5x the playouts
     "baseline": _baseline,  # the trained baseline
     "bc-ppo": _bc_ppo,  # imitation then PPO (scripts/train_policy.py)
 }

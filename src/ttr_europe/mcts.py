@@ -9,8 +9,9 @@ finishes the game. Moves are judged by their gain over the policy's own game in 
 at half a second a move the search runs a few hundred playouts, and a move chosen on noise
 loses to the policy it was meant to improve.
 
-core.c's greedy policy (``fg_greedy_playout``) mirrors ``Playout``. The differential tests
-(tests/fast/test_fast.py) keep the two alike.
+core.c's greedy policy (``fg_greedy_playout``) mirrors ``Playout``, and its search step
+(``fg_search_step``) mirrors ``search_moves`` and the walk of ``MctsBot._iterate``. The
+differential tests (tests/fast/test_fast.py, tests/fast/test_fast_search.py) keep them alike.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar, cast
 
 from . import fast
 from ._routing import board_of, shortest_path
@@ -42,7 +44,7 @@ from .scoring import Outcome, outcome
 from .state import NO_CARD, NO_OWNER, GameState, Phase
 from .views import View, determinize
 
-__all__ = ["MctsBot", "Playout", "search_moves"]
+__all__ = ["CoreMctsBot", "MctsBot", "Playout", "search_moves"]
 
 _PATH_CLAIMS = 3  # claims on the mover's ticket paths searched at a turn start: the longest
 _OTHER_CLAIMS = 2  # and claims off them: the longest
@@ -316,6 +318,9 @@ def _claims(state: GameState, playout: Playout) -> list[Action]:
 
 # --------------------------------------------------------------------------- the search
 
+_M = TypeVar("_M", Action, int)  # a move of the tree: an action, or a key of the core's walk
+_W = TypeVar("_W")  # a world as a search walks it: a GameState, or a game in the core
+
 _DECISIONS = (Phase.TURN, Phase.INITIAL_TICKETS, Phase.CHOOSE_TICKETS)
 """Phases in which the searching seat's move is a node of the tree; in the others (a second
 draw, a tunnel) it follows the playout policy, as every other seat does."""
@@ -345,7 +350,7 @@ class Node:
     __slots__ = ("available", "children", "squares", "total", "visits")
 
     def __init__(self) -> None:
-        self.children: dict[Action, Node] = {}
+        self.children: dict[Action | int, Node] = {}  # by move (by key in the core's walk)
         self.visits = 0
         self.total = 0.0
         self.squares = 0.0
@@ -361,6 +366,13 @@ class Node:
             return math.inf
         variance = max(0.0, (self.squares - self.total * self.total / n) / (n - 1))
         return math.sqrt(variance / n)
+
+
+def _back_up(path: list[Node], gain: float) -> None:
+    for visited in path:
+        visited.visits += 1
+        visited.total += gain
+        visited.squares += gain * gain
 
 
 class MctsBot:
@@ -468,6 +480,27 @@ class MctsBot:
         its gain over the policy's own game in that world (a control variate: the luck of
         the deal, which the seat's move cannot change, cancels out of the comparison).
         """
+
+        def world_of(world: GameState) -> tuple[GameState, float]:
+            return world, self._finish(world, seat, playout)
+
+        def iterate(root: Node, world: GameState, baseline: float) -> None:
+            self._iterate(root, world, seat, playout, baseline)
+
+        return self._grow(view, seat, rng, playout.board, world_of, iterate)
+
+    def _grow(
+        self,
+        view: View,
+        seat: int,
+        rng: random.Random,
+        board: Map,
+        world_of: Callable[[GameState], tuple[_W, float]],
+        iterate: Callable[[Node, _W, float], None],
+    ) -> Node:
+        """``search``'s budget and worlds: each world sampled from the view is made ready by
+        ``world_of`` (with the reward of the policy's own game in it) and serves
+        ``per_world`` calls of ``iterate``."""
         clock = time.process_time
         start = clock()
         root = Node()
@@ -475,10 +508,9 @@ class MctsBot:
         world, baseline = None, 0.0
         while True:
             if done % self.per_world == 0:
-                world = determinize(view, seat, rng, map=playout.board)
-                baseline = self._finish(world, seat, playout)
+                world, baseline = world_of(determinize(view, seat, rng, map=board))
             assert world is not None
-            self._iterate(root, world, seat, playout, baseline)
+            iterate(root, world, baseline)
             done += 1
             if self.iterations is not None and done >= self.iterations:
                 break
@@ -490,15 +522,15 @@ class MctsBot:
         self.last_tree = root
         return root
 
-    def _best(self, root: Node, own: Action) -> Action:
+    def _best(self, root: Node, own: _M) -> _M:
         """The most visited move, if it beats the policy's own by ``confidence`` standard
         errors (of both means); else the policy's move."""
         move, best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].mean()))
         base = root.children.get(own)
         if move == own or base is None:
-            return move
+            return cast(_M, move)
         spread = math.hypot(best.error(), base.error() if base.visits > 1 else 0.0)
-        return move if best.mean() - base.mean() > self.confidence * spread else own
+        return cast(_M, move) if best.mean() - base.mean() > self.confidence * spread else own
 
     def _value(self, end: GameState, seat: int) -> float:
         return _reward(end, seat, self.margin_scale)
@@ -527,11 +559,7 @@ class MctsBot:
             move, node, expanded = self._select(node, state, playout, wide=node is root)
             path.append(node)
             state = apply(state, move)
-        gain = self._finish(state, seat, playout) - baseline
-        for visited in path:
-            visited.visits += 1
-            visited.total += gain
-            visited.squares += gain * gain
+        _back_up(path, self._finish(state, seat, playout) - baseline)
 
     def _select(
         self, node: Node, state: GameState, playout: Playout, wide: bool
@@ -539,7 +567,12 @@ class MctsBot:
         """The move to follow from ``node`` in ``state``: an untried one if the node may
         widen (the policy's first), else the best by UCB1 over the moves legal here."""
         own = playout.choose(state)
-        moves = [own, *(m for m in search_moves(state, playout) if m != own)]
+        return self._pick(node, [own, *(m for m in search_moves(state, playout) if m != own)],
+                          wide)  # fmt: skip
+
+    def _pick(self, node: Node, moves: list[_M], wide: bool) -> tuple[_M, Node, bool]:
+        """``_select`` over ``moves``, the policy's first (actions, or the core's keys)."""
+        own = moves[0]
         if not wide:
             moves = moves[: 1 + int(self.widening * math.sqrt(node.visits))]
         children = node.children
@@ -558,9 +591,75 @@ class MctsBot:
             return untried, child, True
         c = self.exploration
 
-        def ucb(move: Action) -> float:
+        def ucb(move: _M) -> float:
             child = children[move]
             return child.mean() + c * math.sqrt(math.log(child.available) / child.visits)
 
         best = max(moves, key=ucb)
         return best, children[best], False
+
+
+class CoreMctsBot(MctsBot):
+    """``MctsBot``'s search with the whole walk in the compiled core, not only the playouts.
+
+    The same tree, moves, gains and guard; but each world is loaded into the core once and
+    every iteration restores it (``FastGame.copy_from``) and walks it there: the other seats
+    and the seat's second draws answer with the core's copy of ``Playout``, the moves searched
+    come from ``FastGame.search_step`` as keys (one int a move, the same in every world) and
+    are played with ``apply_key``, and the playout finishes in the core. The Python engine is
+    left with the sampling of worlds and the tree's bookkeeping, so a second of processor time
+    buys several times the playouts. Without the core built it searches as ``MctsBot`` does.
+    """
+
+    name = "mcts-core"
+    DEFAULT_ITERATIONS = 600
+    """The budget of ``make_bot("mcts-core")``: about the processor time of ``mcts``'s 120."""
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        if not self.compiled or view.phase not in _DECISIONS or len(legal) == 1:
+            return super().choose(view, legal, rng)
+        seat = view.observer
+        if seat is None:
+            raise SetupError("a bot needs the view of its own seat, not a spectator's")
+        self.last_playouts = 0
+        self.last_tree = None
+        board = board_of(view)
+        world = determinize(view, seat, rng, map=board)
+        here = fast.FastGame.from_state(world)
+        own = here.search_step(seat)[0]  # the seat decides here: the policy's move, no play
+        root = self._core_search(view, seat, rng, board)
+        move = here.key_action(self._best(root, own))
+        return move if is_legal(world, move) else legal[0]
+
+    def _core_search(self, view: View, seat: int, rng: random.Random, board: Map) -> Node:
+        """``search`` with the worlds walked in the core: each loaded once, restored for
+        every walk."""
+        walk: list[fast.FastGame] = []  # the game walked, one for the search
+
+        def world_of(world: GameState) -> tuple[fast.FastGame, float]:
+            game = fast.FastGame.from_state(world)
+            if not walk:
+                walk.append(game.copy())
+            walk[0].copy_from(game)
+            walk[0].greedy_playout(_MAX_PLAYOUT)
+            return game, _reward_of(walk[0].outcome(), seat, self.margin_scale)
+
+        def iterate(root: Node, world: fast.FastGame, baseline: float) -> None:
+            walk[0].copy_from(world)
+            self._core_iterate(root, walk[0], seat, baseline)
+
+        return self._grow(view, seat, rng, board, world_of, iterate)
+
+    def _core_iterate(self, root: Node, game: fast.FastGame, seat: int, baseline: float) -> None:
+        """``_iterate`` in the core: walk down (adding one node), finish, back up the gain."""
+        node, path, expanded = root, [root], False
+        keys = game.search_step(seat)  # fresh: the walk's policy forgets its paths
+        while keys and not expanded and len(path) <= self.depth:
+            key, node, expanded = self._pick(node, keys, wide=node is root)
+            path.append(node)
+            game.apply_key(key)
+            # on to the seat's next decision with the same paths, as one Playout in _iterate;
+            # the playout takes over from there (with paths of its own, as _finish's)
+            keys = game.search_step(seat, fresh=False)
+        game.greedy_playout(_MAX_PLAYOUT)
+        _back_up(path, _reward_of(game.outcome(), seat, self.margin_scale) - baseline)

@@ -4,10 +4,11 @@ Every number the two sides share is stated once in core.c (an ``enum`` or a ``#d
 in the Python module that mirrors it; this test parses core.c and fails on any mismatch: the
 error codes and the rule each one names, the phase, action, tie-break, bot and score-field
 enums, the observation and code tables' parts, the limits (reveal count, end trigger, greedy
-cap, hoard and ticket thresholds, card kinds, recorded action size), and the flat state layout,
-which three writers share (``_state_array`` in Python, ``fg_dump`` in C, and the readers
-``fg_load`` and ``_from_array``). The mirrored modules say in their docstrings which part of
-core.c mirrors them. Needs no build, except for the layout's round trip.
+cap, hoard and ticket thresholds, claims searched, move keys' fields, card kinds, recorded action
+size), and the flat state layout, which three writers share (``_state_array`` in Python,
+``fg_dump`` in C, and the readers ``fg_load`` and ``_from_array``). The mirrored modules say in
+their docstrings which part of core.c mirrors them. Needs no build, except for the layout's
+round trip.
 """
 
 from __future__ import annotations
@@ -109,6 +110,10 @@ def test_the_limits_are_the_references() -> None:
     assert define("HOARD") == mcts._HOARD
     assert define("MORE_TICKETS") == mcts._MORE_TICKETS
     assert define("SAVE_FOR") == ladder.SAVE_FOR
+    assert define("PATH_CLAIMS") == mcts._PATH_CLAIMS
+    assert define("OTHER_CLAIMS") == mcts._OTHER_CLAIMS
+    assert define("KEY_ARG_BITS") == fast._KEY_ARG
+    assert define("KEY_KEPT") == fast._KEY_KEPT == (1 << 3) - 1  # a keep's count in 3 bits
     assert fast.GREEDY_MAX_STEPS == mcts._MAX_PLAYOUT
     assert define("KINDS") == KINDS == _binding.KINDS
     assert define("MAXOFFER") + 2 == _binding.REC_WORDS

@@ -66,6 +66,9 @@ __all__ = [
 GREEDY_MAX_STEPS = 2_000  # mcts.Playout.finish's limit: a playout this long stops where it is
 _MASK = (1 << 64) - 1
 _WORDS = 4  # 64-bit words of a closed mask: the core holds at most 256 routes
+_KEY_ARG = 20  # bits of a move key's argument (core.c KEY_ARG_BITS), after 4 of its kind
+_KEY_PAY = 4 + _KEY_ARG  # where its payment starts: 4 bits a card kind
+_KEY_KEPT = 7  # tickets a keep's key names at most (core.c KEY_KEPT): 3 bits, then 8 a ticket
 _CLAMP = 1 << 20  # card counts above this answer every check as this does (core.c BIG)
 CORE_BOTS = {"random": 0, "greedy": 1, "claimer": 2, "saver": 3}
 """The bots the core plays move for move (``bots.RandomBot``, ``bots.GreedyBot``,
@@ -339,6 +342,13 @@ class FastGame:
         other._core.copy_from(self._core)
         return other
 
+    def copy_from(self, other: FastGame) -> None:
+        """Make this game equal to ``other`` (same rules), in place: a world restored for each
+        walk of a search, with nothing allocated."""
+        if other.rules != self.rules:
+            raise BadArgumentError("the game is played under other rules", argument="other")
+        self._core.copy_from(other._core)
+
     def to_state(self) -> GameState:
         """The equal ``GameState``: look at it, save it, render it, check it with the reference."""
         return _from_array(self.rules, self._core.dump(4096 + 512 * self.rules.players))
@@ -529,6 +539,39 @@ class FastGame:
         if len(policies) != n or len(streams) != n or type(max_actions) is not int:
             raise BadArgumentError("policy_playout takes a policy and a stream per seat")
         return self._core.policy_playout(policies, streams, max_actions, words)
+
+    def search_step(self, seat: int, *, fresh: bool = True) -> list[int]:
+        """Play on, in place, with ``mcts.Playout``'s policy for every seat but ``seat`` and
+        for ``seat``'s second draws and tunnels, up to ``seat``'s next turn start or ticket
+        choice; there, the keys of ``mcts.search_moves`` (one int each, the same move in
+        every world), the policy's move first and none twice. Empty once the game is over
+        (or after ``GREEDY_MAX_STEPS`` actions). ``key_action`` reads a key, ``apply_key``
+        plays it.
+
+        The policy remembers its paths from one call to the next, as one ``Playout`` does
+        through one walk of the search: ``fresh=False`` goes on with what the last call (in
+        this process, in any game) left, so a walk's steps after its first play as that
+        ``Playout`` would; ``fresh`` (the default) forgets it first."""
+        check_seat(seat, "search_step", "seat")
+        if not 0 <= seat < self.rules.players:
+            raise BadArgumentError(f"search_step: no seat {seat} in this game", argument="seat")
+        return self._core.search_step(seat, bool(fresh), GREEDY_MAX_STEPS)
+
+    def apply_key(self, key: int) -> None:
+        """Apply the move of a key from ``search_step`` in place (legal where it was listed)."""
+        phase = self.phase
+        code = self._core.apply_key(key)
+        if code:
+            raise _error(code, phase, self.key_action(key))
+
+    def key_action(self, key: int) -> Action:
+        """The action a key from ``search_step`` stands for (in any position: a keep's key
+        names the tickets kept, as ``KeepTickets`` does)."""
+        if key & 15 == _KEEP:  # the tickets kept, not their places in one world's offer
+            kept = (key >> (7 + 8 * j) & 255 for j in range(key >> 4 & _KEY_KEPT))
+            return KeepTickets([self._board.tickets[t].id for t in kept])
+        pay = tuple(key >> (_KEY_PAY + 4 * k) & 15 for k in range(KINDS))
+        return self._action((key & 15, key >> 4 & (1 << _KEY_ARG) - 1, pay), ())
 
     def _recorded(self, words: Sequence[int]) -> Action:
         kind, arg = words[0], words[1]

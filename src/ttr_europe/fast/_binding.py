@@ -66,6 +66,10 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fg_greedy_playout": (_i64, [_vp, _i64]),
     "fg_play_bots": (_i64, [_vp, _vp, _vp, _vp, _i64, _vp, _i64]),
     "fg_policy_playout": (_i64, [_vp, _vp, _vp, _i64, _vp]),
+    "fg_search_step": (_i64, [_vp, _vp, _i32, _i32, _p64, _i64, _i64]),
+    "fg_targets_new": (_vp, []),
+    "fg_targets_free": (None, [_vp]),
+    "fg_apply_key": (_int, [_vp, _i64]),
     "fg_observe": (None, [_vp, _vp, _vp, _vp, _vp]),
     "fg_encode": (_int, [_vp, _i32, _vp, _vp]),
     "fg_mask": (None, [_vp, _vp, _vp]),
@@ -78,6 +82,8 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
 
 _LOADED: dict[str, Any] = {}  # "lib" or "error" (why it is not there), and "status" (status())
 _LOG_BUFFERS: dict[int, Any] = {}  # policy_playout's log buffers by size, one per process
+_KEY_BUFFER: list[Any] = []  # search_step's buffer of move keys (grown when too small)
+_TARGETS: list[Any] = []  # search_step's memory of the policy's paths (core.c Targets), one
 
 
 def _open(path: Path) -> tuple[ctypes.CDLL | None, str]:
@@ -290,6 +296,30 @@ class CoreGame:
                                              (ctypes.c_uint64 * n)(*streams), max_actions,
                                              buffer))  # fmt: skip
         return steps, list(buffer[: words * steps]) if steps > 0 else []
+
+    def search_step(self, seat: int, fresh: bool, max_steps: int) -> list[int]:
+        """``fg_search_step``: the keys of the moves searched at ``seat``'s next decision
+        (empty once the game is over; ``BadArgumentError`` on a fault, which never happens),
+        the policy's paths remembered from the last call unless ``fresh``."""
+        lib = _lib()
+        if not _KEY_BUFFER:
+            _KEY_BUFFER.append((ctypes.c_int64 * 256)())
+            _TARGETS.append(lib.fg_targets_new())  # kept for the process (64 KiB)
+            if not _TARGETS[0]:
+                raise MemoryError("cannot allocate the search's paths")
+            fresh = True
+        buffer, memo = _KEY_BUFFER[0], _TARGETS[0]
+        n = int(lib.fg_search_step(self._ptr, memo, fresh, seat, buffer, len(buffer), max_steps))
+        if n > len(buffer):  # more keeps than room: the walk stopped there, so ask again
+            buffer = _KEY_BUFFER[0] = (ctypes.c_int64 * n)()
+            n = int(lib.fg_search_step(self._ptr, memo, False, seat, buffer, n, max_steps))
+        if n < 0:
+            raise BadArgumentError("the compiled search step found no move (a fault)")
+        keys: list[int] = buffer[:n]
+        return keys
+
+    def apply_key(self, key: int) -> int:
+        return int(_lib().fg_apply_key(self._ptr, key))
 
     def score(self, fields: int, paths: Sequence[int] | None) -> tuple[int, list[int]]:
         """``fg_score``: its answer and ``fields`` figures (``paths``: lengths it may use)."""
