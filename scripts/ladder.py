@@ -5,12 +5,12 @@
 
 Every pair of bots plays ``--games`` seeded Europe games (seeds ``--seed`` on, seats
 alternating, so both bots play each deal from each seat); a pair with ``mcts-fast`` plays
-``--search-games``, a pair with ``mcts`` ``--mcts-games``, and ``mcts`` meets only ``greedy``
-and ``mcts-fast`` (its search costs seconds a game; on a shared 2-core machine the defaults
-take about ten processor minutes). Rows go to ``--out`` (one JSON
-Lines file per pair), and a rerun plays only the games missing from them. Ratings are
-``sim.stats.elo`` (Bradley-Terry, Elo scale, centred on 1500, one virtual draw per pair);
-intervals are the 2.5 and 97.5 percentiles of ``--boot`` bootstrap refits, resampling the
+``--search-games``, a pair with ``mcts`` or ``mcts-core`` ``--mcts-games``, and those two meet
+only ``greedy``, ``bc-ppo``, ``mcts-fast`` and each other (their search costs seconds a game; on
+a shared 2-core machine the defaults take about half an hour of processor time). Rows go to
+``--out`` (one JSON Lines file per pair), and a rerun plays only the games missing from them.
+Ratings are ``sim.stats.elo`` (Bradley-Terry, Elo scale, centred on 1500, one virtual draw per
+pair); intervals are the 2.5 and 97.5 percentiles of ``--boot`` bootstrap refits, resampling the
 games of each pair. Prints a Markdown table, the pairwise win rates and processor seconds a
 game. ``--engine`` (default ``auto``) plays the pairs below the search bots in the compiled core
 when it is built, with the same rows (docs/simulation.md).
@@ -30,14 +30,16 @@ from ttr_europe.sim import ENGINES, simulate
 from ttr_europe.sim.games import GameResult
 from ttr_europe.sim.stats import elo
 
-DEFAULT_BOTS = (*LADDER[:-2], "baseline", "bc-ppo", *LADDER[-2:])  # the trained policies
-MCTS_MEETS = ("greedy", "mcts-fast")
+# the trained policies among the rungs, and the search with its walk in the core at the top
+DEFAULT_BOTS = (*LADDER[:-2], "baseline", "bc-ppo", *LADDER[-2:], "mcts-core")
+SEARCH = ("mcts", "mcts-core")  # seconds a game: these meet only the strongest
+MCTS_MEETS = ("greedy", "bc-ppo", "mcts-fast", *SEARCH)
 
 
 def games_for(a: str, b: str, args: argparse.Namespace) -> int:
     """How many games the pair plays (0: it does not meet)."""
-    if "mcts" in (a, b):
-        other = b if a == "mcts" else a
+    if a in SEARCH or b in SEARCH:
+        other = b if a in SEARCH else a
         return args.mcts_games if other in MCTS_MEETS else 0
     if "mcts-fast" in (a, b):
         return args.search_games

@@ -141,6 +141,10 @@ def test_the_rating_script_plays_every_pair_rates_and_resumes(tmp_path, capsys) 
         2,
         2,
     ]
+    # the searches meet the strongest rungs and each other, whichever side of the pair they are
+    strongest = ("saver", "greedy", "bc-ppo", "mcts-fast", "mcts")
+    assert [ladder.games_for(b, "mcts-core", quick) for b in strongest] == [0, 2, 2, 2, 2]
+    assert "mcts-core" in ladder.DEFAULT_BOTS
     assert (ladder.games_for("mcts-fast", "saver", quick), ladder.games_for("a", "b", quick)) == (
         3,
         5,
