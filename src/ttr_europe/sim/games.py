@@ -424,14 +424,12 @@ def forfeit_result(spec: GameSpec, forfeit: Forfeit, taken: Sequence[str]) -> Ga
     its referee could not write it (its worker was killed): the game is dealt again and
     played to where it stood, so the row is the one the referee would have written, its
     provisional totals included (``duration`` 0)."""
-    from ..actions import parse
-    from ..rules import apply
+    from ..records import GameRecord, final_state
     from ..scoring import score
 
     board = load_map(spec.map) if isinstance(spec.map, str) else spec.map
-    state = new_game(board, spec.variant, len(spec.bots), spec.seed, 0, **dict(spec.options))
-    for text in taken:
-        state = apply(state, parse(text))
+    played = GameRecord(board.id, spec.variant, len(spec.bots), spec.seed, 0, spec.options, taken)
+    state = final_state(played, map=board)
     names = tuple(bot_name(b) for b in spec.bots)
     totals = tuple(p.total for p in score(state).players)
     return _row(spec, names, totals, len(taken), tuple(taken), 0.0, forfeit=forfeit)
