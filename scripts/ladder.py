@@ -7,13 +7,13 @@ Every pair of bots plays ``--games`` seeded Europe games (seeds ``--seed`` on, s
 alternating, so both bots play each deal from each seat); a pair with ``mcts-fast`` plays
 ``--search-games``, a pair with ``mcts`` or ``mcts-core`` ``--mcts-games``, and those two meet
 only ``greedy``, ``bc-ppo``, ``mcts-fast`` and each other (their search costs seconds a game; on
-a shared 2-core machine the defaults take about half an hour of processor time). Rows go to
-``--out`` (one JSON Lines file per pair), and a rerun plays only the games missing from them.
-Ratings are ``sim.stats.elo`` (Bradley-Terry, Elo scale, centred on 1500, one virtual draw per
-pair); intervals are the 2.5 and 97.5 percentiles of ``--boot`` bootstrap refits, resampling the
-games of each pair. Prints a Markdown table, the pairwise win rates and processor seconds a
-game. ``--engine`` (default ``auto``) plays the pairs below the search bots in the compiled core
-when it is built, with the same rows (docs/simulation.md).
+a shared 2-core machine the defaults take about ten processor minutes). Rows go to ``--out``
+(one JSON Lines file per pair), and a rerun plays only the games missing from them. Ratings are
+``sim.stats.elo`` (Bradley-Terry, Elo scale, centred on 1500, one virtual draw per pair);
+intervals are the 2.5 and 97.5 percentiles of ``--boot`` bootstrap refits, resampling the games
+of each pair. Prints a Markdown table, the pairwise win rates and processor seconds a game.
+``--engine`` (default ``auto``) plays the pairs below the search bots in the compiled core when
+it is built, with the same rows (docs/simulation.md).
 """
 
 from __future__ import annotations
