@@ -433,7 +433,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     else:
         raise BotError(
             text, None, None, f"unknown bot spec; known: {', '.join(BUILTIN_BOTS)}, "
-            "package.module:Class or cmd:COMMAND"
+            "package.module:Class, cmd:COMMAND"
         )  # fmt: skip
     try:
         accepts_seed = "seed" in inspect.signature(factory).parameters
