@@ -2009,10 +2009,11 @@ static void greedy_draw(const Game *g, const uint64_t *wanted, int second, Act *
 
 /* Playout.keep: the fewest tickets allowed, the cheapest to connect (path trains less half
  * the points, each ticket; compared doubled, so in whole numbers). */
-static void greedy_keep(const Game *g, Act *a) {
+/* Each offered ticket's cost to the greedy policies: the trains of its cheapest path (99 when
+ * it cannot be connected), doubled, less its points. */
+static void offer_costs(const Game *g, int32_t *cost) {
     const Rules *R = g->R;
     const Player *P = &g->p[g->current];
-    int32_t cost[MAXOFFER];
     for (int32_t i = 0; i < P->noffer; i++) {
         int32_t t = P->offer[i], length = 99;
         uint64_t mask[MAXW];
@@ -2023,6 +2024,12 @@ static void greedy_keep(const Game *g, Act *a) {
         }
         cost[i] = 2 * length - R->t_points[t];
     }
+}
+
+static void greedy_keep(const Game *g, Act *a) {
+    const Player *P = &g->p[g->current];
+    int32_t cost[MAXOFFER];
+    offer_costs(g, cost);
     int32_t unused;
     int64_t count = keep_walk(g, -1, &unused);
     int32_t *all = malloc(sizeof(int32_t) * (size_t)(count ? count : 1));
@@ -2472,18 +2479,10 @@ static int bot_draw(const Game *g, const Legal *L, const uint64_t *wanted, int s
  * points, compared doubled; the offer's order among equals), if that choice is legal, else the
  * first legal one. */
 static int bot_keep(const Game *g, Act *a) {
-    const Rules *R = g->R;
     const Player *P = &g->p[g->current];
     int32_t cost[MAXOFFER], order[MAXOFFER];
+    offer_costs(g, cost);
     for (int32_t i = 0; i < P->noffer; i++) {
-        int32_t t = P->offer[i], length = 99;
-        uint64_t mask[MAXW];
-        if (shortest_path(g, g->current, R->t_a[t], R->t_b[t], mask)) {
-            length = 0;
-            for (int32_t r = 0; r < R->nroutes; r++)
-                if (mask[r >> 6] >> (r & 63) & 1) length += R->r_len[r];
-        }
-        cost[i] = 2 * length - R->t_points[t];
         int32_t at = i; /* a stable insertion sort, as sorted() */
         while (at > 0 && cost[order[at - 1]] > cost[i]) {
             order[at] = order[at - 1];
