@@ -7,7 +7,23 @@ from typing import Any
 
 
 class TTRError(Exception):
-    """Base of every error raised by ttr_europe on bad input."""
+    """Base of every error raised by ttr_europe on bad input.
+
+    Every one crosses a process boundary whole (a pool worker's error reaches the driver):
+    it pickles as its message and attributes, not as a call to its ``__init__``, whose
+    arguments differ from class to class.
+    """
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuilt, (type(self), self.args, self.__dict__)
+
+
+def _rebuilt(cls: type[TTRError], args: tuple[Any, ...], attributes: dict[str, Any]) -> TTRError:
+    """An error as it was pickled: ``Exception``'s arguments and the instance's attributes."""
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    error.__dict__.update(attributes)
+    return error
 
 
 class DataError(TTRError, ValueError):
