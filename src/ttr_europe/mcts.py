@@ -42,7 +42,7 @@ from .loop import finish
 from .rules import apply, is_legal, legal_actions
 from .scoring import Outcome, outcome
 from .state import NO_CARD, NO_OWNER, GameState, Phase
-from .views import View, determinize
+from .views import Sampler, View, determinize
 
 __all__ = ["CoreMctsBot", "MctsBot", "Playout", "search_moves"]
 
@@ -503,12 +503,13 @@ class MctsBot:
         ``per_world`` calls of ``iterate``."""
         clock = time.process_time
         start = clock()
+        sampler = Sampler(view, seat, map=board)  # the view's work once, not once a world
         root = Node()
         done = 0
         world, baseline = None, 0.0
         while True:
             if done % self.per_world == 0:
-                world, baseline = world_of(determinize(view, seat, rng, map=board))
+                world, baseline = world_of(sampler.sample(rng))
             assert world is not None
             iterate(root, world, baseline)
             done += 1

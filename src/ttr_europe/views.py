@@ -234,16 +234,73 @@ def determinize(
     fresh state. ``map`` is needed only for a view of a map that is not shipped.
     """
     _check_determinize(source, player, rng, map)
-    if isinstance(source, View):
-        if source.observer != player:
-            raise SetupError(f"the view is seat {source.observer!r}'s, not seat {player!r}'s")
-        view = source
-        rules = rules_for(view, map)
-    else:
-        view = observe(source, player)
-        rules = source.rules
     gen = rng if isinstance(rng, random.Random) else random.Random(rng)
-    return _sample(view, rules, gen)
+    return Sampler(source, player, map=map).sample(gen)
+
+
+class Sampler:
+    """``determinize`` for many worlds of one view: what the view fixes (the unseen cards and
+    tickets, the hidden places and the count of long-ticket deals) is worked out once, and
+    each ``sample(gen)`` draws only the hidden parts, the same world ``determinize(source,
+    player, gen)`` draws from the same generator. A search samples thousands per move.
+    """
+
+    def __init__(self, source: GameState | View, player: int | None, *, map: Map | None = None):
+        _check_determinize(source, player, None, map)
+        if isinstance(source, View):
+            if source.observer != player:
+                raise SetupError(f"the view is seat {source.observer!r}'s, not seat {player!r}'s")
+            view = source
+            rules = rules_for(view, map)
+        else:
+            view = observe(source, player)
+            rules = source.rules
+        self.view = view
+        self.rules = rules
+        self._cards = _CardDeal(view)
+        self._tickets = _TicketDeal(view, rules)
+        self._owners = _owners(view, rules.map)
+
+    def sample(self, gen: random.Random) -> GameState:
+        """One world, drawn with ``gen`` (which it advances)."""
+        view, rules = self.view, self.rules
+        board = rules.map
+        hands, pile = self._cards.deal(gen)
+        kept, offers, deck, box = self._tickets.deal(gen)
+        players = tuple(
+            PlayerState(
+                hands[p.seat],
+                p.trains,
+                tuple(board.city_index[c] for c in p.stations),
+                p.score,
+                kept[p.seat],
+                offers[p.seat],
+            )
+            for p in view.players
+        )
+        t = view.tunnel
+        tunnel = None
+        if t is not None:
+            tunnel = PendingTunnel(board.route_index[t.route], t.laid, t.revealed, t.colour,
+                                   t.extra)  # fmt: skip
+        return GameState.create(
+            rules=rules,
+            phase=view.phase,
+            current=view.current,
+            first_player=view.first_player,
+            players=players,
+            pile=pile,
+            pile_top=0,
+            row=view.row,
+            discard=view.discard,
+            ticket_deck=deck,
+            box=box,
+            owners=self._owners,
+            tunnel=tunnel,
+            rng=gen.getrandbits(64),
+            final_turns=view.final_turns,
+            passes=view.passes,
+        )
 
 
 def rules_for(view: View, board: Map | None = None) -> Rules:
@@ -258,10 +315,8 @@ def rules_for(view: View, board: Map | None = None) -> Rules:
     return Rules(board, board.variants[view.variant], len(view.players), **options)
 
 
-def _sample(view: View, rules: Rules, gen: random.Random) -> GameState:
-    board = rules.map
-    hands, pile = _deal_cards(view, gen)
-    kept, offers, deck, box = _deal_tickets(view, rules, gen)
+def _owners(view: View, board: Map) -> tuple[int, ...]:
+    """The owner of each route by map index, from the seats' lists (each in map order)."""
     owners = [NO_OWNER] * len(board.routes)
     for p in view.players:
         last = -1
@@ -271,40 +326,7 @@ def _sample(view: View, rules: Rules, gen: random.Random) -> GameState:
                 raise DataError(f"routes are listed once each in map order: {r} comes too late",
                                 source="<view>", path=f"$.players[{p.seat}].routes")  # fmt: skip
             owners[ri], last = p.seat, ri
-    owners_t = tuple(owners)
-    players = tuple(
-        PlayerState(
-            hands[p.seat],
-            p.trains,
-            tuple(board.city_index[c] for c in p.stations),
-            p.score,
-            kept[p.seat],
-            offers[p.seat],
-        )
-        for p in view.players
-    )
-    t = view.tunnel
-    tunnel = None
-    if t is not None:
-        tunnel = PendingTunnel(board.route_index[t.route], t.laid, t.revealed, t.colour, t.extra)
-    return GameState.create(
-        rules=rules,
-        phase=view.phase,
-        current=view.current,
-        first_player=view.first_player,
-        players=players,
-        pile=pile,
-        pile_top=0,
-        row=view.row,
-        discard=view.discard,
-        ticket_deck=deck,
-        box=box,
-        owners=owners_t,
-        tunnel=tunnel,
-        rng=gen.getrandbits(64),
-        final_turns=view.final_turns,
-        passes=view.passes,
-    )
+    return tuple(owners)
 
 
 def cards_placed(
@@ -342,26 +364,34 @@ def unseen_cards(view: View) -> Cards:
     return _make(rest)
 
 
-def _deal_cards(view: View, gen: random.Random) -> tuple[list[Cards], tuple[int, ...]]:
-    """Hands by seat (the observer's own unchanged) and the draw pile, from the unseen cards."""
-    unseen = list(unseen_cards(view).kinds())
-    sizes = [p.hand_size for p in view.players if p.hand is None]
-    if sum(sizes) + view.pile_size != len(unseen):
-        raise DataError(
-            f"{len(unseen)} unseen cards cannot fill a pile of {view.pile_size} and hands of "
-            f"{sizes}",
-            source="<view>",
-        )
-    gen.shuffle(unseen)
-    hands: list[Cards] = []
-    at = view.pile_size
-    for p in view.players:
-        if p.hand is not None:
-            hands.append(p.hand)
-        else:
-            hands.append(Cards.from_kinds(unseen[at : at + p.hand_size]))
-            at += p.hand_size
-    return hands, tuple(unseen[: view.pile_size])
+class _CardDeal:
+    """The unseen cards of a view and where they go: the draw pile, then the hidden hands."""
+
+    def __init__(self, view: View) -> None:
+        self.unseen = list(unseen_cards(view).kinds())
+        sizes = [p.hand_size for p in view.players if p.hand is None]
+        if sum(sizes) + view.pile_size != len(self.unseen):
+            raise DataError(
+                f"{len(self.unseen)} unseen cards cannot fill a pile of {view.pile_size} and "
+                f"hands of {sizes}",
+                source="<view>",
+            )
+        self.pile_size = view.pile_size
+        self.hands = [(p.hand, p.hand_size) for p in view.players]
+
+    def deal(self, gen: random.Random) -> tuple[list[Cards], tuple[int, ...]]:
+        """Hands by seat (the observer's own unchanged) and the draw pile."""
+        unseen = self.unseen.copy()
+        gen.shuffle(unseen)
+        hands: list[Cards] = []
+        at = self.pile_size
+        for hand, size in self.hands:
+            if hand is not None:
+                hands.append(hand)
+            else:
+                hands.append(Cards.from_kinds(unseen[at : at + size]))
+                at += size
+        return hands, tuple(unseen[: self.pile_size])
 
 
 @attrs.frozen
@@ -401,51 +431,86 @@ def _ticket_slots(view: View, rules: Rules) -> tuple[list[_Slot], int]:
     return slots, sum(s.size for s in slots)
 
 
-def _deal_tickets(
-    view: View, rules: Rules, gen: random.Random
-) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]], tuple[int, ...], tuple[int, ...]]:
-    """Kept tickets and offers by seat, the deck and the box, hidden ones drawn uniformly."""
-    board = rules.map
-    v = rules.variant
-    known: set[int] = set()
-    for p in view.players:
-        for ids in (p.tickets, p.offer):
-            known.update(board.ticket_index[t] for t in ids or ())
-    longs = [t for t in v.long_pool if t not in known]
-    regulars = [t for t in v.regular_pool if t not in known]
-    slots, hidden = _ticket_slots(view, rules)
-    if hidden != len(longs) + len(regulars):
-        raise DataError(
-            f"{len(longs) + len(regulars)} unseen tickets cannot fill {hidden} hidden places",
-            source="<view>",
-        )
-    counts = _long_counts(slots, len(longs), gen)
-    gen.shuffle(longs)
-    gen.shuffle(regulars)
-    filled: list[tuple[int, ...]] = []
-    for slot, k in zip(slots, counts, strict=True):
-        where_long = set(gen.sample(range(slot.size), k))
-        filled.append(
-            tuple(longs.pop() if i in where_long else regulars.pop() for i in range(slot.size))
-        )
-    kept: list[tuple[int, ...]] = []
-    offers: list[tuple[int, ...]] = []
-    for i, p in enumerate(view.players):
-        kept.append(_ids(board, p.tickets) if p.tickets is not None else filled[2 * i])
-        offers.append(_ids(board, p.offer) if p.offer is not None else filled[2 * i + 1])
-    return kept, offers, filled[-2], filled[-1]
+class _TicketDeal:
+    """The unseen tickets of a view and the hidden places they go (``_ticket_slots``), with
+    the count of deals of the long ones (``_long_ways``), for uniform draws."""
+
+    def __init__(self, view: View, rules: Rules) -> None:
+        board = rules.map
+        v = rules.variant
+        known: set[int] = set()
+        for p in view.players:
+            for ids in (p.tickets, p.offer):
+                known.update(board.ticket_index[t] for t in ids or ())
+        self.longs = [t for t in v.long_pool if t not in known]
+        self.regulars = [t for t in v.regular_pool if t not in known]
+        self.slots, hidden = _ticket_slots(view, rules)
+        if hidden != len(self.longs) + len(self.regulars):
+            raise DataError(
+                f"{len(self.longs) + len(self.regulars)} unseen tickets cannot fill {hidden} "
+                "hidden places",
+                source="<view>",
+            )
+        self.ways = _long_ways(self.slots, len(self.longs))
+        self.choices: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+        self.shown = [
+            (
+                None if p.tickets is None else _ids(board, p.tickets),
+                None if p.offer is None else _ids(board, p.offer),
+            )
+            for p in view.players
+        ]
+
+    def deal(
+        self, gen: random.Random
+    ) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]], tuple[int, ...], tuple[int, ...]]:
+        """Kept tickets and offers by seat, the deck and the box, hidden ones drawn uniformly."""
+        counts = self._long_counts(gen)
+        longs, regulars = self.longs.copy(), self.regulars.copy()
+        gen.shuffle(longs)
+        gen.shuffle(regulars)
+        filled: list[tuple[int, ...]] = []
+        for slot, k in zip(self.slots, counts, strict=True):
+            where_long = set(gen.sample(range(slot.size), k))
+            filled.append(
+                tuple(longs.pop() if i in where_long else regulars.pop() for i in range(slot.size))
+            )
+        kept: list[tuple[int, ...]] = []
+        offers: list[tuple[int, ...]] = []
+        for i, (tickets, offer) in enumerate(self.shown):
+            kept.append(filled[2 * i] if tickets is None else tickets)
+            offers.append(filled[2 * i + 1] if offer is None else offer)
+        return kept, offers, filled[-2], filled[-1]
+
+    def _long_counts(self, gen: random.Random) -> list[int]:
+        """How many long tickets each slot gets, drawn so every full deal is equally likely: a
+        slot of size ``n`` holding ``k`` long ones has ``comb(n, k)`` placements for them."""
+        out: list[int] = []
+        left = len(self.longs)
+        for i, slot in enumerate(self.slots):
+            known = self.choices.get((i, left))
+            if known is None:
+                choices = list(range(slot.low, min(slot.high, left) + 1))
+                weights = [comb(slot.size, k) * self.ways[i + 1][left - k] for k in choices]
+                known = self.choices[i, left] = choices, weights
+            choices, weights = known
+            pick = gen.randrange(sum(weights))
+            j = 0
+            while pick >= weights[j]:
+                pick -= weights[j]
+                j += 1
+            out.append(choices[j])
+            left -= choices[j]
+        return out
 
 
 def _ids(board: Map, tickets: tuple[str, ...]) -> tuple[int, ...]:
     return tuple(board.ticket_index[t] for t in tickets)
 
 
-def _long_counts(slots: list[_Slot], longs: int, gen: random.Random) -> list[int]:
-    """How many long tickets each slot gets, drawn so every full deal is equally likely.
-
-    ``ways[i][s]`` counts the deals of ``s`` long tickets over slots ``i..``; a slot of size
-    ``n`` holding ``k`` long ones has ``comb(n, k)`` placements for them.
-    """
+def _long_ways(slots: list[_Slot], longs: int) -> list[list[int]]:
+    """``ways[i][s]``: the deals of ``s`` long tickets over slots ``i..`` (each slot's
+    placements counted); refuses a view no deal of the variant's fits."""
     ways: list[list[int]] = [[0] * (longs + 1) for _ in range(len(slots) + 1)]
     ways[len(slots)][0] = 1
     for i in range(len(slots) - 1, -1, -1):
@@ -457,19 +522,7 @@ def _long_counts(slots: list[_Slot], longs: int, gen: random.Random) -> list[int
             )
     if ways[0][longs] == 0:
         raise DataError("no deal of the tickets fits the variant's rules", source="<view>")
-    out: list[int] = []
-    left = longs
-    for i, slot in enumerate(slots):
-        choices = list(range(slot.low, min(slot.high, left) + 1))
-        weights = [comb(slot.size, k) * ways[i + 1][left - k] for k in choices]
-        pick = gen.randrange(sum(weights))
-        j = 0
-        while pick >= weights[j]:
-            pick -= weights[j]
-            j += 1
-        out.append(choices[j])
-        left -= choices[j]
-    return out
+    return ways
 
 
 def _check_determinize(source: object, player: object, rng: object, map: object) -> None:
