@@ -289,7 +289,8 @@ def simulate(
     names = tuple(dict.fromkeys(bot_name(b) for b in bots))
     board_id = map if isinstance(map, str) else map.id
     header = Header(board_id, variant, seats, tuple(bot_name(b) for b in bots), seed,
-                    tuple(sorted((options or {}).items())), record)  # fmt: skip
+                    tuple(sorted((options or {}).items())), record,
+                    clock=None if clock is None else (clock.move, clock.game))  # fmt: skip
     store = None
     if out is not None:
         lineups = {s.seed: tuple(bot_name(b) for b in s.bots) for s in specs}

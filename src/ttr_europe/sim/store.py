@@ -54,9 +54,12 @@ class Header:
     options: tuple[tuple[str, Any], ...]
     record: bool
     format: str = FORMAT  # what the rows are: another format is another kind of file
+    clock: tuple[float, float] | None = None  # the in-process seats' clock: move, game seconds
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """The header line; ``clock`` only when there is one, so that a run without clocks
+        keeps the header (and the rows' ``run`` mark) it had before clocks were recorded."""
+        doc: dict[str, Any] = {
             "format": self.format,
             "version": VERSION,
             "map": self.map,
@@ -67,6 +70,9 @@ class Header:
             "options": dict(self.options),
             "record": self.record,
         }
+        if self.clock is not None:
+            doc["clock"] = list(self.clock)
+        return doc
 
     @property
     def mark(self) -> str:
@@ -75,7 +81,8 @@ class Header:
     def differences(self, doc: dict[str, Any]) -> list[str]:
         """The fields where a header read from a file differs from this one."""
         mine = self.to_json()
-        return [key for key in mine if doc.get(key) != mine[key]]
+        keys = [*mine, *(() if "clock" in mine else ("clock",))]
+        return [key for key in keys if doc.get(key) != mine.get(key)]
 
 
 def run_mark(header: dict[str, Any]) -> str:
