@@ -17,6 +17,9 @@ one search can be measured against another at the same time or the same playouts
 prints one line per game, then the win rate with its 95 % Wilson interval, mean scores, and
 the median, 95th percentile and maximum processor time per move of the search bot.
 ``--minutes M`` stops after M minutes of wall-clock time and reports the games played so far.
+``--guide SPEC`` gives ``mcts-core`` a guide (``CoreMctsBot(guide=make_bot(SPEC))``, for example
+``bc-ppo``), whose move leads the root instead of the greedy policy's; ``--confidence C`` sets the
+search bot's guard (standard errors by which another move must beat the leading one).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ import time
 from typing import Any
 
 from ttr_europe import new_game
-from ttr_europe.bots import Bot, GreedyBot, decide, seat_rng
+from ttr_europe.bots import Bot, GreedyBot, decide, make_bot, seat_rng, tell
 from ttr_europe.mcts import CoreMctsBot, MctsBot
 from ttr_europe.rules import apply
 from ttr_europe.scoring import score
@@ -48,9 +51,14 @@ def play_game(
     compiled: bool | None = None,
     bot: str = "mcts",
     opponent: tuple[str, int | None, float | None] = ("greedy", None, None),
+    guide: str | None = None,
+    confidence: float | None = None,
 ) -> dict[str, Any]:
     """One game: the search bot sits in seat ``game % 2``."""
-    search = SEARCHES[bot](iterations=iterations, seconds=seconds, compiled=compiled)
+    options: dict[str, Any] = {} if confidence is None else {"confidence": confidence}
+    if guide is not None:
+        options["guide"] = make_bot(guide)
+    search = SEARCHES[bot](iterations=iterations, seconds=seconds, compiled=compiled, **options)
     name, other_iterations, other_seconds = opponent
     other: Bot = (
         GreedyBot()
@@ -74,6 +82,7 @@ def play_game(
             playouts.append(search.last_playouts)
         elif isinstance(other, MctsBot) and other.last_playouts:
             theirs.append((time.process_time() - start, other.last_playouts))
+        tell(bots, state, action)  # a guide (a learned policy) remembers what it was shown
         state = apply(state, action)
     board = score(state)
     totals = [p.total for p in board.players]
@@ -119,14 +128,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--minutes", type=float, help="stop after this wall-clock time and report the games done"
     )
+    parser.add_argument("--guide", metavar="SPEC", help="mcts-core's guide: a bot spec (bc-ppo)")
+    parser.add_argument("--confidence", type=float, help="the search bot's guard (default 1.0)")
     args = parser.parse_args(argv)
+    if args.guide is not None and args.bot != "mcts-core":
+        parser.error("--guide is an option of --bot mcts-core")
     seconds = None if args.iterations else args.seconds
     compiled = {"auto": None, "yes": True, "no": False}[args.compiled]
     opponent = (args.opponent, args.opponent_iterations, args.opponent_seconds)
     if args.opponent != "greedy" and opponent[1] is None and opponent[2] is None:
         parser.error("a search opponent needs --opponent-iterations or --opponent-seconds")
-    jobs = [(g, args.seed, args.iterations, seconds, compiled, args.bot, opponent)
-            for g in range(args.games)]  # fmt: skip
+    jobs = [(g, args.seed, args.iterations, seconds, compiled, args.bot, opponent, args.guide,
+             args.confidence) for g in range(args.games)]  # fmt: skip
     results: list[dict[str, Any]] = []
     stop = None if args.minutes is None else time.monotonic() + 60 * args.minutes
     with multiprocessing.Pool(max(1, args.processes)) as pool:
@@ -161,6 +174,10 @@ def main(argv: list[str] | None = None) -> int:
     mine = statistics.mean(r["totals"][r["seat"]] for r in results)
     theirs = statistics.mean(r["totals"][1 - r["seat"]] for r in results)
     budget = f"{args.iterations} playouts" if args.iterations else f"{seconds} s"
+    if args.guide:
+        budget += f", guided by {args.guide}"
+    if args.confidence is not None:
+        budget += f", confidence {args.confidence:g}"
     playing = {"auto": "", "yes": ", compiled core", "no": ", pure Python"}[args.compiled]
     against = args.opponent
     if args.opponent != "greedy":

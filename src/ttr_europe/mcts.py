@@ -20,7 +20,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from . import fast
 from ._routing import board_of, shortest_path
@@ -600,6 +600,13 @@ class MctsBot:
         return best, children[best], False
 
 
+class Guide(Protocol):
+    """What ``CoreMctsBot`` asks of a guide: a bot's ``choose`` (``bots.Bot``, which sits above
+    this module)."""
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action: ...
+
+
 class CoreMctsBot(MctsBot):
     """``MctsBot``'s search with the whole walk in the compiled core, not only the playouts.
 
@@ -616,8 +623,38 @@ class CoreMctsBot(MctsBot):
     DEFAULT_ITERATIONS = 600
     """The budget of ``make_bot("mcts-core")``: about the processor time of ``mcts``'s 120."""
 
+    def __init__(
+        self, iterations: int | None = 120, seconds: float | None = None, *,
+        guide: Guide | None = None, **options: Any,
+    ) -> None:  # fmt: skip
+        """``guide``: another bot (a learned policy, say) whose move leads instead of the
+        greedy policy's: at the root, where the search lists it, it is the move kept unless
+        another beats it by ``confidence`` standard errors (and the one given ``prior``
+        visits); where it is not listed, the policy's move leads as without a guide; the
+        seat's second draws and tunnels are the guide's. The guide sees what the seat sees
+        (``see``). Only the root changes: the walk below plays the policy as before. Without
+        the core built, the guide is not asked (the search is ``MctsBot``'s)."""
+        super().__init__(iterations, seconds, **options)
+        if guide is not None and not callable(getattr(guide, "choose", None)):
+            raise SetupError(f"a guide is a bot (with a choose method), not {guide!r}")
+        self.guide = guide
+        self._lead: int | None = None  # the root's leading key in the search under way
+
+    def see(self, view: View, action: Action | None) -> None:
+        """Show the guide what the seat sees (``bots.tell``); without one, nothing to do."""
+        see = getattr(self.guide, "see", None)
+        if see is not None:
+            see(view, action)
+
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
-        if not self.compiled or view.phase not in _DECISIONS or len(legal) == 1:
+        if not self.compiled or len(legal) == 1:
+            return super().choose(view, legal, rng)
+        advice = None
+        if self.guide is not None:
+            advice = self.guide.choose(view, legal, random.Random(rng.random()))
+            if view.phase not in _DECISIONS:
+                return advice
+        if view.phase not in _DECISIONS:
             return super().choose(view, legal, rng)
         seat = view.observer
         if seat is None:
@@ -627,8 +664,13 @@ class CoreMctsBot(MctsBot):
         board = board_of(view)
         world = determinize(view, seat, rng, map=board)
         here = fast.FastGame.from_state(world)
-        own = here.search_step(seat)[0]  # the seat decides here: the policy's move, no play
-        root = self._core_search(view, seat, rng, board)
+        keys = here.search_step(seat)  # the seat decides here: the policy's move, no play
+        own = next((k for k in keys if here.key_action(k) == advice), keys[0])
+        self._lead = own
+        try:
+            root = self._core_search(view, seat, rng, board)
+        finally:
+            self._lead = None
         move = here.key_action(self._best(root, own))
         return move if is_legal(world, move) else legal[0]
 
@@ -655,6 +697,9 @@ class CoreMctsBot(MctsBot):
         """``_iterate`` in the core: walk down (adding one node), finish, back up the gain."""
         node, path, expanded = root, [root], False
         keys = game.search_step(seat)  # fresh: the walk's policy forgets its paths
+        lead = self._lead
+        if lead is not None and lead != keys[0] and lead in keys:  # the guide's move leads
+            keys = [lead, *(k for k in keys if k != lead)]
         while keys and not expanded and len(path) <= self.depth:
             key, node, expanded = self._pick(node, keys, wide=node is root)
             path.append(node)

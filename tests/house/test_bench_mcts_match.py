@@ -25,3 +25,20 @@ def test_a_search_opponent_needs_a_budget(capsys: pytest.CaptureFixture[str]) ->
     with pytest.raises(SystemExit):
         bench.main(["--games", "2", "--opponent", "mcts"])
     assert "needs --opponent-iterations or --opponent-seconds" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not fast.available(), reason="the compiled core is not built")
+def test_mcts_core_guided_by_the_learned_policy_plays_a_whole_game() -> None:
+    """``--guide bc-ppo --confidence 2.5``: the learned policy leads the root (it is shown every
+    move, so its memory of public hands is kept) and the game ends with a winner or a tie."""
+    pytest.importorskip("numpy")
+    game = bench.play_game(0, 41, 6, None, None, "mcts-core", ("greedy", None, None), "bc-ppo",
+                           2.5)  # fmt: skip
+    assert game["seat"] == 0 and game["won"] in (0.0, 0.5, 1.0)
+    assert {p for p in game["playouts"] if p} == {6}
+
+
+def test_a_guide_is_for_mcts_core(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        bench.main(["--games", "2", "--bot", "mcts", "--guide", "bc-ppo"])
+    assert "--guide is an option of --bot mcts-core" in capsys.readouterr().err
