@@ -665,7 +665,9 @@ class CoreMctsBot(MctsBot):
         world = determinize(view, seat, rng, map=board)
         here = fast.FastGame.from_state(world)
         keys = here.search_step(seat)  # the seat decides here: the policy's move, no play
-        own = next((k for k in keys if here.key_action(k) == advice), keys[0])
+        own = keys[0]
+        if advice is not None:  # the guide's move leads where the search lists it
+            own = next((k for k in keys if here.key_action(k) == advice), own)
         self._lead = own
         try:
             root = self._core_search(view, seat, rng, board)
