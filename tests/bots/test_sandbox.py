@@ -13,10 +13,12 @@ import json
 import os
 import random
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -195,12 +197,39 @@ def test_a_bot_cannot_erase_its_loss_by_killing_its_worker() -> None:
 def test_no_bot_outlives_a_killed_simulate(
     token: str, backend: str, settings: str, how: int
 ) -> None:
+    _stop_simulate_while_a_bot_thinks(token, backend, settings, how, ENV)
+    assert gone(token), holding(token)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT], ids=["killed", "interrupted"])
+def test_no_bot_outlives_a_killed_simulate_on_ray(token: str, how: int) -> None:
+    """The driver starts a local Ray instance of its own (in a temporary folder named for
+    this test); killed or interrupted while a sandboxed bot thinks in a Ray worker, it leaves
+    no bot behind. A killed driver's Ray may leave its own agents, which the test ends."""
+    pytest.importorskip("ray")
+    folder = Path(tempfile.mkdtemp(prefix="r", dir="/tmp"))  # short: Ray's socket paths
+    env = {**ENV, "RAY_TMPDIR": str(folder)}
+    try:
+        _stop_simulate_while_a_bot_thinks(token, "ray", "move=30", how, env, start=120)
+        assert gone(token), holding(token)
+    finally:
+        for pid in _using(folder):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _stop_simulate_while_a_bot_thinks(
+    token: str, backend: str, settings: str, how: int, env: dict[str, str], start: float = 60
+) -> None:
+    """Run ``simulate`` with a bot that hangs, and stop it (``how``) once the bot thinks."""
     bots = f"{hostile('hang', token, settings)},greedy"
     line = [sys.executable, "-m", "ttr_europe", "simulate", "--bots", bots, "--games", "2",
             "--workers", "1", "--backend", backend]  # fmt: skip
-    driver = subprocess.Popen(line, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    driver = subprocess.Popen(line, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        end = time.monotonic() + 60
+        end = time.monotonic() + start
         while not [p for p in holding(token) if p != driver.pid]:
             assert time.monotonic() < end, "the bot never started"
             time.sleep(0.1)
@@ -211,7 +240,18 @@ def test_no_bot_outlives_a_killed_simulate(
             driver.wait(30)
         finally:
             driver.kill()
-    assert gone(token), holding(token)
+
+
+def _using(folder: Path) -> list[int]:
+    """The live processes with a file open under ``folder`` (Ray's processes retitle
+    themselves, which wipes their command line and environment, but keep their logs open)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            with contextlib.suppress(OSError):
+                if any(os.readlink(fd).startswith(f"{folder}/") for fd in (entry / "fd").iterdir()):
+                    found.append(int(entry.name))
+    return found
 
 
 def test_a_grandchild_in_a_session_of_its_own_ends_with_its_sandbox(token: str) -> None:
