@@ -259,32 +259,26 @@ class Sampler:
         self.rules = rules
         self._cards = _CardDeal(view)
         self._tickets = _TicketDeal(view, rules)
-        self._owners = _owners(view, rules.map)
+        board = rules.map
+        self._owners = _owners(view, board)
+        self._seats = [(p.trains, tuple(board.city_index[c] for c in p.stations), p.score)
+                       for p in view.players]  # fmt: skip
+        t = view.tunnel
+        self._tunnel = None if t is None else PendingTunnel(
+            board.route_index[t.route], t.laid, t.revealed, t.colour, t.extra
+        )  # fmt: skip
 
     def sample(self, gen: random.Random) -> GameState:
         """One world, drawn with ``gen`` (which it advances)."""
-        view, rules = self.view, self.rules
-        board = rules.map
+        view = self.view
         hands, pile = self._cards.deal(gen)
         kept, offers, deck, box = self._tickets.deal(gen)
         players = tuple(
-            PlayerState(
-                hands[p.seat],
-                p.trains,
-                tuple(board.city_index[c] for c in p.stations),
-                p.score,
-                kept[p.seat],
-                offers[p.seat],
-            )
-            for p in view.players
+            PlayerState(hands[seat], trains, stations, score, kept[seat], offers[seat])
+            for seat, (trains, stations, score) in enumerate(self._seats)
         )
-        t = view.tunnel
-        tunnel = None
-        if t is not None:
-            tunnel = PendingTunnel(board.route_index[t.route], t.laid, t.revealed, t.colour,
-                                   t.extra)  # fmt: skip
         return GameState.create(
-            rules=rules,
+            rules=self.rules,
             phase=view.phase,
             current=view.current,
             first_player=view.first_player,
@@ -296,7 +290,7 @@ class Sampler:
             ticket_deck=deck,
             box=box,
             owners=self._owners,
-            tunnel=tunnel,
+            tunnel=self._tunnel,
             rng=gen.getrandbits(64),
             final_turns=view.final_turns,
             passes=view.passes,

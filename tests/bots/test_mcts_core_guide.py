@@ -8,8 +8,9 @@ import random
 from collections.abc import Sequence
 
 import pytest
+from test_mcts_core import _turn_start
 
-from ttr_europe import GameState, apply, fast, legal_actions, new_game
+from ttr_europe import fast, legal_actions, new_game
 from ttr_europe.actions import Action, BuildStation, DrawBlind, DrawFaceUp
 from ttr_europe.bots import GreedyBot, decide, play
 from ttr_europe.errors import SetupError
@@ -36,15 +37,6 @@ class Wants:
 
     def see(self, view: View, action: Action | None) -> None:
         self.seen += 1
-
-
-def _turn_start(seed: int, moves: int) -> GameState:
-    state = new_game("europe", players=2, seed=seed)
-    for _ in range(moves):
-        state = apply(state, decide(GreedyBot(), state, random.Random(0)))
-    while state.phase is not Phase.TURN:
-        state = apply(state, decide(GreedyBot(), state, random.Random(0)))
-    return state
 
 
 @needs_core
