@@ -404,7 +404,7 @@ BUILTIN_BOTS: dict[str, Callable[[], Bot]] = {
     "greedy": GreedyBot,
     "mcts-fast": _mcts_fast,
     "mcts": _mcts,
-    "mcts-core": _mcts_core,  # the same search walked in the compiled core, 5x the playouts
+    "mcts-core": _mcts_core,  # the same search walked in the compiled core, 4-5x the playouts
     "baseline": _baseline,  # the trained baseline
     "bc-ppo": _bc_ppo,  # imitation then PPO (scripts/train_policy.py)
 }
