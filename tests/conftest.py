@@ -1,5 +1,6 @@
-"""Shared test settings: hypothesis profiles sized for a 2-core machine, and the compiled core
-built for the run when it is missing (or one line saying why it cannot be)."""
+"""Shared test settings: hypothesis profiles sized for a 2-core machine, the compiled core
+built for the run when it is missing (or one line saying why it cannot be), and the sandbox a
+``cmd:`` bot runs in, skipped with its reason where none can be made (CI requires it)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,21 @@ def _prepare_core() -> tuple[str, bool]:
     if path is None:
         return f"not built: {said}; the compiled core's tests skip", True
     return f"{said} into {path.parent} for this core.c", True
+
+
+@pytest.fixture
+def sandbox_works() -> None:
+    """For a test that runs a program in its sandbox (bubblewrap, docs/protocol.md): skipped
+    with the reason where no sandbox can be made, unless ``TTR_REQUIRE_SANDBOX=1`` (CI), where
+    it fails instead."""
+    from ttr_europe import sandbox
+
+    why = sandbox.unavailable()
+    if why is None:
+        return
+    if os.environ.get("TTR_REQUIRE_SANDBOX") == "1":
+        pytest.fail(f"no sandbox can be made here: {why}")
+    pytest.skip(f"no sandbox can be made here: {why}")
 
 
 _CORE: list[tuple[str, bool]] = []

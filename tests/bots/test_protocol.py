@@ -89,6 +89,7 @@ def test_the_example_bot_is_stdlib_only_and_short() -> None:
     assert not [line for line in text.splitlines() if line.startswith("from ")]
 
 
+@pytest.mark.usefixtures("sandbox_works")
 def test_the_example_bot_plays_a_whole_tournament_from_the_command_line() -> None:
     bots = f"cmd:{sys.executable} {EXAMPLE},greedy"
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
@@ -102,6 +103,7 @@ def test_the_example_bot_plays_a_whole_tournament_from_the_command_line() -> Non
     assert f"cmd:{sys.executable} {EXAMPLE}" in out.stdout
 
 
+@pytest.mark.usefixtures("sandbox_works")
 def test_a_tournament_of_faulty_bots_finishes_every_game_with_the_right_forfeits(
     tmp_path: Path,
 ) -> None:
@@ -145,8 +147,15 @@ def test_a_tournament_of_faulty_bots_finishes_every_game_with_the_right_forfeits
     ],
 )
 def test_each_fault_is_a_bot_error_with_its_reason_and_the_process_ends(
-    tmp_path: Path, mode: str, settings: str, reason: str, sandboxed: bool
+    tmp_path: Path,
+    mode: str,
+    settings: str,
+    reason: str,
+    sandboxed: bool,
+    request: pytest.FixtureRequest,
 ) -> None:
+    if sandboxed:
+        request.getfixturevalue("sandbox_works")
     pids = tmp_path / "pids"
     bot = make_bot(faulty(mode, 3, pids, settings, sandboxed))
     assert isinstance(bot, ProcessBot)
@@ -172,6 +181,7 @@ def test_a_bot_that_never_says_hello_times_out_at_startup(tmp_path: Path) -> Non
     assert_all_ended(pids)
 
 
+@pytest.mark.usefixtures("sandbox_works")
 def test_a_program_that_cannot_start_is_a_bot_error() -> None:
     bot = make_bot("cmd:/nonexistent/bot --fast")
     with pytest.raises(BotError, match="cannot start /nonexistent/bot --fast"):
@@ -218,6 +228,7 @@ def test_the_exchange_follows_the_schemas_and_a_whole_game_is_played(tmp_path: P
     assert all(p["hand"] is None for m in moves for p in m["view"]["players"] if p["seat"])
 
 
+@pytest.mark.usefixtures("sandbox_works")
 def test_command_specs_read_their_settings_and_refuse_bad_ones() -> None:
     bot = parse_command_spec("cmd[move=0.5, game=60, memory=512]:python my bot.py --x 'a b'")
     assert bot.command == ("python", "my", "bot.py", "--x", "a b")
@@ -284,6 +295,7 @@ def test_serve_ends_a_program_as_soon_as_its_match_is_over(tmp_path: Path) -> No
     assert_all_ended(pids)  # and ended with it, while the server and the match live on
 
 
+@pytest.mark.usefixtures("sandbox_works")
 def test_simulate_on_worker_processes_counts_a_failed_program_as_a_forfeit(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     dies = faulty("dies", 5, pids)

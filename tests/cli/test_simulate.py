@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from children import spawn
 from ttr_europe.cli import main
 from ttr_europe.cli.simulate import ProgressBar, duration
 
@@ -147,7 +148,7 @@ def test_the_progress_bar_shows_only_on_a_terminal() -> None:
 
 
 def _spawn(argv: list[str]) -> subprocess.Popen[str]:
-    return subprocess.Popen(
+    return spawn(
         [sys.executable, "-m", "ttr_europe", *argv],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
