@@ -23,8 +23,7 @@ import time
 from collections.abc import Callable
 
 from ttr_europe.actions import Action
-from ttr_europe.bots import RandomBot, play
-from ttr_europe.match import Match
+from ttr_europe.players import RandomBot, play
 from ttr_europe.rules import (
     apply,
     apply_with_events,
@@ -35,6 +34,7 @@ from ttr_europe.rules import (
 )
 from ttr_europe.scoring import score
 from ttr_europe.state import GameState
+from ttr_europe.table.match import Match
 
 TARGET = 1.15
 

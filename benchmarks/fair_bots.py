@@ -40,8 +40,8 @@ def round_trip(games: int) -> dict[str, float]:
     """Milliseconds per decision of a ``cmd:`` bot: median, 90th percentile, count."""
     import random
 
-    from ttr_europe.bots import GreedyBot, close_bots, decide
-    from ttr_europe.protocol import ProcessBot
+    from ttr_europe.players import GreedyBot, close_bots, decide
+    from ttr_europe.players.protocol import ProcessBot
     from ttr_europe.rules import apply, new_game
     from ttr_europe.state import Phase
 

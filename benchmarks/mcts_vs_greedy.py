@@ -34,8 +34,8 @@ import time
 from typing import Any
 
 from ttr_europe import new_game
-from ttr_europe.bots import Bot, GreedyBot, decide, make_bot, seat_rng, tell
-from ttr_europe.mcts import CoreMctsBot, MctsBot
+from ttr_europe.players import Bot, GreedyBot, decide, make_bot, seat_rng, tell
+from ttr_europe.players.mcts import CoreMctsBot, MctsBot
 from ttr_europe.rules import apply
 from ttr_europe.scoring import score
 from ttr_europe.state import Phase

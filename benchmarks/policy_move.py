@@ -18,7 +18,7 @@ import statistics
 import time
 
 from ttr_europe import new_game
-from ttr_europe.bots import GreedyBot, make_bot, play
+from ttr_europe.players import GreedyBot, make_bot, play
 
 TARGET_MS = 5.0
 

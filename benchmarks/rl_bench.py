@@ -23,8 +23,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ttr_europe import apply, is_terminal, legal_actions, new_game
+from ttr_europe.envs.pettingzoo_env import env
 from ttr_europe.rl import PublicHands, action_mask, encoder_for
-from ttr_europe.rl.pettingzoo_env import env
 from ttr_europe.state import GameState, Phase
 from ttr_europe.views import observe
 

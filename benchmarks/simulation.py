@@ -22,7 +22,7 @@ import sys
 import time
 from typing import Any
 
-from ttr_europe.bots import split_specs
+from ttr_europe.players import split_specs
 from ttr_europe.sim import make_backend, simulate
 
 

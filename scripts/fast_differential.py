@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ttr_europe import fast
-from ttr_europe.data import available_maps, load_map
+from ttr_europe.maps import available_maps, load_map
 from ttr_europe.rules import new_game
 from ttr_europe.scoring import outcome, score
 

@@ -24,8 +24,8 @@ import time
 from itertools import combinations
 from pathlib import Path
 
-from ttr_europe.bots import split_specs
-from ttr_europe.ladder import LADDER
+from ttr_europe.players import split_specs
+from ttr_europe.players.styles import LADDER
 from ttr_europe.sim import ENGINES, simulate
 from ttr_europe.sim.games import GameResult
 from ttr_europe.sim.stats import elo

@@ -1,4 +1,5 @@
-"""Train the shipped baseline policy (``ttr_europe/rl/baseline.npz``): imitation, or MaskablePPO.
+"""Train the shipped baseline policy (``ttr_europe/players/weights/baseline.npz``): imitation,
+or MaskablePPO.
 
 Needs the ``sb3`` extra (``pip install 'ttr_europe[sb3]'`` with a CPU build of torch, e.g.
 ``pip install torch==2.13.0``). One process, one core: ``nice python scripts/train_baseline.py``.
@@ -47,10 +48,10 @@ except ImportError as exc:  # pragma: no cover - the train extra is optional
 
 import gymnasium as gym
 
-from ttr_europe.bots import make_bot, seat_rng
-from ttr_europe.rl.baseline import BASELINE_PATH, NumpyPolicy
-from ttr_europe.rl.game import CodeGame
-from ttr_europe.rl.gymnasium_env import TicketToRideGymEnv
+from ttr_europe.envs.game import CodeGame
+from ttr_europe.envs.gymnasium_env import TicketToRideGymEnv
+from ttr_europe.players import make_bot, seat_rng
+from ttr_europe.players.baseline import BASELINE_PATH, NumpyPolicy
 
 OPPONENTS = ("greedy", "greedy", "saver", "claimer")
 EVAL_OPPONENTS = ("claimer", "saver", "greedy")
@@ -114,7 +115,7 @@ def evaluate(policy: NumpyPolicy, games: int, seed: int) -> dict[str, float]:
 
 def teacher_games(games: int, seed: int) -> tuple[np.ndarray[Any, Any], ...]:
     """Observations, codes and packed masks of every GreedyBot decision in ``games`` games."""
-    from ttr_europe.bots import decide
+    from ttr_europe.players import decide
 
     obs, codes, masks = [], [], []
     for g in range(games):

@@ -8,7 +8,8 @@
 Two-player Europe in the compiled core (``rl.batch.BatchGames``; ``FastGame.play_bots`` plays
 the core's copies of the ladder bots move for move). One network: observations scaled by
 ``layout.high``, two tanh layers, one logit per action code, illegal codes masked out; it is
-exported as the ``NumpyPolicy`` weights ``rl/bc_ppo.npz`` (float16; numpy at play time).
+exported as the ``NumpyPolicy`` weights ``players/weights/bc_ppo.npz`` (float16; numpy at play
+time).
 
 1. ``--imitate-updates`` updates of imitation with expert relabelling (DAgger): the games are
    played by a mix of the teacher (``greedy`` in the core) and the network, the mix moving
@@ -50,9 +51,9 @@ except ImportError as exc:  # pragma: no cover - the train extra is optional
     sys.exit(f"training needs the train extra (a CPU build of torch): {exc}")
 
 from ttr_europe.actions import Action, KeepTickets
+from ttr_europe.envs.batch import BatchGames
 from ttr_europe.fast import FastGame
-from ttr_europe.rl.baseline import NumpyPolicy
-from ttr_europe.rl.batch import BatchGames
+from ttr_europe.players.baseline import NumpyPolicy
 from ttr_europe.scoring import returns
 from ttr_europe.sim.stats import wilson
 
@@ -61,7 +62,7 @@ LEAGUE = ("greedy", "saver", "claimer", "past")
 EVAL_OPPONENTS = ("claimer", "saver", "greedy")
 EVAL_SEED = 1_000_000
 HIDDEN = (128, 128)
-SHIPPED = Path(__file__).resolve().parents[1] / "src" / "ttr_europe" / "rl" / "bc_ppo.npz"
+SHIPPED = Path(__file__).resolve().parents[1] / "src/ttr_europe/players/weights/bc_ppo.npz"
 
 Arr = np.ndarray[Any, Any]
 
@@ -533,7 +534,7 @@ def evaluate_search(out: Path, games: int, every: int) -> None:
     (``OUT/weights``) play ``games`` games against ``mcts`` (seats alternating, the evaluation's
     seeds), and each result joins the log as an ``"eval": "mcts"`` line at that update's steps
     and processor time. Played after training, since a search game costs seconds."""
-    from ttr_europe.rl.policy_bot import PolicyBot
+    from ttr_europe.players.policy_bot import PolicyBot
     from ttr_europe.sim import simulate
 
     log = out / "log.jsonl"

@@ -46,7 +46,7 @@ def sandbox_works() -> None:
     """For a test that runs a program in its sandbox (bubblewrap, docs/protocol.md): skipped
     with the reason where no sandbox can be made, unless ``TTR_REQUIRE_SANDBOX=1`` (CI), where
     it fails instead."""
-    from ttr_europe import sandbox
+    from ttr_europe.players import sandbox
 
     why = sandbox.unavailable()
     if why is None:

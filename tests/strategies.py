@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from ttr_europe import GameState
-from ttr_europe.data import load_map
+from ttr_europe.maps import load_map
 from ttr_europe.paths import Edge
 from ttr_europe.testing import play_to_end
 from ttr_europe.testing.play import POLICIES, choose, configs, legal_list_problems, state_problems

@@ -27,8 +27,8 @@ from ttr_europe.i18n import (
     read_po,
     translator,
 )
-from ttr_europe.match import Match
-from ttr_europe.terminal import Terminal
+from ttr_europe.table.match import Match
+from ttr_europe.table.terminal import Terminal
 
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 SRC = Path(ttr_europe.__file__).parent
@@ -179,7 +179,7 @@ def _engine_reasons() -> list[str]:
     ``IllegalActionError``-family call and payment check, with samples for the f-string parts."""
     reasons = []
     samples = {"route.id": "Paris-Wien", "KIND_NAMES[colour]": "red", "why": None}
-    for name in ("rules.py", "_payments.py", "match.py"):
+    for name in ("rules.py", "_payments.py", "table/match.py"):
         tree = ast.parse((SRC / name).read_text("utf-8"))
         for node in ast.walk(tree):
             texts: list[ast.expr] = []
@@ -317,7 +317,7 @@ def _terminal_game(lang: str) -> list[str]:
     holder.append(terminal)
     assert terminal.run()
     assert match.finished
-    from ttr_europe.terminal import scoreboard_text
+    from ttr_europe.table.terminal import scoreboard_text
 
     out.append(scoreboard_text(match.scoreboard(), translator(lang)))
     return out

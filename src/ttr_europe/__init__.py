@@ -8,6 +8,7 @@ mask for learning. Everything else lives in its module (``ttr_europe.errors``,
 
 from typing import TYPE_CHECKING
 
+from . import _moved
 from .actions import (
     Action,
     BuildStation,
@@ -23,9 +24,9 @@ from .actions import (
 from .board import Map
 from .cards import LOCOMOTIVE, Cards, Color
 from .codec import ActionCodec, legal_action_mask_bytes
-from .data import available_maps, load_map
 from .errors import DataError, IllegalActionError, SetupError, TTRError
 from .jsonio import dumps, loads
+from .maps import available_maps, load_map
 from .notation import parse_action
 from .records import GameRecord, random_game, replay
 from .rules import (
@@ -45,6 +46,8 @@ if TYPE_CHECKING:
     from .scoring import Scoreboard, outcome, returns, score
 
 __version__ = "0.1.0"
+
+_moved.install()  # the old import paths of moved modules still work, with a warning
 
 _SCORING = frozenset(("Scoreboard", "outcome", "returns", "score"))
 """Loaded on first use, so that importing the package does not load networkx."""

@@ -4,7 +4,7 @@
 The hot entry points test ``type(state) is not GameState`` inline and only call
 ``not_a_state`` to build the error, so a correct call pays one identity test. A check that
 guards one function only lives beside it (``score``'s in ``scoring``, ``determinize``'s in
-``views``, paths in ``data``).
+``views``, paths in ``maps``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The static board: cities, routes, tickets, variants and the tables the engine reads.
 
-A ``Map`` is built once per data file (``data.load_map``) and shared by every state; it compares
+A ``Map`` is built once per data file (``maps.load_map``) and shared by every state; it compares
 by identity. Routes, cities and tickets are referred to by their index in the state and by their
 readable id in actions and documents.
 """
@@ -145,7 +145,7 @@ class Map:
         variants: Mapping[str, Variant],
         route_points: Mapping[int, int],
     ) -> Map:
-        """Derive the indexes from the records (already checked by ``data``)."""
+        """Derive the indexes from the records (already checked by ``maps``)."""
         routes_at: list[list[int]] = [[] for _ in cities]
         between: dict[frozenset[int], list[int]] = {}
         kinds: dict[tuple[int | None, int, int], int] = {}
@@ -204,7 +204,7 @@ class Map:
         return f"<Map {self.id}: {len(self.cities)} cities, {len(self.routes)} routes>"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle the records; the indexes are rebuilt (``data`` keeps shipped maps shared)."""
+        """Pickle the records; the indexes are rebuilt (``maps`` keeps shipped maps shared)."""
         records = (self.id, self.name, self.cities, self.routes, self.tickets)
         tables = (tuple(self.variants.items()), tuple(self.route_points.items()))
         return (_rebuild, (*records, *tables))

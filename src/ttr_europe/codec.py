@@ -49,8 +49,8 @@ from .actions import (
 )
 from .board import Map
 from .cards import KINDS, LOCOMOTIVE, Cards
-from .data import load_map
 from .errors import MalformedActionError
+from .maps import load_map
 from .rules import TUNNEL_REVEAL, KeepChoices, legal_actions
 from .state import GameState
 

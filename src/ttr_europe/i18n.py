@@ -326,7 +326,7 @@ CARD_NAMES = {
     "loco": N_("locomotive"),
 }
 
-# The engine's reasons (rules.py, _payments.py, match.py) and the players' sentence for each:
+# The engine's reasons (rules.py, _payments.py, table/match.py) and the players' sentence for each:
 # (pattern of the English reason, message, plural message or None). A count in the reason is
 # the group ``n``; other groups fill the placeholders of the same name.
 _REASONS: tuple[Phrase, ...] = (

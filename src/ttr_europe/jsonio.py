@@ -36,9 +36,9 @@ from .actions import (
 )
 from .board import Map
 from .cards import FULL_DECK, KIND_NAMES, KINDS, Cards, _make
-from .data import load_map
 from .errors import BadArgumentError, DataError
 from .invariants import Problem, state_problems, tunnel_colour_extra, view_problems
+from .maps import load_map
 from .state import (
     NO_CARD,
     NO_OWNER,

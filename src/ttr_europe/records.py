@@ -25,12 +25,12 @@ from ._guards import check_map, check_state, expect
 from .actions import Action, parse
 from .board import Map
 from .cards import KIND_NAMES
-from .data import build_map, load_map, parse_map
 from .errors import BadArgumentError, DataError, IllegalActionError
 from .jsonio import MAX_TEXT, VERSION, _Reader, parse_json
 
 # a record holds as many actions as a game lasts
 from .loop import MAX_ACTIONS, Move, play_out, uniform
+from .maps import build_map, load_map, parse_map
 from .rules import new_game
 from .state import NO_CARD, GameState
 from .views import OptionValue

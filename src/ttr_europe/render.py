@@ -29,9 +29,9 @@ from .board import Map, Route
 from .cards import EMPTY, KIND_NAMES, LOCOMOTIVE
 from .colours import CARD_COLOURS as CARD_COLOURS  # noqa: PLC0414 (re-exported from its old home)
 from .colours import SYMBOLS, ink
-from .data import load_map
 from .errors import RenderError as RenderError  # noqa: PLC0414 (re-exported from its old home)
 from .i18n import N_, Translator, translator
+from .maps import load_map
 from .scoring import Scoreboard
 from .state import NO_CARD, NO_OWNER, GameState
 from .views import View

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._dealing import Table
 from ._guards import check_seat, check_setup, not_a_state
 from ._payments import (
     payment_colour,
@@ -21,7 +22,6 @@ from ._payments import (
     tunnel_extra,
 )
 from ._rng import below, seed_state, shuffled
-from ._table import Table
 from .actions import (
     Action,
     BuildStation,
@@ -38,7 +38,6 @@ from .actions import (
 )
 from .board import Map
 from .cards import EMPTY, FULL_DECK, LOCOMOTIVE, Cards, _make
-from .data import load_map
 from .errors import (
     EventError,
     GameOverError,
@@ -81,6 +80,7 @@ from .legal import (  # the legal-move builder, and what the checks share with i
 from .legal import KeepChoices as KeepChoices  # noqa: PLC0414 (the API's old home)
 from .legal import LegalActions as LegalActions  # noqa: PLC0414
 from .legal import legal_actions as legal_actions  # noqa: PLC0414
+from .maps import load_map
 from .state import (
     NO_CARD,
     NO_OWNER,
@@ -510,7 +510,7 @@ def _successor(
     final_turns: int,
     passes: int,
 ) -> GameState:
-    """The one place the reducer builds a state: the card table comes from ``_table`` when
+    """The one place the reducer builds a state: the card table comes from ``_dealing`` when
     cards moved, else it is the previous state's; rules and the first player never change.
     Positional on purpose: this runs once per action (docs/performance.md).
     """

@@ -3,8 +3,8 @@
 ``state``, ``view``, ``action``, ``event``, ``scoreboard`` and ``record`` documents each have a
 schema (JSON Schema 2020-12) that a client in any language can validate against; the event
 schema refers to the scoreboard schema by its relative ``$ref`` (``scoreboard.schema.json``).
-The messages of the line protocol for bots in another process (``protocol``) have one schema per
-direction, ``protocol-referee`` and ``protocol-bot``, each message under ``$defs``.
+The messages of the line protocol for bots in another process (``players.protocol``) have one
+schema per direction, ``protocol-referee`` and ``protocol-bot``, each message under ``$defs``.
 The engine's own readers check more than the schemas can say (totals, legality, the phase).
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from ._jsontext import parse_json
-from .data import data_files
 from .errors import SetupError
+from .maps import data_files
 
 DOCUMENTS = (
     "state", "view", "action", "event", "scoreboard", "record", "protocol-referee", "protocol-bot",

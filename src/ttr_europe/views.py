@@ -28,8 +28,8 @@ from ._guards import check_map, not_a_state
 from ._jsontext import card_name, cards_json
 from .board import Map
 from .cards import FULL_DECK, KIND_NAMES, KINDS, Cards, _make
-from .data import load_map
 from .errors import BadArgumentError, DataError, SetupError, kind_of
+from .maps import load_map
 from .state import (
     NO_CARD,
     NO_OWNER,

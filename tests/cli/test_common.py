@@ -20,8 +20,8 @@ from ttr_europe.cli.common import (
     require,
     seed_int,
 )
-from ttr_europe.data import data_files
 from ttr_europe.errors import DataError, UsageError
+from ttr_europe.maps import data_files
 
 
 def test_int_between_reads_decimal_integers_in_its_range() -> None:

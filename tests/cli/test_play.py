@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ttr_europe.bots import BUILTIN_BOTS
 from ttr_europe.cli import main
+from ttr_europe.players import BUILTIN_BOTS
 from ttr_europe.records import GameRecord, replay
 from ttr_europe.state import Phase
 
@@ -93,7 +93,7 @@ def test_the_pictures_play_draws_speak_its_language(
 ) -> None:
     """``--svg`` and the terminal's ``board`` draw their words in ``--lang``'s language."""
     from ttr_europe.cli.play import _drawer
-    from ttr_europe.match import Match
+    from ttr_europe.table.match import Match
 
     svg = tmp_path / "end.svg"
     assert main(["play", "--map", "usa", "--players", "2", "--seed", "4", "--quiet",

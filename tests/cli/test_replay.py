@@ -104,10 +104,10 @@ def test_a_replay_shows_each_move_from_one_pass_of_the_reducer(
 ) -> None:
     """``replay`` and a resumed terminal take each move's events from the pass that applied
     it (``records.replay_moves``, ``Match.move_events``), never from a second one."""
-    from ttr_europe import terminal
-    from ttr_europe.match import Match
     from ttr_europe.records import random_game
     from ttr_europe.rules import events_between
+    from ttr_europe.table import terminal
+    from ttr_europe.table.match import Match
 
     record = random_game("europe", "base", 2, seed=4, policy_seed=4)
     match = Match.from_record(record, ["random", "random"])
@@ -133,7 +133,7 @@ def test_a_replay_speaks_the_chosen_language(
 ) -> None:
     from repo_scripts import load_script
     from ttr_europe.i18n import translator
-    from ttr_europe.terminal import LEGEND
+    from ttr_europe.table.terminal import LEGEND
 
     capsys.readouterr()
     svg = tmp_path / "at.svg"
@@ -153,7 +153,7 @@ def test_a_replay_speaks_the_chosen_language(
 def test_a_position_in_a_tunnel_in_words() -> None:
     from ttr_europe import Cards, ClaimRoute, apply
     from ttr_europe.i18n import translator
-    from ttr_europe.terminal import describe_state
+    from ttr_europe.table.terminal import describe_state
     from ttr_europe.testing import scenario
 
     pile = "red blue green " + " ".join(["orange", "black", "white", "pink"] * 10)

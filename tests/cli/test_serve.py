@@ -7,7 +7,7 @@ import pytest
 
 from ttr_europe.cli import main
 from ttr_europe.cli.serve import dealer
-from ttr_europe.data import load_map
+from ttr_europe.maps import load_map
 
 pytest.importorskip("uvicorn")
 

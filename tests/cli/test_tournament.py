@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from test_simulate import one_line_error
 
-from ttr_europe.bots import BUILTIN_BOTS
 from ttr_europe.cli import main
-from ttr_europe.data import data_files
+from ttr_europe.maps import data_files
+from ttr_europe.players import BUILTIN_BOTS
 
 
 def test_tournament_reports_ratings(capsys: pytest.CaptureFixture[str]) -> None:

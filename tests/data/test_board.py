@@ -8,7 +8,7 @@ import attrs
 import pytest
 
 from ttr_europe import Map, load_map
-from ttr_europe.data import load_map_file
+from ttr_europe.maps import load_map_file
 
 MAPS = ["europe", "usa"]
 
@@ -135,7 +135,7 @@ def test_states_pickle_to_equal_states_sharing_the_map() -> None:
 def test_custom_maps_pickle_by_their_records() -> None:
     import pickle
 
-    from ttr_europe.data import data_files, parse_map
+    from ttr_europe.maps import data_files, parse_map
 
     custom = parse_map((data_files() / "maps" / "usa.json").read_text("utf-8"))
     again = pickle.loads(pickle.dumps(custom))

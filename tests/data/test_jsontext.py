@@ -21,9 +21,9 @@ from ttr_europe import dumps, load_map, loads, new_game, observe, score
 from ttr_europe._jsontext import NO_CARD, card_name, cards_json, child_path, parse_json
 from ttr_europe.actions import DrawBlind
 from ttr_europe.cards import KIND_NAMES
-from ttr_europe.data import data_files, parse_map
 from ttr_europe.errors import DataError, SimulationError
 from ttr_europe.jsonio import action_from_json, state_from_json, view_from_json
+from ttr_europe.maps import data_files, parse_map
 from ttr_europe.records import GameRecord
 from ttr_europe.sim import read_rows, simulate
 from ttr_europe.testing import cards
@@ -87,7 +87,7 @@ def test_a_results_row_with_a_repeated_key_is_refused(tmp_path: Path) -> None:
 
 def test_a_web_message_with_two_types_creates_no_match() -> None:
     pytest.importorskip("starlette")
-    from ttr_europe.match import Match
+    from ttr_europe.table.match import Match
     from ttr_europe.web.hub import Client, Hub
 
     hub = Hub(lambda: Match.new("europe", "base", 2, 1, ["person", "random"]))

@@ -18,11 +18,11 @@ from ttr_europe import observe, to_json  # noqa: E402
 from ttr_europe.actions import parse  # noqa: E402
 from ttr_europe.errors import SetupError  # noqa: E402
 from ttr_europe.events import visible_to  # noqa: E402
-from ttr_europe.match import Match  # noqa: E402
 from ttr_europe.records import random_game, replay  # noqa: E402
 from ttr_europe.rules import events_between  # noqa: E402
 from ttr_europe.schemas import DOCUMENTS, document_schema  # noqa: E402
 from ttr_europe.scoring import score  # noqa: E402
+from ttr_europe.table.match import Match  # noqa: E402
 
 SCHEMAS = {kind: document_schema(kind) for kind in DOCUMENTS}
 REGISTRY = referencing.Registry().with_resources(

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from strategies import played
 from ttr_europe import GameState, Phase, apply, legal_actions, new_game
-from ttr_europe.bots import GreedyBot, decide
-from ttr_europe.data import load_map
 from ttr_europe.errors import DataError, SetupError
+from ttr_europe.maps import load_map
+from ttr_europe.players import GreedyBot, decide
 from ttr_europe.views import determinize, observe
 
 

@@ -20,9 +20,8 @@ from hypothesis import strategies as st
 import ttr_europe
 from ttr_europe import Phase, apply, fast, is_terminal, legal_actions, new_game
 from ttr_europe.actions import parse
-from ttr_europe.data import parse_map
 from ttr_europe.errors import DataError
-from ttr_europe.match import Match
+from ttr_europe.maps import parse_map
 from ttr_europe.records import (
     GameRecord,
     final_state,
@@ -36,6 +35,7 @@ from ttr_europe.records import (
     summary,
 )
 from ttr_europe.rules import events_between
+from ttr_europe.table.match import Match
 
 GOLDEN = Path(__file__).parents[1] / "golden"
 GOLDEN_GAMES: dict[str, dict[str, Any]] = {

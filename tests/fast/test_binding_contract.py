@@ -20,10 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from ttr_europe import actions, fast, ladder, mcts, rules
+from ttr_europe import actions, fast, rules
 from ttr_europe.cards import KINDS
 from ttr_europe.errors import MalformedActionError
 from ttr_europe.fast import _binding
+from ttr_europe.players import mcts, styles
 from ttr_europe.state import Phase
 from ttr_europe.testing.play import configs
 
@@ -109,7 +110,7 @@ def test_the_limits_are_the_references() -> None:
     assert define("END_TRIGGER_TRAINS") == rules.END_TRIGGER_TRAINS
     assert define("HOARD") == mcts._HOARD
     assert define("MORE_TICKETS") == mcts._MORE_TICKETS
-    assert define("SAVE_FOR") == ladder.SAVE_FOR
+    assert define("SAVE_FOR") == styles.SAVE_FOR
     assert define("PATH_CLAIMS") == mcts._PATH_CLAIMS
     assert define("OTHER_CLAIMS") == mcts._OTHER_CLAIMS
     assert define("KEY_ARG_BITS") == fast._KEY_ARG
@@ -122,7 +123,7 @@ def test_the_limits_are_the_references() -> None:
 
 def test_the_observation_and_code_tables_are_read_in_the_order_written() -> None:
     pytest.importorskip("numpy")
-    from ttr_europe.rl.batch import OBS_PARTS
+    from ttr_europe.envs.batch import OBS_PARTS
 
     parts = [n for n in enum("O_HAND") if n != "O_FIELDS"][: len(OBS_PARTS)]
     assert parts[-1] == "O_TUNNEL_COLOUR"
@@ -133,8 +134,9 @@ def test_the_observation_and_code_tables_are_read_in_the_order_written() -> None
                                        "C_STATION_PATTERNS", "C_ROUTES"]  # fmt: skip
 
 
-MIRRORED = ("_rng", "_payments", "_table", "rules", "scoring", "paths", "codec", "_routing",
-            "mcts", "bots", "ladder", "rl.encoding", "rl.memory")  # fmt: skip
+MIRRORED = ("_rng", "_payments", "_dealing", "rules", "scoring", "paths", "codec",
+            "players._routing", "players.mcts", "players.bots", "players.styles", "rl.encoding",
+            "rl.memory")  # fmt: skip
 """The modules core.c mirrors (its section headers and comments name them)."""
 
 

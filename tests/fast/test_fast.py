@@ -33,13 +33,13 @@ from ttr_europe.actions import (
     PayTunnel,
 )
 from ttr_europe.cards import Cards
-from ttr_europe.data import load_map
 from ttr_europe.errors import (
     BadArgumentError,
     IllegalActionError,
     ScoreMismatchError,
     SetupError,
 )
+from ttr_europe.maps import load_map
 from ttr_europe.rules import apply, is_terminal, legal_actions, new_game, why_illegal
 from ttr_europe.scoring import outcome, score
 from ttr_europe.state import GameState, PendingTunnel, Phase
@@ -549,7 +549,7 @@ def test_greedy_playouts_are_mcts_playouts(map_id: str, variant: str, players: i
     """``FastGame.greedy_playout`` plays move for move as ``mcts.Playout.finish``, from the
     deal and from positions reached by random play (the policy's remembered paths start empty
     in both)."""
-    from ttr_europe.mcts import Playout
+    from ttr_europe.players.mcts import Playout
 
     for seed in range(4):
         options = OPTIONS[(seed + players) % len(OPTIONS)]
@@ -582,7 +582,7 @@ def test_mcts_with_the_core_grows_the_same_tree(monkeypatch: pytest.MonkeyPatch)
     """With an iteration budget, ``MctsBot(compiled=True)`` makes the same decisions from the
     same randomness as the pure-Python bot, its tree node for node: the compiled playouts are
     the same games with the same rewards."""
-    from ttr_europe.mcts import MctsBot
+    from ttr_europe.players.mcts import MctsBot
     from ttr_europe.views import observe
 
     state = new_game("europe", players=2, seed=11)
@@ -621,7 +621,7 @@ def test_a_large_offer_is_listed_in_one_walk() -> None:
     game = fast.FastGame.from_state(state)
     listed = game.legal_actions()
     assert listed == list(legal_actions(state)) and len(listed) == 2**12 - 1 - 12  # two or more
-    from ttr_europe.mcts import Playout
+    from ttr_europe.players.mcts import Playout
 
     playout = Playout(board)
     game.greedy_playout(max_steps=1)

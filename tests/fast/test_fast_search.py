@@ -9,10 +9,10 @@ import random
 import pytest
 
 from ttr_europe import fast
-from ttr_europe.bots import GreedyBot, decide
-from ttr_europe.data import load_map
 from ttr_europe.errors import BadArgumentError
-from ttr_europe.mcts import _DECISIONS, Playout, search_moves
+from ttr_europe.maps import load_map
+from ttr_europe.players import GreedyBot, decide
+from ttr_europe.players.mcts import _DECISIONS, Playout, search_moves
 from ttr_europe.rules import apply, legal_actions, new_game
 from ttr_europe.state import GameState, Phase
 from ttr_europe.testing.play import configs

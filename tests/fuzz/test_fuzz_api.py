@@ -48,7 +48,6 @@ from ttr_europe import (
 from ttr_europe.actions import parse
 from ttr_europe.cards import Cards
 from ttr_europe.codec import legal_action_mask
-from ttr_europe.data import build_map, data_files, load_map_file, parse_map
 from ttr_europe.jsonio import (
     action_from_json,
     parse_json,
@@ -56,6 +55,7 @@ from ttr_europe.jsonio import (
     state_from_json,
     view_from_json,
 )
+from ttr_europe.maps import build_map, data_files, load_map_file, parse_map
 from ttr_europe.records import final_state, iter_replay, read_playthrough, record_of, summary
 from ttr_europe.render import render_svg
 from ttr_europe.scoring import longest_path

@@ -23,8 +23,8 @@ from hypothesis import assume, event, given, note
 from hypothesis import strategies as st
 
 from ttr_europe.cli import main
-from ttr_europe.data import data_files, load_map_file
 from ttr_europe.errors import TTRError
+from ttr_europe.maps import data_files, load_map_file
 from ttr_europe.records import random_game
 
 FOLDER = Path(tempfile.mkdtemp(prefix="ttr-fuzz-cli-"))

@@ -16,8 +16,8 @@ from ttr_europe import ActionCodec, apply, dumps, is_terminal, legal_actions, lo
 from ttr_europe.board import Map
 from ttr_europe.cli.info import map_summary
 from ttr_europe.codec import legal_action_mask
-from ttr_europe.data import build_map, data_files, parse_map
 from ttr_europe.errors import DataError
+from ttr_europe.maps import build_map, data_files, parse_map
 from ttr_europe.render import render_svg
 
 MAPS = {

@@ -37,14 +37,6 @@ from ttr_europe import (
 from ttr_europe.actions import MAX_TEXT, parse
 from ttr_europe.cli import main
 from ttr_europe.codec import legal_action_mask
-from ttr_europe.data import (
-    MAX_OFFER,
-    build_map,
-    data_files,
-    load_map_file,
-    parse_map,
-    reset_success_chance,
-)
 from ttr_europe.errors import (
     ActionParseError,
     BadArgumentError,
@@ -54,6 +46,14 @@ from ttr_europe.errors import (
     TTRError,
 )
 from ttr_europe.jsonio import scoreboard_from_json, scoreboard_to_json
+from ttr_europe.maps import (
+    MAX_OFFER,
+    build_map,
+    data_files,
+    load_map_file,
+    parse_map,
+    reset_success_chance,
+)
 from ttr_europe.records import random_game, replay
 from ttr_europe.scoring import format_scoreboard
 

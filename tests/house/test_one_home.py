@@ -46,7 +46,7 @@ def test_every_error_class_lives_in_errors_py() -> None:
 
 
 def test_unknown_bot_is_an_error_of_the_family() -> None:
-    from ttr_europe.bots import make_bot
+    from ttr_europe.players import make_bot
 
     try:
         make_bot("nope")
@@ -134,35 +134,102 @@ def _string_imports(name: str) -> list[str]:
 
 def test_no_module_imports_ours_by_a_string() -> None:
     """``importlib.import_module`` hides an arrow from the import graph (the bot registry once
-    named its entries so, and its circles went unseen). Two functions may: the package's lazy
-    top-level names (``_ELSEWHERE``, left out of the graph on purpose) and ``bots._import``,
-    whose names come from a user (a ``package.module:Class`` spec)."""
+    named its entries so, and its circles went unseen). Three places may: the package's lazy
+    top-level names (``_ELSEWHERE``, left out of the graph on purpose), the registry's
+    ``_import``, whose names come from a user (a ``package.module:Class`` spec), and ``_moved``,
+    which answers an old path from its new home only when the old path is used."""
     found = {(name, f) for name in MODULES for f in _string_imports(name)}
-    assert found == {("ttr_europe", "__getattr__"), ("ttr_europe.bots", "_import")}
+    assert found == {
+        ("ttr_europe", "__getattr__"),
+        ("ttr_europe.players.registry", "_import"),
+        ("ttr_europe._moved", "create_module"),
+        ("ttr_europe._moved", "attributes"),
+        ("ttr_europe._moved", "__getattr__"),
+    }
 
 
-def test_the_graph_sees_a_planted_cycle_and_an_upward_import(tmp_path: Path) -> None:
-    """The two checks above fail on the faults they guard: a function-local import that closes
-    a circle, and an import of a row below."""
-    text = "def f():\n    from .bots import make_bot\n"
-    fake = tmp_path / "ladder.py"
-    fake.write_text(MODULES["ttr_europe.ladder"].read_text("utf-8") + text, "utf-8")
-    saved = MODULES["ttr_europe.ladder"]
-    MODULES["ttr_europe.ladder"] = fake
+def test_the_graph_sees_a_planted_cycle_and_a_wing_importing_upward(tmp_path: Path) -> None:
+    """The checks below fail on the faults they guard: a function-local import that closes a
+    circle inside a wing (a style asking the registry, which names the styles), and a module of
+    the game importing a wing above it."""
+    plants = {
+        "ttr_europe.players.styles": "def f():\n    from .registry import make_bot\n",
+        "ttr_europe.rules": "def f():\n    from .players import make_bot\n",
+    }
+    saved = {name: MODULES[name] for name in plants}
+    for name, text in plants.items():
+        fake = tmp_path / f"{name}.py"
+        fake.write_text(MODULES[name].read_text("utf-8") + text, "utf-8")
+        MODULES[name] = fake
     try:
-        assert "ttr_europe.bots" in _imports("ttr_europe.ladder", lazy=True)
+        assert "ttr_europe.players.registry" in _imports("ttr_europe.players.styles", lazy=True)
         assert list(nx.simple_cycles(_graph(lazy=True))) != []
-        layers = _layers()
-        assert _layer_of("ttr_europe.bots", layers) > _layer_of("ttr_europe.ladder", layers)
+        assert ("ttr_europe.rules", "ttr_europe.players") in _wrong_way(_floors())
     finally:
-        MODULES["ttr_europe.ladder"] = saved
+        MODULES.update(saved)
+
+
+def _floors() -> dict[str, int]:
+    """The floor of each wing in docs/architecture.md's table under the picture ("the game"
+    is the package's root)."""
+    text = (REPO / "docs" / "architecture.md").read_text("utf-8")
+    table = text.split("## Wings", 1)[1].split("\n| floor |", 1)[1].split("\n\n", 1)[0]
+    floors: dict[str, int] = {}
+    for row in table.splitlines()[2:]:
+        cells = row.split("|")
+        names = re.findall(r"`([a-z_]+)`", cells[2]) or ["game"] * ("the game" in cells[2])
+        for name in names:
+            floors[name] = int(cells[1])
+    return floors
+
+
+def _wing_of(name: str, floors: dict[str, int]) -> str:
+    """The wing of module ``name``: its subpackage when that is a wing, else the game; the
+    package's ``__main__`` is the command line's."""
+    part = name.split(".")[1] if name.count(".") else ""
+    part = "cli" if part == "__main__" else part
+    return part if part in floors else "game"
+
+
+def _wrong_way(floors: dict[str, int]) -> list[tuple[str, str]]:
+    """The imports (inside functions too) from a wing into another on its floor or above."""
+    found = []
+    for name in MODULES:
+        if name == "ttr_europe":
+            continue
+        mine = _wing_of(name, floors)
+        for target in _imports(name, lazy=True):
+            theirs = _wing_of(target, floors)
+            if target != "ttr_europe" and theirs != mine and floors[theirs] >= floors[mine]:
+                found.append((name, target))
+    return found
+
+
+def test_each_wing_imports_only_wings_below_it() -> None:
+    """The picture of docs/architecture.md holds: no module imports a wing beside or above its
+    own, so no circle runs between wings and no module of the game imports a player, a table or
+    an environment."""
+    floors = _floors()
+    assert floors["game"] == 1 and floors["cli"] == max(floors.values())
+    assert {"players", "table", "envs", "bench", "rl", "sim", "web"} <= set(floors)
+    packages = {name.split(".")[1] for name in MODULES if name.count(".") and
+                MODULES[name].name == "__init__.py"}  # fmt: skip
+    assert packages - {"fast"} <= set(floors), "a subpackage in no wing"
+    assert _wrong_way(floors) == []
+    wings = nx.DiGraph()
+    for name in MODULES:
+        for target in _imports(name, lazy=True):
+            if target != "ttr_europe" and name != "ttr_europe":
+                wings.add_edge(_wing_of(name, floors), _wing_of(target, floors))
+    wings.remove_edges_from(nx.selfloop_edges(wings))
+    assert nx.is_directed_acyclic_graph(wings)
 
 
 def _layers() -> dict[str, int]:
-    """The row of docs/architecture.md's layer table that names each module (a subpackage's
-    row holds its modules)."""
+    """The row of docs/architecture.md's table of the game's modules that names each module (a
+    subpackage's row holds its modules)."""
     text = (REPO / "docs" / "architecture.md").read_text("utf-8")
-    table = text.split("## Layers", 1)[1].split("\n\n| module |", 1)[1].split("\n\n", 1)[0]
+    table = text.split("## Wings", 1)[1].split("\n\n| module |", 1)[1].split("\n\n", 1)[0]
     rows = [line for line in table.splitlines() if line.startswith("| `")]
     layer: dict[str, int] = {}
     for i, row in enumerate(rows):
@@ -177,17 +244,17 @@ def _layer_of(name: str, layers: dict[str, int]) -> int:
         found = layers.get(".".join(parts[:n]))
         if found is not None:
             return found
-    raise AssertionError(f"{name} is not in docs/architecture.md's layer table")
+    raise AssertionError(f"{name} is not in docs/architecture.md's table of the game's modules")
 
 
 def test_the_layer_table_is_the_import_graph() -> None:
-    """Every module is in the table, and imports (inside functions too) only modules of its own
-    row or above: no upward arrow."""
-    layers = _layers()
+    """Every module of the game is in the table, and imports (inside functions too) only modules
+    of its own row or above: no upward arrow inside the game."""
+    layers, floors = _layers(), _floors()
     assert len(set(layers.values())) > 20
     upward = []
     for name in MODULES:
-        if name == "ttr_europe":
+        if name == "ttr_europe" or _wing_of(name, floors) != "game":
             continue
         mine = _layer_of(name, layers)
         for target in _imports(name, lazy=True):
@@ -232,37 +299,45 @@ def test_the_public_face_is_small_and_the_old_names_still_resolve() -> None:
         assert getattr(ttr_europe, name) is getattr(module, name), name
 
 
-INTERNAL = ("_guards", "_table", "_unionfind", "_jsontext", "_rng", "_payments", "_routing")
+INTERNAL = ("_guards", "_dealing", "_unionfind", "_jsontext", "_jsonschema", "_rng", "_seeds",
+            "_payments", "_moved", "players._routing")  # fmt: skip
 """The engine's own modules (docs/architecture.md, "The public face")."""
 
 
+def _public(name: str) -> str:
+    """``name`` without the underscore of its last part (``players._routing``: ``routing``)."""
+    head, _, last = name.rpartition(".")
+    return f"{head}.{last.removeprefix('_')}" if head else last.removeprefix("_")
+
+
 def test_internal_modules_are_underscored_and_not_exported() -> None:
-    """The internal modules carry a leading underscore, their old names are gone (no shim: no
-    document told users to import them), and the top level re-exports neither them nor any of
-    their names, eagerly or on first use."""
+    """The internal modules carry a leading underscore, their names without it were never
+    public (no document told users to import them), and the top level re-exports neither them
+    nor any of their names, eagerly or on first use."""
     import importlib
 
+    last = {name.rpartition(".")[2] for name in INTERNAL}
     for name in INTERNAL:
         assert f"ttr_europe.{name}" in MODULES, name
-        assert f"ttr_europe.{name.removeprefix('_')}" not in MODULES, name
+        assert f"ttr_europe.{_public(name)}" not in MODULES, name
         with pytest.raises(ModuleNotFoundError):
-            importlib.import_module(f"ttr_europe.{name.removeprefix('_')}")
-    assert not {name.removeprefix("_") for name in INTERNAL} & set(dir(ttr_europe))
+            importlib.import_module(f"ttr_europe.{_public(name)}")
+    assert not {_public(name) for name in last} & set(dir(ttr_europe))
     homes = set(ttr_europe._ELSEWHERE.values()) | {"scoring"}
-    assert not homes & ({name.removeprefix("_") for name in INTERNAL} | set(INTERNAL))
+    assert not homes & ({_public(name) for name in last} | last)
     for name in ttr_europe.__all__:
         home = getattr(getattr(ttr_europe, name), "__module__", "") or ""
-        assert home.rpartition(".")[2] not in INTERNAL, (name, home)
+        assert home.rpartition(".")[2] not in last, (name, home)
     readme = (REPO / "README.md").read_text("utf-8")
     for name in INTERNAL:
-        assert f"ttr_europe.{name.removeprefix('_')}" not in readme, name
+        assert f"ttr_europe.{_public(name)}" not in readme, name
 
 
 def test_one_module_binds_the_compiled_core() -> None:
     """``fast._binding`` alone holds the core's pointers (``_lib()``, ``._ptr``): every other
     module calls the core through it, so each C signature is written once. ctypes is imported
-    there and in ``sandbox`` only, which asks the C library for ``prctl`` (a bot dies with its
-    referee) and loads nothing of ours."""
+    there and in ``players.sandbox`` only, which asks the C library for ``prctl`` (a bot dies
+    with its referee) and loads nothing of ours."""
     binders, importers = [], []
     for name, path in MODULES.items():
         text = path.read_text("utf-8")
@@ -275,19 +350,17 @@ def test_one_module_binds_the_compiled_core() -> None:
         if "_lib()" in text or "._ptr" in text:
             binders.append(name)
     assert binders == ["ttr_europe.fast._binding"]
-    assert importers == ["ttr_europe.fast._binding", "ttr_europe.sandbox"]
-    sandbox = MODULES["ttr_europe.sandbox"].read_text("utf-8")
+    assert importers == ["ttr_europe.fast._binding", "ttr_europe.players.sandbox"]
+    sandbox = MODULES["ttr_europe.players.sandbox"].read_text("utf-8")
     assert "CDLL(None" in sandbox and sandbox.count("CDLL(") == 1  # the C library, nothing else
 
 
 def test_the_compiled_core_imports_nothing_that_plays_games_in_bulk() -> None:
-    """``mcts``, ``sim`` and ``rl`` import ``fast``; ``fast`` imports none of them (nor any
-    module of the edge), so no arrow runs upward from the core."""
-    layers = _layers()
-    fast_row = layers["ttr_europe.fast"]
-    assert layers["ttr_europe.mcts"] > fast_row and layers["ttr_europe.rl"] > fast_row
+    """``fast`` is a module of the game: it imports nothing of a wing (the players' search, the
+    simulations and the environments import it), so no arrow runs upward from the core."""
+    floors = _floors()
+    assert _wing_of("ttr_europe.fast._binding", floors) == "game"
     for name in MODULES:
         if name == "ttr_europe.fast" or name.startswith("ttr_europe.fast."):
-            edge = ("ttr_europe.mcts", "ttr_europe.rl", "ttr_europe.sim", "ttr_europe.bots")
             for target in _imports(name, lazy=True):
-                assert not target.startswith(edge), (name, target)
+                assert _wing_of(target, floors) == "game", (name, target)

@@ -43,7 +43,7 @@ print(json.dumps({
 PLAY = """
 import json, random
 from ttr_europe import fast
-from ttr_europe.mcts import MctsBot
+from ttr_europe.players.mcts import MctsBot
 from ttr_europe.rules import apply, is_terminal, legal_actions, new_game
 state, rng = new_game("usa", players=2, seed=1), random.Random(1)
 while not is_terminal(state):
@@ -138,8 +138,8 @@ def test_wheel_contains_the_data(wheel: Path) -> None:
         "ttr_europe/locale/pt/LC_MESSAGES/ttr_europe.po",  # the catalogs (docs/web.md)
         "ttr_europe/locale/ru/LC_MESSAGES/ttr_europe.po",
         "ttr_europe/locale/ro/LC_MESSAGES/ttr_europe.po",
-        "ttr_europe/rl/baseline.npz",  # the trained baseline's weights (docs/rl.md)
-        "ttr_europe/rl/bc_ppo.npz",  # the bc-ppo policy's weights (docs/rl.md)
+        "ttr_europe/players/weights/baseline.npz",  # the trained baseline's weights (docs/rl.md)
+        "ttr_europe/players/weights/bc_ppo.npz",  # the bc-ppo policy's weights (docs/rl.md)
     ):
         assert needed in names
     # The repository's top-level data/ is a link to the package's; it must not ship twice.

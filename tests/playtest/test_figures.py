@@ -11,14 +11,14 @@ from typing import Any
 
 import pytest
 
-from ttr_europe import bots, fast, parse_action
+from ttr_europe import fast, parse_action, players
 from ttr_europe._rng import below
 from ttr_europe.actions import Action
 from ttr_europe.board import Map
-from ttr_europe.data import load_map, load_map_file
 from ttr_europe.events import Passed, RouteClaimed, StationBuilt, TurnStarted
 from ttr_europe.loop import play_out
-from ttr_europe.mcts import Playout
+from ttr_europe.maps import load_map, load_map_file
+from ttr_europe.players.mcts import Playout
 from ttr_europe.playtest import Playtest, playtest
 from ttr_europe.playtest.figures import mean, rate
 from ttr_europe.playtest.games import PlaytestSpec, seat_stream
@@ -42,8 +42,8 @@ def record_of(board: Map, spec: PlaytestSpec) -> GameRecord:
     state = GameRecord(board.id, spec.variant, len(spec.bots), spec.seed, 0, spec.options).start(
         board
     )
-    players = [None if b in ("uniform", "playout") else bots.make_bot(b) for b in spec.bots]
-    rngs = [bots.seat_rng(spec.seed, q) for q in range(len(spec.bots))]
+    bots = [None if b in ("uniform", "playout") else players.make_bot(b) for b in spec.bots]
+    rngs = [players.seat_rng(spec.seed, q) for q in range(len(spec.bots))]
     streams = [seat_stream(spec.seed, q) for q in range(len(spec.bots))]
     playout = Playout(board)
 
@@ -55,10 +55,10 @@ def record_of(board: Map, spec: PlaytestSpec) -> GameRecord:
             return legal[k]
         if spec.bots[seat] == "playout":
             return playout.choose(now)
-        bot = players[seat]
+        bot = bots[seat]
         assert bot is not None
-        action = bots.decide(bot, now, rngs[seat])
-        bots.tell(players, now, action)
+        action = players.decide(bot, now, rngs[seat])
+        players.tell(bots, now, action)
         return action
 
     actions = [str(a) for a, _, _ in play_out(state, choose, max_actions=spec.max_actions)]

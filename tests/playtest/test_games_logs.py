@@ -9,7 +9,7 @@ import pytest
 from test_figures import core, example
 
 from ttr_europe.board import Map
-from ttr_europe.data import load_map
+from ttr_europe.maps import load_map
 from ttr_europe.playtest import lineups
 from ttr_europe.playtest.games import GameLog, PlaytestSpec, play_log, seat_stream
 

@@ -14,8 +14,8 @@ import pytest
 from test_figures import EXAMPLE, check_against_records, core, example
 
 from ttr_europe.board import Map
-from ttr_europe.data import load_map_file
 from ttr_europe.errors import BotError, DataError, SetupError, SimulationError
+from ttr_europe.maps import load_map_file
 from ttr_europe.playtest import lineups, playtest
 
 # --------------------------------------------------------------------------- the same figures

@@ -38,8 +38,8 @@ def _log(out: Path) -> list[dict[str, object]]:
 
 
 def test_a_short_run_learns_resumes_and_exports_a_numpy_policy(tmp_path: Path) -> None:
-    from ttr_europe.rl.baseline import NumpyPolicy
-    from ttr_europe.rl.policy_bot import PolicyBot
+    from ttr_europe.players.baseline import NumpyPolicy
+    from ttr_europe.players.policy_bot import PolicyBot
     from ttr_europe.testing import check_bot
 
     recipe = _recipe()
@@ -65,7 +65,7 @@ def test_a_short_run_learns_resumes_and_exports_a_numpy_policy(tmp_path: Path) -
 
 
 def test_ppo_goes_on_from_exported_weights_against_a_chosen_league(tmp_path: Path) -> None:
-    from ttr_europe.rl.baseline import NumpyPolicy
+    from ttr_europe.players.baseline import NumpyPolicy
 
     recipe = _recipe()
     first, second = tmp_path / "first", tmp_path / "second"

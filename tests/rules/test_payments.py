@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from ttr_europe import _payments as payments
 from ttr_europe.cards import KINDS, LOCOMOTIVE, Cards
-from ttr_europe.data import load_map
+from ttr_europe.maps import load_map
 from ttr_europe.testing import cards
 
 hands = st.lists(st.integers(0, 14), min_size=KINDS, max_size=KINDS).map(Cards)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from ttr_europe.actions import Action
-from ttr_europe.bots import GreedyBot
+from ttr_europe.players import GreedyBot
 from ttr_europe.sim import (
     Backend,
     GameSpec,

@@ -21,14 +21,14 @@ import pytest
 
 from ttr_europe.actions import Action, parse
 from ttr_europe.cli import main
-from ttr_europe.protocol import TimeControl
+from ttr_europe.players.protocol import TimeControl
 from ttr_europe.rules import apply, new_game
 from ttr_europe.scoring import score
 from ttr_europe.sim import GameSpec, SimulationError, backends, play_game, simulate
 from ttr_europe.sim.backends import DIED, OVERDUE
 from ttr_europe.views import View
 
-HOSTILE = Path(__file__).resolve().parents[1] / "bots" / "hostile_bot.py"
+HOSTILE = Path(__file__).resolve().parents[1] / "players" / "hostile_bot.py"
 
 
 def trusted(mode: str, arg: str = "-", move: float = 1) -> str:

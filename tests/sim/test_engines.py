@@ -21,10 +21,11 @@ import attrs
 import pytest
 
 from ttr_europe import fast
-from ttr_europe.bots import GreedyBot, RandomBot, seat_rng, seat_seed
-from ttr_europe.data import load_map
+from ttr_europe._seeds import seat_rng, seat_seed, twister_key
 from ttr_europe.errors import SimulationError
-from ttr_europe.ladder import ClaimerBot, SaverBot
+from ttr_europe.maps import load_map
+from ttr_europe.players import GreedyBot, RandomBot
+from ttr_europe.players.styles import ClaimerBot, SaverBot
 from ttr_europe.sim import (
     GameResult,
     GameSpec,
@@ -111,7 +112,7 @@ def test_the_core_draws_each_seat_from_that_seats_generator() -> None:
     from them by hand (CPython's init_by_array, written out here) draws what ``seat_rng``
     draws."""
     text = seat_seed(12, 1)
-    key = fast.twister_key(text)
+    key = twister_key(text)
     mt = _init_by_array(key)
     expected = seat_rng(12, 1).getstate()[1]
     assert (*mt, 624) == expected

@@ -115,7 +115,7 @@ def test_an_address_that_does_not_answer_is_one_clear_error(
 
 KILLER = '''
 import os, signal
-from ttr_europe.bots import GreedyBot
+from ttr_europe.players import GreedyBot
 
 class DiesOnce:
     """Plays greedy, except that the first move of the run kills its worker (SIGKILL)."""

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from ttr_europe.protocol import TimeControl
+from ttr_europe.players.protocol import TimeControl
 from ttr_europe.sim import SimulationError, simulate
 
 BOTS = ["greedy", "random"]

@@ -20,8 +20,8 @@ from ttr_europe import (
     View,
     loads,
 )
-from ttr_europe.bots import RandomBot
 from ttr_europe.jsonio import dumps
+from ttr_europe.players import RandomBot
 from ttr_europe.testing import card_total, check_bot, refusal, scenario
 
 

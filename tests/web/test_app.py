@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from webserver import serving
 
-from ttr_europe.match import Match
+from ttr_europe.table.match import Match
 from ttr_europe.testing import finished
 from ttr_europe.web import hub as hub_module
 

@@ -11,10 +11,10 @@ pytest.importorskip("starlette")
 
 from ttr_europe import observe, score
 from ttr_europe.actions import ClaimRoute
-from ttr_europe.bots import RandomBot
-from ttr_europe.match import Match
 from ttr_europe.notation import parse_action
+from ttr_europe.players import RandomBot
 from ttr_europe.rules import legal_actions
+from ttr_europe.table.match import Match
 from ttr_europe.testing import finished, scenario
 from ttr_europe.web.hub import (
     BURST,

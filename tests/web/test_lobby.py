@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ttr_europe.match import Match
+from ttr_europe.table.match import Match
 from ttr_europe.web import lobby
 from ttr_europe.web.hub import Client, Hub
 from ttr_europe.web.store import Store, sharing

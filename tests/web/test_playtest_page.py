@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from ttr_europe.data import load_map_file
+from ttr_europe.maps import load_map_file
 from ttr_europe.playtest import playtest
 from ttr_europe.playtest.report import write_report
 

@@ -13,7 +13,7 @@ import zlib
 import pytest
 from webserver import serving
 
-from ttr_europe.match import Match
+from ttr_europe.table.match import Match
 from ttr_europe.web.server import COMPRESS_LEVEL, HeaderDeadline, QuickDeflate
 
 

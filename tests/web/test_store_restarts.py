@@ -18,9 +18,9 @@ pytest.importorskip("starlette")
 from ttr_europe.actions import ClaimRoute, DrawBlind, DrawFaceUp, DrawTickets, KeepTickets
 from ttr_europe.cli import main
 from ttr_europe.cli.serve import dealer
-from ttr_europe.data import load_map
 from ttr_europe.errors import DataError
-from ttr_europe.match import Match
+from ttr_europe.maps import load_map
+from ttr_europe.table.match import Match
 from ttr_europe.web import hub as hub_module
 from ttr_europe.web.hub import JOIN_GRACE, PERSON_IDLE, Client, Hub
 from ttr_europe.web.store import Store, token_hash

@@ -24,8 +24,8 @@ pytest.importorskip("starlette")
 
 from ttr_europe.cli import main
 from ttr_europe.cli.serve import dealer, short_collections
-from ttr_europe.data import load_map
 from ttr_europe.errors import DataError
+from ttr_europe.maps import load_map
 from ttr_europe.web import hub as hub_module
 from ttr_europe.web.hub import JOIN_GRACE, MOVE_BURST, MOVE_RATE, Client, Hub
 from ttr_europe.web.store import APPLICATION_ID, SCHEMA, Store, backup

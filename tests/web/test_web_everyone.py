@@ -23,7 +23,7 @@ from repo_scripts import load_script
 from ttr_europe import load_map
 from ttr_europe.actions import ClaimRoute
 from ttr_europe.i18n import translator
-from ttr_europe.match import Match
+from ttr_europe.table.match import Match
 from ttr_europe.testing import scenario
 
 TURN = "['turn', 'over'].includes(document.body.dataset.state)"

@@ -12,7 +12,7 @@ import pytest
 from webserver import serving
 
 from ttr_europe.i18n import LANGUAGES, catalog_json
-from ttr_europe.match import Match
+from ttr_europe.table.match import Match
 from ttr_europe.web.hub import Client, Hub
 
 

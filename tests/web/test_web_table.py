@@ -17,7 +17,7 @@ import pytest
 from test_web_browser import TIMEOUT, TURN, VISIBLE_POINT
 from webserver import serving
 
-from ttr_europe.match import Match
+from ttr_europe.table.match import Match
 from ttr_europe.testing import scenario
 
 SIZES = {

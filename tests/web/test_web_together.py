@@ -22,7 +22,7 @@ from webserver import free_port, serve_process, serving
 from repo_scripts import load_script
 from ttr_europe import observe, score
 from ttr_europe.i18n import translator
-from ttr_europe.match import Match
+from ttr_europe.table.match import Match
 from ttr_europe.web.lobby import MAX_CREATES
 
 SERVER_DEAL = lambda: Match.new("europe", "base", 2, 3, ["person", "greedy"])  # noqa: E731

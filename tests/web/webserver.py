@@ -24,7 +24,7 @@ import pytest
 pytest.importorskip("starlette")
 uvicorn = pytest.importorskip("uvicorn")
 
-from ttr_europe.match import Match  # noqa: E402
+from ttr_europe.table.match import Match  # noqa: E402
 from ttr_europe.web.app import create_app  # noqa: E402
 from ttr_europe.web.hub import Hub  # noqa: E402
 from ttr_europe.web.server import config  # noqa: E402

@@ -12,11 +12,11 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from ..board import Map
-from ..data import check_path, load_map, load_map_file
 from ..errors import DataError
 from ..errors import UsageError as UsageError  # noqa: PLC0414 (re-exported from its old home)
 from ..i18n import LANGUAGES, N_, NP_, Phrase, Phrasebook, Translator, from_environment, language
 from ..jsonio import MAX_TEXT
+from ..maps import check_path, load_map, load_map_file
 
 
 @attrs.frozen

@@ -9,8 +9,8 @@ from typing import Any
 
 from ..board import Map, Variant
 from ..cards import KIND_NAMES
-from ..data import available_maps
 from ..i18n import N_, Translator, from_environment, translator
+from ..maps import available_maps
 from .common import Command, add_lang_argument, open_map
 
 ENGLISH = translator("en")

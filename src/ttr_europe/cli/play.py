@@ -22,7 +22,7 @@ from .common import (
 
 if TYPE_CHECKING:
     from ..i18n import Translator
-    from ..match import Match
+    from ..table.match import Match
 
 DEFAULT_SAVE = "ttr-europe-game.json"
 
@@ -84,7 +84,7 @@ def _read_line(prompt: str) -> str | None:
     """One line of standard input (None at its end). An overlong line is cut (the terminal
     refuses it) and the rest of it dropped; piped input is echoed, with unprintable characters
     shown as ``?``. ``run_play`` makes bytes that are not UTF-8 read as U+FFFD."""
-    from ..terminal import MAX_LINE, printable
+    from ..table.terminal import MAX_LINE, printable
 
     sys.stdout.write(prompt)
     sys.stdout.flush()
@@ -109,7 +109,7 @@ def _saver(path: str, map_data: str | None = None) -> Callable[[object], str]:
     def save(match: object) -> str:
         import attrs
 
-        from ..match import Match
+        from ..table.match import Match
 
         assert isinstance(match, Match)
         record = match.record()
@@ -127,8 +127,8 @@ def _drawer(record_path: str, lang: str = "en") -> Callable[[object, int], str]:
     words in ``lang``."""
 
     def draw(match: object, seat: int) -> str:
-        from ..match import Match
         from ..render import render_svg
+        from ..table.match import Match
 
         assert isinstance(match, Match)
         path = (record_path[:-5] if record_path.endswith(".json") else record_path) + "-board.svg"
@@ -142,8 +142,8 @@ def _drawer(record_path: str, lang: str = "en") -> Callable[[object, int], str]:
 def run_play(args: argparse.Namespace) -> int:
     """Seat the players, play the game (a person at the terminal, or the bots alone), then
     show the end and keep what was asked for (a record, a picture)."""
-    from ..bots import close_bots
     from ..i18n import from_environment, translator
+    from ..players import close_bots
 
     tr = translator(args.lang or from_environment())
     try:
@@ -167,9 +167,9 @@ def run_play(args: argparse.Namespace) -> int:
 def _seated(args: argparse.Namespace) -> tuple[Match, str | None, list[int]]:
     """The match to play, new or resumed from a record, the map file's text to keep in its
     record (a map that is not shipped), and the seats of people (``ValueError``: bad seats)."""
-    from ..bots import make_bot, split_specs
-    from ..match import PERSON, Match
+    from ..players import make_bot, split_specs
     from ..records import GameRecord
+    from ..table.match import PERSON, Match
 
     names = split_specs(args.bots) or ["greedy"]
     record = None
@@ -193,7 +193,7 @@ def _seated(args: argparse.Namespace) -> tuple[Match, str | None, list[int]]:
 
 def _introduce(match: Match, tr: Translator) -> None:
     """The game's first line: map, variant, players, seed and who sits where; the legend."""
-    from ..terminal import LEGEND, player
+    from ..table.terminal import LEGEND, player
 
     state = match.state
     seated = ", ".join(
@@ -217,7 +217,7 @@ def _at_the_terminal(
     match: Match, args: argparse.Namespace, map_data: str | None, tr: Translator
 ) -> bool:
     """A person plays at the terminal; False when they quit before the end."""
-    from ..terminal import Terminal
+    from ..table.terminal import Terminal
 
     if isinstance(sys.stdin, io.TextIOWrapper):  # a line is counted in characters
         sys.stdin.reconfigure(encoding="utf-8", errors="replace")
@@ -232,7 +232,7 @@ def _bots_alone(match: Match, quiet: bool, tr: Translator) -> None:
     """The bots play to the end, every turn printed; a failing bot hands its seat to a
     random stand-in, as in the terminal."""
     from ..errors import BotError
-    from ..terminal import PlayLog
+    from ..table.terminal import PlayLog
 
     log = PlayLog(everything=True, tr=tr)
     while not match.finished:
@@ -255,7 +255,7 @@ def _bots_alone(match: Match, quiet: bool, tr: Translator) -> None:
 
 def _the_end(match: Match, quiet: bool, tr: Translator) -> None:
     """The final position, the scoreboard and the winners (the scoreboard alone when quiet)."""
-    from ..terminal import player, scoreboard_text
+    from ..table.terminal import player, scoreboard_text
 
     state = match.state
     board = match.scoreboard()

@@ -26,7 +26,7 @@ def run_replay(args: argparse.Namespace) -> int:
     from ..i18n import from_environment, translator
     from ..records import GameRecord, replay_moves
     from ..scoring import score
-    from ..terminal import LEGEND, describe_state, play_log, scoreboard_text
+    from ..table.terminal import LEGEND, describe_state, play_log, scoreboard_text
 
     tr = translator(args.lang or from_environment())
     record = GameRecord.from_json(read_text(args.record), source=args.record)

@@ -22,7 +22,7 @@ from .common import Command, add_map_arguments, int_between, open_map, seed_int
 
 if TYPE_CHECKING:
     from ..board import Map
-    from ..match import Match
+    from ..table.match import Match
 
 DEFAULT_DB = "ttr-europe-matches.db"
 
@@ -53,7 +53,7 @@ def dealer(
 ) -> Callable[[], Match]:
     """Deals each new match from one sequence of seeds fixed by ``seed``, skipping the ``made``
     matches an earlier run on the same database dealt: a restart never deals them again."""
-    from ..match import Match
+    from ..table.match import Match
 
     seeds = random.Random(seed)
     for _ in range(made):
@@ -78,12 +78,12 @@ def run_serve(args: argparse.Namespace) -> int:
               "pip install 'ttr_europe[web]'", file=sys.stderr)  # fmt: skip
         return 2
 
-    from ..bots import split_specs
+    from ..players import split_specs
 
     board = open_map(args.map)
     names = split_specs(args.seats) or ["person"]
     seats = [names[min(i, len(names) - 1)] for i in range(args.players)]
-    from ..match import Match
+    from ..table.match import Match
 
     Match.new(board, args.variant, args.players, 0, seats)  # bad settings fail before any file
     store = Store(args.db)  # DataError: not a match database, damaged, or another server's

@@ -15,8 +15,8 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, TextIO
 
-from ..bots import BUILTIN_BOTS
 from ..i18n import from_environment, translator
+from ..players import BUILTIN_BOTS
 from .common import (
     Command,
     add_map_arguments,
@@ -28,7 +28,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from ..protocol import TimeControl
+    from ..players.protocol import TimeControl
 
 
 def configure_games(parser: argparse.ArgumentParser) -> None:
@@ -84,7 +84,7 @@ def configure_games(parser: argparse.ArgumentParser) -> None:
 
 def clock_spec(text: str) -> TimeControl:
     """``--clock MOVE[,GAME]``: positive seconds (the game's default: 600 s, as ``cmd:``)."""
-    from ..protocol import TimeControl
+    from ..players.protocol import TimeControl
 
     parts = text.split(",")
     try:
@@ -172,8 +172,8 @@ def run_games(args: argparse.Namespace, *, forfeits_fail: bool) -> int:
     bot forfeited), 2 when nothing could start (bad arguments, map or results file, a Ray
     address that does not answer), 130 when interrupted (the rows written stay).
     """
-    from ..bots import split_specs
     from ..errors import BotError
+    from ..players import split_specs
     from ..sim import SimulationError, engine_for, resolve_bot, simulate
 
     def fail(message: str, status: int = 1) -> int:

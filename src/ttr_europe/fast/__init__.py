@@ -11,7 +11,6 @@ together.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -60,10 +59,9 @@ __all__ = [
     "playout",
     "reference_playout",
     "status",
-    "twister_key",
 ]
 
-GREEDY_MAX_STEPS = 2_000  # mcts.Playout.finish's limit: a playout this long stops where it is
+GREEDY_MAX_STEPS = 2_000  # Playout.finish's limit (players.mcts): a playout this long stops there
 _MASK = (1 << 64) - 1
 _WORDS = 4  # 64-bit words of a closed mask: the core holds at most 256 routes
 _KEY_ARG = 20  # bits of a move key's argument (core.c KEY_ARG_BITS), after 4 of its kind
@@ -71,8 +69,9 @@ _KEY_PAY = 4 + _KEY_ARG  # where its payment starts: 4 bits a card kind
 _KEY_KEPT = 7  # tickets a keep's key names at most (core.c KEY_KEPT): 3 bits, then 8 a ticket
 _CLAMP = 1 << 20  # card counts above this answer every check as this does (core.c BIG)
 CORE_BOTS = {"random": 0, "greedy": 1, "claimer": 2, "saver": 3}
-"""The bots the core plays move for move (``bots.RandomBot``, ``bots.GreedyBot``,
-``ladder.ClaimerBot``, ``ladder.SaverBot``), by name, with their codes in core.c (``BOT_*``)."""
+"""The bots the core plays move for move (``players.RandomBot``, ``players.GreedyBot``,
+``players.styles.ClaimerBot``, ``players.styles.SaverBot``), by name, with their codes in core.c
+(``BOT_*``)."""
 
 
 # --------------------------------------------------------------------------- rules
@@ -444,7 +443,7 @@ class FastGame:
         return self._core.current()
 
     def greedy_playout(self, max_steps: int = GREEDY_MAX_STEPS) -> int:
-        """Play to the end (or ``max_steps`` actions) with ``mcts.Playout``'s ticket-driven
+        """Play to the end (or ``max_steps`` actions) with ``players.mcts.Playout``'s ticket-driven
         greedy policy, in place, move for move as ``Playout(board).finish(state)`` plays;
         the number of actions applied."""
         if type(max_steps) is not int or max_steps < 0:
@@ -505,8 +504,8 @@ class FastGame:
         record: bool = False,
     ) -> tuple[int, list[Action] | None]:
         """Play on, in place, each seat moved by the core's copy of its bot (``CORE_BOTS``),
-        move for move as ``bots.play`` with those bots: seat ``q`` draws from a
-        ``random.Random`` seeded with the key words ``keys[q]`` (``twister_key``), and play
+        move for move as ``players.play`` with those bots: seat ``q`` draws from a
+        ``random.Random`` seeded with the key words ``keys[q]`` (``_seeds.twister_key``), and play
         stops when the game ends or after ``max_actions`` actions. Returns the number of
         actions applied and, with ``record``, the actions; ``(-1, None)`` when a bot found no
         move or its move was refused (it never is; checked rather than trusted)."""
@@ -541,7 +540,7 @@ class FastGame:
         return self._core.policy_playout(policies, streams, max_actions, words)
 
     def search_step(self, seat: int, *, fresh: bool = True) -> list[int]:
-        """Play on, in place, with ``mcts.Playout``'s policy for every seat but ``seat`` and
+        """Play on, in place, with ``players.mcts.Playout``'s policy for every seat but ``seat`` and
         for ``seat``'s second draws and tunnels, up to ``seat``'s next turn start or ticket
         choice; there, the keys of ``mcts.search_moves`` (one int each, the same move in
         every world), the policy's move first and none twice. Empty once the game is over
@@ -578,17 +577,6 @@ class FastGame:
         if kind == _KEEP:
             return KeepTickets([self._board.tickets[t].id for t in words[2 : 2 + arg]])
         return self._action((kind, arg, tuple(words[2 : 2 + KINDS])), ())
-
-
-def twister_key(text: str) -> tuple[int, ...]:
-    """The 32-bit words ``random.Random(text)`` seeds its Mersenne Twister with (CPython's
-    ``random.seed`` of a str: the integer of the text and its SHA-512, little end first),
-    which the core seeds its copy of a bot's generator with (core.c ``mt_seed_key``)."""
-    data = text.encode()
-    number = int.from_bytes(data + hashlib.sha512(data).digest(), "big")
-    words = max(1, (number.bit_length() + 31) // 32)
-    raw = number.to_bytes(4 * words, "little")
-    return tuple(int.from_bytes(raw[4 * i : 4 * i + 4], "little") for i in range(words))
 
 
 def _error(code: int, phase: Phase, action: object) -> IllegalActionError:

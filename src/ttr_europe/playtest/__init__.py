@@ -25,8 +25,8 @@ from typing import Any
 import attrs
 
 from ..board import Map
-from ..data import load_map
 from ..errors import SimulationError
+from ..maps import load_map
 from ..rules import new_game
 from ..sim import auto_batch, make_backend
 from ..sim.backends import Done
@@ -45,7 +45,7 @@ from .games import (
 
 FORMAT = "ttr_europe/playtest"
 DEFAULT_BOTS = ("random", "claimer", "saver", "greedy")
-"""The ladder's rungs that play thousands of games on a small machine (``ladder.LADDER``
+"""The ladder's rungs that play thousands of games on a small machine (``players.styles.LADDER``
 without the search bots): four styles, from no plan to ticket routes."""
 
 Progress = Callable[[int, int], None]  # (games finished, games asked for), all counts together
@@ -166,7 +166,7 @@ def plan(
 ) -> list[PlaytestSpec]:
     """The games at one player count: game ``g`` has seed ``seed + g`` and the ``g``-th lineup
     of ``lineups`` (every bot meets every other, in every seat)."""
-    from ..bots import make_bot
+    from ..players import make_bot
 
     if not bots:
         raise SimulationError("a playtest needs at least one bot")
@@ -200,7 +200,7 @@ def lineups(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
 
 
 def _is_shipped(board: Map) -> bool:
-    from ..data import available_maps
+    from ..maps import available_maps
 
     return board.id in available_maps() and load_map(board.id) is board
 
@@ -226,9 +226,9 @@ def playtest(
     progress: Progress | None = None,
 ) -> Playtest:
     """Play ``games`` seeded games at each count of ``players`` between ``bots`` (specs of
-    ``bots.make_bot`` or ``CORE_POLICIES``, rotated over the seats) and return them.
+    ``players.make_bot`` or ``CORE_POLICIES``, rotated over the seats) and return them.
 
-    A map name is a shipped map; a ``Map`` may come from any file (``data.load_map_file``,
+    A map name is a shipped map; a ``Map`` may come from any file (``maps.load_map_file``,
     which refuses a faulty one with ``DataError``). Bad input raises a ``TTRError`` before any
     game is played. A game still going after ``max_actions`` actions stops there and is
     reported as unfinished (a board whose games cannot end shows as all of them).

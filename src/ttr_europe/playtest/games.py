@@ -15,15 +15,16 @@ from typing import Any
 
 import attrs
 
-from .. import bots
 from .._rng import below, next_u64, seed_state
+from .._seeds import seat_rng
 from .._unionfind import UnionFind
 from ..actions import Action, BuildStation, ClaimRoute, PayTunnel
 from ..board import Map
-from ..data import load_map
 from ..errors import SimulationError
 from ..fast import SeatScore
 from ..loop import play_out
+from ..maps import load_map
+from ..players import Bot, close_bots, decide, make_bot, tell
 from ..rules import legal_actions, new_game
 from ..sim.games import _int, _str  # the rows' field readers, shared with a game log
 from ..state import GameState, Phase
@@ -34,7 +35,8 @@ CORE_POLICIES = ("uniform", "playout")
 """The seat policies the compiled core plays (``fg_policy_playout``), also played by the
 reference engine: ``uniform`` takes ``legal_actions[below(n)]`` from the seat's own SplitMix64
 stream (``seat_stream``), ``playout`` is the search bot's greedy playout policy
-(``mcts.Playout``: tickets first along cheapest paths, then the longest route it can pay)."""
+(``players.mcts.Playout``: tickets first along cheapest paths, then the longest route it can
+pay)."""
 
 MAX_ACTIONS = 5_000
 """Where a playtest game stops unfinished: a board whose games go on this long is reported
@@ -188,17 +190,17 @@ def play_logs(specs: Sequence[PlaytestSpec]) -> list[GameLog]:
 
 
 def _play_python(spec: PlaytestSpec) -> GameLog:
-    from ..mcts import Playout
+    from ..players.mcts import Playout
     from ..scoring import score
 
     board = board_of(spec)
     state = new_game(board, spec.variant, len(spec.bots), spec.seed, 0, **dict(spec.options))
-    players: list[bots.Bot | None] = [
-        None if name in CORE_POLICIES else bots.make_bot(name) for name in spec.bots
+    players: list[Bot | None] = [
+        None if name in CORE_POLICIES else make_bot(name) for name in spec.bots
     ]
     playout = Playout(board)  # one for the game, as the core keeps one
     streams = [seat_stream(spec.seed, q) for q in range(len(spec.bots))]
-    rngs = [bots.seat_rng(spec.seed, q) for q in range(len(spec.bots))]
+    rngs = [seat_rng(spec.seed, q) for q in range(len(spec.bots))]
 
     def seat_choice(now: GameState) -> Action:
         seat = now.current
@@ -211,8 +213,8 @@ def _play_python(spec: PlaytestSpec) -> GameLog:
             return playout.choose(now)
         bot = players[seat]
         assert bot is not None
-        action = bots.decide(bot, now, rngs[seat])
-        bots.tell(players, now, action)
+        action = decide(bot, now, rngs[seat])
+        tell(players, now, action)
         return action
 
     log: list[int] = []
@@ -229,7 +231,7 @@ def _play_python(spec: PlaytestSpec) -> GameLog:
             log += (seat, int(state.phase), _KINDS[type(action).__name__], city, claimed)
             state = after
     finally:
-        bots.close_bots(players)
+        close_bots(players)
     seats = tuple(SeatScore.of(p) for p in score(state).players)  # provisional at the cap
     return _summarise(spec, log, state, seats)
 

@@ -1,8 +1,8 @@
-"""Reinforcement learning: observation vectors, numpy action masks, PettingZoo and Gymnasium.
+"""What a learner reads: observation vectors (``encoding``), numpy action masks (``mask``) and
+the memory of public hands (``memory``).
 
-Needs the ``rl`` extra (``pip install 'ttr_europe[rl]'``: numpy, pettingzoo, gymnasium). The
-encoding and the mask need numpy only; the environments load their libraries on first use:
-``ttr_europe.rl.pettingzoo_env.env()`` and ``gymnasium.make("ttr_europe/TicketToRide-v0")``.
+Needs numpy (the ``rl`` extra: ``pip install 'ttr_europe[rl]'``). The environments that seat bots
+are ``ttr_europe.envs``, the learned policies ``ttr_europe.players``.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the installation
     raise ImportError("ttr_europe.rl needs numpy: pip install 'ttr_europe[rl]'") from exc
 
+from .. import _moved
 from .encoding import (
     ENCODING_VERSION,
     Encoder,
@@ -21,25 +22,25 @@ from .encoding import (
     encoder_for,
     layout_for,
 )
-from .game import MAX_AGENT_STEPS
 from .mask import action_mask
 from .memory import PublicHands, determinize_with_memory
-from .policy_bot import PolicyBot
 
-GYM_ID = "ttr_europe/TicketToRide-v0"
+__getattr__ = _moved.attributes(__name__)  # PolicyBot, MAX_AGENT_STEPS, GYM_ID moved
 
 
 def _register_gymnasium() -> None:
-    """Make ``gymnasium.make(GYM_ID)`` work once this package is imported."""
+    """Kept for one release (docs/architecture.md, "Moved paths"): importing ``ttr_europe.rl``
+    registered the Gymnasium id before the environments moved to ``ttr_europe.envs``, which
+    registers the same id now. Named by text, so nothing of ``envs`` is imported here."""
     try:
         from gymnasium.envs.registration import register, registry
-    except ImportError:  # the environments need the whole ``rl`` extra
+    except ImportError:
         return
-    if GYM_ID not in registry:
+    if "ttr_europe/TicketToRide-v0" not in registry:
         register(
-            id=GYM_ID,
-            entry_point="ttr_europe.rl.gymnasium_env:TicketToRideGymEnv",
-            max_episode_steps=MAX_AGENT_STEPS,
+            id="ttr_europe/TicketToRide-v0",
+            entry_point="ttr_europe.envs.gymnasium_env:TicketToRideGymEnv",
+            max_episode_steps=1000,
         )
 
 
@@ -47,11 +48,8 @@ _register_gymnasium()
 
 __all__ = [
     "ENCODING_VERSION",
-    "GYM_ID",
-    "MAX_AGENT_STEPS",
     "Encoder",
     "Layout",
-    "PolicyBot",
     "PublicHands",
     "action_mask",
     "determinize_with_memory",

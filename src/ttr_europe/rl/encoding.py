@@ -15,7 +15,7 @@ environments advance it for you.
 The layout is stable under ``ENCODING_VERSION``: any change to the order, the meaning or the
 scale of a part bumps it. The parts are listed in docs/rl.md.
 
-core.c's ``encode`` (parts ``O_*``, in ``rl.batch.OBS_PARTS``'s order) mirrors ``Encoder``. The
+core.c's ``encode`` (parts ``O_*``, in ``envs.batch.OBS_PARTS``'s order) mirrors ``Encoder``. The
 differential tests (tests/fast/test_fast.py) keep the two alike.
 """
 
@@ -32,8 +32,8 @@ import numpy.typing as npt
 
 from ..board import Map
 from ..cards import FULL_DECK, KINDS
-from ..data import load_map
 from ..errors import SetupError
+from ..maps import load_map
 from ..rules import TUNNEL_REVEAL
 from ..state import NO_CARD, NO_OWNER, GameState, Phase
 from ..views import View

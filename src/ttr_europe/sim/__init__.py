@@ -20,8 +20,8 @@ from typing import Any
 import attrs
 
 from ..board import Map
-from ..data import load_map
-from ..protocol import TimeControl
+from ..maps import load_map
+from ..players.protocol import TimeControl
 from ..rules import new_game
 from ..views import OptionValue
 from .backends import BACKENDS, Backend, Done, make_backend
@@ -229,7 +229,7 @@ def plan(
 def _is_shipped(board: Map) -> bool:
     """Whether ``board`` is a shipped map, which workers load by name (a map read from a file
     travels whole to them instead)."""
-    from ..data import available_maps
+    from ..maps import available_maps
 
     return board.id in available_maps() and load_map(board.id) is board
 

@@ -21,15 +21,18 @@ from typing import Any
 
 import attrs
 
-from .. import bots, fast, ladder
+from .. import fast
+from .._seeds import seat_rng, seat_seed, twister_key
 from ..actions import Action
 from ..board import Map
-from ..bots import Bot
-from ..data import load_map
 from ..errors import BotError, OutOfTime
 from ..errors import SimulationError as SimulationError  # noqa: PLC0414 (re-exported from its old home)
 from ..loop import MAX_ACTIONS, play_out  # a bot that never ends its game forfeits at the cap
-from ..protocol import ProcessBot, TimeControl
+from ..maps import load_map
+from ..players import Bot, GreedyBot, RandomBot, close_bots, decide, make_bot, tell
+from ..players import bot_name as reported_name
+from ..players.protocol import ProcessBot, TimeControl
+from ..players.styles import ClaimerBot, SaverBot
 from ..rules import new_game
 from ..state import GameState, Phase
 from ..views import OptionValue
@@ -44,15 +47,15 @@ seat, else the reference. The rows are the same whichever plays."""
 
 def bot_name(bot: BotLike) -> str:
     """The name a bot goes by in rows and tables: its spec, or the name it reports."""
-    return bot if isinstance(bot, str) else bots.bot_name(bot)
+    return bot if isinstance(bot, str) else reported_name(bot)
 
 
 def resolve_bot(bot: BotLike) -> Bot:
-    """A bot object for ``bot``: specs are built (``bots.make_bot``, ``BotError`` for a spec
+    """A bot object for ``bot``: specs are built (``players.make_bot``, ``BotError`` for a spec
     that names no bot) and objects copied, so that every game starts from the same bot
     whichever worker plays it and whatever it played before."""
     if isinstance(bot, str):
-        return bots.make_bot(bot)
+        return make_bot(bot)
     try:
         return copy.deepcopy(bot)
     except Exception as exc:
@@ -60,10 +63,10 @@ def resolve_bot(bot: BotLike) -> Bot:
 
 
 _CORE_CLASSES: dict[str, type] = {
-    "random": bots.RandomBot,
-    "greedy": bots.GreedyBot,
-    "claimer": ladder.ClaimerBot,
-    "saver": ladder.SaverBot,
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "claimer": ClaimerBot,
+    "saver": SaverBot,
 }
 
 
@@ -325,7 +328,7 @@ def play_core_game(spec: GameSpec) -> GameResult:
     else:
         game.deal(spec.seed, 0)
     lineup = [core_bot(b) or "" for b in spec.bots]
-    keys = [fast.twister_key(bots.seat_seed(spec.seed, seat)) for seat in range(seats)]
+    keys = [twister_key(seat_seed(spec.seed, seat)) for seat in range(seats)]
     actions, taken = game.play_bots(lineup, keys, MAX_ACTIONS, spec.record)
     if actions < 0:  # pragma: no cover (a bot found no move in the core: the reference decides)
         return _play_reference(spec, None)
@@ -381,7 +384,7 @@ def _play_reference(spec: GameSpec, on_turn: TurnHook | None) -> GameResult:
     state = new_game(board, spec.variant, len(spec.bots), spec.seed, 0, **dict(spec.options))
     names = tuple(bot_name(b) for b in spec.bots)
     players = [resolve_bot(b) for b in spec.bots]
-    rngs = [bots.seat_rng(spec.seed, seat) for seat in range(len(players))]
+    rngs = [seat_rng(spec.seed, seat) for seat in range(len(players))]
     clocks = [None if spec.clock is None or isinstance(p, ProcessBot) else SeatClock(spec.clock)
               for p in players]  # fmt: skip
     taken: list[str] = []
@@ -394,10 +397,10 @@ def _play_reference(spec: GameSpec, on_turn: TurnHook | None) -> GameResult:
             limit = bot.decision_limit() if isinstance(bot, ProcessBot) else None
             on_turn(now, limit if clock is None else clock.limit(), taken)
         if clock is None:
-            action = bots.decide(bot, now, rng)
+            action = decide(bot, now, rng)
         else:
-            action = clock.decide(lambda: bots.decide(bot, now, rng), names[seat], seat)
-        bots.tell(players, now, action)  # the bots that watch see each move
+            action = clock.decide(lambda: decide(bot, now, rng), names[seat], seat)
+        tell(players, now, action)  # the bots that watch see each move
         return action
 
     try:
@@ -408,7 +411,7 @@ def _play_reference(spec: GameSpec, on_turn: TurnHook | None) -> GameResult:
         loser = state.current if exc.seat is None else exc.seat  # the mover, or a watcher
         forfeit = Forfeit(loser, names[loser], len(taken), exc.reason)
     finally:
-        bots.close_bots(players)  # a program in another process ends with its game
+        close_bots(players)  # a program in another process ends with its game
     if forfeit is None and state.phase is not Phase.GAME_OVER:  # the loop's cap
         seat = state.current
         forfeit = Forfeit(seat, names[seat], len(taken), f"no end after {MAX_ACTIONS} actions")

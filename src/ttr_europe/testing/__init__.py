@@ -36,9 +36,9 @@ from typing import Any
 from .._rng import seed_state, shuffled
 from ..board import Map, Variant
 from ..cards import FULL_DECK, KINDS, Cards, kind_from_name
-from ..data import load_map
 from ..errors import IllegalActionError, SetupError
 from ..invariants import Problem, card_total, cards_placed, check_invariants, state_problems
+from ..maps import load_map
 from ..rules import apply, is_legal, legal_actions
 from ..state import (
     NO_CARD,

@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from .._seeds import seat_rng
 from ..actions import (
     Action,
     BuildStation,
@@ -25,12 +26,11 @@ from ..actions import (
     PayTunnel,
     WithdrawTunnel,
 )
-from ..bots import seat_rng
 from ..cards import KINDS, LOCOMOTIVE, Cards
-from ..data import available_maps, load_map
 from ..errors import IllegalActionError
 from ..invariants import check_invariants
 from ..loop import finish
+from ..maps import available_maps, load_map
 from ..rules import apply, is_legal, is_terminal, legal_actions, new_game
 from ..state import GameState, Phase
 from ..views import determinize, observe
@@ -245,7 +245,7 @@ def check_bot(
     ``opponents``), and report every move that is illegal, slower than ``max_seconds``, or
     raises, and each game where the bot looked at what it cannot see. An empty list means the
     bot passed. Game ``i`` uses seed ``seed + i``; each seat draws from
-    ``bots.seat_rng(seed + i, seat)``, as ``bots.play`` and tournaments do.
+    ``_seeds.seat_rng(seed + i, seat)``, as ``players.play`` and tournaments do.
 
     A bot is asked as the game drivers ask it: ``bot.choose(view, legal, rng)`` with its
     seat's view (``observe``), the legal actions and its generator. Each decision is then

@@ -32,8 +32,8 @@ from ..actions import (
     WithdrawTunnel,
 )
 from ..cards import KINDS, Cards
-from ..data import load_map
 from ..loop import MAX_ACTIONS, play_out
+from ..maps import load_map
 from ..rules import apply, is_terminal, legal_actions, new_game
 from ..state import GameState, Phase
 from ..views import View, observe

@@ -33,7 +33,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from ..i18n import LANGUAGES, catalog_json, negotiate
-from ..match import Match
+from ..table.match import Match
 from .hub import Client, Hub, error
 
 STATIC = Path(str(files("ttr_europe.web") / "static"))

@@ -77,8 +77,6 @@ from ..actions import (
     WithdrawTunnel,
 )
 from ..board import Map, Ticket
-from ..bots import close_bots, make_bot
-from ..data import available_maps
 from ..errors import (
     ActionParseError,
     BotError,
@@ -92,8 +90,10 @@ from ..errors import (
 from ..errors import WebError as WebError  # noqa: PLC0414 (re-exported from its old home)
 from ..i18n import LANGUAGES, translator
 from ..jsonio import action_from_json, cards_json, parse_json, scoreboard_to_json
-from ..match import Match, Seat
+from ..maps import available_maps
+from ..players import close_bots, make_bot
 from ..render import render_svg, score_highlights
+from ..table.match import Match, Seat
 from . import lobby
 from .store import SeatSpec, Store, Stored, mark_joined, share, sharing, token_hash
 

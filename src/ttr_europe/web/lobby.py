@@ -19,9 +19,9 @@ from typing import Any
 
 import attrs
 
-from ..data import available_maps, load_map
 from ..errors import SetupError, WebError
-from ..match import PERSON, Match
+from ..maps import available_maps, load_map
+from ..table.match import PERSON, Match
 
 Json = dict[str, Any]
 

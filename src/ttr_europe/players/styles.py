@@ -1,0 +1,153 @@
+"""A ladder of opponents between ``RandomBot`` and ``MctsBot``, to measure progress against.
+
+Each rung adds one idea to the one below (ratings in docs/bots.md, ``scripts/styles.py``):
+
+- ``random``: uniform among the legal moves (``bots.RandomBot``).
+- ``claimer``: ticket-blind; claims the longest route it can pay for, else draws blind.
+- ``saver``: ticket-blind too, but saves its cards for long routes: it claims only routes of
+  ``SAVE_FOR`` cars or more (any route once its trains run low) and draws face up the two
+  colours it holds most, so its sets grow toward the long routes that score most per car.
+- ``greedy``: connects its tickets along cheapest paths (``bots.GreedyBot``).
+- ``mcts-fast``: the search bot on a budget of ``FAST_ITERATIONS`` playouts a move (a few
+  milliseconds), so that thousands of games fit on a small machine.
+- ``mcts``: the search bot at its default budget (``mcts.MctsBot``).
+
+All of them read only their view, like every fair bot.
+
+core.c's bots (``fg_play_bots``) mirror ``ClaimerBot`` and ``SaverBot`` move for move, as they
+do ``bots.RandomBot`` and ``bots.GreedyBot``. The differential tests (tests/sim/test_engines.py)
+keep the two alike.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..actions import (
+    Action,
+    BuildStation,
+    ClaimRoute,
+    DrawBlind,
+    DrawFaceUp,
+    KeepTickets,
+    PayTunnel,
+    WithdrawTunnel,
+)
+from ..cards import LOCOMOTIVE
+from ..errors import SetupError
+from ..state import Phase
+from ..views import View
+from ._routing import board_of, cheapest
+
+if TYPE_CHECKING:
+    from .mcts import MctsBot
+
+__all__ = ["FAST_ITERATIONS", "LADDER", "SAVE_FOR", "ClaimerBot", "SaverBot", "fast_mcts"]
+
+SAVE_FOR = 3  # the shortest route a SaverBot claims while it has trains to spare
+FAST_ITERATIONS = 8  # playouts a move of ``mcts-fast``
+
+
+def _fewest_tickets(legal: Sequence[Action]) -> Action:
+    """The first way to keep as few tickets as allowed: the choice of a ticket-blind bot."""
+    keeps = [a for a in legal if isinstance(a, KeepTickets)]
+    return min(keeps, key=lambda a: len(a.tickets))
+
+
+def _tunnel(view: View, legal: Sequence[Action]) -> Action:
+    """Pay a pending tunnel the cheapest way when possible, else withdraw."""
+    pays = [a.payment for a in legal if isinstance(a, PayTunnel)]
+    hand = view.me.hand if view.me is not None and view.me.hand is not None else None
+    if pays and hand is not None:
+        return PayTunnel(cheapest(pays, hand))
+    return WithdrawTunnel()
+
+
+def _longest_claim(view: View, legal: Sequence[Action], shortest: int) -> ClaimRoute | None:
+    """The cheapest payment for the longest route of ``shortest`` cars or more it can claim."""
+    board = board_of(view)
+    me = view.me
+    claims = [a for a in legal if isinstance(a, ClaimRoute)]
+    if not claims or me is None or me.hand is None:
+        return None
+    longest = max(board.route(a.route).length for a in claims)
+    if longest < shortest:
+        return None
+    route = min(
+        (board.route(a.route) for a in claims if board.route(a.route).length == longest),
+        key=lambda r: r.index,
+    )
+    payments = [a.payment for a in claims if a.route == route.id]
+    return ClaimRoute(route.id, cheapest(payments, me.hand))
+
+
+def _draw(legal: Sequence[Action], rng: random.Random, slots: Sequence[int] = ()) -> Action:
+    """The first of ``slots`` that may be drawn face up, else a blind draw, else any move."""
+    for slot in slots:
+        if DrawFaceUp(slot) in legal:
+            return DrawFaceUp(slot)
+    if DrawBlind() in legal:
+        return DrawBlind()
+    rest: list[Action] = [a for a in legal if not isinstance(a, BuildStation)] or list(legal)
+    return rest[rng.randrange(len(rest))]
+
+
+def _choose(view: View, legal: Sequence[Action]) -> Action | None:
+    """The moves both ticket-blind bots make alike: ticket choices and tunnels."""
+    if view.phase is Phase.INITIAL_TICKETS or view.phase is Phase.CHOOSE_TICKETS:
+        return _fewest_tickets(legal)
+    if view.phase is Phase.TUNNEL:
+        return _tunnel(view, legal)
+    return None
+
+
+class ClaimerBot:
+    """Ticket-blind: claims the longest route it can pay for, else draws a blind card."""
+
+    name = "claimer"
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        move = _choose(view, legal)
+        if move is not None:
+            return move
+        if view.phase is not Phase.SECOND_DRAW:
+            claim = _longest_claim(view, legal, 1)
+            if claim is not None:
+                return claim
+        return _draw(legal, rng)
+
+
+class SaverBot:
+    """Ticket-blind, saving cards: claims only long routes, draws the colours it holds most."""
+
+    name = "saver"
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        move = _choose(view, legal)
+        if move is not None:
+            return move
+        me = view.me
+        if me is None or me.hand is None:
+            raise SetupError("a bot needs the view of its own seat, not a spectator's")
+        if view.phase is not Phase.SECOND_DRAW:
+            claim = _longest_claim(view, legal, SAVE_FOR if me.trains > 2 * SAVE_FOR else 1)
+            if claim is not None:
+                return claim
+        hand = me.hand
+        colours = sorted((c for c in range(8) if c != LOCOMOTIVE), key=lambda c: -hand[c])
+        wanted = [s for c in colours[:2] for s, card in enumerate(view.row) if card == c]
+        return _draw(legal, rng, wanted)
+
+
+def fast_mcts() -> MctsBot:
+    """The search bot on a budget of ``FAST_ITERATIONS`` playouts a move."""
+    from .mcts import MctsBot  # the search module is loaded only when asked for
+
+    bot = MctsBot(iterations=FAST_ITERATIONS)
+    bot.name = "mcts-fast"
+    return bot
+
+
+LADDER = ("random", "claimer", "saver", "greedy", "mcts-fast", "mcts")

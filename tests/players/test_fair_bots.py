@@ -1,0 +1,277 @@
+"""Fair bots: nothing a bot is handed reaches hidden cards, and apply cannot be fooled.
+
+What ``decide`` hands a bot (the view, the legal list, the generator) is walked object by
+object; the legal list is a function of what the seat knows; any list or action a caller
+alters is checked by ``apply`` exactly as ``is_legal`` checks it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import random
+import sys
+import types
+from collections.abc import Iterator, Sequence
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ttr_europe.actions import Action, ClaimRoute, DrawBlind
+from ttr_europe.cards import LOCOMOTIVE, Cards
+from ttr_europe.errors import IllegalActionError
+from ttr_europe.players import Bot, GreedyBot, RandomBot, decide
+from ttr_europe.players.mcts import MctsBot
+from ttr_europe.rules import apply, is_legal, legal_actions, new_game
+from ttr_europe.state import GameState, Phase, PlayerState
+from ttr_europe.testing import check_bot, scenario
+from ttr_europe.testing.play import near_miss_action
+from ttr_europe.testing.strategies import played, states
+from ttr_europe.views import View, determinize
+
+PHASES = [p for p in Phase if p is not Phase.GAME_OVER]
+
+
+def reachable(*roots: object) -> Iterator[object]:
+    """Every object reachable from ``roots`` as data: attributes, slots, items, closure cells
+    and ``gc.get_referents``; classes, modules and code (shared by everyone) are not entered,
+    nor a function's globals, but a function's closure and defaults are."""
+    seen: set[int] = set()
+    todo = list(roots)
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, type | types.ModuleType | types.CodeType):
+            continue
+        seen.add(id(obj))
+        yield obj
+        if isinstance(obj, types.FunctionType):
+            todo.extend(obj.__closure__ or ())
+            todo.extend(obj.__defaults__ or ())
+            todo.extend((obj.__kwdefaults__ or {}).values())
+            continue
+        if isinstance(obj, types.MethodType):
+            todo.extend((obj.__self__, obj.__func__))
+            continue
+        if isinstance(obj, types.CellType):
+            with contextlib.suppress(ValueError):  # an empty cell
+                todo.append(obj.cell_contents)
+            continue
+        todo.extend(gc.get_referents(obj))
+        for cls in type(obj).__mro__:
+            for name in getattr(cls, "__slots__", ()):
+                if hasattr(obj, name):
+                    todo.append(getattr(obj, name))
+        todo.extend(getattr(obj, "__dict__", {}).values())
+
+
+def handed(state: GameState) -> tuple[View, Sequence[Action], random.Random]:
+    """What ``decide`` hands the bot of the seat to act."""
+    got: list[tuple[View, Sequence[Action], random.Random]] = []
+
+    class Recorder:
+        name = "recorder"
+
+        def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+            got.append((view, legal, rng))
+            return legal[0]
+
+    decide(Recorder(), state, random.Random(1))
+    return got[0]
+
+
+def hidden_parts(state: GameState) -> list[object]:
+    """The objects of ``state`` its seat to act may not see (or hold)."""
+    seat = state.current
+    parts: list[object] = [state, state.players, state.pile, state.rng, state.ticket_deck]
+    parts.append(state.box)
+    for other in state.players:
+        if other is not state.players[seat]:
+            parts.extend((other, other.tickets, other.offer))
+    return [p for p in parts if p != ()]  # the empty tuple is one object shared by everyone
+
+
+@pytest.mark.parametrize("phase", PHASES)
+@settings(max_examples=20)
+@given(data=st.data())
+def test_nothing_hidden_is_reachable_from_what_a_bot_is_handed(
+    phase: Phase, data: st.DataObject
+) -> None:
+    state = data.draw(states(phase=phase, players=data.draw(st.sampled_from([2, 3]))))
+    secret = hidden_parts(state)
+    secret_ids = {id(x) for x in secret}
+    others = [p.hand for s, p in enumerate(state.players) if s != state.current]
+    for obj in reachable(*handed(state)):
+        assert id(obj) not in secret_ids, f"reaches hidden {type(obj).__name__}: {obj!r:.80}"
+        assert not isinstance(obj, GameState | PlayerState), f"reaches a {type(obj).__name__}"
+        if type(obj) is int:
+            assert obj != state.rng, "reaches the engine's generator state"
+        if type(obj) is tuple and len(obj) == len(state.pile) > 10:
+            assert obj != state.pile, "reaches the draw pile's order"
+        if type(obj) is Cards:
+            assert not any(obj is h for h in others), "reaches another seat's hand"
+
+
+def test_the_list_of_a_new_game_does_not_hold_the_opponents_hand() -> None:
+    """The issue's example: ``legal_actions(...)._state.players[1].hand`` gave it away."""
+    state = new_game("europe", players=2, seed=3)
+    legal = legal_actions(state)
+    assert not hasattr(legal, "_state")
+    assert all(o is not state.players[1].hand for o in reachable(legal))
+
+
+@pytest.mark.parametrize("phase", PHASES)
+@settings(max_examples=20)
+@given(data=st.data())
+def test_the_legal_list_is_a_function_of_the_seats_view(phase: Phase, data: st.DataObject) -> None:
+    """In every phase: what the bot gets holds no state, lists ``legal_actions(state)`` in the
+    same order, the same as in any world the seat cannot tell apart, and ``in`` answers what
+    ``is_legal`` does."""
+    state = data.draw(states(phase=phase))
+    view, legal, _ = handed(state)
+    assert not any(isinstance(o, GameState) for o in reachable(legal))
+    listed = list(legal_actions(state))
+    assert list(legal) == listed and len(legal) == len(listed)
+    assert [legal[i] for i in range(len(legal))] == listed
+    world = determinize(view, state.current, data.draw(st.integers(0, 2**32)))
+    assert list(legal_actions(world)) == listed
+    rng = random.Random(data.draw(st.integers(0, 2**32)))
+    for action in [*rng.sample(listed, min(5, len(listed))),
+                   *(near_miss_action(rng, state) for _ in range(20))]:  # fmt: skip
+        assert (action in legal) == is_legal(state, action), action
+
+
+# --------------------------------------------------------------------------- apply's checks
+
+
+def accepted_only_if_legal(state: GameState, action: Action) -> None:
+    """``apply`` takes ``action`` exactly when ``is_legal`` does, and never leaves a hand below
+    zero."""
+    legal = is_legal(state, action)
+    try:
+        after = apply(state, action)
+    except IllegalActionError:
+        assert not legal, f"apply refused the legal {action}"
+        return
+    assert legal, f"apply took the illegal {action}"
+    assert all(min(p.hand) >= 0 for p in after.players)
+
+
+RICH = {0: "4red+3blue+2loco"}
+POOR = {0: "1red"}
+
+
+def test_a_list_pointed_at_a_poorer_position_fools_nothing() -> None:
+    """Attack 1: the list of a rich hand re-aimed at a poorer position (its state, or the hand it
+    holds), then its claims applied to that position."""
+    rich, poor = scenario(hands=RICH), scenario(hands=POOR)
+    acts = legal_actions(rich)
+    for name in ("_state", "_hand"):
+        try:
+            object.__setattr__(acts, name, poor if name == "_state" else poor.players[0].hand)
+        except AttributeError:
+            continue  # the list has no such part to re-aim
+    tried = 0
+    for i in range(len(acts)):
+        try:
+            action = acts[i]
+        except IndexError:
+            continue  # a list re-aimed at a poorer hand may have no such payment to hand out
+        if isinstance(action, ClaimRoute):
+            accepted_only_if_legal(poor, action)
+            tried += 1
+    assert tried > 0
+
+
+def test_an_altered_listed_action_is_checked_like_a_fresh_one() -> None:
+    """Attack 2: a claim taken from the list, then changed in place (an empty payment)."""
+    state = scenario(hands=RICH)
+    acts = legal_actions(state)
+    for i in range(len(acts)):
+        action = acts[i]
+        if isinstance(action, ClaimRoute):
+            object.__setattr__(action, "payment", Cards())
+            accepted_only_if_legal(state, action)
+            with pytest.raises(IllegalActionError):
+                apply(state, action)
+
+
+@settings(max_examples=40)
+@given(data=st.data())
+def test_a_list_with_parts_of_another_positions_list_fools_nothing(data: st.DataObject) -> None:
+    """Attack 3: any part of the list replaced by the same part of another position's list (open
+    routes, payments, cities, the hand...), then what it hands out applied to the first."""
+    state, _, setup = data.draw(played(phase=Phase.TURN))
+    other = data.draw(states(phase=Phase.TURN, map=setup["map"], players=setup["players"]))
+    acts, donor = legal_actions(state), legal_actions(other)
+    name = data.draw(st.sampled_from(type(acts).__slots__))
+    object.__setattr__(acts, name, getattr(donor, name))
+    for i in data.draw(st.lists(st.integers(0, max(len(acts) - 1, 0)), max_size=8)):
+        try:
+            action = acts[i]
+        except (IndexError, ValueError, ZeroDivisionError, KeyError):
+            continue  # a list made inconsistent may fail to hand anything out
+        accepted_only_if_legal(state, action)
+
+
+def test_a_list_given_another_positions_open_routes_fools_nothing() -> None:
+    """Attack 3, worked: the list of a position where a route is taken, given every part of the
+    list of a position where it is open, hands out a claim of the taken route: refused."""
+    free = scenario(hands=RICH)
+    route = next(a.route for a in legal_actions(free) if isinstance(a, ClaimRoute))
+    taken = scenario(hands=RICH, owners={route: 1})
+    acts, donor = legal_actions(taken), legal_actions(free)
+    for name in type(acts).__slots__:
+        object.__setattr__(acts, name, getattr(donor, name))
+    handed_out = []
+    for i in range(len(acts)):
+        action = acts[i]  # each applied as soon as it is handed out
+        accepted_only_if_legal(taken, action)
+        handed_out.append(action)
+    assert any(isinstance(a, ClaimRoute) and a.route == route for a in handed_out)
+
+
+# --------------------------------------------------------------------------- check_bot
+
+
+class FramePeeker(GreedyBot):
+    """Greedy, but it reads the state out of its caller's frame and draws blind whenever the
+    top of the draw pile is a locomotive: the cheat the issue describes."""
+
+    name = "peeker"
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        frame = sys._getframe(1)
+        while frame is not None and not isinstance(frame.f_locals.get("state"), GameState):
+            frame = frame.f_back  # type: ignore[assignment]
+        state: GameState = frame.f_locals["state"]
+        if view.phase in (Phase.TURN, Phase.SECOND_DRAW) and DrawBlind() in legal:
+            top = state.pile[state.pile_top] if state.pile_top < len(state.pile) else None
+            if top == LOCOMOTIVE:
+                return DrawBlind()
+        return super().choose(view, legal, rng)
+
+
+@pytest.mark.parametrize("map_id", ["europe", "usa"])
+def test_check_bot_reports_a_bot_that_peeks_through_its_callers_frame(map_id: str) -> None:
+    faults = check_bot(FramePeeker(), games=2, map=map_id, seed=40)
+    peeks = [f for f in faults if f.kind == "peeks"]
+    assert [f.seed for f in peeks] == [40, 41] and len(faults) == 2
+    for fault in peeks:
+        assert fault.seat in (0, 1) and fault.move >= 0
+        assert "blind" in fault.detail and "decisions" in fault.detail
+        assert f"(seat {fault.seat})" in str(fault)
+
+
+@pytest.mark.parametrize(
+    ("bot", "moves"), [(RandomBot(), 5_000), (GreedyBot(), 5_000), (MctsBot(iterations=8), 40)]
+)
+def test_the_shipped_bots_look_only_at_what_they_may_see(bot: Bot, moves: int) -> None:
+    """Whole games for the quick bots, the first moves of the search bot (its worlds are drawn
+    from the generator it is handed, so it answers alike in worlds it cannot tell apart). What
+    is checked is what a bot looks at, not its speed: no clock (a loaded machine, the pure
+    engine's search)."""
+    slow = 60.0
+    assert check_bot(bot, games=2, worlds=2, seed=7, max_actions=moves, max_seconds=slow) == []
+    assert check_bot(bot, games=1, map="usa", players=3, seed=8, max_actions=moves,
+                     max_seconds=slow) == []  # fmt: skip

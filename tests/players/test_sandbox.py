@@ -1,0 +1,433 @@
+"""The sandbox of a ``cmd:`` bot, attacked by tests/players/hostile_bot.py the ways a stranger's
+program would: each attack fails in the sandbox, and (where it cannot harm the test run) the
+same program run as a trusted one (``sandbox=off``, the referee of before) shows it is real.
+
+On Linux these tests need the sandbox (Debian's ``bubblewrap``): where none can be made they
+are skipped with the reason, and fail instead under ``TTR_REQUIRE_SANDBOX=1`` (CI); elsewhere
+they are skipped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from children import spawn
+from ttr_europe.errors import BotError
+from ttr_europe.players import (
+    GreedyBot,
+    bot_name,
+    close_bots,
+    decide,
+    make_bot,
+    play,
+    sandbox,
+    split_specs,
+)
+from ttr_europe.players.protocol import ProcessBot, parse_command_spec
+from ttr_europe.rules import apply, new_game
+from ttr_europe.state import Phase
+
+ROOT = Path(__file__).resolve().parents[2]
+HOSTILE = ROOT / "tests" / "players" / "hostile_bot.py"
+EXAMPLE = ROOT / "examples" / "line_bot.py"
+PYTHON = shlex.quote(sys.executable)
+ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux sandboxes"),
+    pytest.mark.usefixtures("sandbox_works"),
+]
+
+
+def hostile(mode: str, arg: str, settings: str = "move=2") -> str:
+    return f"cmd[{settings}]:{PYTHON} {HOSTILE} {mode} {arg}"
+
+
+def report(spec: str) -> str:
+    """What the hostile bot of ``spec`` found, said in its hello."""
+    bot = make_bot(spec)
+    assert isinstance(bot, ProcessBot)
+    try:
+        bot.start()
+        assert bot.version is not None
+        return bot.version
+    finally:
+        bot.close()
+
+
+def holding(token: str) -> list[int]:
+    """The live processes whose command line holds ``token``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            line = (entry / "cmdline").read_bytes()
+            zombie = "State:\tZ" in (entry / "status").read_text()
+        except OSError:
+            continue
+        if token.encode() in line and not zombie:
+            found.append(int(entry.name))
+    return found
+
+
+def gone(token: str, seconds: float = 10.0) -> bool:
+    end = time.monotonic() + seconds
+    while holding(token):
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.fixture
+def token() -> Iterator[str]:
+    """A word unique to one test, on the command line of its processes; any left are killed."""
+    word = "tok" + uuid.uuid4().hex
+    yield word
+    for pid in holding(word):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_a_bot_cannot_read_its_referee_s_memory() -> None:
+    secret = "ttr-secret-" + uuid.uuid4().hex  # the opponent's hand, as the referee holds it
+    assert report(hostile("peek", "ttr-secret-", "sandbox=off")) == "found:" + secret[11:]
+    assert report(hostile("peek", "ttr-secret-")).startswith("none:")
+
+
+def test_a_bot_cannot_reach_a_local_listener() -> None:
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        port = str(listener.getsockname()[1])
+        assert report(hostile("tcp", port, "sandbox=off")) == "connected"
+        assert report(hostile("tcp", port)).startswith("refused:")
+
+
+def test_a_bot_cannot_read_the_host_s_files_or_list_the_work_tree() -> None:
+    assert report(hostile("read", "@/etc/passwd", "sandbox=off")).startswith("read:root:")
+    assert report(hostile("read", "@/etc/passwd")).startswith("error:")
+    assert "src" in report(hostile("list", f"@{ROOT}", "sandbox=off")).split(":")[1].split(",")
+    # only its own file's folder, and the test run's own installation where it lies in the tree
+    assert report(hostile("list", f"@{ROOT}")) == "listed:" + ",".join(sorted(_shown_in(ROOT)))
+    assert report(hostile("list", f"@{ROOT}/tests/players")) == "listed:hostile_bot.py"
+    system = {"bin", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "sbin", "tmp", "usr"}
+    own = {Path(p).parts[1] for p in (ROOT, sys.prefix, os.path.realpath(sys.executable))}
+    root = set(report(hostile("list", "@/")).split(":")[1].split(","))
+    assert {"dev", "proc", "tmp", "usr"} <= root <= system | own  # no home, no srv, no var
+
+
+def _shown_in(folder: Path) -> set[str]:
+    """The names under ``folder`` a sandboxed hostile bot is shown: its own file's folder, and
+    the first folder of this interpreter's installation where that lies under ``folder`` (a
+    virtual environment made in the work tree, as the README makes it)."""
+    shown = {"tests"}
+    for path in (sys.prefix, os.path.realpath(sys.executable)):
+        with contextlib.suppress(ValueError):
+            shown.add(Path(path).relative_to(folder).parts[0])
+    return shown
+
+
+def test_a_command_that_names_the_host_s_own_trees_is_not_shown_them() -> None:
+    """Words of a command are shown when they name files, but never the root, /proc or /dev
+    of the host: listing /proc shows the sandbox's own two processes (its init and itself)."""
+    assert sandbox.visible([sys.executable, str(HOSTILE), "/", "/proc", "/dev/null"], "/") == [
+        *sandbox.visible([sys.executable], "/"),
+        str(HOSTILE),
+    ]
+    pids = [p for p in report(hostile("list", "@/proc /proc /")).split(":")[1].split(",")
+            if p.isdigit()]  # fmt: skip
+    assert len(pids) == 2
+
+
+def test_a_bot_inherits_nothing_of_the_referee_s_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TTR_SECRET_TOKEN", "42")
+    assert "TTR_SECRET_TOKEN" in report(hostile("env", "-", "sandbox=off"))
+    names = sorted({*sandbox.ENVIRONMENT, "PWD"})  # PWD: the working folder, set by bwrap
+    assert report(hostile("env", "-")) == "env:" + ",".join(names)
+
+
+def test_a_bot_cannot_kill_its_opponent(token: str) -> None:
+    game = new_game("europe", players=2, seed=1)
+    sibling = f"cmd:{PYTHON} {EXAMPLE} {token}"
+    with pytest.raises(BotError, match="killed by signal 9") as caught:
+        play(game, [make_bot(hostile("kill", token, "sandbox=off")), make_bot(sibling)])
+    assert caught.value.seat == 1
+    history = play(game, [make_bot(hostile("kill", token)), make_bot(sibling)])
+    assert history[-1].phase is Phase.GAME_OVER
+
+
+def simulate(bots: str, *extra: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    line = [sys.executable, "-m", "ttr_europe", "simulate", "--bots", bots, "--json", *extra]
+    return subprocess.run(
+        line, capture_output=True, text=True, env=ENV, timeout=timeout, check=False
+    )
+
+
+def test_a_bot_cannot_stop_its_referee() -> None:
+    out = simulate(f"{hostile('stop', '-')},greedy", "--games", "1", "--backend", "serial")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["forfeits"] == []
+
+
+def test_a_trusted_bot_that_stops_its_worker_forfeits_at_its_clock_s_deadline() -> None:
+    stop = hostile("stop", "-", "move=1,game=5,sandbox=off")
+    out = simulate(f"{stop},greedy", "--games", "1", "--workers", "1", "--backend", "process")
+    assert out.returncode == 1, out.stderr
+    assert "1 of 1 games forfeited" in out.stderr and "worker died" not in out.stderr
+    assert "timed out: its turn passed the deadline of its clocks" in out.stderr
+    (forfeit,) = json.loads(out.stdout)["forfeits"]
+    assert forfeit["seat"] == 0 and forfeit["bot"] == stop
+
+
+def test_a_bot_cannot_erase_its_loss_by_killing_its_worker() -> None:
+    kill = hostile("killparent", "-")
+    out = simulate(f"{kill},greedy", "--games", "2", "--workers", "1", "--backend", "process")
+    assert out.returncode == 0, out.stderr  # in the sandbox its referee is out of reach
+    assert json.loads(out.stdout)["forfeits"] == [] and "worker died" not in out.stderr
+    trusted = hostile("killparent", "-", "sandbox=off")  # reaches its worker: it forfeits
+    out = simulate(f"{trusted},greedy", "--games", "2", "--workers", "1", "--backend", "process")
+    assert out.returncode == 1 and "worker died" not in out.stderr, out.stderr
+    assert "2 of 2 games forfeited" in out.stderr
+    forfeits = json.loads(out.stdout)["forfeits"]
+    assert {f["bot"] for f in forfeits} == {trusted}
+    assert {f["error"] for f in forfeits} == {"its referee's process died while it was to move"}
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT], ids=["killed", "interrupted"])
+@pytest.mark.parametrize("settings", ["move=30", "move=30,sandbox=off"])
+@pytest.mark.parametrize("backend", ["process", "serial"])
+def test_no_bot_outlives_a_killed_simulate(
+    token: str, backend: str, settings: str, how: int
+) -> None:
+    _stop_simulate_while_a_bot_thinks(token, backend, settings, how, ENV)
+    assert gone(token), holding(token)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT], ids=["killed", "interrupted"])
+def test_no_bot_outlives_a_killed_simulate_on_ray(token: str, how: int) -> None:
+    """The driver starts a local Ray instance of its own (in a temporary folder named for
+    this test); killed or interrupted while a sandboxed bot thinks in a Ray worker, it leaves
+    no bot behind. A killed driver's Ray may leave its own agents, which the test ends."""
+    pytest.importorskip("ray")
+    folder = Path(tempfile.mkdtemp(prefix="r", dir="/tmp"))  # short: Ray's socket paths
+    env = {**ENV, "RAY_TMPDIR": str(folder)}
+    try:
+        _stop_simulate_while_a_bot_thinks(token, "ray", "move=30", how, env, start=120)
+        assert gone(token), holding(token)
+    finally:
+        for pid in _using(folder):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _stop_simulate_while_a_bot_thinks(
+    token: str, backend: str, settings: str, how: int, env: dict[str, str], start: float = 60
+) -> None:
+    """Run ``simulate`` with a bot that hangs, and stop it (``how``) once the bot thinks."""
+    bots = f"{hostile('hang', token, settings)},greedy"
+    line = [sys.executable, "-m", "ttr_europe", "simulate", "--bots", bots, "--games", "2",
+            "--workers", "1", "--backend", backend]  # fmt: skip
+    driver = spawn(line, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        end = time.monotonic() + start
+        while not [p for p in holding(token) if p != driver.pid]:
+            assert time.monotonic() < end, "the bot never started"
+            time.sleep(0.1)
+        time.sleep(0.5)  # it is thinking
+    finally:
+        driver.send_signal(how)
+        try:
+            driver.wait(30)
+        finally:
+            driver.kill()
+
+
+def _using(folder: Path) -> list[int]:
+    """The live processes with a file open under ``folder`` (Ray's processes retitle
+    themselves, which wipes their command line and environment, but keep their logs open)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            with contextlib.suppress(OSError):
+                if any(os.readlink(fd).startswith(f"{folder}/") for fd in (entry / "fd").iterdir()):
+                    found.append(int(entry.name))
+    return found
+
+
+def test_a_grandchild_in_a_session_of_its_own_ends_with_its_sandbox(token: str) -> None:
+    game = new_game("europe", players=2, seed=1)
+    with pytest.raises(BotError, match="timed out"):
+        play(game, [make_bot(hostile("escape", token, "move=0.5")), GreedyBot()])
+    assert gone(token, 5)
+    with pytest.raises(BotError, match="timed out"):  # a trusted program's grandchild escapes
+        play(game, [make_bot(hostile("escape", token, "move=0.5,sandbox=off")), GreedyBot()])
+    time.sleep(0.5)
+    assert holding(token)
+
+
+def test_a_bot_cannot_start_processes_without_end() -> None:
+    assert report(hostile("fork", "300", "sandbox=off")) == "forked:300"
+    started = int(report(hostile("fork", "300")).split(":")[1])
+    assert started < sandbox.Limits().processes
+
+
+def test_the_sandbox_s_limits_are_the_documented_ones() -> None:
+    found = json.loads(report(hostile("limits", "-", "move=1,game=30,memory=512")))
+    limits = sandbox.Limits()
+    assert found["NPROC"] == limits.processes == 64
+    assert found["CPU"] == 30 + 10 + 60  # the game, the handshake and a minute
+    assert found["FSIZE"] == limits.file_mb << 20 and found["NOFILE"] == limits.open_files
+    assert found["AS"] == 512 << 20
+    assert found["uid"] != 0 and found["write"] == "OSError"  # 100 MB do not fit
+
+
+def test_where_no_sandbox_can_be_made_a_bot_is_refused_unless_trusted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sandbox, "BWRAP", "/nonexistent/bwrap")
+    sandbox.unavailable.cache_clear()
+    try:
+        with pytest.raises(BotError, match=r"cannot run in a sandbox: /nonexistent/bwrap is "
+                           r"missing \(install bubblewrap\); cmd\[sandbox=off\]"):  # fmt: skip
+            make_bot(f"cmd:{PYTHON} {EXAMPLE}")
+        with pytest.raises(BotError, match="cannot run in a sandbox"):  # and from Python
+            play(new_game("europe", players=2, seed=1),
+                 [ProcessBot([sys.executable, str(EXAMPLE)]), GreedyBot()])  # fmt: skip
+        trusted = make_bot(f"cmd[sandbox=off]:{PYTHON} {EXAMPLE}")
+        assert play(new_game("europe", players=2, seed=1), [trusted, GreedyBot()])
+    finally:
+        sandbox.unavailable.cache_clear()
+    out = subprocess.run(
+        [sys.executable, "-m", "ttr_europe", "tournament", "--bots", f"cmd:{PYTHON} {EXAMPLE}"],
+        capture_output=True, text=True, check=False, timeout=60,
+        env={**ENV, "TTR_EUROPE_BWRAP": "/nonexistent/bwrap"},
+    )  # fmt: skip
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert "cannot run in a sandbox: /nonexistent/bwrap is missing" in out.stderr
+
+
+def test_bot_lists_split_at_commas_outside_brackets() -> None:
+    text = "cmd[move=1,game=3,memory=512,sandbox=off]:./bot --x 1, greedy,,cmd:./b"
+    assert split_specs(text) == [
+        "cmd[move=1,game=3,memory=512,sandbox=off]:./bot --x 1",
+        "greedy",
+        "cmd:./b",
+    ]
+    bot = parse_command_spec(split_specs(text)[0])
+    assert bot.time.move == 1 and bot.time.game == 3 and bot.memory_mb == 512
+    assert bot.sandbox is False and parse_command_spec("cmd:./b").sandbox is True
+    with pytest.raises(BotError, match="sandbox must be on or off"):
+        parse_command_spec("cmd[sandbox=maybe]:./b")
+
+
+def test_every_command_line_takes_bracketed_settings() -> None:
+    spec = f"cmd[move=1,game=30,memory=512,sandbox=off]:{PYTHON} {EXAMPLE}"
+    for command in (["tournament", "--bots", f"{spec},greedy", "--games", "2", "--workers", "1"],
+                    ["play", "--bots", f"{spec},greedy", "--quiet", "--seed", "2"]):  # fmt: skip
+        out = subprocess.run([sys.executable, "-m", "ttr_europe", *command], capture_output=True,
+                             text=True, env=ENV, timeout=300, check=False)  # fmt: skip
+        assert out.returncode == 0, out.stderr
+        assert "forfeit" not in out.stderr
+    from ttr_europe.cli import build_parser
+
+    args = build_parser().parse_args(["serve", "--seats", f"person,{spec}"])
+    from ttr_europe.table.match import Match
+
+    match = Match.new("europe", "base", 2, 1, split_specs(args.seats))
+    assert match.seats[1].name == spec
+
+
+@pytest.mark.slow
+def test_every_example_in_the_docs_runs() -> None:
+    """The command lines of docs/protocol.md and docs/bots.md, with ``python`` this one."""
+    lines = []
+    for page in ("protocol.md", "bots.md"):
+        text = (ROOT / "docs" / page).read_text()
+        lines += [ln for ln in text.splitlines() if ln.startswith("ttr-europe ") and "cmd" in ln]
+    assert len(lines) >= 5
+    for line in lines:
+        words = [sys.executable if w == "python" else w for w in shlex.split(line)]
+        words = [w.replace(":python ", f":{PYTHON} ") for w in words]
+        if words[1] == "serve":
+            from ttr_europe.cli import build_parser
+            from ttr_europe.table.match import Match
+
+            args = build_parser().parse_args(words[1:])
+            seats = split_specs(args.seats)
+            assert [s.name for s in Match.new("europe", "base", len(seats), 1, seats).seats]
+            continue
+        out = subprocess.run([sys.executable, "-m", "ttr_europe", *words[1:]], cwd=ROOT,
+                             capture_output=True, text=True, env=ENV, timeout=300,
+                             check=False)  # fmt: skip
+        assert out.returncode == 0, (line, out.stderr)
+
+
+def test_the_bot_written_in_the_docs_plays_in_a_sandbox(tmp_path: Path) -> None:
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    block = text.split("## Writing a bot", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    program = tmp_path / "first.py"
+    program.write_text(block)
+    bot = make_bot(f"cmd:{PYTHON} {program}")
+    state, greedy, rng = new_game("europe", players=2, seed=3), GreedyBot(), random.Random(0)
+    try:
+        for _ in range(12):
+            mover = bot if state.current == 0 else greedy
+            state = apply(state, decide(mover, state, rng))
+    finally:
+        close_bots([bot])
+    assert bot_name(bot) == "first"
+
+
+def test_a_path_given_from_python_is_shown_read_only(tmp_path: Path) -> None:
+    (tmp_path / "book.txt").write_text("opening book")
+    tmp_path.chmod(0o755)  # the program is a user of its own: it reads what anyone may read
+    command = [sys.executable, str(HOSTILE), "list", f"@{tmp_path}"]
+    bot = ProcessBot(command, readable=[str(tmp_path)])
+    bot.start()
+    try:
+        assert bot.version == "listed:book.txt"
+    finally:
+        bot.close()
+    bot = ProcessBot(command)  # not shown without
+    bot.start()
+    try:
+        assert bot.version is not None and bot.version.startswith("error:")
+    finally:
+        bot.close()
+
+
+def test_a_serve_seat_runs_its_program_in_the_sandbox() -> None:
+    pytest.importorskip("starlette")
+    from ttr_europe.table.match import Match
+    from ttr_europe.web.hub import Client, Hub
+
+    spec = f"cmd:{PYTHON} {EXAMPLE}"
+    hub = Hub(lambda: Match.new("usa", "base", 2, 3, ["person", spec], first_player=0))
+    tab = Client()
+    hub.receive(tab, json.dumps({"type": "join", "seat": 0}))
+    hub.receive(tab, json.dumps({"type": "act", "action": "keep all"}))
+    match = hub.latest.match
+    bot = match.seats[1].bot
+    assert isinstance(bot, ProcessBot) and bot.sandbox and match.seats[1].name == spec
+    assert len(match.actions) >= 2  # the program chose its tickets
+    close_bots([bot])

@@ -1,0 +1,515 @@
+"""Terminal play driven through standard input, hostile input, and the play log of play and
+replay (the same turn lines, with events)."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from ttr_europe import Cards, ClaimRoute, legal_actions
+from ttr_europe.cli import main
+from ttr_europe.events import LastRound, RouteClaimed, TicketsDrawn
+from ttr_europe.records import GameRecord, final_state, replay
+from ttr_europe.render import render_svg
+from ttr_europe.scoring import score
+from ttr_europe.table.match import Match
+from ttr_europe.table.terminal import (
+    LEGEND,
+    MENU_CLAIMS,
+    Terminal,
+    describe,
+    help_text,
+    menu,
+    menu_text,
+    scoreboard_text,
+    show_view,
+    this_turn,
+)
+from ttr_europe.testing import scenario
+
+
+def script(seed: int, lines: int = 6000) -> str:
+    """Menu numbers, mostly small, with commands and nonsense mixed in."""
+    rng = random.Random(seed)
+    extra = ["help", "view", "", "draw 9", "claim Nowhere-Else", "keep", "0", "12345678901234"]
+    out = ["help", "0", "claim Nowhere-Else", "view"]
+    for _ in range(lines):
+        out.append(rng.choice(extra) if rng.random() < 0.05 else str(rng.randint(1, 9)))
+    return "\n".join(out) + "\n"
+
+
+def run_main(args: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    monkeypatch.setattr(sys, "stdout", out)
+    code = main(args)
+    return code, out.getvalue()
+
+
+def test_a_whole_game_against_a_bot_typed_on_standard_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record_file = tmp_path / "game.json"
+    code, out = run_main(
+        ["play", "--human", "1", "--players", "2", "--seed", "11", "--bots", "greedy",
+         "--record", str(record_file)],
+        script(1), monkeypatch,
+    )  # fmt: skip
+    assert code == 0
+    record = GameRecord.from_json(record_file.read_text())
+    final = final_state(record)
+    assert final.phase.name == "GAME_OVER"
+    assert scoreboard_text(score(final)) in out
+    assert "== Player 1 (person): your turn ==" in out
+    assert "Face-up  1:" in out and "Tickets  " in out and "Player 2 (greedy): trains" in out
+    assert "Moves (words in any case" in out  # help was shown
+    assert "No choice 0" in out and "no route 'Nowhere-Else'" in out
+    assert "Winner: " in out or "Shared win: " in out
+
+
+def test_hot_seat_two_persons_and_a_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    record_file = tmp_path / "game.json"
+    code, out = run_main(
+        ["play", "--human", "1,3", "--players", "3", "--seed", "3", "--record", str(record_file)],
+        script(2, 12000), monkeypatch,
+    )  # fmt: skip
+    assert code == 0
+    assert final_state(GameRecord.from_json(record_file.read_text())).phase.name == "GAME_OVER"
+    assert "== Player 3 (person)" in out and "== Player 1 (person)" in out
+
+
+def test_quit_saves_the_record_and_resume_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    saved = tmp_path / "saved.json"
+    args = ["play", "--human", "2", "--players", "2", "--seed", "5", "--record", str(saved)]
+    code, out = run_main(args, "1\n1\n2\nquit\n", monkeypatch)
+    assert code == 0 and f"Game saved to {saved}" in out
+    first = GameRecord.from_json(saved.read_text())
+    assert len(first.actions) >= 3
+    code, out = run_main([*args, "--resume", str(saved)], "undo\nquit\n", monkeypatch)
+    assert code == 0 and "Recent turns:" in out and "Undone: back to Player 2's choice." in out
+    after_undo = GameRecord.from_json(saved.read_text())
+    assert after_undo.actions == first.actions[: len(after_undo.actions)]
+    assert len(after_undo.actions) < len(first.actions)
+
+
+def test_end_of_input_is_like_quit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    saved = tmp_path / "eof.json"
+    code, out = run_main(["play", "--human", "1", "--record", str(saved)], "", monkeypatch)
+    assert code == 0 and saved.exists() and "Game saved to" in out
+
+
+HOSTILE = [
+    "",
+    "   ",
+    "x" * 100_000,
+    "\x00\x01\x1b[2J",
+    "-1",
+    "0",
+    "99999999999999999999999999",
+    "1e5",
+    "claim",
+    "draw",
+    "keep 1 1 1 1",
+    "keep 9",
+    "station Atlantis",
+    "pay 1loco",
+    "withdraw",
+    "pass",
+    "undo",
+    "DROP TABLE",
+    "claim Paris-Paris with 1000000red",
+    "\u202eevil",
+    "keep Cadiz-Stockholm, Cadiz-Stockholm",
+]
+
+
+def test_hostile_lines_get_a_message_and_change_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    saved = tmp_path / "hostile.json"
+    text = "\n".join(HOSTILE) + "\nquit\n"
+    code, out = run_main(
+        ["play", "--human", "1", "--players", "2", "--seed", "8", "--record", str(saved)],
+        text, monkeypatch,
+    )  # fmt: skip
+    assert code == 0
+    record = GameRecord.from_json(saved.read_text())
+    start = Match.new("europe", "base", 2, 8, seats=["person", "random"])  # as --bots says
+    start.advance()
+    assert record.actions == tuple(str(a) for a in start.actions)  # only the bot has moved
+    assert "too long" in out and "nothing to undo" in out
+    prompts = out.count("> ")
+    assert prompts == len([h for h in HOSTILE]) + 1
+
+
+def test_bytes_that_are_not_utf8_do_not_stop_the_game(tmp_path: Path) -> None:
+    saved = tmp_path / "bytes.json"
+    result = subprocess.run(
+        [sys.executable, "-m", "ttr_europe", "play", "--human", "1", "--players", "2",
+         "--record", str(saved)],
+        input=b"\xff\xfe\x80 draw\nkeep \xc3\x28\n1\nquit\n",
+        check=False,
+        capture_output=True,
+        timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert b"Traceback" not in result.stderr
+    out = result.stdout.decode("utf-8")
+    assert "unknown verb" in out and "Game saved to" in out
+    assert len(json.loads(saved.read_text())["actions"]) >= 1
+
+
+def test_ambiguous_claim_lists_the_candidates() -> None:
+    state = scenario(hands={0: "2red+2blue+1loco"}, row="red blue green yellow pink")
+    match = Match(state, ["person", "random"], seed=1)
+    lines = iter(["claim Rostov-Sochi", "2", "quit"])
+    written: list[str] = []
+    terminal = Terminal(match, lambda prompt: next(lines), written.append, lambda m: "nowhere")
+    assert terminal.run() is False
+    text = "\n".join(written)
+    assert "fits" in text
+    # numbered, to pick one by its number rather than retype it
+    assert "   1  claim Rostov-Sochi with 2red" in written
+    picked = next(line for line in written if line.startswith("   2  claim Rostov-Sochi"))
+    assert "Type a number to choose one (view shows the whole menu again)." in written
+    assert str(match.actions[0]) == picked[6:]
+
+
+def test_station_candidates_are_numbered_and_refusals_are_in_the_pages_words() -> None:
+    state = scenario(hands={0: "2red+2blue+1loco"}, row="red blue green yellow pink")
+    match = Match(state, ["person", "random"], seed=1)
+    lines = iter(["station Sofia", "1", "station Sofia", "quit"])
+    written: list[str] = []
+    terminal = Terminal(match, lambda prompt: next(lines), written.append, lambda m: "nowhere")
+    assert terminal.run() is False
+    numbered = [line for line in written if line.startswith("   1  station Sofia with ")]
+    assert numbered, written
+    assert str(match.actions[0]) == numbered[0][6:]
+    # Sofia has a station now: the engine's reason, said as the page says it, and its rule
+    assert "That city already has a train station. (rule R40)" in written
+
+
+def test_a_ticket_keep_refused_is_said_in_the_pages_words() -> None:
+    match = Match.new("europe", "base", 2, 3, ["person", "random"], first_player=0)
+    lines = iter(["keep 1", "quit"])
+    written: list[str] = []
+    Terminal(match, lambda prompt: next(lines), written.append, lambda m: "nowhere").run()
+    assert any(line.startswith("Keep at least 2 tickets. (rule R") for line in written), written
+
+
+def test_menu_offers_one_payment_per_route_with_fewest_locomotives() -> None:
+    state = scenario(hands={0: "2red+2loco"}, row="red blue green yellow pink")
+    choices = menu(state)
+    claims = [a for a in choices if isinstance(a, ClaimRoute)]
+    assert 0 < len(claims) <= MENU_CLAIMS
+    assert len({a.route for a in claims}) == len(claims)
+    legal = [a for a in legal_actions(state) if isinstance(a, ClaimRoute)]
+    for claim in claims:
+        fewest = min(a.payment.locomotives for a in legal if a.route == claim.route)
+        assert claim.payment.locomotives == fewest
+    assert ClaimRoute("Rostov-Sochi", Cards.of(red=2)) in menu(
+        scenario(hands={0: "2red"}, row="red blue green yellow pink")
+    )
+    assert not any(hasattr(a, "city") for a in choices)
+
+
+# --------------------------------------------------------------------------- play and replay
+
+
+def test_bots_only_play_log_shows_events_and_replay_prints_the_same_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record_file = tmp_path / "game.json"
+    assert main(["play", "--players", "3", "--seed", "7", "--record", str(record_file)]) == 0
+    played = capsys.readouterr().out.splitlines()
+    assert played[1] == LEGEND
+    log = played[2 : played.index("Final position:") - 1]
+    assert any("(took " in line for line in log) and any("(drew " in line for line in log)
+    assert any("tunnel shows" in line for line in log)
+    assert main(["replay", str(record_file)]) == 0
+    replayed = capsys.readouterr().out.splitlines()
+    assert replayed[1] == LEGEND
+    assert replayed[2 : 2 + len(log)] == log
+    # the first number of each line is the position after it
+    record = GameRecord.from_json(record_file.read_text())
+    assert int(log[-1].split()[0]) == len(record.actions)
+
+
+def test_quiet_play_prints_only_the_scoreboard(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record_file = tmp_path / "game.json"
+    assert main(["play", "--quiet", "--seed", "3", "--record", str(record_file)]) == 0
+    out = capsys.readouterr().out
+    final = final_state(GameRecord.from_json(record_file.read_text()))
+    assert out == scoreboard_text(score(final)) + "\n"
+
+
+def test_replay_at_a_position_draws_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record_file = tmp_path / "game.json"
+    assert main(["play", "--quiet", "--players", "2", "--record", str(record_file)]) == 0
+    capsys.readouterr()
+    svg = tmp_path / "at.svg"
+    assert main(["replay", str(record_file), "--at", "25", "--svg", str(svg)]) == 0
+    out = capsys.readouterr().out
+    states = replay(GameRecord.from_json(record_file.read_text()))
+    assert svg.read_text() == render_svg(states[25])
+    assert ET.parse(svg).getroot().tag.endswith("svg")
+    assert "Position 25:" in out and "Provisional scores" in out
+    log = [line for line in out.splitlines() if line[:4].strip().isdecimal()]
+    assert int(log[-1].split()[0]) <= 25
+    assert main(["replay", str(record_file), "--at", "100000"]) == 2
+    assert "--at: positions are 0 to" in capsys.readouterr().err
+
+
+def test_bad_human_seats_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--human", "4", "--players", "3"]) == 2
+    assert "--human: players are 1 to 3, not '4'" in capsys.readouterr().err
+    assert main(["play", "--human", "x"]) == 2
+    capsys.readouterr()
+    # Players count from 1 as on the page; the old seats from 0 are refused, never guessed
+    assert main(["play", "--human", "0,2", "--players", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "numbered from 1" in err and "--human 1,3" in err and len(err.splitlines()) == 1
+
+
+def test_resume_refuses_a_bad_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    record = GameRecord("europe", "base", 2, 1, 0, actions=("blind",))
+    bad.write_text(json.dumps(record.to_json()))
+    assert main(["play", "--human", "1", "--resume", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "$.actions[0]" in err and "R9" in err
+    bad.write_text("{not json")
+    assert main(["play", "--human", "1", "--resume", str(bad)]) == 2
+    assert str(bad) in capsys.readouterr().err
+
+
+def test_the_view_marks_connected_tickets_and_hides_other_hands() -> None:
+    state = scenario(
+        hands={0: "2red+1loco", 1: "5black"},
+        row="red blue green yellow pink",
+        tickets={0: ["Zurich-Brindisi", "Brest-Petrograd"], 1: ["Paris-Wien"]},
+        owners={"Venezia-Zurich": 0, "Roma-Venezia": 0, "Brindisi-Roma": 0},
+    )
+    match = Match(state, ["person", "greedy"])
+    text = "\n".join(show_view(match, 0))
+    assert "done Zurich-Brindisi (6) | open Brest-Petrograd (20)" in text
+    assert "Hand (3)  2 red, 1 loco" in text
+    assert "Face-up  1:red  2:blue  3:green  4:yellow  5:pink" in text
+    assert "black" not in text and "Paris-Wien" not in text  # the other seat's secrets
+    assert "Player 2 (greedy): trains 45, route points 0, cards 5, tickets 1" in text
+
+
+def test_a_pending_tunnel_is_shown_with_its_choices() -> None:
+    state = scenario(hands={0: "4red+1loco"}, row="white blue green yellow pink",
+                     pile="red blue green white")  # fmt: skip
+    match = Match(state, ["person", "random"])
+    match.play(0, "claim Erzurum-Sochi with 3red")
+    text = "\n".join(show_view(match, 0))
+    assert (
+        "Tunnel Erzurum-Sochi: laid 3red, revealed red blue green: pay 1 more red or loco" in text
+    )
+    assert [str(a) for a in menu(match.state)] == ["pay 1red", "pay 1loco", "withdraw"]
+
+
+def test_the_moves_made_so_far_in_a_turn_are_shown() -> None:
+    state = scenario(row="red blue green yellow pink", pile="black white orange")
+    match = Match(state, ["person", "random"])
+    match.play(0, "blind")
+    assert this_turn(match, 0) == ["blind (drew black)"]
+    lines = iter(["quit"])
+    written: list[str] = []
+    Terminal(match, lambda prompt: next(lines), written.append, lambda m: "nowhere").run()
+    assert "This turn: blind (drew black)" in written
+    match.play(0, "draw 1")
+    assert this_turn(match, 0) == []  # the turn is over
+
+
+class _BrokenBot:
+    def choose(self, view: object, legal: object, rng: object) -> object:
+        raise RuntimeError("out of order")
+
+
+def test_a_bot_that_fails_gives_its_seat_to_a_stand_in_and_the_game_goes_on() -> None:
+    match = Match.new("usa", "base", 2, 3, seats=["person", _BrokenBot()], first_player=0)
+    lines = iter(["keep all", "quit"])
+    out: list[str] = []
+    terminal = Terminal(match, lambda prompt: next(lines, None), out.append, lambda m: "g.json")
+    assert terminal.run() is False  # the person quit later, the bot's failure did not stop it
+    assert str(match.actions[0]).startswith("keep ")  # the person's keep stands
+    assert len(match.actions) == 2 and match.seats[1].name.startswith("random for")
+    (said,) = [line for line in out if "out of order" in line]
+    assert said.endswith("a random bot plays for Player 2 from now on.") and "(seat 1)" in said
+    assert not any(line.startswith("Not possible") for line in out), out
+
+
+def test_a_line_under_the_limit_in_characters_is_read_whole_however_many_bytes(
+    tmp_path: Path,
+) -> None:
+    saved = tmp_path / "wide.json"
+    wide = "keep 1" + "\u3000" * 665 + " 2 3"  # 676 characters, 2005 bytes in UTF-8
+    result = subprocess.run(
+        [sys.executable, "-m", "ttr_europe", "play", "--human", "1", "--players", "2",
+         "--map", "usa", "--seed", "5", "--record", str(saved)],
+        input=(wide + "\nquit\n").encode(),
+        check=False,
+        capture_output=True,
+        timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    record = GameRecord.from_json(saved.read_text())
+    assert len(final_state(record).players[0].tickets) == 3, result.stdout.decode()[-400:]
+
+
+def test_a_line_of_exactly_the_limit_is_not_called_too_long() -> None:
+    from ttr_europe.table.terminal import MAX_LINE
+
+    match = Match.new("usa", "base", 2, 5, seats=["person", "greedy"], first_player=0)
+    exact = "keep all" + " " * (MAX_LINE - len("keep all"))
+    lines = iter([exact + "\n", "x" * (MAX_LINE + 1), None])
+    out: list[str] = []
+    Terminal(match, lambda prompt: next(lines), out.append, lambda m: "g.json").run()
+    assert len(match.state.players[0].tickets) == 3
+    assert sum("too long" in line for line in out) == 1  # only the line over the limit
+
+
+# --------------------------------------------------------------------------- the table's wording
+
+
+def test_quit_then_the_printed_command_keeps_the_persons_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    saved = tmp_path / "kept.json"
+    args = ["play", "--human", "2", "--players", "4", "--seed", "5", "--bots", "greedy,random",
+            "--record", str(saved)]  # fmt: skip
+    code, out = run_main(args, "quit\n", monkeypatch)
+    hint = next(line for line in out.splitlines() if line.startswith("Game saved to"))
+    command = hint.split("continue with: ")[1]
+    bots = "greedy,greedy,greedy,random"
+    assert command == f"ttr-europe play --resume {saved} --human 2 --bots {bots}"
+    code, out = run_main(command.split()[1:], "quit\n", monkeypatch)
+    assert code == 0
+    assert "Player 1 greedy, Player 2 person, Player 3 greedy, Player 4 random" in out
+    assert "== Player 2 (person)" in out  # the person is asked again, no bot took the seat
+
+
+def test_second_card_menu_numbers_agree_with_draw_n() -> None:
+    state = scenario(row="red loco green yellow pink", pile="black white orange")
+    match = Match(state, ["person", "random"])
+    match.play(0, "draw 1")  # now only a second card: the locomotive in slot 2 is not allowed
+    lines = iter(["2", "3", "quit"])
+    written: list[str] = []
+    Terminal(match, lambda prompt: next(lines), written.append, lambda m: "nowhere").run()
+    first = written[written.index("This turn: draw 1 (took red; slot 1 now black)") + 1 :]
+    first = first[: first.index("Type a number or a move (help, view, routes, board, undo, quit).")]
+    assert first == ["   1  draw 1 (black)", "   3  draw 3 (green)", "   4  draw 4 (yellow)",
+                     "   5  draw 5 (pink)", "   6  blind"]  # fmt: skip
+    assert "No choice 2: the menu has 1, 3, 4, 5, 6." in written
+    assert str(match.actions[1]) == "draw 3"  # "3" took slot 3, as "draw 3" does
+
+
+def test_help_names_moves_that_exist_on_the_map() -> None:
+    for map_id in ("europe", "usa"):
+        match = Match.new(map_id, "base", 2, 1, ["person", "random"])
+        text = help_text(match.state)
+        claim = next(line.split()[1] for line in text.splitlines() if "  claim " in line)
+        assert claim in match.state.map.route_index
+        assert ("station " in text) == (map_id == "europe")  # the USA map has no stations
+        keep = text.split("keep all / keep ")[1].split()[0]
+        assert keep in match.state.map.ticket_index
+
+
+def test_claim_menu_shows_length_points_tunnel_and_ferry() -> None:
+    state = scenario(hands={0: "3red+1loco"}, row="red blue green yellow pink")
+    texts = [menu_text(state, a) for a in menu(state) if isinstance(a, ClaimRoute)]
+    assert "claim Erzurum-Sochi with 3red  [length 3, 4 points, tunnel]" in texts
+    assert menu_text(state, ClaimRoute("Dieppe-London-1", Cards.of(red=1, loco=1))) == (
+        "claim Dieppe-London-1 with 1red+1loco  [length 2, 2 points, ferry (1 loco)]"
+    )
+    assert menu_text(state, ClaimRoute("Dieppe-Paris", Cards.of(red=1))) == (
+        "claim Dieppe-Paris with 1red  [length 1, 1 point]"
+    )
+
+
+def test_routes_and_board_commands_list_the_claims(tmp_path: Path) -> None:
+    state = scenario(hands={0: "2red"}, owners={"Dieppe-Paris": 0, "Paris-Zurich": 1},
+                     stations={1: ["Wien"]})  # fmt: skip
+    match = Match(state, ["person", "random"])
+    lines = iter(["routes", "board", "quit"])
+    written: list[str] = []
+    drawn = tmp_path / "board.svg"
+
+    def draw(m: Match, seat: int) -> str:
+        drawn.write_text(render_svg(m.view(seat)))
+        return str(drawn)
+
+    Terminal(match, lambda p: next(lines), written.append, lambda m: "x", draw=draw).run()
+    assert "You have 1 route (1 point): Dieppe-Paris (1)" in written
+    assert "  You have 1 route (1 point): Dieppe-Paris (1)" in written
+    assert "  Player 2 has 1 route (4 points): Paris-Zurich (3); stations in Wien" in written
+    assert f"Board drawn to {drawn} (open it in a browser)" in written
+    ET.fromstring(drawn.read_text())
+
+
+def test_wording_plurals_and_stations_left() -> None:
+    state = scenario(hands={0: "1red"}, tickets={0: ["Zurich-Brindisi"]},
+                     owners={"Dieppe-Paris": 1}, stations={1: ["Wien"]})  # fmt: skip
+    match = Match(state, ["person", "greedy"])
+    text = "\n".join(show_view(match, 0))
+    other = "Player 2 (greedy): trains 44, route points 1, cards 0, tickets 0, stations left 2"
+    assert other in text
+    assert "Player 1 (you): " in text and "stations left 3" in text
+    assert describe(TicketsDrawn(0, 1, None)) == "drew 1 ticket"
+    assert describe(RouteClaimed(0, "Dieppe-Paris", Cards.of(red=1), 1, 1)) == (
+        "claimed, +1 point, 1 train left"
+    )
+    assert describe(LastRound(0, 2, 1)) == "LAST ROUND: Player 1 has 2 trains left; 1 turn to go"
+
+
+def test_board_in_play_draws_the_seats_view_beside_the_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = tmp_path / "game.json"
+    args = ["play", "--human", "1", "--players", "2", "--record", str(record)]
+    code, out = run_main(args, "routes\nboard\nquit\n", monkeypatch)
+    drawn = tmp_path / "game-board.svg"
+    assert code == 0 and f"Board drawn to {drawn} (open it in a browser)" in out
+    assert "You have no routes yet" in out and "  Player 2 has no routes yet" in out
+    root = ET.fromstring(drawn.read_text())
+    assert root.find("{http://www.w3.org/2000/svg}g[@class='sidebar']") is not None  # seat 0's
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_last_round_is_counted_right_at_every_one_of_its_turns(seed: int) -> None:
+    """On each of the final turns the terminal says how many turns come after this one: the
+    turns the engine then starts before the game ends (none on the very last)."""
+    from ttr_europe.players import decide, make_bot
+
+    match = Match.new("europe", "base", 3, seed, ["person"] * 3)
+    bot, rng = make_bot("greedy"), random.Random(seed)
+    said: list[tuple[int, str]] = []  # (event number, the last-round line) at each decision
+    while not match.finished:
+        seat = match.current
+        said += [(match.seq, line) for line in show_view(match, seat) if "Last round" in line]
+        match.play(seat, decide(bot, match.state, rng))
+    starts = [n for n, e in match.events_since(0, None) if e.to_json()["type"] == "turn_started"]
+    assert said
+    for n, line in said:
+        after = sum(1 for s in starts if s > n)
+        turns = "turn" if after == 1 else "turns"
+        expected = f"Last round: {after} {turns} left after this one" if after else (
+            "Last round: this is the last turn")  # fmt: skip
+        assert line.strip() == expected, (n, line)
+    assert {line.strip() for _, line in said} >= {
+        "Last round: this is the last turn", "Last round: 1 turn left after this one",
+        "Last round: 2 turns left after this one"}  # fmt: skip
