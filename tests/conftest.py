@@ -25,7 +25,7 @@ settings.load_profile(os.environ.get("TTR_HYPOTHESIS_PROFILE", "default"))
 
 
 def _prepare_core() -> tuple[str, bool]:
-    """Make sure the compiled core for this ``core.c`` is there, so that the differential tests
+    """Make sure the compiled core for these C sources is there, so that the differential tests
     run instead of skipping: build it into the user cache when it is missing or stale. Returns
     one line for the report, and whether it is worth showing in a quiet run."""
     from ttr_europe.fast import _binding, _library, build
@@ -38,7 +38,7 @@ def _prepare_core() -> tuple[str, bool]:
     path, said = build.build_or_explain()
     if path is None:
         return f"not built: {said}; the compiled core's tests skip", True
-    return f"{said} into {path.parent} for this core.c", True
+    return f"{said} into {path.parent} for these C sources", True
 
 
 @pytest.fixture

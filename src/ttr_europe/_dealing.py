@@ -8,7 +8,7 @@ copied into lists only when a card actually moves there (most draws touch neithe
 Rules: R14 (replacement), R17 with D2/D32 (three-locomotive reset), R18 with D4 (lazy reshuffle),
 D3/D6 (empty slots, slot order).
 
-core.c's card table (``draw``, ``reshuffle``, ``refill``) mirrors this module. The differential
+engine.c's card table (``draw``, ``reshuffle``, ``refill``) mirrors this module. The differential
 tests (tests/fast/test_fast.py) keep the two alike.
 """
 

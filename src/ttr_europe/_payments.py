@@ -11,7 +11,7 @@ The standard rules: ``length`` cards of one colour, locomotives standing in for 
 colour; colours are never mixed. A tunnel's extra is paid in the colour laid or locomotives, and
 only in locomotives when the cards laid were all locomotives.
 
-core.c's payments (``count_pay``, ``nth_pay``, ``pays``) mirror this module. The differential
+engine.c's payments (``count_pay``, ``nth_pay``, ``pays``) mirror this module. The differential
 tests (tests/fast/test_fast.py) keep the two alike.
 """
 

@@ -3,7 +3,7 @@
 Our own generator, not ``random``, so that a game is reproduced exactly from its seed on every
 Python version and platform (rules.md D19).
 
-core.c's generator (``next_u64``, ``below``, ``shuffle``) mirrors this module. The differential
+engine.c's generator (``next_u64``, ``below``, ``shuffle``) mirrors this module. The differential
 tests (tests/fast/test_fast.py) keep the two alike.
 """
 

@@ -23,7 +23,7 @@ block                 codes
 Only keep codes depend on the position: they name places in the offer, so ``encode`` and
 ``decode`` need the state for them (and only for them).
 
-core.c's ``code_of``, ``mask_of`` and ``act_of_code`` (tables ``C_*``) mirror this module. The
+observe.c's ``code_of``, ``mask_of`` and ``act_of_code`` (tables ``C_*``) mirror this module. The
 differential tests (tests/fast/test_fast.py) keep the two alike.
 """
 

@@ -5,7 +5,7 @@ pay for thousands of claims), so ``len()`` and ``seq[i]`` stay cheap, and iterat
 action in a fixed order; ``KeepChoices`` lists the ticket choices the same way. ``rules.apply``
 checks an action with the same predicates these sequences count with.
 
-core.c's ``legal`` mirrors this module. The differential tests (tests/fast/test_fast.py) keep
+engine.c's ``legal`` mirrors this module. The differential tests (tests/fast/test_fast.py) keep
 the two alike.
 """
 

@@ -9,7 +9,7 @@ networkx does not offer, walks adjacency lists of the components it searches (``
 holds a seat's routes and components once for the ticket check and the longest trail;
 docs/performance.md).
 
-core.c's ``longest_trail`` and ``tickets_with_stations`` mirror this module's searches. The
+scoring.c's ``longest_trail`` and ``tickets_with_stations`` mirror this module's searches. The
 differential tests (tests/fast/test_fast.py) keep the two alike.
 """
 

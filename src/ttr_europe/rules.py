@@ -4,7 +4,7 @@
 from, then builds the next state in one step. Every refusal is an ``IllegalActionError``
 naming its rule.
 
-core.c's legal actions, checks and reducer (``legal``, ``check``, ``step``) mirror this module;
+engine.c's legal actions, checks and reducer (``legal``, ``check``, ``step``) mirror this module;
 their error codes (``E_*``) map to the errors raised here in ``fast._ERRORS``. The differential
 tests (tests/fast/test_fast.py) keep the two alike.
 """

@@ -10,7 +10,7 @@ unbuilt stations (R45), the longest continuous path (R48) and its bonus (R47.4, 
 then the rank after the map's tie-breaks (R49, R50, D15-D17). Results name routes, cities and
 tickets by their ids, so a scoreboard converts to JSON as it is (``attrs.asdict``).
 
-core.c's final scoring (``fg_score``) mirrors this module. The differential tests
+scoring.c's final scoring (``fg_score``) mirrors this module. The differential tests
 (tests/fast/test_fast.py) keep the two alike.
 """
 

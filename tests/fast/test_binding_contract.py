@@ -1,14 +1,15 @@
-"""The contract between core.c and the Python side, read from core.c's own text.
+"""The contract between the compiled core and the Python side, read from the C sources' own text.
 
-Every number the two sides share is stated once in core.c (an ``enum`` or a ``#define``) and once
-in the Python module that mirrors it; this test parses core.c and fails on any mismatch: the
-error codes and the rule each one names, the phase, action, tie-break, bot and score-field
-enums, the observation and code tables' parts, the limits (reveal count, end trigger, greedy
-cap, hoard and ticket thresholds, claims searched, move keys' fields, card kinds, recorded action
-size), and the flat state layout, which three writers share (``_state_array`` in Python,
-``fg_dump`` in C, and the readers ``fg_load`` and ``_from_array``). The mirrored modules say in
-their docstrings which part of core.c mirrors them. Needs no build, except for the layout's
-round trip.
+Every number the two sides share is stated once in the C sources (an ``enum`` or a ``#define``,
+in one file: the state's layout and limits in ``core.h``) and once in the Python module that
+mirrors it; this test parses the sources and fails on any mismatch: the error codes and the rule
+each one names, the phase, action, tie-break, bot and score-field enums, the observation and
+code tables' parts, the limits (reveal count, end trigger, greedy cap, hoard and ticket
+thresholds, claims searched, move keys' fields, card kinds, recorded action size), the exported
+functions (declared once in a header, defined once, bound once in ``_binding._SIGNATURES``), and
+the flat state layout, which three writers share (``_state_array`` in Python, ``fg_dump`` in C,
+and the readers ``fg_load`` and ``_from_array``). The mirrored modules and the C files that
+mirror them name each other. Needs no build, except for the layout's round trip.
 """
 
 from __future__ import annotations
@@ -16,25 +17,33 @@ from __future__ import annotations
 import importlib
 import random
 import re
-from pathlib import Path
 
 import pytest
 
 from ttr_europe import actions, fast, rules
 from ttr_europe.cards import KINDS
 from ttr_europe.errors import MalformedActionError
-from ttr_europe.fast import _binding
+from ttr_europe.fast import _binding, _library
 from ttr_europe.players import mcts, styles
 from ttr_europe.state import Phase
 from ttr_europe.testing.play import configs
 
-SOURCE = (Path(fast.__file__).parent / "core.c").read_text("utf-8")
+TEXTS = {path.name: path.read_text("utf-8") for path in (*_library.SOURCES, *_library.HEADERS)}
+"""The core's sources by file name."""
+
+
+def stated(pattern: str, what: str) -> tuple[str, re.Match[str]]:
+    """The one file of the core's sources that states ``what`` (matching ``pattern``), and the
+    match: a number the two sides share is stated once."""
+    found = [(name, m) for name, text in TEXTS.items() if (m := re.search(pattern, text, re.M))]
+    assert found, f"no {what} in the core's sources"
+    assert len(found) == 1, f"{what} is stated in {[name for name, _ in found]}"
+    return found[0]
 
 
 def enum(first: str) -> dict[str, int]:
-    """The enum of core.c whose first name is ``first``: each name with its value."""
-    found = re.search(r"enum\s*\{\s*(" + first + r"\b[^}]*)\}", SOURCE)
-    assert found, f"no enum starting with {first} in core.c"
+    """The enum of the core whose first name is ``first``: each name with its value."""
+    found = stated(r"enum\s*\{\s*(" + first + r"\b[^}]*)\}", f"enum starting with {first}")[1]
     out: dict[str, int] = {}
     value = -1
     for raw in found.group(1).split(","):
@@ -48,9 +57,7 @@ def enum(first: str) -> dict[str, int]:
 
 
 def define(name: str) -> int:
-    found = re.search(r"^#define " + name + r"\s+\(?(-?\d+)", SOURCE, re.MULTILINE)
-    assert found, f"no #define {name} in core.c"
-    return int(found.group(1))
+    return int(stated(r"^#define " + name + r"\s+\(?(-?\d+)", f"#define {name}")[1].group(1))
 
 
 # An error code's name says its rule (E_R26A: R26a); these name none or another.
@@ -62,7 +69,7 @@ def test_every_error_code_maps_to_the_rule_it_is_named_for() -> None:
     codes = enum("OK")
     assert (codes["OK"], codes["E_OVER"], codes["E_PHASE"]) == (0, 1, 2)
     refusals = {value: name for name, value in codes.items() if 3 <= value < codes["E_KIND"]}
-    assert set(fast._ERRORS) == set(refusals), "core.c and fast._ERRORS list other codes"
+    assert set(fast._ERRORS) == set(refusals), "the core and fast._ERRORS list other codes"
     for value, name in refusals.items():
         cls, rule, _ = fast._ERRORS[value]
         named = _NAMED_OTHERWISE.get(name)
@@ -118,7 +125,43 @@ def test_the_limits_are_the_references() -> None:
     assert fast.GREEDY_MAX_STEPS == mcts._MAX_PLAYOUT
     assert define("KINDS") == KINDS == _binding.KINDS
     assert define("MAXOFFER") + 2 == _binding.REC_WORDS
-    assert re.search(r"#define REC_WORDS \(2 \+ MAXOFFER\)", SOURCE)
+    assert stated(r"^#define REC_WORDS \(2 \+ MAXOFFER\)", "REC_WORDS")[0] == "policies.h"
+    assert define("MAXR") == 64 * fast._WORDS  # a closed mask's words in the flat layout
+    assert stated(r"^#define MAXW \(MAXR / 64\)", "MAXW")[0] == "core.h"
+    assert stated(r"^#define BIG \(1 << 20\)", "BIG")[0] == "core.h" and fast._CLAMP == 1 << 20
+
+
+def test_the_state_layout_and_limits_are_stated_in_core_h_alone() -> None:
+    """``core.h`` states the state's layout (``Rules``, ``Player``, ``Game``, ``Act``), the limits
+    and the phase, action and tie-break codes; no other file states any of them again."""
+    for name in ("Act", "Rules", "Player", "Game"):
+        assert stated(r"^\}\s*" + name + ";", f"the struct {name}")[0] == "core.h", name
+    for first in ("PH_INITIAL", "A_FACEUP", "TB_COMPLETED"):
+        assert stated(r"enum\s*\{\s*" + first + r"\b", first)[0] == "core.h", first
+    limits = re.findall(r"^#define (\w+)", TEXTS["core.h"], re.M)
+    assert {"KINDS", "MAXP", "MAXR", "MAXT", "MAXOFFER", "MAXPILE", "REVEAL"} <= set(limits)
+    for name in limits:
+        if not name.startswith(("FG_", "TTR_")):
+            assert stated(r"^#define " + name + r"\b", f"#define {name}")[0] == "core.h", name
+
+
+def _names(pattern: str, suffix: str) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for file, text in TEXTS.items():
+        if file.endswith(suffix):
+            for name in re.findall(pattern, text, re.M):
+                found.setdefault(name, []).append(file)
+    return found
+
+
+def test_each_exported_function_is_declared_defined_and_bound_once() -> None:
+    """Every ``FG_API`` function is declared in one header, defined in one C file and given its
+    signature once in ``_binding._SIGNATURES`` (``fg_source_hash`` in ``_binding._open``, which
+    asks it first); and there are no others."""
+    declared = _names(r"^FG_API [^;{(]*?\b(fg_\w+)\([^;{]*\);", ".h")
+    defined = _names(r"^FG_API [^;{(]*?\b(fg_\w+)\([^;{]*\{", ".c")
+    assert set(declared) == set(defined) == {*_binding._SIGNATURES, "fg_source_hash"}
+    assert all(len(files) == 1 for files in (*declared.values(), *defined.values()))
 
 
 def test_the_observation_and_code_tables_are_read_in_the_order_written() -> None:
@@ -134,18 +177,36 @@ def test_the_observation_and_code_tables_are_read_in_the_order_written() -> None
                                        "C_STATION_PATTERNS", "C_ROUTES"]  # fmt: skip
 
 
-MIRRORED = ("_rng", "_payments", "_dealing", "rules", "scoring", "paths", "codec",
-            "players._routing", "players.mcts", "players.bots", "players.styles", "rl.encoding",
-            "rl.memory")  # fmt: skip
-"""The modules core.c mirrors (its section headers and comments name them)."""
+# The C files name each module by its path under src/ttr_europe/ in the package's layout by role
+# (players/ for the bots and the search).
+MIRRORED = {
+    "_rng": ("_rng.py", "engine.c"),
+    "_payments": ("_payments.py", "engine.c"),
+    "_dealing": ("_dealing.py", "engine.c"),
+    "legal": ("legal.py", "engine.c"),
+    "rules": ("rules.py", "engine.c"),
+    "rl.memory": ("rl/memory.py", "engine.c"),
+    "scoring": ("scoring.py", "scoring.c"),
+    "paths": ("paths.py", "scoring.c"),
+    "codec": ("codec.py", "observe.c"),
+    "rl.encoding": ("rl/encoding.py", "observe.c"),
+    "players._routing": ("players/_routing.py", "policies.c"),
+    "players.mcts": ("players/mcts.py", "policies.c", "search.c"),
+    "players.bots": ("players/bots.py", "policies.c"),
+    "players.styles": ("players/styles.py", "policies.c"),
+}
+"""The modules the core mirrors: each with its path as the C files name it, and those files."""
 
 
 @pytest.mark.parametrize("name", MIRRORED)
-def test_each_mirrored_module_names_its_counterpart_in_core_c(name: str) -> None:
+def test_each_mirrored_module_and_its_c_files_name_each_other(name: str) -> None:
     if name.startswith("rl."):
         pytest.importorskip("numpy")
     module = importlib.import_module(f"ttr_europe.{name}")
-    assert "core.c" in (module.__doc__ or ""), name
+    path, *files = MIRRORED[name]
+    for file in files:
+        assert re.search(r"\b" + re.escape(file), module.__doc__ or ""), (name, file)
+        assert re.search(r"(?<![\w/])" + re.escape(path), TEXTS[file]), (file, path)
 
 
 @pytest.mark.skipif(not fast.available(), reason="the compiled core is not built")

@@ -1,4 +1,4 @@
-"""Where the core is looked for and which source it was built from (``fast/_library.py``)."""
+"""Where the core is looked for and which sources it was built from (``fast/_library.py``)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def test_without_a_build_the_core_says_so(tmp_path: Path) -> None:
 def test_the_library_is_found_by_the_variable_else_in_the_package_else_in_the_cache(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from ttr_europe.fast._library import LIBRARY_ENV, PACKAGED, SOURCE, cache_path, candidates
+    from ttr_europe.fast._library import FOLDER, LIBRARY_ENV, PACKAGED, cache_path, candidates
 
     monkeypatch.setenv(LIBRARY_ENV, str(tmp_path / "mine.so"))
     assert candidates() == [tmp_path / "mine.so"]  # the variable alone
@@ -40,15 +40,44 @@ def test_the_library_is_found_by_the_variable_else_in_the_package_else_in_the_ca
     monkeypatch.delenv(LIBRARY_ENV)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     cached = tmp_path / "ttr_europe" / cache_path().name
-    assert candidates() == [SOURCE.with_name(PACKAGED.name), cached]
-    assert cache_path().name.startswith("_core-") and SOURCE.name == "core.c"
+    assert candidates() == [FOLDER / PACKAGED.name, cached]
+    assert cache_path().name.startswith("_core-")
 
 
-def test_the_source_hash_is_the_sources_sha256_in_60_bits() -> None:
+def test_every_c_file_and_header_is_built_and_none_is_over_1500_lines() -> None:
+    """The build compiles every C file beside the package and the hash reads every header too,
+    so no source is left out of either; each file stays short enough to read as one concern."""
+    from ttr_europe.fast._library import FOLDER, HEADERS, SOURCES
+
+    assert sorted(p.name for p in SOURCES) == sorted(p.name for p in FOLDER.glob("*.c"))
+    assert sorted(p.name for p in HEADERS) == sorted(p.name for p in FOLDER.glob("*.h"))
+    for path in (*SOURCES, *HEADERS):
+        assert len(path.read_text("utf-8").splitlines()) <= 1500, path.name
+
+
+def test_the_source_hash_is_the_sources_sha256_in_60_bits(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The hash of every C file and header, by name and length, in the order of their names:
+    a change to any of them makes another hash (and so refuses a build of the old sources)."""
     import hashlib
 
-    from ttr_europe.fast._library import SOURCE, source_hash
+    from ttr_europe.fast import _library
 
-    value = source_hash()
-    assert value == source_hash() and 0 <= value < 2**60  # fits the C side's unsigned long long
-    assert f"{value:015x}" == hashlib.sha256(SOURCE.read_bytes()).hexdigest()[:15]
+    value = _library.source_hash()
+    assert value == _library.source_hash() and 0 <= value < 2**60  # the C side's unsigned long long
+    digest = hashlib.sha256()
+    for path in sorted((*_library.SOURCES, *_library.HEADERS), key=lambda p: p.name):
+        digest.update(f"{path.name}\0{len(path.read_bytes())}\0".encode() + path.read_bytes())
+    assert f"{value:015x}" == digest.hexdigest()[:15]
+    copies = {p.name: tmp_path / p.name for p in (*_library.SOURCES, *_library.HEADERS)}
+    for path in (*_library.SOURCES, *_library.HEADERS):
+        copies[path.name].write_bytes(path.read_bytes())
+    monkeypatch.setattr(_library, "SOURCES", tuple(copies[p.name] for p in _library.SOURCES))
+    monkeypatch.setattr(_library, "HEADERS", tuple(copies[p.name] for p in _library.HEADERS))
+    assert _library.source_hash() == value
+    for name, copy in copies.items():
+        text = copy.read_bytes()
+        copy.write_bytes(text + b"\n")
+        assert _library.source_hash() != value, name
+        copy.write_bytes(text)

@@ -278,12 +278,15 @@ def test_the_wheel_carries_the_core_for_its_platform(dist: dict[str, Path]) -> N
     tag = wheel.name.removesuffix(".whl").split("-", 2)[2]
     assert tag.startswith("py3-none-") and not tag.endswith("-any")
     names = zipfile.ZipFile(wheel).namelist()
-    assert CORE in names and "ttr_europe/fast/core.c" in names
+    sources = [f"ttr_europe/fast/{p.name}" for p in (*_library.SOURCES, *_library.HEADERS)]
+    assert CORE in names and set(sources) <= set(names)  # the hash is read from them
     assert [n for n in names if "_core" in n and not n.endswith(".py")] == [CORE]
     meta = {n.rsplit("/", 1)[1]: n for n in names if ".dist-info/" in n}
     assert f"{CORE}," in zipfile.ZipFile(wheel).read(meta["RECORD"]).decode()
     assert "\nRoot-Is-Purelib: false\n" in zipfile.ZipFile(wheel).read(meta["WHEEL"]).decode()
-    assert "hatch_build.py" in {Path(n).name for n in _sdist_names(dist["sdist"])}
+    shipped = _sdist_names(dist["sdist"])
+    assert "hatch_build.py" in {Path(n).name for n in shipped}
+    assert {f"src/{n}" for n in sources} <= {n.split("/", 1)[1] for n in shipped if "/" in n}
 
 
 def _sdist_names(sdist: Path) -> list[str]:
@@ -404,8 +407,8 @@ def test_an_editable_install_builds_the_core_into_the_user_cache(tmp_path: Path)
 
 @pytest.mark.parametrize("compiler", ["gcc", "clang"])
 def test_the_core_is_warning_free_iso_c11(compiler: str, tmp_path: Path) -> None:
-    """``core.c`` compiles as C11 with ``-pedantic -Wvla -Werror`` under gcc and clang: no
-    extension MSVC lacks beyond the guarded ones (``FG_API``, ``ctz64``)."""
+    """The core's C files compile as C11 with ``-pedantic -Wvla -Werror`` under gcc and clang:
+    no extension MSVC lacks beyond the guarded ones (``FG_API``, ``FG_HIDDEN``, ``ctz64``)."""
     if shutil.which(compiler) is None:
         pytest.skip(f"{compiler} is not installed")
     line = command(tmp_path / f"core{_library.SUFFIX}", cc=[compiler], strict=True)
@@ -469,12 +472,12 @@ def test_the_build_says_in_one_line_why_it_does_not_compile(
 
 def test_every_function_for_python_is_exported_as_a_dll_exports_it(tmp_path: Path) -> None:
     """A Windows DLL exports only what ``FG_API`` marks; built with ``-fvisibility=hidden``,
-    gcc keeps the same rule, so every non-static ``fg_`` function ``core.c`` defines must load."""
+    gcc keeps the same rule, so every non-static ``fg_`` function the C files define must load."""
     import ctypes
 
     if shutil.which("gcc") is None:
         pytest.skip("gcc is not installed")
-    source = (REPO / "src" / "ttr_europe" / "fast" / "core.c").read_text("utf-8")
+    source = "\n".join(p.read_text("utf-8") for p in _library.SOURCES)
     defined = re.findall(r"^(?!static)[A-Za-z][^\n(;]*?\b(fg_\w+)\(", source, re.MULTILINE)
     assert len(defined) > 20
     target = tmp_path / f"core{_library.SUFFIX}"

@@ -34,13 +34,13 @@ OBS_PARTS = (
     "phase", "current", "first_player", "row", "route_owners", "route_closed",
     "station_owners", "tickets", "offer", "tunnel_route", "tunnel_colour",
 )  # fmt: skip
-"""The parts of the observation, in the order core.c reads their offsets (O_*)."""
+"""The parts of the observation, in the order observe.c reads their offsets (O_*)."""
 _ANY = Cards((99,) * KINDS)
 
 
 def core_tables(board: Map, variant: str) -> tuple[Layout, ActionCodec, Int32Table, Int32Table]:
     """The observation layout and action codec of a map and variant, with the tables of their
-    offsets that the core's observation, mask and code functions read (O_* and C_* in core.c)."""
+    offsets that the core's observation, mask and code functions read (O_* and C_* in observe.c)."""
     lay = layout_for(board, variant)
     codec = codec_for(board, variant)
     offsets = [lay.slices[name].start for name in OBS_PARTS]

@@ -2,7 +2,7 @@
 
 The pure-Python engine stays the reference and the default; this package is used only when
 asked for. ``available()`` says whether the core is built (``python -m ttr_europe.fast.build``
-compiles ``core.c`` with the system's C compiler; nothing is downloaded). A ``FastGame`` is made
+compiles the C sources with the system's C compiler; nothing is downloaded). A ``FastGame`` is made
 from any ``GameState`` or dealt from a seed, lists the same legal actions in the same order,
 applies actions with the same typed errors, plays whole random games in C, and turns back into
 a ``GameState`` at any point (docs/fast.md). The differential tests hold the two engines
@@ -64,13 +64,13 @@ __all__ = [
 GREEDY_MAX_STEPS = 2_000  # Playout.finish's limit (players.mcts): a playout this long stops there
 _MASK = (1 << 64) - 1
 _WORDS = 4  # 64-bit words of a closed mask: the core holds at most 256 routes
-_KEY_ARG = 20  # bits of a move key's argument (core.c KEY_ARG_BITS), after 4 of its kind
+_KEY_ARG = 20  # bits of a move key's argument (search.h KEY_ARG_BITS), after 4 of its kind
 _KEY_PAY = 4 + _KEY_ARG  # where its payment starts: 4 bits a card kind
-_KEY_KEPT = 7  # tickets a keep's key names at most (core.c KEY_KEPT): 3 bits, then 8 a ticket
-_CLAMP = 1 << 20  # card counts above this answer every check as this does (core.c BIG)
+_KEY_KEPT = 7  # tickets a keep's key names at most (search.h KEY_KEPT): 3 bits, then 8 a ticket
+_CLAMP = 1 << 20  # card counts above this answer every check as this does (core.h BIG)
 CORE_BOTS = {"random": 0, "greedy": 1, "claimer": 2, "saver": 3}
 """The bots the core plays move for move (``players.RandomBot``, ``players.GreedyBot``,
-``players.styles.ClaimerBot``, ``players.styles.SaverBot``), by name, with their codes in core.c
+``players.styles.ClaimerBot``, ``players.styles.SaverBot``), by name, with their codes in policies.h
 (``BOT_*``)."""
 
 
@@ -531,7 +531,7 @@ class FastGame:
     def policy_playout(
         self, policies: Sequence[int], streams: Sequence[int], max_actions: int, words: int
     ) -> tuple[int, list[int]]:
-        """Play on, in place, with a playtest policy per seat (core.c ``fg_policy_playout``:
+        """Play on, in place, with a playtest policy per seat (policies.c ``fg_policy_playout``:
         ``playtest.games.CORE_POLICIES``, each seat on its own SplitMix64 stream); returns the
         number of actions and their log, ``words`` ints an action (negative: a fault)."""
         n = self.rules.players

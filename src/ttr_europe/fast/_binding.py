@@ -2,8 +2,8 @@
 
 Every other module talks to the core through ``CoreRules``, ``CoreGame`` and the batch functions
 here, in Python ints and sequences and in numpy arrays (passed by address), so each C signature
-is written once (``_SIGNATURES``, beside the C function it names in ``core.c``) and a change of
-the core's interface is a change of this file alone.
+is written once (``_SIGNATURES``, beside the C function it names, which a header of the core
+declares) and a change of the core's interface is a change of this file alone.
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ from ._library import (
     source_hash,
 )
 
-KINDS = 9  # card kinds in an action's payment (core.c KINDS)
-REC_WORDS = 18  # words of a recorded action (core.c REC_WORDS): kind, arg, payment or tickets
+KINDS = 9  # card kinds in an action's payment (core.h KINDS)
+REC_WORDS = 18  # words of a recorded action (policies.h REC_WORDS): kind, arg, payment or tickets
 
 Move = tuple[int, int, tuple[int, ...]]
-"""An action as the core takes it (core.c ``Act``): kind (``A_*``), argument, payment."""
+"""An action as the core takes it (core.h ``Act``): kind (``A_*``), argument, payment."""
 
 
 class Addressed(Protocol):
@@ -83,11 +83,11 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
 _LOADED: dict[str, Any] = {}  # "lib" or "error" (why it is not there), and "status" (status())
 _LOG_BUFFERS: dict[int, Any] = {}  # policy_playout's log buffers by size, one per process
 _KEY_BUFFER: list[Any] = []  # search_step's buffer of move keys (grown when too small)
-_TARGETS: list[Any] = []  # search_step's memory of the policy's paths (core.c Targets), one
+_TARGETS: list[Any] = []  # search_step's memory of the policy's paths (policies.h Targets), one
 
 
 def _open(path: Path) -> tuple[ctypes.CDLL | None, str]:
-    """The library at ``path`` if it is a build of this ``core.c``, else why not."""
+    """The library at ``path`` if it is a build of these C sources, else why not."""
     if not path.exists():
         return None, f"{path} does not exist"
     try:
@@ -100,7 +100,7 @@ def _open(path: Path) -> tuple[ctypes.CDLL | None, str]:
     stamp.restype = ctypes.c_uint64
     stamp.argtypes = []
     if stamp() != source_hash():
-        return None, f"{path} was built from another version of core.c"
+        return None, f"{path} was built from another version of the C sources"
     return lib, f"the compiled core at {path}"
 
 
@@ -117,7 +117,7 @@ def _find() -> tuple[ctypes.CDLL | None, str]:
         reasons.append(line)
     if LIBRARY_ENV not in os.environ and not PACKAGED.exists():
         reasons = [f"the compiled core is not built (no {PACKAGED.name} in the package, "
-                   f"none for this core.c in {cache_dir()})"]  # fmt: skip
+                   f"none for these C sources in {cache_dir()})"]  # fmt: skip
     return None, "; ".join(reasons) + ": " + BUILD_COMMAND
 
 
@@ -143,7 +143,7 @@ def available() -> bool:
 
 def status() -> str:
     """One line: the compiled core in use and where it is, or why the pure-Python engine
-    plays instead (``TTR_EUROPE_PURE`` set, no build for this ``core.c``, ...)."""
+    plays instead (``TTR_EUROPE_PURE`` set, no build for these C sources, ...)."""
     _load()
     return str(_LOADED["status"])
 
@@ -198,7 +198,7 @@ class CoreRules:
 
 
 class CoreGame:
-    """One game in the core (a ``Game *`` of ``core.c``), freed with the object."""
+    """One game in the core (a ``Game *`` of core.h), freed with the object."""
 
     __slots__ = ("_ptr", "_rules")
 

@@ -1,8 +1,8 @@
 """Where the compiled core is found, and whether a library found there is a build of this source.
 
 The library is looked for, in order: ``$TTR_EUROPE_FAST_LIB`` alone when it is set (a sanitizer
-build, say); else the one the wheel carries beside ``core.c`` (compiled at ``pip install``);
-else a rebuild in the user's cache directory named by the hash of ``core.c`` (written by
+build, say); else the one the wheel carries beside its C sources (compiled at ``pip install``);
+else a rebuild in the user's cache directory named by the hash of the sources (written by
 ``python -m ttr_europe.fast.build`` and by editable installs, never into the installed
 package). ``TTR_EUROPE_PURE`` set to anything but ``0`` forces the pure-Python engine.
 
@@ -18,14 +18,20 @@ import os
 import sys
 from pathlib import Path
 
-SOURCE = Path(__file__).with_name("core.c")
+FOLDER = Path(__file__).parent
+SOURCES = tuple(
+    FOLDER / name for name in ("engine.c", "scoring.c", "observe.c", "policies.c", "search.c")
+)
+"""The core's C files, compiled together into one library (core.h says what each holds)."""
+HEADERS = tuple(FOLDER / name for name in ("core.h", "engine.h", "policies.h", "search.h"))
+"""The headers they include."""
 LIBRARY_ENV = "TTR_EUROPE_FAST_LIB"
 """An environment variable naming another build of the core (a sanitizer build, say)."""
 PURE_ENV = "TTR_EUROPE_PURE"
 """An environment variable that, set (to anything but ``0``), forces the pure-Python engine."""
 BUILD_COMMAND = "python -m ttr_europe.fast.build"
 SUFFIX = {"win32": ".dll", "darwin": ".dylib"}.get(sys.platform, ".so")
-PACKAGED = SOURCE.with_name("_core" + SUFFIX)
+PACKAGED = FOLDER / f"_core{SUFFIX}"
 """The library a platform wheel carries, compiled at install."""
 
 
@@ -35,9 +41,15 @@ def pure_forced() -> bool:
 
 
 def source_hash() -> int:
-    """The hash of ``core.c`` built into the library: ``fast`` loads only a build of the
-    source beside it (a library left from an older version is refused, not trusted)."""
-    return int(hashlib.sha256(SOURCE.read_bytes()).hexdigest()[:15], 16)
+    """The hash of the core's sources (every C file and header, each by name and length, in the
+    order of their names) built into the library: ``fast`` loads only a build of the sources
+    beside it (a library left from an older version is refused, not trusted)."""
+    digest = hashlib.sha256()
+    for path in sorted(SOURCES + HEADERS, key=lambda p: p.name):
+        data = path.read_bytes()
+        digest.update(f"{path.name}\0{len(data)}\0".encode())
+        digest.update(data)
+    return int(digest.hexdigest()[:15], 16)
 
 
 def cache_dir() -> Path:
@@ -53,7 +65,7 @@ def cache_dir() -> Path:
 
 
 def cache_path() -> Path:
-    """Where a rebuild of this ``core.c`` goes: its name carries the source's hash, so builds
+    """Where a rebuild of these sources goes: its name carries their hash, so builds
     of several versions (several checkouts, an upgrade) sit side by side."""
     return cache_dir() / f"_core-{source_hash():015x}{SUFFIX}"
 

@@ -1,10 +1,11 @@
 """Build the compiled core: ``python -m ttr_europe.fast.build [--sanitize] [--output PATH]``.
 
-Compiles ``core.c`` (plain C11, no Python headers) into a shared library with the system's C
-compiler (``$CC``, else the first of ``cc``, ``gcc``, ``clang`` on ``PATH``; ``cl`` first on
-Windows); nothing is downloaded. ``pip install`` runs the same build (``hatch_build.py``); this
-command is for rebuilds (a changed ``core.c``, a sanitizer build) and writes into the user's
-cache directory, where the package finds it (``_library``), never into the installed package.
+Compiles the core's C files (``_library.SOURCES``: plain C11, no Python headers) into one shared
+library with the system's C compiler (``$CC``, else the first of ``cc``, ``gcc``, ``clang`` on
+``PATH``; ``cl`` first on Windows); nothing is downloaded. ``pip install`` runs the same build
+(``hatch_build.py``); this command is for rebuilds (changed sources, a sanitizer build) and
+writes into the user's cache directory, where the package finds it (``_library``), never into
+the installed package.
 ``--sanitize`` builds with AddressSanitizer and UndefinedBehaviorSanitizer for the checks
 described in docs/fast.md.
 """
@@ -20,7 +21,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from ._library import LIBRARY_ENV, PURE_ENV, SOURCE, SUFFIX, cache_path, pure_forced, source_hash
+from ._library import LIBRARY_ENV, PURE_ENV, SOURCES, SUFFIX, cache_path, pure_forced, source_hash
 
 FLAGS = ("-std=c11", "-O2", "-shared", "-fPIC", "-Wall", "-Wextra")
 """The build's flags (gcc and clang spelling): the one place to tune the optimisation. ``$CFLAGS``
@@ -29,7 +30,7 @@ MSVC_FLAGS = ("/nologo", "/std:c11", "/O2", "/LD", "/W4")
 """The same build in MSVC's spelling (``cl``, ``clang-cl``)."""
 SANITIZE = ("-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined")
 STRICT = ("-pedantic", "-Wvla", "-Werror")
-"""Added by the tests, which hold ``core.c`` warning-free as ISO C11 under gcc and clang, without
+"""Added by the tests, which hold the core warning-free as ISO C11 under gcc and clang, without
 variable-length arrays (MSVC has none)."""
 
 
@@ -46,17 +47,18 @@ def compiler() -> list[str] | None:
 def command(
     output: Path, sanitize: bool = False, cc: Sequence[str] | None = None, strict: bool = False
 ) -> list[str]:
-    """The compiler command line that builds the core into ``output``."""
+    """The compiler command line that builds the core into ``output``: every C file at once,
+    each its own translation unit, linked into one library."""
     cc = list(cc or compiler() or ["cc"])
     stamp = f"FG_SOURCE_HASH={source_hash():#x}ULL"
     if Path(cc[-1]).stem.lower() in ("cl", "clang-cl"):
-        return [*cc, *MSVC_FLAGS, f"/D{stamp}", str(SOURCE), f"/Fe{output}"]
+        return [*cc, *MSVC_FLAGS, f"/D{stamp}", *map(str, SOURCES), f"/Fe{output}"]
     flags = [f for f in FLAGS if f != "-fPIC" or sys.platform != "win32"]
     if sys.platform == "darwin":  # a cross or universal build (cibuildwheel sets ARCHFLAGS)
         flags += shlex.split(os.environ.get("ARCHFLAGS", ""))
     flags += [*(SANITIZE if sanitize else ()), *(STRICT if strict else ())]
     flags += shlex.split(os.environ.get("CFLAGS", ""))
-    return [*cc, *flags, f"-D{stamp}", "-o", str(output), str(SOURCE)]
+    return [*cc, *flags, f"-D{stamp}", "-o", str(output), *map(str, SOURCES)]
 
 
 def build(output: Path | None = None, sanitize: bool = False, quiet: bool = False) -> Path:

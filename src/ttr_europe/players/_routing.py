@@ -4,7 +4,7 @@ between two cities given who owns which route, and the cheapest payment from a h
 A module of its own, below both ``bots`` and ``mcts``, so that neither imports the other for
 them.
 
-core.c's ``shortest_path`` mirrors ``shortest_path``. The differential tests
+policies.c's ``shortest_path`` mirrors ``shortest_path``. The differential tests
 (tests/fast/test_fast.py) keep the two alike.
 """
 

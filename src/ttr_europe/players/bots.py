@@ -11,7 +11,7 @@ The registry (``players.registry``) names these bots and the others of the packa
 In-process bots run with the referee's rights: they receive nothing hidden, but nothing stops
 their code from reading the caller's frames (docs/bots.md); untrusted bots play out of process.
 
-core.c's bots (``fg_play_bots``; ``Twister`` is their ``random.Random``) mirror ``RandomBot``
+policies.c's bots (``fg_play_bots``; ``Twister`` is their ``random.Random``) mirror ``RandomBot``
 and ``GreedyBot`` move for move. The differential tests (tests/fast/test_fast.py) keep the two
 alike.
 """

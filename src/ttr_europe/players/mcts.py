@@ -9,7 +9,7 @@ finishes the game. Moves are judged by their gain over the policy's own game in 
 at half a second a move the search runs a few hundred playouts, and a move chosen on noise
 loses to the policy it was meant to improve.
 
-core.c's greedy policy (``fg_greedy_playout``) mirrors ``Playout``, and its search step
+policies.c's greedy policy (``fg_greedy_playout``) mirrors ``Playout``, and search.c's search step
 (``fg_search_step``) mirrors ``search_moves`` and the walk of ``MctsBot._iterate``. The
 differential tests (tests/fast/test_fast.py, tests/fast/test_fast_search.py) keep them alike.
 """

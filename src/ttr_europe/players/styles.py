@@ -14,7 +14,7 @@ Each rung adds one idea to the one below (ratings in docs/bots.md, ``scripts/sty
 
 All of them read only their view, like every fair bot.
 
-core.c's bots (``fg_play_bots``) mirror ``ClaimerBot`` and ``SaverBot`` move for move, as they
+policies.c's bots (``fg_play_bots``) mirror ``ClaimerBot`` and ``SaverBot`` move for move, as they
 do ``bots.RandomBot`` and ``bots.GreedyBot``. The differential tests (tests/sim/test_engines.py)
 keep the two alike.
 """

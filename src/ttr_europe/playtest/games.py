@@ -44,7 +44,7 @@ MAX_ACTIONS = 5_000
 within about 400 actions."""
 
 _TURN = int(Phase.TURN)
-_STATION, _PASS = 5, 8  # the action kinds of the core's log (core.c's A_STATION, A_PASS)
+_STATION, _PASS = 5, 8  # the action kinds of the core's log (core.h's A_STATION, A_PASS)
 _KINDS = {
     "DrawFaceUp": 0,
     "DrawBlind": 1,

@@ -15,7 +15,7 @@ environments advance it for you.
 The layout is stable under ``ENCODING_VERSION``: any change to the order, the meaning or the
 scale of a part bumps it. The parts are listed in docs/rl.md.
 
-core.c's ``encode`` (parts ``O_*``, in ``envs.batch.OBS_PARTS``'s order) mirrors ``Encoder``. The
+observe.c's ``encode`` (parts ``O_*``, in ``envs.batch.OBS_PARTS``'s order) mirrors ``Encoder``. The
 differential tests (tests/fast/test_fast.py) keep the two alike.
 """
 

@@ -5,7 +5,7 @@ back from a withdrawn tunnel) and has not yet seen it spend: the public part of 
 Advance it with ``memory.after(position, action)`` before every ``apply``.
 ``determinize_with_memory`` samples full states that agree with it.
 
-core.c's ``known`` counts mirror ``PublicHands``. The differential tests (tests/fast/test_fast.py)
+engine.c's ``known`` counts mirror ``PublicHands``. The differential tests (tests/fast/test_fast.py)
 keep the two alike.
 """
 
