@@ -88,6 +88,11 @@ class SetupError(TTRError, ValueError):
     """Impossible game parameters (player count, unknown variant or option)."""
 
 
+class SecretError(SetupError):
+    """A key that cannot serve a secret deal (``_seeds.Deal``): a file missing, unreadable or
+    too short."""
+
+
 class MalformedActionError(IllegalActionError):
     """An action that names nothing real: unknown route or city, bad slot, wrong types."""
 

@@ -80,7 +80,8 @@ def test_on_the_serial_backend_a_bot_that_hangs_stops_or_kills_its_referee_forfe
     for row, forfeit in zip(run.results, forfeits, strict=True):
         assert forfeit is not None and row.winners == (1 - forfeit.seat,)
         assert row.record is not None and len(row.record) == row.actions == forfeit.action
-        state = new_game("usa", players=2, seed=row.seed)
+        assert row.dealt is not None and row.dealt != row.seed  # a cmd: seat: dealt in secret
+        state = new_game("usa", players=2, seed=row.deal_seed, first_player=0)  # as sim deals
         for text in row.record:  # the game as it stood, kept from the worker's notes
             state = apply(state, parse(text))
         assert state.current == forfeit.seat

@@ -8,7 +8,10 @@ from typing import Any
 
 import pytest
 
+from oracle import found_seed
+from ttr_europe.players import seat_rng
 from ttr_europe.table.match import Match
+from ttr_europe.views import observe
 from ttr_europe.web import lobby
 from ttr_europe.web.hub import Client, Hub
 from ttr_europe.web.store import Store, sharing
@@ -238,3 +241,16 @@ def test_the_lobby_list_is_made_once_a_second_whoever_asks() -> None:
     assert hub.encode(again) is hub.encode(first)
     clock.now += lobby.LOBBY_FRESH
     assert len(_one(hub, Client(), {"type": "lobby"})["matches"]) == 2
+
+
+def test_a_match_made_in_the_lobby_is_dealt_in_secret() -> None:
+    hub = _hub()
+    seeds = set()
+    for _ in range(2):
+        hosted = hub.matches[_create(hub, Client(), public=False)["match"]]
+        seed = hosted.match.record().seed
+        seeds.add(seed)
+        assert seed.bit_length() > 32  # beyond any search of small or 31-bit seeds
+        assert found_seed(observe(hosted.match.state, 0)) is None
+        assert hosted.match._rngs[2].getstate() != seat_rng(seed, 2).getstate()  # the bot's own
+    assert len(seeds) == 2

@@ -25,12 +25,19 @@ if TYPE_CHECKING:
     from ..table.match import Match
 
 DEFAULT_SAVE = "ttr-europe-game.json"
+DEMO_SEED = 2026
+"""The seed of a game of bots alone when none is given: the same demo every time."""
 
 
 def configure_play(parser: argparse.ArgumentParser) -> None:
     add_map_arguments(parser)
     parser.add_argument("--players", type=int_between(2, 5), default=3, help="2 to 5 (default 3)")
-    parser.add_argument("--seed", type=seed_int, default=2026, help="game seed (default 2026)")
+    parser.add_argument(
+        "--seed",
+        type=seed_int,
+        help="game seed: the deal anyone who knows it can see (default: a secret deal when a "
+        "person or a cmd: program plays, revealed in the saved record; 2026 for bots alone)",
+    )
     parser.add_argument(
         "--bots",
         default="greedy,random",
@@ -147,12 +154,12 @@ def run_play(args: argparse.Namespace) -> int:
 
     tr = translator(args.lang or from_environment())
     try:
-        match, map_data, humans = _seated(args)
+        match, map_data, humans, secret = _seated(args)
     except ValueError as exc:
         print(error_line(exc, tr), file=sys.stderr)
         return 2
     if not args.quiet:
-        _introduce(match, tr)
+        _introduce(match, tr, secret)
     if humans:
         if not _at_the_terminal(match, args, map_data, tr):
             return 0  # the person quit (the game is saved)
@@ -164,15 +171,20 @@ def run_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _seated(args: argparse.Namespace) -> tuple[Match, str | None, list[int]]:
+def _seated(args: argparse.Namespace) -> tuple[Match, str | None, list[int], bool]:
     """The match to play, new or resumed from a record, the map file's text to keep in its
-    record (a map that is not shipped), and the seats of people (``ValueError``: bad seats)."""
+    record (a map that is not shipped), the seats of people (``ValueError``: bad seats), and
+    whether it is dealt in secret (no ``--seed`` and a person or a ``cmd:`` program at the
+    table: nothing printed or handed to a seat leads to the deal; the saved record holds it)."""
+    from .._seeds import PUBLIC, Deal
     from ..players import make_bot, split_specs
+    from ..players.protocol import ProcessBot
     from ..records import GameRecord
     from ..table.match import PERSON, Match
 
     names = split_specs(args.bots) or ["greedy"]
     record = None
+    bot_seed, secret = None, False
     if args.resume:
         record = GameRecord.from_json(read_text(args.resume), source=args.resume)
         players, seed = record.players, record.seed
@@ -182,16 +194,24 @@ def _seated(args: argparse.Namespace) -> tuple[Match, str | None, list[int]]:
     seats = [PERSON if i in humans else make_bot(names[i % len(names)])
              for i in range(players)]  # fmt: skip
     if record is not None:
-        return Match.from_record(record, seats), None, humans
-    match = Match.new(open_map(args.map), args.variant, players, seed, seats)
+        return Match.from_record(record, seats), None, humans, False
+    if seed is None:
+        strangers = humans or any(isinstance(seat, ProcessBot) for seat in seats)
+        deal = Deal.fresh() if strangers else PUBLIC
+        seed, bot_seed, secret = (
+            deal.game_seed(DEMO_SEED),
+            deal.bot_seed(DEMO_SEED),
+            bool(strangers),
+        )
+    match = Match.new(open_map(args.map), args.variant, players, seed, seats, bot_seed=bot_seed)
     map_data = None
     if args.map.endswith(".json"):  # as open_map reads it
         with open(args.map, encoding="utf-8") as f:
             map_data = f.read()
-    return match, map_data, humans
+    return match, map_data, humans, secret
 
 
-def _introduce(match: Match, tr: Translator) -> None:
+def _introduce(match: Match, tr: Translator, secret: bool = False) -> None:
     """The game's first line: map, variant, players, seed and who sits where; the legend."""
     from ..table.terminal import LEGEND, player
 
@@ -207,6 +227,14 @@ def _introduce(match: Match, tr: Translator) -> None:
             variant=state.rules.variant.name,
             players=state.rules.players,
             seed=match.record().seed,
+            seats=seated,
+        )
+        if not secret
+        else tr.t(
+            "{map}, variant {variant}, {players} players, a secret deal: {seats}",
+            map=state.map.name,
+            variant=state.rules.variant.name,
+            players=state.rules.players,
             seats=seated,
         )
     )

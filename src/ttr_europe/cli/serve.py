@@ -39,7 +39,12 @@ def configure_serve(parser: argparse.ArgumentParser) -> None:
         help="comma-separated seats in order: person, greedy, random or cmd:COMMAND; the last "
         "fills the remaining seats (default person,greedy: one person, the rest greedy bots)",
     )
-    parser.add_argument("--seed", type=seed_int, help="seed of the first match (default: random)")
+    parser.add_argument(
+        "--seed",
+        type=seed_int,
+        help="seed of the first match: a public deal anyone who knows the seed can see "
+        "(default: each match dealt in secret)",
+    )
     parser.add_argument(
         "--db",
         default=DEFAULT_DB,
@@ -51,10 +56,23 @@ def configure_serve(parser: argparse.ArgumentParser) -> None:
 def dealer(
     board: Map, variant: str, players: int, seats: Sequence[str], seed: int | None, made: int
 ) -> Callable[[], Match]:
-    """Deals each new match from one sequence of seeds fixed by ``seed``, skipping the ``made``
-    matches an earlier run on the same database dealt: a restart never deals them again."""
+    """Deals each new match. Without ``seed``, in secret (``_seeds.Deal``): each deal and its
+    bots' generators from the operating system's randomness, so that no person or bot finds
+    the hidden cards from what it sees. With ``seed`` (tests, demonstrations), from one public
+    sequence of seeds it fixes, skipping the ``made`` matches an earlier run on the same
+    database dealt: a restart never deals them again."""
+    from .._seeds import Deal
     from ..table.match import Match
 
+    if seed is None:
+
+        def secret_match() -> Match:
+            deal = Deal.fresh()
+            return Match.new(
+                board, variant, players, deal.game_seed(0), seats, bot_seed=deal.bot_seed(0)
+            )
+
+        return secret_match
     seeds = random.Random(seed)
     for _ in range(made):
         seeds.randrange(2**31)

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 def configure_games(parser: argparse.ArgumentParser) -> None:
     """The arguments of `simulate` and `tournament`."""
-    from ..sim import BACKENDS, ENGINES
+    from ..sim import BACKENDS, DEALS, ENGINES
 
     add = parser.add_argument
     add(
@@ -46,6 +46,19 @@ def configure_games(parser: argparse.ArgumentParser) -> None:
     add("--players", type=positive_int, help="seats (default: one per bot)")
     add_map_arguments(parser)
     add("--seed", type=seed_int, default=0, help="seed of the first game; game g has seed + g")
+    add(
+        "--deal",
+        choices=DEALS,
+        help="public: game g is dealt from its seed (anyone who knows the engine can find it "
+        "from a view); secret: from a key the referee keeps (--secret-file), revealed in each "
+        "finished row (default: secret when a seat is a cmd: program, else public)",
+    )
+    add(
+        "--secret-file",
+        metavar="FILE",
+        help="the key of a secret deal (written with a fresh key if missing; default: "
+        "OUT.key beside --out, else a key of this run alone)",
+    )
     add(
         "--backend",
         choices=BACKENDS,
@@ -172,9 +185,10 @@ def run_games(args: argparse.Namespace, *, forfeits_fail: bool) -> int:
     bot forfeited), 2 when nothing could start (bad arguments, map or results file, a Ray
     address that does not answer), 130 when interrupted (the rows written stay).
     """
+    from .._seeds import Deal, SecretError
     from ..errors import BotError
     from ..players import split_specs
-    from ..sim import SimulationError, engine_for, resolve_bot, simulate
+    from ..sim import SimulationError, choose_deal, engine_for, resolve_bot, simulate
 
     def fail(message: str, status: int = 1) -> int:
         print(error_line(message, translator(from_environment())), file=sys.stderr)
@@ -193,6 +207,16 @@ def run_games(args: argparse.Namespace, *, forfeits_fail: bool) -> int:
         engine_for(args.engine, bots)
     except (BotError, SimulationError) as exc:
         return fail(str(exc), 2)
+    if args.secret_file is not None and args.deal == "public":
+        return fail("--secret-file is for a secret deal, not --deal public", 2)
+    try:
+        deal = (
+            choose_deal(bots, args.deal, args.out)
+            if args.secret_file is None
+            else Deal.from_file(args.secret_file, create=True)
+        )
+    except (OSError, SecretError, SimulationError) as exc:
+        return fail(str(exc), 2)
     board = open_map(args.map)
     backend = args.backend or ("ray" if args.address else "process")
     bar = ProgressBar(sys.stderr)
@@ -203,6 +227,7 @@ def run_games(args: argparse.Namespace, *, forfeits_fail: bool) -> int:
                 seed=args.seed, backend=backend, workers=args.workers, address=args.address,
                 batch=args.batch, out=args.out, resume=args.resume, record=args.record,
                 max_retries=args.retries, progress=bar, engine=args.engine, clock=args.clock,
+                deal=deal,
             )  # fmt: skip
     except KeyboardInterrupt:
         bar.close()

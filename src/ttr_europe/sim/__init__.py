@@ -19,6 +19,7 @@ from typing import Any
 
 import attrs
 
+from .._seeds import PUBLIC, Deal, SecretError
 from ..board import Map
 from ..maps import load_map
 from ..players.protocol import TimeControl
@@ -33,6 +34,7 @@ from .games import (
     GameSpec,
     SimulationError,
     bot_name,
+    clocked,
     core_bot,
     core_playable,
     engine_for,
@@ -69,6 +71,7 @@ class Simulation:
     backend: str = "serial"
     workers: int = 1
     engine: str = "python"  # which engine played the games: "fast" (the core) or "python"
+    deal: str = "public"  # how the games were dealt (``choose_deal``): "public" or "secret"
     elapsed: float = attrs.field(default=0.0, eq=False)
 
     @property
@@ -124,6 +127,7 @@ class Simulation:
             "backend": self.backend,
             "workers": self.workers,
             "engine": self.engine,
+            "deal": self.deal,
             "elapsed": self.elapsed,
             "games_per_second": self.games_per_second,
         }
@@ -136,7 +140,10 @@ class Simulation:
             f"{self.retried} retried",
             f"{self.backend} backend, {self.workers} worker{'s' * (self.workers != 1)}, "
             f"{self.played} played in {self.elapsed:.1f} s ({speed(self.games_per_second)}) "
-            f"by the {self.engine} engine",
+            f"by the {self.engine} engine"
+            + (
+                ", dealt in secret (each row says its game's seed)" if self.deal == "secret" else ""
+            ),
             "",
             _table("bot", self.bot_lines(), elo=True),
             "",
@@ -186,8 +193,10 @@ def plan(
     record: bool = False,
     engine: str = "auto",
     clock: TimeControl | None = None,
+    deal: Deal = PUBLIC,
 ) -> list[GameSpec]:
-    """The games of a run: game ``g`` has seed ``seed + g`` and the lineup rotated by ``g``.
+    """The games of a run: game ``g`` has seed ``seed + g`` and the lineup rotated by ``g``,
+    dealt as ``deal`` says (``_seeds``: from its seed, or from a secret).
 
     Checks everything a game needs before any is played: the board, variant and player count
     (``SetupError``, ``DataError``), that every bot spec names a bot (``BotError``), that the
@@ -221,9 +230,40 @@ def plan(
     return [
         GameSpec(spec_map, variant, seed + g,
                  tuple(lineup[(i + g) % seats] for i in range(seats)), opts, record, engine,
-                 clock)
+                 clock, deal)
         for g in range(games)
     ]  # fmt: skip
+
+
+DEALS = ("public", "secret")
+"""A run's deal by name (``choose_deal``)."""
+
+
+def choose_deal(
+    bots: Sequence[BotLike],
+    deal: Deal | str | None = None,
+    out: str | os.PathLike[str] | None = None,
+) -> Deal:
+    """The deal of a run: ``deal`` itself when it is a ``Deal``; by name (``DEALS``); or, when
+    None, secret as soon as a seat is a program in another process (``cmd:``: a stranger's
+    code must not find the hidden cards from the seed, docs/bots.md) and public otherwise. A
+    secret deal named here of a run written to ``out`` keeps its key beside the file
+    (``OUT.key``, written once, readable by its owner alone), so ``resume`` deals the same
+    games again; without ``out`` its key comes from the operating system and is forgotten."""
+    if isinstance(deal, Deal):
+        return deal
+    if deal is None:
+        deal = "secret" if any(clocked(b) for b in bots) else "public"
+    if deal not in DEALS:
+        raise SimulationError(f"a deal is one of {', '.join(DEALS)}, not {deal!r}")
+    if deal == "public":
+        return PUBLIC
+    if out is None:
+        return Deal.fresh()
+    try:
+        return Deal.from_file(f"{os.fspath(out)}.key", create=True)
+    except (OSError, SecretError) as exc:
+        raise SimulationError(str(exc)) from None
 
 
 def _is_shipped(board: Map) -> bool:
@@ -264,6 +304,7 @@ def simulate(
     progress: Progress | None = None,
     engine: str = "auto",
     clock: TimeControl | None = None,
+    deal: Deal | str | None = None,
 ) -> Simulation:
     """Play ``games`` seeded games between ``bots`` (specs or bot objects, one per seat,
     repeated to fill ``players`` seats) and sum them up.
@@ -278,19 +319,24 @@ def simulate(
     the reference; ``fast`` the core or a ``SimulationError``; ``python`` the reference. The
     rows are the same whichever plays. ``clock`` gives the bots that run in this process
     clocks (``SeatClock``: one over its move or game time forfeits; ``cmd:`` bots have their
-    own). ``progress(finished, asked)`` is
+    own). ``deal`` (``choose_deal``): public, secret, or (None) secret when a seat is a
+    ``cmd:`` program; a secret run's rows reveal the seed each game was dealt from
+    (``dealt``) once it is over. ``progress(finished, asked)`` is
     called at the start and after each batch of games. Bad input raises a ``TTRError``
     before any game is played.
     """
+    chosen = choose_deal(bots, deal, out)
     specs = plan(bots, games=games, map=map, variant=variant, players=players, seed=seed,
-                 options=options, record=record, engine=engine, clock=clock)  # fmt: skip
+                 options=options, record=record, engine=engine, clock=clock,
+                 deal=chosen)  # fmt: skip
     used = engine_for(engine, bots)
     seats = len(bots) if players is None else players
     names = tuple(dict.fromkeys(bot_name(b) for b in bots))
     board_id = map if isinstance(map, str) else map.id
     header = Header(board_id, variant, seats, tuple(bot_name(b) for b in bots), seed,
                     tuple(sorted((options or {}).items())), record,
-                    clock=None if clock is None else (clock.move, clock.game))  # fmt: skip
+                    clock=None if clock is None else (clock.move, clock.game),
+                    deal=chosen.fingerprint)  # fmt: skip
     store = None
     if out is not None:
         lineups = {s.seed: tuple(bot_name(b) for b in s.bots) for s in specs}
@@ -343,6 +389,7 @@ def simulate(
         retried=runner.retried,
         replayed_torn=store is not None and store.torn,
         backend=runner.name,
+        deal=chosen.mode,
         workers=runner.workers,
         engine=used,
         elapsed=elapsed,
@@ -358,6 +405,7 @@ def tournament(bots: Sequence[BotLike], **settings: Any) -> Simulation:
 
 __all__ = [
     "BACKENDS",
+    "DEALS",
     "ENGINES",
     "Backend",
     "BotLike",
@@ -369,6 +417,7 @@ __all__ = [
     "SimulationError",
     "auto_batch",
     "bot_lines",
+    "choose_deal",
     "core_bot",
     "core_playable",
     "elo",

@@ -22,7 +22,7 @@ from typing import Any
 import attrs
 
 from .. import fast
-from .._seeds import seat_rng, seat_seed, twister_key
+from .._seeds import PUBLIC, Deal, seat_rng, seat_seed, twister_key
 from ..actions import Action
 from ..board import Map
 from ..errors import BotError, OutOfTime
@@ -117,6 +117,12 @@ class GameSpec:
     record: bool = False  # keep the actions in the row, for replay or training
     engine: str = "auto"  # one of ENGINES; the row is the same whichever plays
     clock: TimeControl | None = None  # the in-process seats' clocks (``SeatClock``); None: none
+    deal: Deal = PUBLIC  # what the game is dealt from (``_seeds``): its seed itself, or a secret
+
+    @property
+    def dealt(self) -> int:
+        """The seed the engine deals this game from (``seed`` itself in a public deal)."""
+        return self.deal.game_seed(self.seed)
 
     @property
     def watched(self) -> bool:
@@ -146,6 +152,8 @@ class Forfeit:
 class GameResult:
     """One game as a row: seats and bots, scores, ranks, winners, length, time.
 
+    ``seed`` names the game in its run; ``dealt`` is the seed the engine dealt it from when the
+    deal was secret (revealed in the row once the game is over), None when it was ``seed``.
     ``returns`` shares 1.0 among the winners. After a forfeit the other seats share the win,
     ``scores`` are the provisional totals when the game stopped and ``ranks`` put the forfeiting
     seat last. ``duration`` (seconds) is the only field that differs between two runs of the
@@ -162,6 +170,12 @@ class GameResult:
     forfeit: Forfeit | None = None
     record: tuple[str, ...] | None = None  # the actions as text, when asked for
     duration: float = attrs.field(default=0.0, eq=False)
+    dealt: int | None = None
+
+    @property
+    def deal_seed(self) -> int:
+        """The seed to deal this game again from (``records``, ``replay``)."""
+        return self.seed if self.dealt is None else self.dealt
 
     def to_json(self) -> dict[str, Any]:
         row: dict[str, Any] = {
@@ -177,6 +191,8 @@ class GameResult:
         }
         if self.record is not None:
             row["record"] = list(self.record)
+        if self.dealt is not None:
+            row["dealt"] = self.dealt
         return row
 
     @classmethod
@@ -200,6 +216,7 @@ class GameResult:
             forfeit=None if forfeit is None else Forfeit(**forfeit),
             record=None if record is None else tuple(_str(a) for a in record),
             duration=float(row["duration"]),
+            dealt=None if row.get("dealt") is None else _int(row["dealt"]),
         )
         seats = len(result.bots)
         if not seats or {len(result.scores), len(result.ranks), len(result.returns)} != {seats}:
@@ -209,7 +226,7 @@ class GameResult:
 
 _ROW_FIELDS = frozenset(
     {"seed", "bots", "scores", "ranks", "winners", "returns", "actions", "duration", "forfeit",
-     "record"}
+     "record", "dealt"}
 )  # fmt: skip
 
 
@@ -322,13 +339,14 @@ def play_core_game(spec: GameSpec) -> GameResult:
     game = _CORE_GAMES.get(key)
     if game is None:
         board = load_map(spec.map) if isinstance(spec.map, str) else spec.map
-        game = fast.new_game(board, spec.variant, seats, spec.seed, 0, **dict(spec.options))
+        game = fast.new_game(board, spec.variant, seats, spec.dealt, 0, **dict(spec.options))
         if len(_CORE_GAMES) < 64:
             _CORE_GAMES[key] = game
     else:
-        game.deal(spec.seed, 0)
+        game.deal(spec.dealt, 0)
     lineup = [core_bot(b) or "" for b in spec.bots]
-    keys = [twister_key(seat_seed(spec.seed, seat)) for seat in range(seats)]
+    bot_seed = spec.deal.bot_seed(spec.seed)
+    keys = [twister_key(seat_seed(bot_seed, seat)) for seat in range(seats)]
     actions, taken = game.play_bots(lineup, keys, MAX_ACTIONS, spec.record)
     if actions < 0:  # pragma: no cover (a bot found no move in the core: the reference decides)
         return _play_reference(spec, None)
@@ -372,6 +390,7 @@ def _row(
         forfeit=forfeit,
         record=record if spec.record else None,
         duration=duration,
+        dealt=None if spec.deal.public else spec.dealt,
     )
 
 
@@ -381,10 +400,10 @@ def _play_reference(spec: GameSpec, on_turn: TurnHook | None) -> GameResult:
 
     started = time.perf_counter()
     board = load_map(spec.map) if isinstance(spec.map, str) else spec.map
-    state = new_game(board, spec.variant, len(spec.bots), spec.seed, 0, **dict(spec.options))
+    state = new_game(board, spec.variant, len(spec.bots), spec.dealt, 0, **dict(spec.options))
     names = tuple(bot_name(b) for b in spec.bots)
     players = [resolve_bot(b) for b in spec.bots]
-    rngs = [seat_rng(spec.seed, seat) for seat in range(len(players))]
+    rngs = [seat_rng(spec.deal.bot_seed(spec.seed), seat) for seat in range(len(players))]
     clocks = [None if spec.clock is None or isinstance(p, ProcessBot) else SeatClock(spec.clock)
               for p in players]  # fmt: skip
     taken: list[str] = []
@@ -431,7 +450,7 @@ def forfeit_result(spec: GameSpec, forfeit: Forfeit, taken: Sequence[str]) -> Ga
     from ..scoring import score
 
     board = load_map(spec.map) if isinstance(spec.map, str) else spec.map
-    played = GameRecord(board.id, spec.variant, len(spec.bots), spec.seed, 0, spec.options, taken)
+    played = GameRecord(board.id, spec.variant, len(spec.bots), spec.dealt, 0, spec.options, taken)
     state = final_state(played, map=board)
     names = tuple(bot_name(b) for b in spec.bots)
     totals = tuple(p.total for p in score(state).players)

@@ -55,6 +55,7 @@ class Header:
     record: bool
     format: str = FORMAT  # what the rows are: another format is another kind of file
     clock: tuple[float, float] | None = None  # the in-process seats' clock: move, game seconds
+    deal: str = ""  # a secret deal's key fingerprint (``_seeds.Deal``); empty: a public deal
 
     def to_json(self) -> dict[str, Any]:
         """The header line; ``clock`` only when there is one, so that a run without clocks
@@ -72,6 +73,8 @@ class Header:
         }
         if self.clock is not None:
             doc["clock"] = list(self.clock)
+        if self.deal:
+            doc["deal"] = {"mode": "secret", "key": self.deal}
         return doc
 
     @property
@@ -81,7 +84,7 @@ class Header:
     def differences(self, doc: dict[str, Any]) -> list[str]:
         """The fields where a header read from a file differs from this one."""
         mine = self.to_json()
-        keys = [*mine, *(() if "clock" in mine else ("clock",))]
+        keys = [*mine, *(k for k in ("clock", "deal") if k not in mine)]
         return [key for key in keys if doc.get(key) != mine.get(key)]
 
 
@@ -313,7 +316,7 @@ def game_record(header: dict[str, Any], row: GameResult) -> GameRecord:
 
     if row.record is None:
         raise SimulationError(f"the row of seed {row.seed} has no actions (run with --record)")
-    return GameRecord(header["map"], header["variant"], len(row.bots), row.seed, 0,
+    return GameRecord(header["map"], header["variant"], len(row.bots), row.deal_seed, 0,
                       header["options"], row.record)  # fmt: skip
 
 

@@ -92,8 +92,11 @@ class Match:
 
     def __init__(
         self, start: GameState, seats: Sequence[str | Bot | Seat], seed: int = 0,
-        record: GameRecord | None = None,
+        record: GameRecord | None = None, bot_seed: int | None = None,
     ) -> None:  # fmt: skip
+        """``bot_seed`` seeds the bots' generators (``_seeds.seat_rng``); None: ``seed``, as
+        ``players.play`` and public tournaments do. A table dealt in secret passes a number of
+        its own, so that no bot's generator leads back to the deal (``_seeds.Deal``)."""
         n = start.rules.players
         if len(seats) != n:
             raise SetupError(f"{n} players need {n} seats, not {len(seats)}")
@@ -106,7 +109,7 @@ class Match:
         self._moved: list[tuple[Event, ...]] = []  # each action's events, as the reducer told
         self._movers: list[int] = []
         self._log: list[MatchEvent] = [TurnStarted(start.current, start.phase.name)]
-        self._rngs = [seat_rng(seed, i) for i in range(n)]  # as players.play and the tournaments
+        self._rngs = [seat_rng(seed if bot_seed is None else bot_seed, i) for i in range(n)]
 
     @classmethod
     def new(
@@ -117,6 +120,7 @@ class Match:
         seed: int = 0,
         seats: Sequence[str | Bot | Seat] | None = None,
         first_player: int | None = None,
+        bot_seed: int | None = None,
         **options: Any,
     ) -> Match:
         """A fresh deal; ``seats`` default to one person then bots ("greedy")."""
@@ -124,7 +128,7 @@ class Match:
         seats = list(seats) if seats is not None else [PERSON] + ["greedy"] * (players - 1)
         opts = dict(options)
         record = record_of((), start.map.id, variant, players, seed, first_player, **opts)
-        return cls(start, seats, seed, record)
+        return cls(start, seats, seed, record, bot_seed)
 
     @classmethod
     def from_record(

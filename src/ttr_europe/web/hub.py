@@ -64,6 +64,7 @@ from typing import Any
 
 import attrs
 
+from .._seeds import Deal
 from ..actions import (
     Action,
     BuildStation,
@@ -608,7 +609,8 @@ class Hub:
             wait = lobby.CREATE_WINDOW - (now - self._created[0])
             raise WebError("too_many_new", f"{len(self._created)} matches were made in the last "
                            f"minute; try again in {wait:.0f} s")  # fmt: skip
-        match = wanted.match(secrets.randbelow(2**31))  # bad settings: refused before the charge
+        deal = Deal.fresh()  # a secret deal: nothing a seat sees leads back to it
+        match = wanted.match(deal.game_seed(0), deal.bot_seed(0))  # bad settings: refused now
         self._charge(client, COSTS["create"])
         hosted = self.new_match(match)
         tokens = {i: secrets.token_urlsafe(16) for i, k in enumerate(wanted.seats) if k == "here"}

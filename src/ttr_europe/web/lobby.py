@@ -45,11 +45,14 @@ class Settings:
     names: tuple[str | None, ...]  # the names of the "here" seats' players
     public: bool
 
-    def match(self, seed: int) -> Match:
-        """The match these settings deal from ``seed``."""
+    def match(self, seed: int, bot_seed: int | None = None) -> Match:
+        """The match these settings deal from ``seed``, its bots' generators from ``bot_seed``
+        (``Match``)."""
         specs = [PERSON if s in PEOPLE else s for s in self.seats]
         try:
-            return Match.new(self.map, self.variant, len(self.seats), seed, specs)
+            return Match.new(
+                self.map, self.variant, len(self.seats), seed, specs, bot_seed=bot_seed
+            )
         except SetupError as exc:
             raise WebError("bad_settings", str(exc)) from None
 
