@@ -252,7 +252,7 @@ def _payment(value: object) -> tuple[int, ...]:
     non-negative ints, ``cards.well_formed``) becomes a count of -1, which the core refuses
     where the reference refuses it (``E_PAYTYPE``); ``tampered`` then names the fault."""
     if type(value) is Cards and well_formed(value):
-        return tuple(min(n, _CLAMP) for n in value)
+        return value if max(value) <= _CLAMP else tuple(min(n, _CLAMP) for n in value)
     return (-1,) + (0,) * (KINDS - 1)
 
 
