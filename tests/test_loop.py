@@ -65,7 +65,7 @@ def test_random_game_is_the_loop_with_the_uniform_policy() -> None:
 OTHER_LOOPS = {
     ("ttr_europe.records", "iter_replay"),  # replays the actions of a record
     ("ttr_europe.players.mcts", "_iterate"),  # walks down the search tree, then calls the playout
-    ("ttr_europe.testing.play", "check_bot"),  # judges every move of the bot under test
+    ("ttr_europe.testing.play", "_check_game"),  # check_bot: judges every move of the bot tested
     ("ttr_europe.testing.strategies", "replay"),  # replays the actions of an example
     ("ttr_europe.fast.__init__", "reference_playout"),  # the compiled core's own policy (rng.below)
     ("ttr_europe.envs.gymnasium_env", "_opponents_move"),  # steps its rl.game, which keeps rewards

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 import attrs
 
-from .cards import Cards
+from .cards import Cards, counts_fault, well_formed
 from .errors import ActionParseError, CardsError, MalformedActionError
 
 
@@ -137,9 +137,12 @@ _MISSING = object()
 
 def malformed(action: object) -> str | None:
     """Why an action's fields do not have the exact types its class declares (a field changed
-    with ``object.__setattr__``, an action made with ``object.__new__``); None when they do.
+    with ``object.__setattr__``, an action made with ``object.__new__``, a payment forged with
+    ``tuple.__new__(Cards, ...)`` around counts that are not nine non-negative ints); None when
+    they do.
 
-    The engines ask only once a move failed in a way a well-formed action never does, so the
+    The engines ask only once a move failed in a way a well-formed action never does (a
+    payment's counts are tested on every move, by the one cheap ``cards.well_formed``), so the
     check costs a legal move nothing.
     """
     kind = type(action)
@@ -149,6 +152,8 @@ def malformed(action: object) -> str | None:
             return f"{kind.__name__} has no {name}"
         if type(value) is not expected:
             return f"{kind.__name__}.{name} must be {expected.__name__}, not {value!r}"
+        if isinstance(value, Cards) and not well_formed(value):
+            return f"{kind.__name__}.{name} must be nine non-negative ints: {counts_fault(value)}"
     if kind is KeepTickets and not all(type(t) is str for t in action.tickets):  # type: ignore[attr-defined]
         return f"KeepTickets.tickets must be ticket ids, not {action.tickets!r}"  # type: ignore[attr-defined]
     return None

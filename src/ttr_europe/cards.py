@@ -11,8 +11,10 @@ import operator
 import re
 from collections.abc import Iterable, Mapping
 from enum import IntEnum
+from typing import Any
 
 from .errors import CardsError as CardsError  # noqa: PLC0414 (re-exported from its old home)
+from .errors import kind_of
 
 
 class Color(IntEnum):
@@ -61,8 +63,8 @@ class Cards(tuple[int, ...]):
 
     def __new__(cls, counts: Iterable[int] = (0,) * KINDS) -> Cards:
         values = tuple(counts)
-        if len(values) != KINDS or any(type(v) is not int or v < 0 for v in values):
-            raise CardsError(f"Cards needs nine non-negative ints, got {values!r}")
+        if not well_formed(values):
+            raise CardsError(f"Cards needs nine non-negative ints: {counts_fault(values)}")
         return tuple.__new__(cls, values)
 
     @classmethod
@@ -119,10 +121,14 @@ class Cards(tuple[int, ...]):
         return tuple(k for k in range(KINDS) for _ in range(self[k]))
 
     def __str__(self) -> str:
+        if len(self) != KINDS:  # forged with tuple.__new__: shown, not indexed past the kinds
+            return repr(self)
         parts = [f"{n}{KIND_NAMES[k]}" for k, n in enumerate(self) if n]
         return "+".join(parts) if parts else "none"
 
     def __repr__(self) -> str:
+        if len(self) != KINDS:
+            return f"Cards{tuple.__repr__(self)}"
         inner = ", ".join(f"{KIND_NAMES[k]}={n}" for k, n in enumerate(self) if n)
         return f"Cards.of({inner})"
 
@@ -150,6 +156,34 @@ class Cards(tuple[int, ...]):
 
 
 _new = tuple.__new__
+_INT_COUNTS = (int,) * KINDS
+
+
+def well_formed(counts: tuple[Any, ...]) -> bool:
+    """Whether ``counts`` are exactly ``KINDS`` non-negative ints (``bool`` is no count).
+
+    ``Cards(...)`` checks this, but ``tuple.__new__(Cards, ...)`` builds a ``Cards`` around
+    anything, so the engines ask it of every payment they are handed: it is the one test that
+    tells a real multiset from a forged one. One C-level pass, no Python loop.
+    """
+    return tuple(map(type, counts)) == _INT_COUNTS and min(counts) >= 0
+
+
+def counts_fault(counts: object) -> str | None:
+    """What is wrong with ``counts`` as the counts of a ``Cards``, in words; None when nothing.
+
+    The slow, precise twin of ``well_formed``, asked once something is known to be wrong.
+    """
+    if not isinstance(counts, tuple):
+        return f"not a tuple of counts: {counts!r}"
+    if len(counts) != KINDS:
+        return f"{len(counts)} counts, not {KINDS}: {tuple.__repr__(counts)}"
+    for kind, n in enumerate(counts):
+        if type(n) is not int:
+            return f"the {KIND_NAMES[kind]} count {n!r} is {kind_of(n)}, not an int"
+        if n < 0:
+            return f"the {KIND_NAMES[kind]} count {n} is negative"
+    return None
 
 
 def _make(values: Iterable[int]) -> Cards:

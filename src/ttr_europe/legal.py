@@ -42,7 +42,7 @@ from .actions import (
     malformed,
 )
 from .board import Map, RouteKind
-from .cards import DECK_SIZE, EMPTY, LOCOMOTIVE, Cards
+from .cards import DECK_SIZE, EMPTY, LOCOMOTIVE, Cards, well_formed
 from .state import (
     NO_CARD,
     GameState,
@@ -227,7 +227,7 @@ class LegalActions(Sequence[Action]):
 
     def _has_claim(self, action: ClaimRoute) -> bool:
         route_id, payment = getattr(action, "route", None), getattr(action, "payment", None)
-        if type(route_id) is not str or type(payment) is not Cards:
+        if type(route_id) is not str or type(payment) is not Cards or not well_formed(payment):
             return False
         r = self._board.route_index.get(route_id)
         if r is None or not any(mask >> r & 1 for _, mask, _, _ in self._kinds):
@@ -239,7 +239,12 @@ class LegalActions(Sequence[Action]):
 
     def _has_station(self, action: BuildStation) -> bool:
         city_id, payment = getattr(action, "city", None), getattr(action, "payment", None)
-        if not self._pays or type(city_id) is not str or type(payment) is not Cards:
+        if (
+            not self._pays
+            or type(city_id) is not str
+            or type(payment) is not Cards
+            or not well_formed(payment)
+        ):
             return False
         c = self._board.city_index.get(city_id)
         return (

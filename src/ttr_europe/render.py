@@ -168,6 +168,20 @@ def _layout(board: Map) -> tuple[float, tuple[tuple[float, float], ...]]:
     pairs apart (deterministic) keep every short route long enough to show its spaces, and
     then a city that lies on another route's line (Athína on Palermo-Smyrna) is pushed off it.
     """
+    pts = _projected(board)
+    for _ in range(RELAX_ROUNDS):
+        _push_close_pairs_apart(pts)
+    neighbours = [[r.b if r.a == c else r.a for r in board.routes if c in (r.a, r.b)]
+                  for c in range(len(pts))]  # fmt: skip
+    for _ in range(RELAX_ROUNDS):
+        for route in board.routes:
+            _clear_route_line(route, pts, neighbours)
+    return _fitted(pts)
+
+
+def _projected(board: Map) -> list[list[float]]:
+    """The cities' places, equirectangular about the map's middle latitude, scaled to the
+    drawing's width (mutable pairs: the relaxation moves them in place)."""
     lats = [c.lat for c in board.cities]
     lons = [c.lon for c in board.cities]
     mid = math.cos(math.radians((min(lats) + max(lats)) / 2))
@@ -175,38 +189,47 @@ def _layout(board: Map) -> tuple[float, tuple[tuple[float, float], ...]]:
     span_x = max(p[0] for p in pts) or 1.0
     span_y = max(p[1] for p in pts) or 1.0
     scale = (MAP_WIDTH - MARGIN - RIGHT_MARGIN) / max(span_x, span_y)
-    pts = [[x * scale, y * scale] for x, y in pts]
-    for _ in range(RELAX_ROUNDS):
-        for i in range(len(pts)):
-            for j in range(i + 1, len(pts)):
-                dx, dy = pts[j][0] - pts[i][0], pts[j][1] - pts[i][1]
-                dist = math.hypot(dx, dy)
-                if dist < MIN_CITY_GAP:
-                    push = (MIN_CITY_GAP - dist) / 4 / (dist or 1.0)
-                    ux, uy = (dx, dy) if dist else (1.0, 0.0)
-                    pts[i][0] -= ux * push
-                    pts[i][1] -= uy * push
-                    pts[j][0] += ux * push
-                    pts[j][1] += uy * push
-    neighbours = [[r.b if r.a == c else r.a for r in board.routes if c in (r.a, r.b)]
-                  for c in range(len(pts))]  # fmt: skip
-    for _ in range(RELAX_ROUNDS):
-        for route in board.routes:
-            (ax, ay), (bx, by) = pts[route.a], pts[route.b]
-            length = math.hypot(bx - ax, by - ay) or 1.0
-            nx, ny = -(by - ay) / length, (bx - ax) / length  # the line's unit normal
-            for c, p in enumerate(pts):
-                along = ((p[0] - ax) * (bx - ax) + (p[1] - ay) * (by - ay)) / length**2
-                if c in (route.a, route.b) or not 0.0 < along < 1.0:
-                    continue
-                side = (p[0] - ax) * nx + (p[1] - ay) * ny  # signed distance from the line
-                if abs(side) >= ROUTE_CLEARANCE:
-                    continue
-                # off the line to the side its own routes go, so they do not cross it either
-                pull = sum((pts[n][0] - ax) * nx + (pts[n][1] - ay) * ny for n in neighbours[c])
-                to = math.copysign(ROUTE_CLEARANCE, pull if abs(pull) > 1e-9 else side or 1.0)
-                p[0] += nx * (to - side) / 2
-                p[1] += ny * (to - side) / 2
+    return [[x * scale, y * scale] for x, y in pts]
+
+
+def _push_close_pairs_apart(pts: list[list[float]]) -> None:
+    """One round: every two cities nearer than ``MIN_CITY_GAP`` each move a quarter of the
+    shortfall away from the other (two on one spot part along x)."""
+    for i in range(len(pts)):
+        for j in range(i + 1, len(pts)):
+            dx, dy = pts[j][0] - pts[i][0], pts[j][1] - pts[i][1]
+            dist = math.hypot(dx, dy)
+            if dist < MIN_CITY_GAP:
+                push = (MIN_CITY_GAP - dist) / 4 / (dist or 1.0)
+                ux, uy = (dx, dy) if dist else (1.0, 0.0)
+                pts[i][0] -= ux * push
+                pts[i][1] -= uy * push
+                pts[j][0] += ux * push
+                pts[j][1] += uy * push
+
+
+def _clear_route_line(route: Route, pts: list[list[float]], neighbours: list[list[int]]) -> None:
+    """Move each city lying within ``ROUTE_CLEARANCE`` of ``route``'s line (between its ends)
+    half way out to that distance, on the side its own routes go, so they do not cross it."""
+    (ax, ay), (bx, by) = pts[route.a], pts[route.b]
+    length = math.hypot(bx - ax, by - ay) or 1.0
+    nx, ny = -(by - ay) / length, (bx - ax) / length  # the line's unit normal
+    for c, p in enumerate(pts):
+        along = ((p[0] - ax) * (bx - ax) + (p[1] - ay) * (by - ay)) / length**2
+        if c in (route.a, route.b) or not 0.0 < along < 1.0:
+            continue
+        side = (p[0] - ax) * nx + (p[1] - ay) * ny  # signed distance from the line
+        if abs(side) >= ROUTE_CLEARANCE:
+            continue
+        pull = sum((pts[n][0] - ax) * nx + (pts[n][1] - ay) * ny for n in neighbours[c])
+        to = math.copysign(ROUTE_CLEARANCE, pull if abs(pull) > 1e-9 else side or 1.0)
+        p[0] += nx * (to - side) / 2
+        p[1] += ny * (to - side) / 2
+
+
+def _fitted(pts: list[list[float]]) -> tuple[float, tuple[tuple[float, float], ...]]:
+    """The relaxed places moved into the margins and scaled back to the drawing's width: the
+    map's height and each city's position."""
     low_x = min(p[0] for p in pts)
     low_y = min(p[1] for p in pts)
     fit = (MAP_WIDTH - MARGIN - RIGHT_MARGIN) / ((max(p[0] for p in pts) - low_x) or 1.0)

@@ -37,7 +37,7 @@ from .actions import (
     tampered,
 )
 from .board import Map
-from .cards import EMPTY, FULL_DECK, LOCOMOTIVE, Cards, _make
+from .cards import EMPTY, FULL_DECK, LOCOMOTIVE, Cards, _make, well_formed
 from .errors import (
     EventError,
     GameOverError,
@@ -263,7 +263,10 @@ def _phase_error(state: GameState, action: object) -> IllegalActionError:
 
 
 def _cards(value: object, action: object) -> Cards:
-    if type(value) is Cards:
+    """A payment that is a real ``Cards``: one built with ``tuple.__new__`` around floats, bools,
+    negative counts or other than nine counts is refused here, on every move, before a count is
+    read (``_check`` then names the fault, through ``actions.tampered``)."""
+    if type(value) is Cards and well_formed(value):
         return value
     raise MalformedActionError("input", f"a payment must be Cards, not {value!r}", action)
 

@@ -13,16 +13,18 @@ import random
 import sys
 import types
 from collections.abc import Iterator, Sequence
+from typing import ClassVar
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ttr_europe.actions import Action, ClaimRoute, DrawBlind
+from ttr_europe.actions import Action, ClaimRoute, DrawBlind, DrawFaceUp
 from ttr_europe.cards import LOCOMOTIVE, Cards
 from ttr_europe.errors import IllegalActionError
 from ttr_europe.players import Bot, GreedyBot, RandomBot, decide
 from ttr_europe.players.mcts import MctsBot
+from ttr_europe.players.registry import make_bot
 from ttr_europe.rules import apply, is_legal, legal_actions, new_game
 from ttr_europe.state import GameState, Phase, PlayerState
 from ttr_europe.testing import check_bot, scenario
@@ -263,6 +265,77 @@ def test_check_bot_reports_a_bot_that_peeks_through_its_callers_frame(map_id: st
         assert f"(seat {fault.seat})" in str(fault)
 
 
+def asked_and_real(frame: types.FrameType | None) -> tuple[GameState, GameState]:
+    """The state a bot is asked about (the nearest ``state`` up its caller's frames) and the
+    real one (the next ``state`` up: the checker's own, in whichever world it asks)."""
+    found: list[GameState] = []
+    while frame is not None and len(found) < 2:
+        if isinstance(frame.f_locals.get("state"), GameState):
+            found.append(frame.f_locals["state"])
+        frame = frame.f_back
+    asked, real = found
+    return asked, real
+
+
+class MemoisingPeeker(GreedyBot):
+    """Greedy, but it reads the opponent's hand out of its caller's frames and takes the
+    face-up card of the colour the opponent holds most of; and it remembers its answer for
+    each view, so that when the same view is asked again (in another world) it answers as it
+    did the first time, from the cards it saw then."""
+
+    name = "memo-peeker"
+
+    def __init__(self) -> None:
+        self.answers: dict[View, Action] = {}
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        if view not in self.answers:
+            self.answers[view] = self._peek(view, legal, rng)
+        return self.answers[view]
+
+    def _peek(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        state, _ = asked_and_real(sys._getframe(1))
+        other = state.players[(view.observer + 1) % len(state.players)].hand
+        wanted = max(range(LOCOMOTIVE), key=lambda kind: (other[kind], -kind))
+        for slot, card in enumerate(state.row):
+            if card == wanted and other[wanted] and DrawFaceUp(slot) in legal:
+                return DrawFaceUp(slot)
+        return super().choose(view, legal, rng)
+
+
+@pytest.mark.parametrize("map_id", ["europe", "usa"])
+def test_check_bot_reports_a_peeking_bot_that_remembers_its_answer_per_view(map_id: str) -> None:
+    """Asked again in another world, a remembered answer would agree with the real one: the
+    other worlds are asked of copies of the bot made before the decision."""
+    faults = check_bot(MemoisingPeeker(), games=2, map=map_id, seed=40, max_actions=60)
+    peeks = [f for f in faults if f.kind == "peeks"]
+    assert [f.seed for f in peeks] == [40, 41] and len(faults) == 2
+    assert all("draw" in f.detail for f in peeks)
+
+
+class OrderRecorder(RandomBot):
+    """Uniform, and for each call it notes the real state and whether it was asked about that
+    state or another world, in a log shared by its copies (a class attribute: not copied)."""
+
+    name = "order-recorder"
+    log: ClassVar[list[tuple[GameState, bool]]] = []
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        asked, real = asked_and_real(sys._getframe(1))
+        self.log.append((real, asked is real))
+        return super().choose(view, legal, rng)
+
+
+def test_check_bot_asks_the_other_world_first_or_last_unpredictably() -> None:
+    OrderRecorder.log = []
+    assert check_bot(OrderRecorder(), games=1, seed=3, max_actions=120) == []
+    orders: dict[int, list[bool]] = {}  # the log holds the states: their ids stay theirs
+    for real, is_real in OrderRecorder.log:
+        orders.setdefault(id(real), []).append(is_real)
+    assert len(orders) == 120 and all(len(calls) == 2 for calls in orders.values())
+    assert {tuple(calls) for calls in orders.values()} == {(True, False), (False, True)}
+
+
 @pytest.mark.parametrize(
     ("bot", "moves"), [(RandomBot(), 5_000), (GreedyBot(), 5_000), (MctsBot(iterations=8), 40)]
 )
@@ -275,3 +348,14 @@ def test_the_shipped_bots_look_only_at_what_they_may_see(bot: Bot, moves: int) -
     assert check_bot(bot, games=2, worlds=2, seed=7, max_actions=moves, max_seconds=slow) == []
     assert check_bot(bot, games=1, map="usa", players=3, seed=8, max_actions=moves,
                      max_seconds=slow) == []  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "name", ["claimer", "saver", "mcts-fast", pytest.param("mcts", marks=pytest.mark.slow)]
+)
+def test_the_ladders_styles_look_only_at_what_they_may_see(name: str) -> None:
+    """The ladder's rungs (``random`` and ``greedy`` above); the searches, on their fixed
+    budgets of playouts, for their first moves only."""
+    moves = {"mcts-fast": 40, "mcts": 12}.get(name, 5_000)
+    assert check_bot(make_bot(name), games=1, worlds=2, seed=9, max_actions=moves,
+                     max_seconds=60.0) == []  # fmt: skip

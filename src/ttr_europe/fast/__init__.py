@@ -30,7 +30,7 @@ from ..actions import (
     tampered,
 )
 from ..board import Map
-from ..cards import KINDS, Cards
+from ..cards import KINDS, Cards, well_formed
 from ..errors import (
     BadArgumentError,
     GameOverError,
@@ -248,9 +248,12 @@ _ERRORS: dict[int, tuple[type[IllegalActionError], str, str]] = {
 
 
 def _payment(value: object) -> tuple[int, ...]:
-    if type(value) is Cards:
-        return tuple(min(n, _CLAMP) for n in value)
-    return (-1,) + (0,) * (KINDS - 1)  # not Cards: the core answers in the reference's order
+    """The counts the core is handed: a payment that is not a real ``Cards`` (not nine
+    non-negative ints, ``cards.well_formed``) becomes a count of -1, which the core refuses
+    where the reference refuses it (``E_PAYTYPE``); ``tampered`` then names the fault."""
+    if type(value) is Cards and well_formed(value):
+        return value if max(value) <= _CLAMP else tuple(min(n, _CLAMP) for n in value)
+    return (-1,) + (0,) * (KINDS - 1)
 
 
 class SeatScore(NamedTuple):

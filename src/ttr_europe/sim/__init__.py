@@ -44,7 +44,7 @@ from .games import (
     resolve_bot,
 )
 from .stats import Line, bot_lines, elo, mean_length, seat_lines, wilson
-from .store import Header, RowCheck, game_record, open_store, read_rows
+from .store import Header, RowCheck, Store, game_record, open_store, read_rows
 
 Progress = Callable[[int, int], None]  # (games finished, games asked for)
 
@@ -331,49 +331,18 @@ def simulate(
                  deal=chosen)  # fmt: skip
     used = engine_for(engine, bots)
     seats = len(bots) if players is None else players
-    names = tuple(dict.fromkeys(bot_name(b) for b in bots))
     board_id = map if isinstance(map, str) else map.id
     header = Header(board_id, variant, seats, tuple(bot_name(b) for b in bots), seed,
                     tuple(sorted((options or {}).items())), record,
                     clock=None if clock is None else (clock.move, clock.game),
                     deal=chosen.fingerprint)  # fmt: skip
-    store = None
-    if out is not None:
-        lineups = {s.seed: tuple(bot_name(b) for b in s.bots) for s in specs}
-        board = load_map(map) if isinstance(map, str) else map
-        rows = RowCheck.of(lineups, board, variant, record)
-        store = open_store(out, header, resume=resume, rows=rows)
+    store = None if out is None else _open_rows(out, header, specs, map, resume)
     try:
-        done = (
-            {}
-            if store is None
-            else {s: attrs.evolve(r, record=None) for s, r in store.rows.items()}
-        )
+        done = {} if store is None else {s: _unrecorded(r) for s, r in store.rows.items()}
         resumed = len(done)
-        todo = [s for s in specs if s.seed not in done]
-        failures: list[tuple[int, str]] = []
         runner = backend if isinstance(backend, Backend) else (
             make_backend(backend, workers, address, max_retries))  # fmt: skip
-        with runner:
-            started = time.perf_counter()  # the time to start a backend is not a game's
-            size = batch or auto_batch(runner.name, len(todo), runner.workers, used)
-            if progress is not None:
-                progress(len(done), len(specs))
-            batches = [tuple(todo[i : i + size]) for i in range(0, len(todo), size)]
-            for outcome in runner.run(batches):
-                if isinstance(outcome, Done):
-                    for result in outcome.results:
-                        if store is not None:
-                            store.append(result)  # the file keeps the actions, memory not
-                        done[result.seed] = result if store is None else (
-                            attrs.evolve(result, record=None))  # fmt: skip
-                        if progress is not None:  # row by row: an interrupt counts them all
-                            progress(len(done), len(specs))
-                else:
-                    failures += [(s.seed, outcome.error) for s in outcome.specs]
-                    if progress is not None:
-                        progress(len(done), len(specs))
-        elapsed = time.perf_counter() - started
+        failures, elapsed = _play_missing(runner, specs, done, store, batch, used, progress)
     finally:
         if store is not None:
             store.close()
@@ -381,7 +350,7 @@ def simulate(
         map=board_id,
         variant=variant,
         players=seats,
-        bots=names,
+        bots=tuple(dict.fromkeys(bot_name(b) for b in bots)),
         asked=len(specs),
         results=tuple(done[s.seed] for s in specs if s.seed in done),
         resumed=resumed,
@@ -394,6 +363,64 @@ def simulate(
         engine=used,
         elapsed=elapsed,
     )
+
+
+def _open_rows(
+    out: str | os.PathLike[str],
+    header: Header,
+    specs: Sequence[GameSpec],
+    map: str | Map,
+    resume: bool,
+) -> Store:
+    """The results file of a run, checked against its settings: each row's seed must be one
+    of ``specs`` with its lineup, on its board and variant (``RowCheck``)."""
+    lineups = {s.seed: tuple(bot_name(b) for b in s.bots) for s in specs}
+    board = load_map(map) if isinstance(map, str) else map
+    rows = RowCheck.of(lineups, board, header.variant, header.record)
+    return open_store(out, header, resume=resume, rows=rows)
+
+
+def _unrecorded(result: GameResult) -> GameResult:
+    """A row as memory keeps it when a file holds it: without its actions (the file has them),
+    so that memory stays small on long runs."""
+    return attrs.evolve(result, record=None)
+
+
+def _play_missing(
+    runner: Backend,
+    specs: Sequence[GameSpec],
+    done: dict[int, GameResult],
+    store: Store | None,
+    batch: int | None,
+    engine: str,
+    progress: Progress | None,
+) -> tuple[list[tuple[int, str]], float]:
+    """Play the games of ``specs`` not in ``done`` on ``runner``, in batches, adding each row
+    to ``done`` (and to ``store``) as it ends; the games lost (seed, error) and the seconds
+    taken (the time to start a backend is not a game's)."""
+    todo = [s for s in specs if s.seed not in done]
+    failures: list[tuple[int, str]] = []
+    with runner:
+        started = time.perf_counter()
+        size = batch or auto_batch(runner.name, len(todo), runner.workers, engine)
+        _tell(progress, len(done), len(specs))
+        batches = [tuple(todo[i : i + size]) for i in range(0, len(todo), size)]
+        for outcome in runner.run(batches):
+            if isinstance(outcome, Done):
+                for result in outcome.results:
+                    if store is not None:
+                        store.append(result)  # the file keeps the actions, memory not
+                    done[result.seed] = result if store is None else _unrecorded(result)
+                    _tell(progress, len(done), len(specs))  # row by row: an interrupt counts
+            else:
+                failures += [(s.seed, outcome.error) for s in outcome.specs]
+                _tell(progress, len(done), len(specs))
+    return failures, time.perf_counter() - started
+
+
+def _tell(progress: Progress | None, finished: int, asked: int) -> None:
+    if progress is not None:
+        progress(finished, asked)
 
 
 def tournament(bots: Sequence[BotLike], **settings: Any) -> Simulation:

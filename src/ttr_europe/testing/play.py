@@ -6,6 +6,7 @@ script (``scripts/soak.py``) are built on these functions, so both check exactly
 
 from __future__ import annotations
 
+import copy
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -190,6 +191,17 @@ def _copy(rng: random.Random) -> random.Random:
     return twin
 
 
+def _twins(bot: Any, count: int) -> list[Any]:
+    """``count`` copies of ``bot`` as it stands before a decision, one for each other world, so
+    that nothing it keeps from the real decision (an answer remembered by view, say) answers
+    for it there, nor from one world in the next; the bot itself, ``count`` times, when it
+    cannot be copied (a bot that holds a process: it cannot read the referee's frames)."""
+    try:
+        return [copy.deepcopy(bot) for _ in range(count)]
+    except Exception:
+        return [bot] * count
+
+
 class _Peeking:
     """The decisions of one game where the bot chose differently in another world."""
 
@@ -197,6 +209,13 @@ class _Peeking:
         self.decisions = 0
         self.first: tuple[int, int, str] | None = None  # move, seat, what differed
         self.count = 0
+
+    def note(self, move: int, seat: int, differs: str | None) -> None:
+        """One decision asked in other worlds: ``differs`` says how the answers differed."""
+        self.decisions += 1
+        if differs is not None:
+            self.count += 1
+            self.first = self.first or (move, seat, differs)
 
     def fault(self, seed: int, setup: tuple[tuple[str, Any], ...]) -> BotFault | None:
         if self.first is None:
@@ -207,22 +226,27 @@ class _Peeking:
         return BotFault(seed, setup, move, "peeks", text, seat)
 
 
-def _other_worlds(
-    chooser: Callable[[GameState, random.Random], Action],
-    state: GameState,
-    before: random.Random,
-    action: Action,
-    worlds: int,
-    salt: str,
-) -> str | None:
-    """What the bot chose instead in a world its seat cannot tell from ``state`` (the same
-    view, the same generator), or None when it chose ``action`` in each of ``worlds``."""
-    for w in range(worlds):
+def _answers_elsewhere(
+    twins: Sequence[Any], state: GameState, before: random.Random, salt: str
+) -> list[Action | Exception]:
+    """What each twin answers in a world of its own that the seat cannot tell from ``state``
+    (the same view, ``determinize``), with a generator in the state ``before``; an exception
+    it raises stands for its answer."""
+    answers: list[Action | Exception] = []
+    for w, twin in enumerate(twins):
         world = determinize(state, state.current, random.Random(f"{salt} {w}"))
         try:
-            other = chooser(world, _copy(before))
+            answers.append(_chooser(twin)(world, _copy(before)))
         except Exception as exc:  # crashing only where it cannot tell the difference
-            return f"chose {action} here, raised {type(exc).__name__} in another world"
+            answers.append(exc)
+    return answers
+
+
+def _difference(action: Action, answers: Sequence[Action | Exception]) -> str | None:
+    """How the answers in other worlds differ from ``action``, or None when none does."""
+    for other in answers:
+        if isinstance(other, Exception):
+            return f"chose {action} here, raised {type(other).__name__} in another world"
         if other != action:
             return f"chose {action} here, {other} in another world with the same view"
     return None
@@ -248,60 +272,81 @@ def check_bot(
     ``_seeds.seat_rng(seed + i, seat)``, as ``players.play`` and tournaments do.
 
     A bot is asked as the game drivers ask it: ``bot.choose(view, legal, rng)`` with its
-    seat's view (``observe``), the legal actions and its generator. Each decision is then
-    asked again in ``worlds`` other worlds its seat cannot tell apart (``determinize``: other
-    hands, pile and tickets), with a generator in the same state; a different answer means the
-    choice depends on hidden information (read through the caller's frame, say), reported once
-    per game as "peeks" with the seat, the first such move and how often. This assumes the
-    choice is a function of (view, legal, rng), as the bot protocol asks; ``worlds=0`` skips it.
+    seat's view (``observe``), the legal actions and its generator. Each decision is also
+    asked in ``worlds`` other worlds its seat cannot tell apart (``determinize``: other hands,
+    pile and tickets), with a generator in the same state, each of a copy of the bot made
+    before the decision (``copy.deepcopy``), so that what the bot remembers of one world cannot
+    answer for it in another; whether the other worlds are asked before or after the real one
+    is drawn for each decision from the checker's own randomness, not the game's seed. A
+    different answer means the choice depends on hidden information (read through the
+    caller's frame, say), reported once per game as "peeks" with the seat, the first such move
+    and how often. This assumes the choice is a function of (view, legal, rng) and what the
+    bot remembered before it, as the bot protocol asks; ``worlds=0`` skips it.
 
     After an illegal move or a crash the game stops (the bot would be stuck); a slow move is
     reported and the game goes on.
     """
     faults: list[BotFault] = []
-    me = _chooser(bot)
-    others = [_chooser(b) for b in opponents]
     for i in range(games):
-        game_seed = seed + i
-        setup = (("map", map), ("variant", variant), ("players", players))
-        state = new_game(map, variant, players, seed=game_seed)
-        rngs = [seat_rng(game_seed, seat) for seat in range(players)]
-        peeking = _Peeking()
-        for move in range(max_actions):
-            if is_terminal(state):
-                break
-            seat = state.current
-            mine = not others or seat == 0
-            chooser = me if mine else others[(seat - 1) % len(others)]
-            before = _copy(rngs[seat]) if mine and worlds else None
-            start = time.perf_counter()
-            try:
-                action = chooser(state, rngs[seat])
-            except Exception as exc:  # a crashing bot is what this reports
-                if mine:
-                    faults.append(BotFault(game_seed, setup, move, "crash", repr(exc), seat))
-                break
-            elapsed = time.perf_counter() - start
-            if mine and elapsed > max_seconds:
-                faults.append(BotFault(game_seed, setup, move, "slow", f"{elapsed:.2f} s", seat))
-            if before is not None:
-                peeking.decisions += 1
-                salt = f"ttr_europe check_bot {game_seed} {move}"
-                differs = _other_worlds(chooser, state, before, action, worlds, salt)
-                if differs is not None:
-                    peeking.count += 1
-                    peeking.first = peeking.first or (move, seat, differs)
-            try:
-                state = apply(state, action)
-            except IllegalActionError as exc:
-                if mine:
-                    faults.append(BotFault(game_seed, setup, move, "illegal", str(exc), seat))
-                break
-            except Exception as exc:  # not an action at all (wrong type)
-                if mine:
-                    faults.append(BotFault(game_seed, setup, move, "illegal", repr(exc), seat))
-                break
-        peeked = peeking.fault(game_seed, setup)
-        if peeked is not None:
-            faults.append(peeked)
+        faults += _check_game(bot, seed + i, map, variant, players, opponents, max_seconds,
+                              max_actions, worlds)  # fmt: skip
     return faults
+
+
+_ORDER = random.SystemRandom()
+"""Whether a decision's other worlds are asked first: not drawn from anything the bot sees."""
+
+
+def _check_game(
+    bot: Any,
+    game_seed: int,
+    map: str,
+    variant: str,
+    players: int,
+    opponents: Sequence[Any],
+    max_seconds: float,
+    max_actions: int,
+    worlds: int,
+) -> list[BotFault]:
+    """``check_bot``'s faults in the one game of ``game_seed``."""
+    faults: list[BotFault] = []
+    setup = (("map", map), ("variant", variant), ("players", players))
+    state = new_game(map, variant, players, seed=game_seed)
+    rngs = [seat_rng(game_seed, seat) for seat in range(players)]
+    me, others = _chooser(bot), [_chooser(b) for b in opponents]
+    peeking = _Peeking()
+    for move in range(max_actions):
+        if is_terminal(state):
+            break
+        seat = state.current
+        mine = not others or seat == 0
+        chooser = me if mine else others[(seat - 1) % len(others)]
+        elsewhere: list[Action | Exception] = []
+        if mine and worlds:
+            twins, before = _twins(bot, worlds), _copy(rngs[seat])
+            salt = f"ttr_europe check_bot {game_seed} {move}"
+            ask_after = _ORDER.random() < 0.5
+            elsewhere = [] if ask_after else _answers_elsewhere(twins, state, before, salt)
+        start = time.perf_counter()
+        try:
+            action = chooser(state, rngs[seat])
+        except Exception as exc:  # a crashing bot is what this reports
+            if mine:
+                faults.append(BotFault(game_seed, setup, move, "crash", repr(exc), seat))
+            break
+        elapsed = time.perf_counter() - start
+        if mine and elapsed > max_seconds:
+            faults.append(BotFault(game_seed, setup, move, "slow", f"{elapsed:.2f} s", seat))
+        if mine and worlds:
+            if ask_after:
+                elsewhere = _answers_elsewhere(twins, state, before, salt)
+            peeking.note(move, seat, _difference(action, elsewhere))
+        try:
+            state = apply(state, action)
+        except Exception as exc:  # illegal, or not an action at all (wrong type)
+            if mine:
+                why = str(exc) if isinstance(exc, IllegalActionError) else repr(exc)
+                faults.append(BotFault(game_seed, setup, move, "illegal", why, seat))
+            break
+    peeked = peeking.fault(game_seed, setup)
+    return faults if peeked is None else [*faults, peeked]
