@@ -191,7 +191,7 @@ class PlayLog:
         if after.current == before.current and after.phase is not Phase.GAME_OVER:
             return None
         if before.phase is Phase.INITIAL_TICKETS:
-            label = "start"
+            label = self.tr.t("start")
         else:
             self.turn += 1
             label = str(self.turn)
