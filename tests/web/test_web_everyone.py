@@ -169,7 +169,7 @@ def test_a_whole_game_with_the_keyboard_alone(browser: Any) -> None:
                 text = page.locator("#announce").inner_text()
                 board = state.map
                 words = [_route_words(board, board.route(r)) for r in claimed]
-                assert "Greedy bot claimed" in text and any(w in text for w in words), text
+                assert "Ticket-chasing bot claimed" in text and any(w in text for w in words), text
                 assert page.locator("#announce").get_attribute("aria-live") == "polite"
                 announced_claim = True
             moves += 1
@@ -277,11 +277,11 @@ def test_the_accessibility_tree_names_every_route_and_city(browser: Any) -> None
         for route in board.routes:
             name = _route_name(board, route)
             if route.id in owners:
-                who = "you" if owners[route.id] == 0 else "Greedy bot"
+                who = "you" if owners[route.id] == 0 else "Ticket-chasing bot"
                 name += f", claimed by {who}"
             assert name in names, name
         for city in board.cities:
-            expected = city.name + (", train station of Greedy bot" if city.id == "Roma" else "")
+            expected = city.name + (", train station of Ticket-chasing bot" if city.id == "Roma" else "")
             assert expected in names, expected
         # the hand, the tickets and the players read as lists and a table
         assert page.locator("#hand > li").count() >= 1

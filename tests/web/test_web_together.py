@@ -177,7 +177,7 @@ def test_the_lobby_lists_public_matches_with_their_free_seats(browser: Any, tmp_
         text = row.inner_text()
         # settings, who sits (the two greedy bots told apart), whose turn, sit and watch
         assert "Europe" in text and "Ann" in text and "Player 2 (free)" in text
-        assert "Greedy bot 1" in text and "Greedy bot 2" in text and "to play" in text
+        assert "Ticket-chasing bot 1" in text and "Ticket-chasing bot 2" in text and "to play" in text
         assert row.locator("a.sit").all_inner_texts() == ["Sit as Player 2"]
         assert row.locator("a.watch").count() == 1
         assert ann.locator(f"#open-list tr[data-match='{private_id}']").count() == 0

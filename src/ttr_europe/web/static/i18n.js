@@ -38,10 +38,10 @@ function named(name) {
 }
 
 // Who plays a seat, as a name: a built-in bot's style described ("Ticket-chasing bot", from the
-// catalog's seat_kinds), any other bot as the server spells it.
+// catalog's seat_kinds); null for a bot the catalog does not know (a program, a class).
 function seatKind(kind) {
   const said = I18N.seatKinds[String(kind).toLowerCase()];
-  return said ? said[0].toUpperCase() + said.slice(1) : kind;
+  return said ? said[0].toUpperCase() + said.slice(1) : null;
 }
 
 // Every element with data-i18n (its text), data-i18n-label (aria-label), data-i18n-title or

@@ -58,7 +58,7 @@
   const KINDS = () => [
     ["here", t("A person on this device")],
     ["invite", t("A friend, by invite link")],
-    ...choices.bots.map((b) => [b, seatKind(b)]),
+    ...choices.bots.map((b) => [b, seatKind(b) || b]),
   ];
 
   function fill(select, options, keep) {

@@ -8,7 +8,8 @@
 "use strict";
 (() => {
   const TOKEN = /^ttr-token:(.+):(\d+)$/;
-  const baseTitle = () => t(document.querySelector("title")?.dataset.i18n || "") || document.title;
+  const titleText = document.title; // the page's own, English: a message id
+  const baseTitle = () => t(titleText);
   let games = []; // the latest "games" answer
   let sendDoc = (doc) => window.send && window.send(doc);
 
@@ -17,7 +18,8 @@
   function said(name, seat, person) {
     if (person && name === `Player ${seat + 1}`) return t("Player {n}", { n: seat + 1 });
     const bot = !person && /^(\S+) bot( \d+)?$/.exec(name || "");
-    return bot ? seatKind(bot[1]) + (bot[2] || "") : name;
+    const kind = bot && seatKind(bot[1]);
+    return kind ? kind + (bot[2] || "") : name; // another bot keeps the server's name
   }
   const seatName = (s) => said(s.player, s.seat, s.person);
 
