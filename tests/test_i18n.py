@@ -435,6 +435,26 @@ def test_every_message_the_code_asks_for_is_a_literal_the_extractor_sees() -> No
     assert pt.marked("Big Cities of Europe") == "Cidades Grandes da Europa"
 
 
+def test_the_pages_scripts_look_up_literal_messages_only() -> None:
+    """The page's ``t``/``tn`` calls too: a message the extractor cannot see would stay English.
+    The two lookups of messages found elsewhere are the known ones: ``translatePage`` (the
+    ``data-i18n`` attributes, extracted from the pages) and ``says`` (its messages are
+    literals at each call, extracted there); names of the data go through ``named``."""
+    call = re.compile(r'(?<![\w.])tn?\(\s*(?!["\s)])')
+    known = ("el.dataset.i18n", "t(you, params)", "t(other, {")
+    found = []
+    for path in sorted((SRC / "web" / "static").glob("*.js")):
+        for number, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+            if (
+                call.search(line)
+                and not line.lstrip().startswith("function ")
+                and not any(k in line for k in known)
+            ):
+                found.append(f"{path.name}:{number}: {line.strip()[:80]}")
+    assert found == []
+    assert call.search("x = t(name);") and not call.search('x = t("Lobby");')
+
+
 def test_every_seat_kind_has_a_descriptive_name_in_every_language() -> None:
     from ttr_europe.players.registry import BUILTIN_BOTS
     from ttr_europe.web.lobby import WEB_BOTS

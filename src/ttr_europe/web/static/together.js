@@ -8,8 +8,10 @@
 "use strict";
 (() => {
   const TOKEN = /^ttr-token:(.+):(\d+)$/;
-  const titleText = document.title; // the page's own, English: a message id
-  const baseTitle = () => t(titleText);
+  // the page's own title, in English: the map's title (a name of the map data) on the game
+  // page, the lobby's a data-i18n message; said in the language chosen
+  const titleText = document.title;
+  const baseTitle = () => named(titleText);
   let games = []; // the latest "games" answer
   let sendDoc = (doc) => window.send && window.send(doc);
 
