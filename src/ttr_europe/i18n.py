@@ -10,7 +10,9 @@ same catalogs as JSON (``catalog_json``), with the plural formula.
 
 Messages use named ``{placeholders}``, filled with ``str.format`` here and by the page's
 ``t``/``tn`` (web/static/i18n.js). ``scripts/i18n_catalogs.py`` extracts the messages of the
-code (``t("...")``, ``tn("...", "...", n)``, ``N_("...")``) and writes the template.
+code (``t("...")``, ``tn("...", "...", n)``, ``N_("...")``) and writes the template; ``t`` and
+``tn`` take literals only, and a message written elsewhere (a table's ``N_``, the map data's
+titles and variant names) is said through ``marked``, so that the extractor sees every one.
 
 The engine's ``IllegalActionError`` keeps its rule and English reason (the library's API);
 ``refusal`` says the reason in a player's words from the catalogs. The rules core never imports
