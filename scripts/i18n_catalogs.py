@@ -6,7 +6,10 @@
 Messages are found where the code marks them: ``t("...")``, ``tn("...", "...", n)``,
 ``N_("...")`` and ``NP_("...", "...")`` calls in Python (read with ``ast``) and in the page's
 JavaScript (double-quoted literals), ``says(seat, "You ...", "{name} ...")`` in app.js, and
-``data-i18n*="..."`` attributes in index.html. A message must be a literal for extraction to see it.
+``data-i18n*="..."`` attributes in the pages, and the names of the shipped map data (each map's
+title, its variants' names and their bonus: their English is the message id, said through
+``Translator.marked`` and the page's ``named``). A message must be a literal for extraction to
+see it: ``tests/test_i18n.py`` fails on a ``t``/``tn``/``N_``/``NP_`` call whose message is not.
 The template is ``src/ttr_europe/locale/ttr_europe.pot``; ``--update`` appends each missing
 message to every catalog with an empty translation for a translator to fill in (the tests
 fail until then) and reports the catalog entries no code uses any more.
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import json
 import re
 import sys
 from pathlib import Path
@@ -83,6 +87,18 @@ def from_javascript(text: str) -> Messages:
     return found
 
 
+def from_map(path: Path) -> Messages:
+    """The names a map's data gives players: its title, its variants' names and bonuses."""
+    data = json.loads(path.read_text("utf-8"))
+    found: Messages = {data["name"]: None}
+    for variant in data.get("variants", {}).values():
+        found[variant["name"]] = None
+        bonus = variant.get("longest_path_bonus")
+        if bonus:
+            found[bonus["name"]] = None
+    return found
+
+
 def extract() -> Messages:
     """Every message of the package, the page's included."""
     found: Messages = {}
@@ -90,6 +106,8 @@ def extract() -> Messages:
         found.update(from_python(path))
     for path in sorted(STATIC.glob("*.js")):
         found.update(from_javascript(path.read_text("utf-8")))
+    for path in sorted((PACKAGE / "data" / "maps").glob("*.json")):
+        found.update(from_map(path))
     for path in sorted(STATIC.glob("*.html")):
         for m in _HTML.finditer(path.read_text("utf-8")):
             found.setdefault(m.group(1), None)

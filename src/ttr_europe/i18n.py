@@ -10,7 +10,9 @@ same catalogs as JSON (``catalog_json``), with the plural formula.
 
 Messages use named ``{placeholders}``, filled with ``str.format`` here and by the page's
 ``t``/``tn`` (web/static/i18n.js). ``scripts/i18n_catalogs.py`` extracts the messages of the
-code (``t("...")``, ``tn("...", "...", n)``, ``N_("...")``) and writes the template.
+code (``t("...")``, ``tn("...", "...", n)``, ``N_("...")``) and writes the template; ``t`` and
+``tn`` take literals only, and a message written elsewhere (a table's ``N_``, the map data's
+titles and variant names) is said through ``marked``, so that the extractor sees every one.
 
 The engine's ``IllegalActionError`` keeps its rule and English reason (the library's API);
 ``refusal`` says the reason in a player's words from the catalogs. The rules core never imports
@@ -193,12 +195,36 @@ class Translator:
         form = translations(self.lang).ngettext(singular, plural, abs(n))
         return form.format(n=n, **params)
 
+    def marked(self, message: str, /, **params: Any) -> str:
+        """A message marked where it is written rather than here: a table's ``N_`` value, or a
+        name of the map data (a map's title, a variant's name, its bonus), which the
+        extractor reads from the data. ``t`` and ``tn`` take literals only (a test holds it),
+        so that the extractor sees every message the code asks for."""
+        return translations(self.lang).gettext(message).format(**params)
+
+    def marked_n(self, pair: tuple[str, str], n: int, /, **params: Any) -> str:
+        """An ``NP_`` pair marked elsewhere, its words agreeing with ``n`` (as ``tn``)."""
+        form = translations(self.lang).ngettext(pair[0], pair[1], abs(n))
+        return form.format(n=n, **params)
+
     def card(self, kind: int | str, *, short: bool = False) -> str:
         """A card kind's name ("red", "locomotive"; ``short``: "loco") in this language."""
         name = KIND_NAMES[kind] if isinstance(kind, int) else kind
         if short and name == "loco":
             return self.t("loco")
-        return self.t(CARD_NAMES.get(name, name))
+        return self.marked(CARD_NAMES.get(name, name))
+
+    def seat_kind(self, name: str) -> str:
+        """Who plays a seat, in words: "person", or a built-in bot's style described ("Ticket
+        chasing bot" for ``greedy``); any other bot spec (a program, a class) as it is written."""
+        described = SEAT_KINDS.get(name)
+        return name if described is None else self.marked(described)
+
+    def unreadable(self, detail: str) -> str:
+        """Why a typed move could not be read (``ActionParseError``'s text, candidates left
+        off), in this language; a shape the book does not know reads as a plain sentence."""
+        said = PARSE_PROBLEMS.say(detail, self)
+        return said if said is not None else self.t("That is not a move I can read.")
 
     def refusal(self, exc: IllegalActionError) -> str:
         """Why the rules refused a move, as a sentence for players."""
@@ -253,8 +279,8 @@ def negotiate(accept_language: str | None) -> str:
 
 
 def catalog_json(lang: str) -> dict[str, Any]:
-    """What the page needs of a catalog: the language, its plural rule and every message
-    (a list of forms for a message with a plural)."""
+    """What the page needs of a catalog: the language, its plural rule, every message (a list
+    of forms for a message with a plural) and who plays a seat in words (``seat_kinds``)."""
     lang = language(lang) or SOURCE_LANGUAGE
     count, formula = plural_rule(lang)
     messages: dict[str, str | list[str]] = {}
@@ -268,6 +294,7 @@ def catalog_json(lang: str) -> dict[str, Any]:
         "plural": formula,
         "languages": LANGUAGES,
         "messages": messages,
+        "seat_kinds": {kind: Translator(lang).seat_kind(kind) for kind in SEAT_KINDS},
     }
 
 
@@ -306,8 +333,8 @@ class Phrasebook:
             if "refusal" in params:
                 params["refusal"] = _refusal_text(params["refusal"], tr)
             if isinstance(message, str):
-                return tr.t(message, **params)
-            return tr.tn(*message, int(found.group("n")), **params)
+                return tr.marked(message, **params)
+            return tr.marked_n(message, int(found.group("n")), **params)
         return None
 
 
@@ -325,6 +352,52 @@ CARD_NAMES = {
     "gray": N_("gray"),
     "loco": N_("locomotive"),
 }
+
+# Who plays a seat (``Match`` seats' names: "person", or ``players.registry``'s bot names), said
+# as what each style does, so that a player who reads no English knows whom they face.
+SEAT_KINDS = {
+    "person": N_("person"),
+    "random": N_("random-move bot"),
+    "claimer": N_("route-grabbing bot"),
+    "saver": N_("card-saving bot"),
+    "greedy": N_("ticket-chasing bot"),
+    "mcts-fast": N_("quick look-ahead bot"),
+    "mcts": N_("look-ahead bot"),
+    "mcts-core": N_("deep look-ahead bot"),
+    "baseline": N_("trained bot"),
+    "bc-ppo": N_("self-trained bot"),
+}
+
+# Why a typed move could not be read (``notation.parse_action``'s ``ActionParseError``): its
+# shapes, so that a player meets no English inside a translated sentence.
+PARSE_PROBLEMS = Phrasebook.of(
+    (
+        (r"cannot read (?P<text>.+): unknown verb (?P<verb>.+)",
+         N_("cannot read {text}: no move starts with {verb}")),
+        (r"cannot read (?P<text>.+) after the verb",
+         N_("cannot read {text} after the move's word")),
+        (r"cannot read (?P<text>.+) as an action", N_("cannot read {text} as a move")),
+        (r"cannot read the cards (?P<text>.+): .*", N_("cannot read the cards {text}")),
+        (r"cannot read (?P<text>.+): .*", N_("cannot read {text}")),
+        (r"(?P<text>.+) fits (?P<n>\d+) legal actions(?: \(first \d+ of \d+\))?",
+         NP_("{text} fits {n} possible move", "{text} fits {n} possible moves")),
+        (r"no legal action matches (?P<text>.+?)(?:: .*)?",
+         N_("no possible move matches {text}")),
+        (r"no (?P<colour>\w+) card is face up", N_("no {colour} card is face up")),
+        (r"(?P<text>.+) is not a card colour", N_("{text} is not a card colour")),
+        (r"no route (?P<text>.+) on the (?P<map>\S+) map",
+         N_("no route {text} on the {map} map")),
+        (r"no city (?P<text>.+) on the (?P<map>\S+) map", N_("no city {text} on the {map} map")),
+        (r"no ticket on offer matches (?P<text>.+)", N_("no ticket on offer matches {text}")),
+        (r"more than one ticket on offer matches (?P<text>.+)",
+         N_("more than one ticket on offer matches {text}")),
+        (r"the offer has places 1 to (?P<size>\d+), not (?P<bad>\d+)",
+         N_("the offer has places 1 to {size}, not {bad}")),
+        (r"an action is at most (?P<n>\d+) characters, not \d+",
+         NP_("a move is at most {n} character long", "a move is at most {n} characters long")),
+        (r"an action is text, not .*", N_("a move is text")),
+    )
+)  # fmt: skip
 
 # The engine's reasons (rules.py, _payments.py, table/match.py) and the players' sentence for each:
 # (pattern of the English reason, message, plural message or None). A count in the reason is

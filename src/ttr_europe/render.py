@@ -437,7 +437,7 @@ def render_svg(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height:.0f}" '
         f'viewBox="0 0 {width} {height:.0f}" font-family="sans-serif" class="ttr-board" '
         f'data-map="{_attr(board.id)}">',
-        f"<title>{escape(board.name)}</title>",
+        f"<title>{escape(scene.tr.marked(board.name))}</title>",
         f'<rect class="background" width="100%" height="100%" fill="{BACKGROUND}"/>',
     ]
     out += _highlight_layer(board, pos, marks)
@@ -751,10 +751,10 @@ def _legend(scene: _Scene, marks: Sequence[Highlight]) -> list[list[str]]:
     row, x = [], 0
     for present, width, label, drawing in marks_of_map:
         if present:
-            words = escape(tr.t(label))
+            words = escape(tr.marked(label))
             text = f'<text x="27" y="{y - 3}" font-size="11" fill="#111">{words}</text>'
             row += [f'<g transform="translate({x:g} 0)">', *drawing, text, "</g>"]
-            x += _room(tr.t(label), width)
+            x += _room(tr.marked(label), width)
     if row:
         rows.append(row)
     for seat, text in enumerate(scene.seats):

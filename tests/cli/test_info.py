@@ -105,7 +105,7 @@ def test_python_dash_m(tmp_path: Path) -> None:
     ("lang", "words"),
     [
         ("ru", ["города", "47 (9 больших городов)", "на 90 парах городов, 11 двойных перегонов",
-                "серый 37", "13 (17 значков локомотива)", "варианты", "«Европейский экспресс»",
+                "серый 37", "13 (17 символов локомотива)", "варианты", "«Европейский экспресс»",
                 "(остальные — в коробку)"]),
         ("pt", ["cidades", "47 (9 Cidades Grandes)", "em 90 pares de cidades, 11 Rotas Duplas",
                 "cinza 37", "variantes", "Expresso Europeu", "(os outros vão para a caixa)"]),
@@ -120,7 +120,12 @@ def test_info_speaks_the_chosen_language(
 
     code, out, err = run(capsys, "info", "europe", "--lang", lang)
     assert (code, err) == (0, "")
-    assert out.startswith("Ticket to Ride: Europe (europe)\n")  # the map's name as it is spelt
+    title = {
+        "ru": "Ticket to Ride: Европа",
+        "pt": "Ticket to Ride: Europa",
+        "ro": "Ticket to Ride: Europa",
+    }
+    assert out.startswith(f"{title[lang]} (europe)\n")  # the map's title in the language, its id
     for word in words:
         assert word in out, word
     assert not load_script("i18n_catalogs").english_left(out, lang)

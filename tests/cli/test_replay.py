@@ -142,7 +142,7 @@ def test_a_replay_speaks_the_chosen_language(
     ru = translator("ru")
     assert out.startswith("# map=usa variant=base players=2 seed=1")  # the record's header
     assert ru.t(LEGEND) in out and "\nПозиция 6:\n" in out
-    assert "ходит Игрок" in out and "очков за перегоны" in out and "Открытые" in out
+    assert "ходит Игрок" in out and "очки за перегоны" in out and "Открытые" in out
     assert not load_script("i18n_catalogs").english_left(out, "ru")
     legend = "".join(
         ET.parse(svg).getroot().find("{http://www.w3.org/2000/svg}g[@class='legend']").itertext()
@@ -163,6 +163,6 @@ def test_a_position_in_a_tunnel_in_words() -> None:
         "Tunnel Erzurum-Sochi: laid 3red, revealed red blue green, 1 more due"
     )
     assert describe_state(tunnel, translator("pt"))[-1] == (
-        "Túnel Erzurum-Sochi: baixadas 3red, reveladas vermelho azul verde, faltam 1"
+        "Túnel Erzurum-Sochi: jogadas 3red, reveladas vermelho azul verde, mais 1 a pagar"
     )
     assert describe_state(tunnel, translator("ru"))[0] == "ходит Игрок 1 (туннель)"

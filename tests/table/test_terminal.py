@@ -68,7 +68,11 @@ def test_a_whole_game_against_a_bot_typed_on_standard_input(
     assert final.phase.name == "GAME_OVER"
     assert scoreboard_text(score(final)) in out
     assert "== Player 1 (person): your turn ==" in out
-    assert "Face-up  1:" in out and "Tickets  " in out and "Player 2 (greedy): trains" in out
+    assert (
+        "Face-up  1:" in out
+        and "Tickets  " in out
+        and "Player 2 (ticket-chasing bot): trains" in out
+    )
     assert "Moves (words in any case" in out  # help was shown
     assert "No choice 0" in out and "no route 'Nowhere-Else'" in out
     assert "Winner: " in out or "Shared win: " in out
@@ -307,7 +311,7 @@ def test_the_view_marks_connected_tickets_and_hides_other_hands() -> None:
     assert "Hand (3)  2 red, 1 loco" in text
     assert "Face-up  1:red  2:blue  3:green  4:yellow  5:pink" in text
     assert "black" not in text and "Paris-Wien" not in text  # the other seat's secrets
-    assert "Player 2 (greedy): trains 45, route points 0, cards 5, tickets 1" in text
+    assert "Player 2 (ticket-chasing bot): trains 45, route points 0, cards 5, tickets 1" in text
 
 
 def test_a_pending_tunnel_is_shown_with_its_choices() -> None:
@@ -399,7 +403,10 @@ def test_quit_then_the_printed_command_keeps_the_persons_seat(
     assert command == f"ttr-europe play --resume {saved} --human 2 --bots {bots}"
     code, out = run_main(command.split()[1:], "quit\n", monkeypatch)
     assert code == 0
-    assert "Player 1 greedy, Player 2 person, Player 3 greedy, Player 4 random" in out
+    assert (
+        "Player 1 (ticket-chasing bot), Player 2 (person), Player 3 (ticket-chasing bot), "
+        "Player 4 (random-move bot)"
+    ) in out
     assert "== Player 2 (person)" in out  # the person is asked again, no bot took the seat
 
 
@@ -466,7 +473,10 @@ def test_wording_plurals_and_stations_left() -> None:
                      owners={"Dieppe-Paris": 1}, stations={1: ["Wien"]})  # fmt: skip
     match = Match(state, ["person", "greedy"])
     text = "\n".join(show_view(match, 0))
-    other = "Player 2 (greedy): trains 44, route points 1, cards 0, tickets 0, stations left 2"
+    other = (
+        "Player 2 (ticket-chasing bot): trains 44, route points 1, cards 0, tickets 0, "
+        "stations left 2"
+    )
     assert other in text
     assert "Player 1 (you): " in text and "stations left 3" in text
     assert describe(TicketsDrawn(0, 1, None)) == "drew 1 ticket"

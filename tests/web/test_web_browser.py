@@ -116,12 +116,12 @@ def test_a_whole_game_by_clicks_ends_with_the_engines_scoreboard(
         assert match.finished
         board = score(match.state)
         # The winner is named, and each seat's story told: tickets, longest path, stations.
-        names = {0: "you", 1: "Greedy bot"}
+        names = {0: "you", 1: "Ticket-chasing bot"}
         winners = [p.seat for p in board.players if p.rank == 1]
         expected = (
             f"Game over: {' and '.join(names[w] for w in winners)} share the win"
             if len(winners) > 1 else "Game over: you win!" if winners == [0]
-            else "Game over: Greedy bot wins"
+            else "Game over: Ticket-chasing bot wins"
         )  # fmt: skip
         assert page.locator("#turn-title").inner_text() == expected
         for p in board.players:

@@ -30,7 +30,7 @@ def test_a_refusal_carries_its_sentence_in_every_language() -> None:
     assert doc["text"] == "Keep at least 2 tickets."  # the English, as before
     assert doc["words"] == {
         "en": "Keep at least 2 tickets.",
-        "pt": "Fique com pelo menos 2 bilhetes.",
+        "pt": "Fique com pelo menos 2 Bilhetes.",
         "ru": "Оставьте хотя бы 2 маршрута.",
         "ro": "Păstrează cel puțin 2 bilete.",
     }

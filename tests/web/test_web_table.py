@@ -278,7 +278,7 @@ def test_a_refused_move_is_said_in_players_words_and_names_are_chosen(browser: A
             timeout=TIMEOUT,
         )
         assert server.hub.latest.names == {0: "Ann"}
-        assert "Greedy bot" in page.locator("#players").inner_text()
+        assert "Ticket-chasing bot" in page.locator("#players").inner_text()
         assert "stations left" in page.locator("#players").inner_text()
         page.close()
 
@@ -376,7 +376,7 @@ def test_the_end_names_the_winner_and_tells_each_seats_tickets_and_stations(
             "Station in Munchen borrowed Munchen-Wien"
         ]
         other = page.locator(".seat-detail[data-seat='1']")
-        assert other.locator("h4").inner_text().startswith("Greedy bot: 7 points, rank 2")
+        assert other.locator("h4").inner_text().startswith("Ticket-chasing bot: 7 points, rank 2")
         assert other.locator("li").get_attribute("class") == "failed"
         # The winner's paths on the map: the ticket through the borrowed route, and the
         # longest path; the other seat's on choosing it.

@@ -19,6 +19,7 @@ from test_web_browser import TIMEOUT, TURN, _take_turn
 from test_web_everyone import _axe
 from webserver import free_port, serve_process, serving
 
+from english import english_left as english_words
 from repo_scripts import load_script
 from ttr_europe import observe, score
 from ttr_europe.i18n import translator
@@ -177,7 +178,8 @@ def test_the_lobby_lists_public_matches_with_their_free_seats(browser: Any, tmp_
         text = row.inner_text()
         # settings, who sits (the two greedy bots told apart), whose turn, sit and watch
         assert "Europe" in text and "Ann" in text and "Player 2 (free)" in text
-        assert "Greedy bot 1" in text and "Greedy bot 2" in text and "to play" in text
+        assert "Ticket-chasing bot 1" in text and "Ticket-chasing bot 2" in text
+        assert "to play" in text
         assert row.locator("a.sit").all_inner_texts() == ["Sit as Player 2"]
         assert row.locator("a.watch").count() == 1
         assert ann.locator(f"#open-list tr[data-match='{private_id}']").count() == 0
@@ -583,6 +585,15 @@ def test_the_lobby_invites_and_the_hand_over_speak_the_browsers_language(
         kinds = page.locator("#seats-list li[data-seat='1'] .seat-kind option").all_inner_texts()
         assert tr.t("A friend, by invite link") in kinds
         assert not english_left(page.locator("main").inner_text(), lang)
+        # the tab's title, the bots by their style, the map data's names: all in the language
+        assert page.title() == tr.t("Ticket to Ride: the lobby")
+        greedy = tr.seat_kind("greedy")
+        assert greedy[:1].upper() + greedy[1:] in kinds
+        assert tr.marked("Ticket to Ride: Europe") in page.locator("#map").inner_text()
+        page.select_option("#map", "europe")
+        variants = page.locator("#variant option").all_inner_texts()
+        assert tr.marked("Europe Expanded (Europa 1912)") in variants
+        assert not english_words(page.locator("main").inner_text(), lang)
         match_id, links = make_match(page, server.url, [("here", "Ann"), ("invite", None),
                                                         ("here", "Cleo")])  # fmt: skip
         # the names the server gives seats nobody named are said in the language too
@@ -603,6 +614,7 @@ def test_the_lobby_invites_and_the_hand_over_speak_the_browsers_language(
         assert page.locator("#invites h3").text_content() == tr.t("Invite friends")
         assert page.locator("#offline h2").text_content() == tr.t("Not connected")
         assert not english_left(page.locator("aside").inner_text(), lang)
+        assert not english_words(page.locator("aside").inner_text(), lang)
         bob = browser.new_context(extra_http_headers={"Accept-Language": accept}).new_page()
         bob.goto(links[1])
         bob.wait_for_function(TURN + " || document.body.dataset.state === 'waiting'",

@@ -98,7 +98,7 @@ def format_summary(s: dict[str, Any], tr: Translator = ENGLISH) -> str:
         extra.append(tr.tn("{n} point", "{n} points", d["points"]))
         rows.append((tr.t("tickets {deck}", deck=deck), f"{d['tickets']} ({', '.join(extra)})"))
     width = max(15, *(len(label) for label, _ in rows))
-    lines = [f"{s['name']} ({s['id']})"]
+    lines = [f"{tr.marked(s['name'])} ({s['id']})"]
     lines += [f"  {label:<{width}} {text}" for label, text in rows]
     lines.append(tr.t("variants"))
     pad = " " * (width + 3)
@@ -110,16 +110,16 @@ def format_summary(s: dict[str, Any], tr: Translator = ENGLISH) -> str:
             if v["long_pool"]
             else f"{v['regular_pool']}"
         )
-        lines.append(f"  {vid:<{width}} {v['name']}")
+        lines.append(f"  {vid:<{width}} {tr.marked(v['name'])}")
         lines.append(pad + tr.t(
             "{low}-{high} players, {trains}, {stations}; bonus {bonus} {points}", low=lo,
             high=hi, trains=tr.tn("{n} train", "{n} trains", v["trains"]),
             stations=tr.tn("{n} station", "{n} stations", v["stations"]),
-            bonus=tr.t(v["bonus"]["name"]), points=v["bonus"]["points"]))  # fmt: skip
+            bonus=tr.marked(v["bonus"]["name"]), points=v["bonus"]["points"]))  # fmt: skip
         lines.append(pad + tr.t(
             "tickets {pool}: deal {deal}, keep {keep} (others to the {rejects}); draw {draw}, "
             "keep {kept}", pool=pool, deal=f"{dl} + {dr}" if dl else f"{dr}",
-            keep=v["keep_initial"], rejects=tr.t(REJECTS[v["initial_rejects"]]),
+            keep=v["keep_initial"], rejects=tr.marked(REJECTS[v["initial_rejects"]]),
             draw=v["draw_tickets"], kept=v["keep_drawn"]))  # fmt: skip
     return "\n".join(lines)
 

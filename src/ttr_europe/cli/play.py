@@ -217,14 +217,14 @@ def _introduce(match: Match, tr: Translator, secret: bool = False) -> None:
 
     state = match.state
     seated = ", ".join(
-        tr.t("{player} {name}", player=player(i, tr), name=s.name)
+        tr.t("{player} ({name})", player=player(i, tr), name=tr.seat_kind(s.name))
         for i, s in enumerate(match.seats)
     )
     print(
         tr.t(
             "{map}, variant {variant}, {players} players, seed {seed}: {seats}",
-            map=state.map.name,
-            variant=state.rules.variant.name,
+            map=tr.marked(state.map.name),
+            variant=tr.marked(state.rules.variant.name),
             players=state.rules.players,
             seed=match.record().seed,
             seats=seated,
@@ -238,7 +238,7 @@ def _introduce(match: Match, tr: Translator, secret: bool = False) -> None:
             seats=seated,
         )
     )
-    print(tr.t(LEGEND))
+    print(tr.marked(LEGEND))
 
 
 def _at_the_terminal(
@@ -311,7 +311,7 @@ def _the_end(match: Match, quiet: bool, tr: Translator) -> None:
         tr.t(
             "{player} ({name}, {points})",
             player=player(w, tr),
-            name=match.seats[w].name,
+            name=tr.seat_kind(match.seats[w].name),
             points=tr.tn("{n} point", "{n} points", board.players[w].total),
         )
         for w in winners

@@ -43,7 +43,7 @@ def run_replay(args: argparse.Namespace) -> int:
         f"# map={record.map} variant={record.variant} players={record.players} "
         f"seed={record.seed} first_player={first}" + (f" {options}" if options else "")
     )
-    print(tr.t(LEGEND))
+    print(tr.marked(LEGEND))
     events = [e for _, _, e in moves[:at]]
     for line in play_log(states[: at + 1], actions[:at], events=events, tr=tr):
         print(line)

@@ -133,7 +133,7 @@ def describe(event: Event, tr: Translator = ENGLISH) -> str:
             if event.returned_to == "box"
             else N_("kept {kept}, returned {returned} to the deck")
         )
-        return tr.t(where, kept=event.kept_count, returned=event.returned_count)
+        return tr.marked(where, kept=event.kept_count, returned=event.returned_count)
     if isinstance(event, LastRound):
         return tr.t(
             "LAST ROUND: Player {n} has {trains} left; {turns} to go",
@@ -191,7 +191,7 @@ class PlayLog:
         if after.current == before.current and after.phase is not Phase.GAME_OVER:
             return None
         if before.phase is Phase.INITIAL_TICKETS:
-            label = "start"
+            label = self.tr.t("start")
         else:
             self.turn += 1
             label = str(self.turn)
@@ -258,11 +258,9 @@ def show_view(match: Match, seat: int, tr: Translator = ENGLISH) -> list[str]:
         return board.tickets[board.ticket_index[t]].points
 
     tickets = [
-        tr.t(
-            "done {ticket} ({points})" if t in done else "open {ticket} ({points})",
-            ticket=t,
-            points=points(t),
-        )
+        tr.t("done {ticket} ({points})", ticket=t, points=points(t))
+        if t in done
+        else tr.t("open {ticket} ({points})", ticket=t, points=points(t))
         for t in me.tickets or ()
     ]
     listed = " | ".join(tickets) if tickets else tr.t("none yet")
@@ -272,7 +270,7 @@ def show_view(match: Match, seat: int, tr: Translator = ENGLISH) -> list[str]:
         lines.append(tr.t("Offer    {tickets}", tickets=offered))
     stations = board.variants[view.variant].stations
     for p in view.players:
-        who = tr.t("you") if p.seat == seat else match.seats[p.seat].name
+        who = tr.t("you") if p.seat == seat else tr.seat_kind(match.seats[p.seat].name)
         left = tr.t(", stations left {n}", n=stations - len(p.stations)) if stations else ""
         lines.append(
             tr.t(
@@ -558,8 +556,8 @@ class Terminal:
             tr.t(
                 "== Player {n} ({name}): {step} ==",
                 n=seat + 1,
-                name=self.match.seats[seat].name,
-                step=tr.t(STEPS[state.phase]),
+                name=tr.seat_kind(self.match.seats[seat].name),
+                step=tr.marked(STEPS[state.phase]),
             )
         )
         for line in show_view(self.match, seat, tr):
@@ -663,7 +661,7 @@ class Terminal:
         self.write(
             detail
             if self.tr.lang == "en"
-            else self.tr.t("Not a move I can read ({detail}).", detail=detail)
+            else self.tr.t("Not a move I can read ({detail}).", detail=self.tr.unreadable(detail))
         )
         picks = _moves(exc.candidates)
         if picks:  # whole moves: numbered, to pick rather than retype
@@ -705,7 +703,7 @@ def scoreboard_text(board: Scoreboard, tr: Translator = ENGLISH) -> str:
     each player's tickets, stations and longest path, then what ranked equal totals.
     (``scoring.format_scoreboard`` stays the library's English text, by seat.)"""
     heads = [
-        tr.t(h)
+        tr.marked(h)
         for h in (
             N_("rank"),
             N_("player"),
@@ -721,7 +719,7 @@ def scoreboard_text(board: Scoreboard, tr: Translator = ENGLISH) -> str:
     title = tr.t("Final scores") if board.final else tr.t("Provisional scores")
     lines = [
         f"{title} ({board.map}, {board.variant}); "
-        + tr.t("bonus: {name}", name=tr.t(board.bonus_name)),
+        + tr.t("bonus: {name}", name=tr.marked(board.bonus_name)),
         " ".join(h.rjust(w) for h, w in zip(heads, widths, strict=True)),
     ]
     by_seat = {p.seat: p for p in board.players}
@@ -770,7 +768,7 @@ def scoreboard_text(board: Scoreboard, tr: Translator = ENGLISH) -> str:
             notes.append(tr.t("{a} and {b} share rank {rank}", rank=by_seat[a].rank, **names))
         elif why != "total":
             k = board.criteria.index(why)
-            what = tr.t(TIE_BREAKS[why]) if why in TIE_BREAKS else tr.t(board.bonus_name)
+            what = tr.marked(TIE_BREAKS.get(why, board.bonus_name))
             first, second = by_seat[a].criteria_values[k], by_seat[b].criteria_values[k]
             notes.append(
                 tr.t(
@@ -824,7 +822,7 @@ def describe_state(state: GameState, tr: Translator = ENGLISH) -> list[str]:
     lines = [
         tr.t("game over") if state.phase is Phase.GAME_OVER
         else tr.t("{player} to act ({phase})", player=player(state.current, tr),
-                  phase=tr.t(PHASES[state.phase])),
+                  phase=tr.marked(PHASES[state.phase])),
         _table_line(state.row, state.pile_size, state.discard.total, len(state.ticket_deck), tr),
     ]  # fmt: skip
     for seat, p in enumerate(state.players):

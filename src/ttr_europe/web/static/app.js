@@ -727,7 +727,7 @@ function showMarks() {
 function short(e) {
   switch (e.type) {
     case "face_up_taken": return t("took a face-up {card}", { card: cardName(e.card) });
-    case "blind_drawn": return e.card ? t("drew a {card}", { card: cardName(e.card) }) : t("drew from the pile");
+    case "blind_drawn": return e.card ? t("drew from the pile: {card}", { card: cardName(e.card) }) : t("drew from the pile");
     case "route_claimed": return t("claimed {route} (+{points})", { route: routeWords(e.route), points: e.points });
     case "station_built": return t("built a station in {city}", { city: e.city });
     case "tickets_kept": return tn("kept {n} ticket", "kept {n} tickets", e.kept_count);
@@ -810,7 +810,7 @@ function showFinal(msg) {
     const th = document.createElement("th");
     th.scope = "col";
     th.textContent = h;
-    if (key === "bonus") th.title = board.bonus_name;
+    if (key === "bonus") th.title = bonusName(board.bonus_name);
     head.appendChild(th);
   }
   const body = table.createTBody();

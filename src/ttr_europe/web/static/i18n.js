@@ -9,6 +9,7 @@ const I18N = {
   plural: (n) => Number(n !== 1),
   messages: {},
   languages: { en: "English", pt: "Português", ru: "Русский", ro: "Română" },
+  seatKinds: {},
 };
 const LANG_KEY = "ttr-lang";
 
@@ -29,6 +30,20 @@ function tn(singular, plural, n, params) {
   return fill(Math.abs(n) === 1 ? singular : plural, all);
 }
 
+// A name of the map data (a map's title, a variant's name, its bonus): its English is the message
+// id, which scripts/i18n_catalogs.py reads from the data (t() takes literals only).
+function named(name) {
+  const found = I18N.messages[name];
+  return typeof found === "string" ? found : name;
+}
+
+// Who plays a seat, as a name: a built-in bot's style described ("Ticket-chasing bot", from the
+// catalog's seat_kinds); null for a bot the catalog does not know (a program, a class).
+function seatKind(kind) {
+  const said = I18N.seatKinds[String(kind).toLowerCase()];
+  return said ? said[0].toUpperCase() + said.slice(1) : null;
+}
+
 // Every element with data-i18n (its text), data-i18n-label (aria-label), data-i18n-title or
 // data-i18n-placeholder: the English is the message id.
 function translatePage(root) {
@@ -46,6 +61,7 @@ async function loadLanguage(lang) {
   I18N.lang = catalog.lang;
   I18N.messages = catalog.messages;
   I18N.languages = catalog.languages;
+  I18N.seatKinds = catalog.seat_kinds || {};
   I18N.plural = new Function("n", `return Number(${catalog.plural});`); // gettext's C formula is JS
   document.documentElement.lang = catalog.lang;
   translatePage();

@@ -58,7 +58,7 @@
   const KINDS = () => [
     ["here", t("A person on this device")],
     ["invite", t("A friend, by invite link")],
-    ...choices.bots.map((b) => [b, t("{bot} bot", { bot: b[0].toUpperCase() + b.slice(1) })]),
+    ...choices.bots.map((b) => [b, seatKind(b) || b]),
   ];
 
   function fill(select, options, keep) {
@@ -87,7 +87,7 @@
   }
 
   function syncForm() {
-    fill($("variant"), board().variants.map((v) => [v.id, v.name]), true);
+    fill($("variant"), board().variants.map((v) => [v.id, named(v.name)]), true);
     const v = variant();
     const counts = [];
     for (let n = v.min; n <= v.max; n++) counts.push([String(n), String(n)]);
@@ -99,7 +99,7 @@
   }
 
   function setUp() {
-    fill($("map"), choices.maps.map((m) => [m.id, m.name]));
+    fill($("map"), choices.maps.map((m) => [m.id, named(m.name)]));
     $("map").onchange = syncForm;
     $("variant").onchange = syncForm;
     $("players").onchange = syncForm;
@@ -159,7 +159,7 @@
         actions.append(el("a", { className: "button sit", href: `/?match=${encodeURIComponent(m.match)}&seat=${s}`, textContent: t("Sit as Player {n}", { n: s + 1 }) }));
       }
       actions.append(el("a", { className: "button quiet watch", href: `/?match=${encodeURIComponent(m.match)}&watch`, textContent: t("Watch") }));
-      const tr = el("tr", {}, el("td", { textContent: `${m.map_name} · ${m.variant_name}` }), el("td", { textContent: who }),
+      const tr = el("tr", {}, el("td", { textContent: `${named(m.map_name)} · ${named(m.variant_name)}` }), el("td", { textContent: who }),
         el("td", { className: "turn", textContent: t("{name} to play", { name: Together.currentName(m) }) }), actions);
       tr.dataset.match = m.match;
       return tr;

@@ -8,7 +8,10 @@
 "use strict";
 (() => {
   const TOKEN = /^ttr-token:(.+):(\d+)$/;
-  const baseTitle = document.title;
+  // the page's own title, in English: the map's title (a name of the map data) on the game
+  // page, the lobby's a data-i18n message; said in the language chosen
+  const titleText = document.title;
+  const baseTitle = () => named(titleText);
   let games = []; // the latest "games" answer
   let sendDoc = (doc) => window.send && window.send(doc);
 
@@ -17,7 +20,8 @@
   function said(name, seat, person) {
     if (person && name === `Player ${seat + 1}`) return t("Player {n}", { n: seat + 1 });
     const bot = !person && /^(\S+) bot( \d+)?$/.exec(name || "");
-    return bot ? t("{bot} bot", { bot: bot[1] }) + (bot[2] || "") : name;
+    const kind = bot && seatKind(bot[1]);
+    return kind ? kind + (bot[2] || "") : name; // another bot keeps the server's name
   }
   const seatName = (s) => said(s.player, s.seat, s.person);
 
@@ -81,7 +85,7 @@
     const who = row.kept ? [] : row.seats.map(seatName);
     const what = row.kept ? t("kept; open it to see") : row.finished ? t("game over")
       : row.yourTurn ? t("your turn") : t("{name} to play", { name: currentName(row) });
-    link.append(el("span", { className: "game-map", textContent: row.kept ? row.match : `${row.map_name} · ${row.variant_name}` }),
+    link.append(el("span", { className: "game-map", textContent: row.kept ? row.match : `${named(row.map_name)} · ${named(row.variant_name)}` }),
       el("span", { className: "game-who", textContent: who.join(", ") }),
       el("span", { className: row.yourTurn ? "game-turn yours" : "game-turn", textContent: what }));
     const li = el("li", {}, link);
@@ -94,7 +98,7 @@
   function showGames(msg) {
     games = byMatch(msg.games);
     const mine = games.filter((g) => g.yourTurn).length;
-    document.title = mine ? `(${mine}) ${t("Your turn")} · ${baseTitle}` : baseTitle;
+    document.title = mine ? `(${mine}) ${t("Your turn")} · ${baseTitle()}` : baseTitle();
     document.body.dataset.myTurns = String(mine);
     const badge = document.getElementById("my-games-badge");
     if (badge) { badge.textContent = String(mine); badge.hidden = !mine; }
