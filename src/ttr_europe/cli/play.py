@@ -167,10 +167,11 @@ def run_play(args: argparse.Namespace) -> int:
 def _seated(args: argparse.Namespace) -> tuple[Match, str | None, list[int]]:
     """The match to play, new or resumed from a record, the map file's text to keep in its
     record (a map that is not shipped), and the seats of people (``ValueError``: bad seats)."""
-    from ..players import make_bot, split_specs
+    from ..players import make_bot, sandbox, split_specs
     from ..records import GameRecord
     from ..table.match import PERSON, Match
 
+    sandbox.forbid(p for p in (args.resume, args.record) if p)  # the game's seed is in them
     names = split_specs(args.bots) or ["greedy"]
     record = None
     if args.resume:

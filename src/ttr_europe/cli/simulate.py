@@ -184,6 +184,10 @@ def run_games(args: argparse.Namespace, *, forfeits_fail: bool) -> int:
         return fail("--resume needs --out FILE.jsonl", 2)
     if args.address and args.backend not in (None, "ray"):
         return fail("--address is for the ray backend", 2)
+    if args.out:  # never shown to a cmd: bot's sandbox, nor its folder
+        from ..players import sandbox
+
+        sandbox.forbid([args.out])
     bots = split_specs(args.bots)
     if not bots:
         return fail("--bots names no bot", 2)
