@@ -12,7 +12,8 @@ MODE and ARG:
 - ``env -``: names its environment; ``fork N``: starts N sleeping processes; ``cwd -``: its
   working folder and what it holds;
 - ``shared MB``: tries to hold MB megabytes outside its address space, in a memfd, in a POSIX
-  shared memory file (``/dev/shm``) and in a SysV segment, and says what each came to;
+  shared memory file (``/dev/shm``) and in a SysV segment, and says what each came to and
+  which folders it can write in;
 - ``hog MBxN``: N processes (itself and N-1 children, those it can start) each hold as much
   as they can of MB megabytes; says how many there were and the megabytes held in all;
 - ``limits -``: its resource limits, its user and a 100 MB write to its ``/tmp``;
@@ -162,6 +163,13 @@ def shared(megabytes):
     else:
         libc.shmctl(shmid, 0, None)  # IPC_RMID
         found["sysv"] = "made"
+    found["writable"] = []
+    for folder in ("/", "/dev", "/dev/shm", "/etc", "/tmp", os.path.dirname(__file__)):
+        with contextlib.suppress(OSError):
+            with open(os.path.join(folder, "hoard"), "wb") as f:
+                f.write(b"x")
+            os.unlink(os.path.join(folder, "hoard"))
+            found["writable"].append(folder)
     return json.dumps(found)
 
 

@@ -169,9 +169,14 @@ def test_no_word_of_a_command_opens_the_host(tmp_path: Path) -> None:
         str(tmp_path / "root"): f"'{tmp_path}/root' (resolved: /) to its sandbox: the host's root",
         str(tmp_path / "proc"): "(resolved: /proc) to its sandbox: the host's /proc",
         climb: f"'{climb}' (resolved: /) to its sandbox: the host's root",
+        "/tmp": "it would hide the sandbox's own /tmp",
+        str(tmp_path / "socket"): "neither a file nor a folder",
     }
-    for word, said in cases.items():
-        assert said in refused(f"cmd:{PYTHON} {HOSTILE} list {word}"), word
+    with socket.socket(socket.AF_UNIX) as listener:
+        listener.bind(str(tmp_path / "socket"))  # a line to a host's server
+        for word, said in cases.items():
+            assert said in refused(f"cmd:{PYTHON} {HOSTILE} list {word}"), word
+    assert sandbox.view(["//usr/bin/env"], "/") == sandbox.View("/usr/bin/env", (), (), ())
     listed = report(hostile("list", "@/proc")).split(":")[1].split(",")
     assert [p for p in listed if p.isdigit()] == ["1", "2"]  # the sandbox's init and itself
 
@@ -393,12 +398,14 @@ def test_a_bot_cannot_start_processes_without_end() -> None:
 def test_a_bot_cannot_hold_memory_outside_its_address_space() -> None:
     """1 GB in a memfd (no mapping, so no address space), in /dev/shm or in SysV shared
     memory, under the default memory cap: each refused at once, nothing held on the host (a
-    trusted program holds 16 MB of each, so the attempt is real)."""
+    trusted program holds 16 MB of each, so the attempt is real); nothing is writable but the
+    size-capped /tmp (the sandbox's own root and /dev are read-only)."""
     trusted = json.loads(report(hostile("shared", "16", "sandbox=off")))
     assert trusted["memfd"] == "held:16" and trusted["sysv"] == "made", trusted
     found = json.loads(report(hostile("shared", "1024")))
-    assert found == {"memfd": "refused:PermissionError", "posix": "refused:PermissionError",
-                     "sysv": "refused:Operation not permitted"}  # fmt: skip
+    assert found["memfd"] == "refused:PermissionError", found
+    assert found["sysv"] == "refused:Operation not permitted", found
+    assert found["posix"].startswith("refused:") and found["writable"] == ["/tmp"], found
 
 
 def test_memory_is_capped_for_all_of_a_bot_s_processes_together() -> None:

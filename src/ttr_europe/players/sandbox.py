@@ -29,6 +29,7 @@ import os
 import secrets
 import shlex
 import shutil
+import stat
 import struct
 import subprocess
 import sys
@@ -242,6 +243,12 @@ def _refusal(path: str, keep_out: Sequence[str]) -> str | None:
     for top in SPECIAL:
         if _within(path, top):
             return f"the host's {top}"
+    if path == "/tmp":
+        return "it would hide the sandbox's own /tmp"
+    with contextlib.suppress(OSError):
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+            return "neither a file nor a folder (a socket, a pipe or a device opens a line out)"
     for kept in keep_out:
         if _within(path, kept):
             return f"the referee's own file {kept}"
@@ -372,6 +379,9 @@ def sandboxed(
         args += ["--ro-bind", path, path]
     for target, link in seen.links:
         args += ["--symlink", target, link]
+    # Nothing is writable but /tmp: the sandbox's own root and /dev are memory without a
+    # cap, and its user owns them where the referee is not root.
+    args += ["--remount-ro", "/dev", "--remount-ro", "/"]
     args += ["--seccomp", str(seccomp_fd), "--chdir", "/tmp", "--clearenv"]
     for name, value in ENVIRONMENT.items():
         args += ["--setenv", name, value]
