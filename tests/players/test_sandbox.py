@@ -462,6 +462,16 @@ def test_processor_time_is_capped_for_all_of_a_bot_s_processes_together(sandboxe
         assert len(used) == 3 and sum(used.values()) > 2.5, used
 
 
+def test_the_sandbox_s_limits_are_the_documented_ones() -> None:
+    found = json.loads(report(hostile("limits", "-", "move=1,game=30,memory=512")))
+    limits = sandbox.Limits()
+    assert found["NPROC"] == limits.processes == 64
+    assert found["CPU"] == 30 + 10 + 60  # the game, the handshake and a minute
+    assert found["FSIZE"] == limits.file_mb << 20 and found["NOFILE"] == limits.open_files
+    assert found["AS"] == 512 << 20
+    assert found["uid"] != 0 and found["write"] == "OSError"  # 100 MB do not fit
+
+
 def test_where_no_sandbox_can_be_made_a_bot_is_refused_unless_trusted(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
