@@ -237,9 +237,18 @@ def test_a_path_is_shown_where_it_resolves_and_the_bot_works_in_its_own_tmp(
 
 
 def test_serve_and_simulate_refuse_a_bot_that_names_their_files(tmp_path: Path) -> None:
-    """``serve`` forbids its database (and WAL, SHM, journal) and ``simulate`` its results
-    file: a cmd: seat naming one, a link to one or their folder is refused in one line."""
-    pytest.importorskip("uvicorn")
+    """``simulate`` forbids its results file and ``serve`` its database (and WAL, SHM,
+    journal): a cmd: seat naming one, a link to one or their folder is refused in one line."""
+    results = tmp_path / "runs" / "out.jsonl"
+    results.parent.mkdir()
+    results.write_text("")
+    for word in (str(results), str(results.parent)):
+        out = simulate(f"cmd:{PYTHON} {HOSTILE} read {word},greedy", "--out", str(results))
+        assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+        assert f"the referee's own file {results}" in out.stderr or (
+            f"a folder holding the referee's file {results}" in out.stderr
+        ), out.stderr
+    pytest.importorskip("uvicorn", reason="serve needs the web extra")
     database = tmp_path / "m.db"
     database.write_bytes(b"")
     (tmp_path / "m.db-wal").write_bytes(b"")
@@ -250,14 +259,7 @@ def test_serve_and_simulate_refuse_a_bot_that_names_their_files(tmp_path: Path) 
                               "--seats", seats, "--port", "0"], cwd=tmp_path, env=ENV,
                              capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
         assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
-        assert "the referee's" in out.stderr and "will not show" in out.stderr, out.stderr
-    results = tmp_path / "runs" / "out.jsonl"
-    results.parent.mkdir()
-    results.write_text("")
-    bots = f"cmd:{PYTHON} {HOSTILE} read {results},greedy"
-    out = simulate(bots, "--games", "1", "--out", str(results))
-    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
-    assert f"the referee's own file {results}" in out.stderr
+        assert "will not show" in out.stderr and "the referee's" in out.stderr, out.stderr
 
 
 def test_a_bot_inherits_nothing_of_the_referee_s_environment(
