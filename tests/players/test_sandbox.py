@@ -181,6 +181,35 @@ def test_no_word_of_a_command_opens_the_host(tmp_path: Path) -> None:
     assert [p for p in listed if p.isdigit()] == ["1", "2"]  # the sandbox's init and itself
 
 
+def test_the_host_s_trees_mounted_elsewhere_are_not_shown(tmp_path: Path) -> None:
+    """/proc mounted again under another name (here by bwrap, in a mount namespace of its
+    own), or a folder holding that mount, is refused like /proc itself; so is a hard link
+    to the referee's database."""
+    (tmp_path / "kernel").mkdir()
+    check = (
+        "import sys; from ttr_europe.errors import SandboxError; "
+        "from ttr_europe.players import sandbox\n"
+        "for word in sys.argv[1:]:\n"
+        "    try: sandbox.view([sys.executable, word], '/')\n"
+        "    except SandboxError as exc: print(exc.reason)\n"
+    )
+    line = [sandbox.BWRAP, "--dev-bind", "/", "/", "--proc", str(tmp_path / "kernel"),
+            sys.executable, "-c", check, str(tmp_path / "kernel"), str(tmp_path)]  # fmt: skip
+    out = subprocess.run(line, capture_output=True, text=True, env=ENV, timeout=30, check=False)
+    said = out.stdout.splitlines()
+    assert said == [f"will not show '{tmp_path}/kernel' to its sandbox: the host's proc file "
+                    f"system at {tmp_path}/kernel",
+                    f"will not show '{tmp_path}' to its sandbox: the host's proc file system "
+                    f"at {tmp_path}/kernel"], out.stderr  # fmt: skip
+    database = tmp_path / "matches.db"
+    database.write_bytes(b"SQLite format 3\0")
+    os.link(database, tmp_path / "kernel" / "copy")
+    with pytest.raises(SandboxError, match="the referee's own file"):
+        sandbox.view(
+            [sys.executable, str(tmp_path / "kernel" / "copy")], "/", forbidden=[str(database)]
+        )
+
+
 def test_the_referee_s_files_are_never_shown(tmp_path: Path) -> None:
     """The match database, its WAL and its folder, named plainly, through a link or by
     climbing with ``..``, refuse the bot, from ``make_bot`` as from ``ProcessBot``."""

@@ -26,6 +26,7 @@ import errno
 import functools
 import math
 import os
+import re
 import secrets
 import shlex
 import shutil
@@ -191,8 +192,9 @@ def view(
     of one: a directory with a ``lib/`` or a virtual environment's ``pyvenv.cfg``), and each
     word of the command that names an existing file or directory. Every path is resolved
     (links, ``//``, ``..``) before it is checked, and the resolved path is what is shown:
-    ``SandboxError`` where one is the root, lies in ``SPECIAL``, or is one of ``forbidden`` and
-    ``referee_files()`` (the referee's files) or a folder holding one; ``FileNotFoundError`` where
+    ``SandboxError`` where one is the root, lies in ``SPECIAL`` or in a kernel file system
+    mounted elsewhere (or holds one), or is one of ``forbidden`` and ``referee_files()`` (the
+    referee's files), by path or by identity, or a folder holding one; ``FileNotFoundError`` where
     there is no program."""
     keep_out = [*referee_files(), *(os.path.realpath(p) for p in forbidden)]
     for path in keep_out:
@@ -245,16 +247,73 @@ def _refusal(path: str, keep_out: Sequence[str]) -> str | None:
             return f"the host's {top}"
     if path == "/tmp":
         return "it would hide the sandbox's own /tmp"
-    with contextlib.suppress(OSError):
-        mode = os.stat(path).st_mode
-        if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
-            return "neither a file nor a folder (a socket, a pipe or a device opens a line out)"
+    for point, kind in _kernel_mounts():  # the same trees mounted elsewhere, shown with it
+        if _within(path, point) or _within(point, path):
+            return f"the host's {kind} file system at {point}"
+    try:
+        info = os.stat(path)
+    except OSError:
+        info = None
+    if info is not None and not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
+        return "neither a file nor a folder (a socket, a pipe or a device opens a line out)"
+    same = _identity(info)
+    if same is not None and same == _identity(_stat("/")):
+        return "the host's root"  # mounted again elsewhere
     for kept in keep_out:
-        if _within(path, kept):
+        if _within(path, kept) or (same is not None and same == _identity(_stat(kept))):
             return f"the referee's own file {kept}"
-        if _within(kept, path):
+        if _within(kept, path) or (same is not None and same in _folders_of(kept)):
             return f"a folder holding the referee's file {kept}"
     return None
+
+
+KERNEL_FILE_SYSTEMS = frozenset({
+    "proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugfs", "tracefs",
+    "securityfs", "bpf", "configfs", "fusectl", "pstore", "efivarfs", "mqueue", "binfmt_misc",
+    "nsfs", "autofs", "hugetlbfs",
+})  # fmt: skip
+"""The kernel's own file systems: a path in one, or a folder holding one (a sandbox shows a
+folder with what is mounted under it), is never shown, wherever the host mounted it."""
+
+
+def _kernel_mounts() -> list[tuple[str, str]]:
+    """Where the host mounts the kernel's file systems (``/proc/self/mountinfo``): (mount
+    point, file system type) for each."""
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return []
+    found = []
+    for line in lines:
+        fields, _, rest = line.partition(" - ")
+        words = fields.split()
+        kind = rest.split()[0] if rest.split() else ""
+        if len(words) >= 5 and kind in KERNEL_FILE_SYSTEMS:
+            point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m[1], 8)), words[4])
+            found.append((point, kind))
+    return found
+
+
+def _stat(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
+
+
+def _identity(info: os.stat_result | None) -> tuple[int, int] | None:
+    return None if info is None else (info.st_dev, info.st_ino)
+
+
+def _folders_of(path: str) -> set[tuple[int, int]]:
+    """The identities of every folder above ``path`` (a bind mount or a hard link of one
+    elsewhere is the same folder)."""
+    found = set()
+    while path != (path := os.path.dirname(path)):
+        if (same := _identity(_stat(path))) is not None:
+            found.add(same)
+    return found
 
 
 def _refuse(command: Sequence[str], written: str, path: str, why: str) -> NoReturn:
