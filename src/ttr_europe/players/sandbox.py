@@ -269,8 +269,7 @@ def _refusal(path: str, keep_out: Sequence[str]) -> str | None:
 
 KERNEL_FILE_SYSTEMS = frozenset({
     "proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugfs", "tracefs",
-    "securityfs", "bpf", "configfs", "fusectl", "pstore", "efivarfs", "mqueue", "binfmt_misc",
-    "nsfs", "autofs", "hugetlbfs",
+    "securityfs", "bpf", "configfs", "fusectl", "pstore", "efivarfs", "binfmt_misc", "nsfs",
 })  # fmt: skip
 """The kernel's own file systems: a path in one, or a folder holding one (a sandbox shows a
 folder with what is mounted under it), is never shown, wherever the host mounted it."""
