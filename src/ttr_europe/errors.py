@@ -153,6 +153,12 @@ class BotError(TTRError, ValueError):
         super().__init__(f"bot {bot!r}{where}: {reason}")
 
 
+class SandboxError(BotError):
+    """A ``cmd:`` program's command or paths would open the host to its sandbox (a path that
+    resolves to the root, to ``/proc``, ``/sys``, ``/dev`` or ``/run``, or to the referee's
+    own files or a folder holding one): the program is refused before it starts."""
+
+
 class EventError(TTRError, ValueError):
     """``after`` is not the state that ``action`` leads to from ``before`` (events)."""
 

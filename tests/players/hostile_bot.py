@@ -9,7 +9,13 @@ MODE and ARG:
 - ``tcp PORT``: connects to 127.0.0.1:PORT;
 - ``read @PATH``, ``list @PATH``: reads a file, lists a folder (the ``@`` keeps the referee
   from taking PATH for a file the command needs);
-- ``env -``: names its environment; ``fork N``: starts N sleeping processes;
+- ``env -``: names its environment; ``fork N``: starts N sleeping processes; ``cwd -``: its
+  working folder and what it holds;
+- ``shared MB``: tries to hold MB megabytes outside its address space, in a memfd, in a POSIX
+  shared memory file (``/dev/shm``) and in a SysV segment, and says what each came to and
+  which folders it can write in;
+- ``hog MBxN``: N processes (itself and N-1 children, those it can start) each hold as much
+  as they can of MB megabytes; says how many there were and the megabytes held in all;
 - ``limits -``: its resource limits, its user and a 100 MB write to its ``/tmp``;
 - ``kill PATTERN``: at each move after its first (its tickets), SIGKILL to every other process
   whose command line holds PATTERN;
@@ -118,8 +124,91 @@ def limits():
 
 def escape(token):
     code = "import os, time; os.setsid(); time.sleep(3600)"
-    subprocess.Popen([sys.executable, "-c", code, token])
+    try:
+        subprocess.Popen([sys.executable, "-c", code, token])
+    except OSError as exc:  # a sandbox starts no process
+        return f"refused:{type(exc).__name__}"
     return "escaped"
+
+
+def fill(write, megabytes):
+    for _ in range(megabytes):
+        write(b"x" * (1 << 20))
+
+
+def shared(megabytes):
+    import ctypes
+
+    found = {}
+    try:
+        fd = os.memfd_create("hoard")
+        fill(lambda b: os.write(fd, b), int(megabytes))  # no mapping: no address space
+        found["memfd"] = f"held:{os.fstat(fd).st_size >> 20}"
+        os.close(fd)
+    except OSError as exc:
+        found["memfd"] = f"refused:{type(exc).__name__}"
+    try:
+        with open("/dev/shm/hoard", "wb") as f:
+            fill(f.write, int(megabytes))
+        found["posix"] = f"held:{os.path.getsize('/dev/shm/hoard') >> 20}"
+        os.unlink("/dev/shm/hoard")
+    except OSError as exc:
+        found["posix"] = f"refused:{type(exc).__name__}"
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.shmget.restype = ctypes.c_int
+    size = int(megabytes) << 20
+    shmid = libc.shmget(0, ctypes.c_size_t(size), 0o1600)  # IPC_PRIVATE, IPC_CREAT | 0600
+    if shmid < 0:
+        found["sysv"] = f"refused:{os.strerror(ctypes.get_errno())}"
+    else:
+        libc.shmctl(shmid, 0, None)  # IPC_RMID
+        found["sysv"] = "made"
+    found["writable"] = []
+    for folder in ("/", "/dev", "/dev/shm", "/etc", "/tmp", os.path.dirname(__file__)):
+        with contextlib.suppress(OSError):
+            with open(os.path.join(folder, "hoard"), "wb") as f:
+                f.write(b"x")
+            os.unlink(os.path.join(folder, "hoard"))
+            found["writable"].append(folder)
+    return json.dumps(found)
+
+
+def hoard(megabytes):
+    held, chunks = 0, []
+    try:
+        while held < megabytes:
+            chunks.append(bytearray(16 << 20))  # zero pages: touched below
+            for i in range(0, 16 << 20, 4096):
+                chunks[-1][i] = 1
+            held += 16
+    except MemoryError:
+        pass
+    return held, chunks
+
+
+def hog(spec):
+    megabytes, count = (int(x) for x in spec.split("x"))
+    children, pipes = [], []
+    for _ in range(count - 1):
+        try:
+            read, write = os.pipe()
+            pid = os.fork()
+        except OSError:
+            break
+        if pid == 0:
+            held, _chunks = hoard(megabytes)
+            os.write(write, f"{held}\n".encode())
+            time.sleep(60)
+            os._exit(0)
+        children.append(pid)
+        pipes.append(read)
+    held, _chunks = hoard(megabytes)
+    for read in pipes:
+        held += int(os.read(read, 64) or b"0")
+    for pid in children:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    return f"processes:{1 + len(children)},held:{held}"
 
 
 def kill(pattern):
@@ -135,7 +224,8 @@ def kill(pattern):
 
 
 AT_HELLO = {"peek": peek, "tcp": tcp, "read": read, "list": listing, "fork": fork,
-            "limits": lambda _: limits(), "escape": escape,
+            "limits": lambda _: limits(), "escape": escape, "shared": shared, "hog": hog,
+            "cwd": lambda _: os.getcwd() + ":" + ",".join(sorted(os.listdir("."))),
             "env": lambda _: "env:" + ",".join(sorted(os.environ))}  # fmt: skip
 AT_MOVE = {"kill": kill, "stop": lambda _: os.kill(os.getppid(), signal.SIGSTOP),
            "killparent": lambda _: os.kill(os.getppid(), signal.SIGKILL)}  # fmt: skip

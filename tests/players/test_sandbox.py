@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import shlex
 import shutil
 import signal
@@ -28,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from children import spawn
-from ttr_europe.errors import BotError
+from ttr_europe.errors import BotError, SandboxError
 from ttr_europe.players import (
     GreedyBot,
     bot_name,
@@ -124,7 +125,7 @@ def test_a_bot_cannot_read_the_host_s_files_or_list_the_work_tree() -> None:
     assert report(hostile("read", "@/etc/passwd")).startswith("error:")
     assert "src" in report(hostile("list", f"@{ROOT}", "sandbox=off")).split(":")[1].split(",")
     # only its own file's folder, and the test run's own installation where it lies in the tree
-    assert report(hostile("list", f"@{ROOT}")) == "listed:" + ",".join(sorted(_shown_in(ROOT)))
+    assert report(hostile("list", f"@{ROOT}")) == "listed:" + ",".join(_shown_in(ROOT))
     assert report(hostile("list", f"@{ROOT}/tests/players")) == "listed:hostile_bot.py"
     system = {"bin", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "sbin", "tmp", "usr"}
     own = {Path(p).parts[1] for p in (ROOT, sys.prefix, os.path.realpath(sys.executable))}
@@ -132,27 +133,162 @@ def test_a_bot_cannot_read_the_host_s_files_or_list_the_work_tree() -> None:
     assert {"dev", "proc", "tmp", "usr"} <= root <= system | own  # no home, no srv, no var
 
 
-def _shown_in(folder: Path) -> set[str]:
-    """The names under ``folder`` a sandboxed hostile bot is shown: its own file's folder, and
-    the first folder of this interpreter's installation where that lies under ``folder`` (a
-    virtual environment made in the work tree, as the README makes it)."""
-    shown = {"tests"}
-    for path in (sys.prefix, os.path.realpath(sys.executable)):
+def _shown_in(folder: Path, *more: Path) -> list[str]:
+    """The names under ``folder`` a sandboxed hostile bot is shown (sorted): the first folder
+    on the way to its own file, to this interpreter's installation (a virtual environment
+    made in the work tree, as the README makes it) and to ``more``, where they lie there."""
+    shown = set()
+    for path in (HOSTILE, sys.prefix, os.path.realpath(sys.executable), *more):
         with contextlib.suppress(ValueError):
-            shown.add(Path(path).relative_to(folder).parts[0])
-    return shown
+            shown.add(Path(path).resolve().relative_to(folder).parts[0])
+    return sorted(shown)
 
 
-def test_a_command_that_names_the_host_s_own_trees_is_not_shown_them() -> None:
-    """Words of a command are shown when they name files, but never the root, /proc or /dev
-    of the host: listing /proc shows the sandbox's own two processes (its init and itself)."""
-    assert sandbox.visible([sys.executable, str(HOSTILE), "/", "/proc", "/dev/null"], "/") == [
+def refused(spec: str) -> str:
+    """The reason ``make_bot`` gives for refusing ``spec`` (a ``SandboxError``)."""
+    with pytest.raises(SandboxError) as caught:
+        make_bot(spec)
+    assert caught.value.bot == spec
+    return caught.value.reason
+
+
+def test_no_word_of_a_command_opens_the_host(tmp_path: Path) -> None:
+    """Every path a sandbox would show is resolved (links, ``//``, ``..``) before it is
+    checked: a word naming the root, /proc, /sys, /dev or /run, however written, or a link to
+    one named as a data file, refuses the bot in one line before it starts."""
+    (tmp_path / "root").symlink_to("/")
+    (tmp_path / "proc").symlink_to("/proc")
+    climb = "/".join([".."] * (len(Path.cwd().parts) + 2))
+    cases = {
+        "//": "'//' (resolved: /) to its sandbox: the host's root",
+        "/": "'/' to its sandbox: the host's root",
+        "//proc": "'//proc' (resolved: /proc) to its sandbox: the host's /proc",
+        "/proc/1": "'/proc/1' to its sandbox: the host's /proc",
+        "/dev/null": "the host's /dev",
+        "/sys": "the host's /sys",
+        str(tmp_path / "root"): f"'{tmp_path}/root' (resolved: /) to its sandbox: the host's root",
+        str(tmp_path / "proc"): "(resolved: /proc) to its sandbox: the host's /proc",
+        climb: f"'{climb}' (resolved: /) to its sandbox: the host's root",
+        "/tmp": "it would hide the sandbox's own /tmp",
+        str(tmp_path / "socket"): "neither a file nor a folder",
+    }
+    with socket.socket(socket.AF_UNIX) as listener:
+        listener.bind(str(tmp_path / "socket"))  # a line to a host's server
+        for word, said in cases.items():
+            assert said in refused(f"cmd:{PYTHON} {HOSTILE} list {word}"), word
+    assert sandbox.view(["//usr/bin/env"], "/") == sandbox.View("/usr/bin/env", (), (), ())
+    listed = report(hostile("list", "@/proc")).split(":")[1].split(",")
+    assert [p for p in listed if p.isdigit()] == ["1", "2"]  # the sandbox's init and itself
+
+
+def test_the_host_s_trees_mounted_elsewhere_are_not_shown(tmp_path: Path) -> None:
+    """/proc mounted again under another name (here by bwrap, in a mount namespace of its
+    own), or a folder holding that mount, is refused like /proc itself; so is a hard link
+    to the referee's database."""
+    (tmp_path / "kernel").mkdir()
+    check = (
+        "import sys; from ttr_europe.errors import SandboxError; "
+        "from ttr_europe.players import sandbox\n"
+        "for word in sys.argv[1:]:\n"
+        "    try: sandbox.view([sys.executable, word], '/')\n"
+        "    except SandboxError as exc: print(exc.reason)\n"
+    )
+    line = [sandbox.BWRAP, "--dev-bind", "/", "/", "--proc", str(tmp_path / "kernel"),
+            sys.executable, "-c", check, str(tmp_path / "kernel"), str(tmp_path)]  # fmt: skip
+    out = subprocess.run(line, capture_output=True, text=True, env=ENV, timeout=30, check=False)
+    said = out.stdout.splitlines()
+    assert said == [f"will not show '{tmp_path}/kernel' to its sandbox: the host's proc file "
+                    f"system at {tmp_path}/kernel",
+                    f"will not show '{tmp_path}' to its sandbox: the host's proc file system "
+                    f"at {tmp_path}/kernel"], out.stderr  # fmt: skip
+    database = tmp_path / "matches.db"
+    database.write_bytes(b"SQLite format 3\0")
+    os.link(database, tmp_path / "kernel" / "copy")
+    with pytest.raises(SandboxError, match="the referee's own file"):
+        sandbox.view(
+            [sys.executable, str(tmp_path / "kernel" / "copy")], "/", forbidden=[str(database)]
+        )
+
+
+def test_the_referee_s_files_are_never_shown(tmp_path: Path) -> None:
+    """The match database, its WAL and its folder, named plainly, through a link or by
+    climbing with ``..``, refuse the bot, from ``make_bot`` as from ``ProcessBot``."""
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    database = tmp_path / "matches.db"
+    database.write_bytes(b"SQLite format 3\0")
+    (tmp_path / "matches.db-wal").write_bytes(b"")
+    (tmp_path / "a" / "link").symlink_to(database)
+    forbidden = [str(database), f"{database}-wal"]
+    for word, why in [
+        (str(database), f"the referee's own file {database}"),
+        (f"{database}-wal", f"the referee's own file {database}-wal"),
+        (str(tmp_path / "a" / "link"), f"(resolved: {database}) to its sandbox: the referee's"),
+        ("../..", f"(resolved: {tmp_path}) to its sandbox: a folder holding the referee's file"),
+        (str(tmp_path), "a folder holding the referee's file"),
+    ]:
+        with pytest.raises(SandboxError, match=re.escape(why)):
+            sandbox.view([sys.executable, str(HOSTILE), word], str(tmp_path / "a" / "b"),
+                         forbidden=forbidden)  # fmt: skip
+    shutil.copy(HOSTILE, tmp_path / "bot.py")
+    with pytest.raises(SandboxError, match="a folder holding"):  # and from ProcessBot
+        ProcessBot([sys.executable, str(tmp_path / "bot.py"), str(tmp_path)],
+                   forbidden=forbidden).start()  # fmt: skip
+    assert sandbox.visible([sys.executable, str(tmp_path / "a" / "b")], "/", forbidden) == [
         *sandbox.visible([sys.executable], "/"),
-        str(HOSTILE),
+        str(tmp_path / "a" / "b"),  # a folder beside the database is shown
     ]
-    pids = [p for p in report(hostile("list", "@/proc /proc /")).split(":")[1].split(",")
-            if p.isdigit()]  # fmt: skip
-    assert len(pids) == 2
+
+
+def test_a_path_is_shown_where_it_resolves_and_the_bot_works_in_its_own_tmp(
+    tmp_path: Path,
+) -> None:
+    """A word naming a file through a link is given to the program as the file's resolved
+    path, the one shown; a program reached through a link runs through the same link made
+    inside; the program works in its private /tmp, not in the referee's folder."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "book.txt").write_text("opening book")
+    for folder in (tmp_path, tmp_path / "real"):
+        folder.chmod(0o755)
+    (tmp_path / "book").symlink_to(tmp_path / "real" / "book.txt")
+    (tmp_path / "python").symlink_to(os.path.realpath(sys.executable))
+    seen = sandbox.view([sys.executable, "book"], str(tmp_path))
+    assert seen.words == (str(tmp_path / "real" / "book.txt"),)
+    assert seen.shown[-1] == str(tmp_path / "real" / "book.txt")
+    bot = ProcessBot([str(tmp_path / "python"), str(HOSTILE), "cwd", "-"])
+    bot.start()
+    try:  # its own /tmp, holding only the way to what it is shown that lies in the host's
+        assert bot.version == "/tmp:" + ",".join(_shown_in(Path("/tmp"), tmp_path))
+    finally:
+        bot.close()
+    assert sandbox.view([str(tmp_path / "python")], "/").links == (
+        (os.path.realpath(sys.executable), str(tmp_path / "python")),
+    )
+
+
+def test_serve_and_simulate_refuse_a_bot_that_names_their_files(tmp_path: Path) -> None:
+    """``simulate`` forbids its results file and ``serve`` its database (and WAL, SHM,
+    journal): a cmd: seat naming one, a link to one or their folder is refused in one line."""
+    results = tmp_path / "runs" / "out.jsonl"
+    results.parent.mkdir()
+    results.write_text("")
+    for word in (str(results), str(results.parent)):
+        out = simulate(f"cmd:{PYTHON} {HOSTILE} read {word},greedy", "--out", str(results))
+        assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+        assert f"the referee's own file {results}" in out.stderr or (
+            f"a folder holding the referee's file {results}" in out.stderr
+        ), out.stderr
+    pytest.importorskip("uvicorn", reason="serve needs the web extra")
+    database = tmp_path / "m.db"
+    database.write_bytes(b"")
+    (tmp_path / "m.db-wal").write_bytes(b"")
+    (tmp_path / "link").symlink_to(database)
+    for word in ("m.db", "m.db-wal", "link", "."):
+        seats = f"person,cmd:{PYTHON} {HOSTILE} read {word}"
+        out = subprocess.run([sys.executable, "-m", "ttr_europe", "serve", "--db", "m.db",
+                              "--seats", seats, "--port", "0"], cwd=tmp_path, env=ENV,
+                             capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+        assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+        assert "will not show" in out.stderr and "the referee's" in out.stderr, out.stderr
 
 
 def test_a_bot_inherits_nothing_of_the_referee_s_environment(
@@ -287,8 +423,74 @@ def test_a_grandchild_in_a_session_of_its_own_ends_with_its_sandbox(token: str) 
 
 def test_a_bot_cannot_start_processes_without_end() -> None:
     assert report(hostile("fork", "300", "sandbox=off")) == "forked:300"
-    started = int(report(hostile("fork", "300")).split(":")[1])
-    assert started < sandbox.Limits().processes
+    assert report(hostile("fork", "300")) == "forked:0"  # one process: the seccomp filter
+
+
+def test_a_bot_cannot_hold_memory_outside_its_address_space() -> None:
+    """1 GB in a memfd (no mapping, so no address space), in /dev/shm or in SysV shared
+    memory, under the default memory cap: each refused at once, nothing held on the host (a
+    trusted program holds 16 MB of each, so the attempt is real); nothing is writable but the
+    size-capped /tmp (the sandbox's own root and /dev are read-only)."""
+    trusted = json.loads(report(hostile("shared", "16", "sandbox=off")))
+    assert trusted["memfd"] == "held:16" and trusted["sysv"] == "made", trusted
+    found = json.loads(report(hostile("shared", "1024")))
+    assert found["memfd"] == "refused:PermissionError", found
+    assert found["sysv"] == "refused:Operation not permitted", found
+    assert found["posix"].startswith("refused:") and found["writable"] == ["/tmp"], found
+
+
+def test_memory_is_capped_for_all_of_a_bot_s_processes_together() -> None:
+    """Three processes, each holding all it can of 400 MB, under ``memory=256``: trusted,
+    each holds nearly 256 MB (the cap is per process); sandboxed, no child starts and the one
+    process holds less than 256 MB."""
+    trusted = report(hostile("hog", "400x3", "memory=256,sandbox=off"))
+    assert trusted.startswith("processes:3,") and int(trusted.split(":")[-1]) > 512, trusted
+    found = report(hostile("hog", "400x3", "memory=256"))
+    assert found.startswith("processes:1,") and 128 <= int(found.split(":")[-1]) < 256, found
+
+
+BURN = """
+import os, threading, time
+def burn():  # says its process's processor time (all its threads') every 50 ms of it
+    mark = 0.0
+    while True:
+        if time.process_time() - mark > 0.05:
+            mark = time.process_time()
+            os.write(1, f"{os.getpid()} {mark}\\n".encode())
+children = []
+for _ in range(2):  # two children (or, where none may start, two threads), then itself
+    try:
+        pid = os.fork()
+    except OSError:
+        threading.Thread(target=burn, daemon=True).start()
+        continue
+    if pid == 0:
+        burn()
+    children.append(pid)
+burn()
+"""
+
+
+@pytest.mark.parametrize("sandboxed", [False, True], ids=["trusted", "sandboxed"])
+def test_processor_time_is_capped_for_all_of_a_bot_s_processes_together(sandboxed: bool) -> None:
+    """A program that burns processor time in two children and itself, under a 1 s cap:
+    trusted, each process has its own second (3 s in all); sandboxed, no child starts and
+    its threads share the one second."""
+    limits = sandbox.Limits(cpu_seconds=1)
+    command = [sys.executable, "-c", BURN]
+    with sandbox.seccomp_file() as fd:
+        line = sandbox.sandboxed(command, "/", limits, seccomp_fd=fd) if sandboxed else command
+        out = subprocess.run(line, pass_fds=(fd,), timeout=60, check=False, capture_output=True,
+                             preexec_fn=lambda: sandbox.child_setup(None, limits))  # fmt: skip
+    used: dict[str, float] = {}
+    for said in out.stdout.decode().splitlines():
+        pid, seconds = said.split()
+        used[pid] = max(used.get(pid, 0.0), float(seconds))
+    if sandboxed:
+        assert out.returncode == 128 + signal.SIGXCPU  # bwrap says how its program ended
+        assert len(used) == 1 and 0.8 < sum(used.values()) <= 1.0, used
+    else:
+        assert len(used) == 3 and sum(used.values()) > 2.5, used
 
 
 def test_the_sandbox_s_limits_are_the_documented_ones() -> None:

@@ -177,11 +177,12 @@ def _seated(args: argparse.Namespace) -> tuple[Match, str | None, list[int], boo
     whether it is dealt in secret (no ``--seed`` and a person or a ``cmd:`` program at the
     table: nothing printed or handed to a seat leads to the deal; the saved record holds it)."""
     from .._seeds import PUBLIC, Deal
-    from ..players import make_bot, split_specs
+    from ..players import make_bot, sandbox, split_specs
     from ..players.protocol import ProcessBot
     from ..records import GameRecord
     from ..table.match import PERSON, Match
 
+    sandbox.forbid(p for p in (args.resume, args.record) if p)  # the game's seed is in them
     names = split_specs(args.bots) or ["greedy"]
     record = None
     bot_seed, secret = None, False

@@ -96,8 +96,10 @@ def run_serve(args: argparse.Namespace) -> int:
               "pip install 'ttr_europe[web]'", file=sys.stderr)  # fmt: skip
         return 2
 
-    from ..players import split_specs
+    from ..players import sandbox, split_specs
 
+    if args.db != ":memory:":  # never shown to a cmd: seat's sandbox, nor their folder
+        sandbox.forbid(args.db + end for end in ("", "-wal", "-shm", "-journal"))
     board = open_map(args.map)
     names = split_specs(args.seats) or ["person"]
     seats = [names[min(i, len(names) - 1)] for i in range(args.players)]

@@ -39,10 +39,10 @@ import attrs
 from .._jsontext import parse_json
 from ..actions import Action, KeepTickets, parse
 from ..codec import ActionCodec, codec_for
-from ..errors import ActionParseError, BotError, DataError
+from ..errors import ActionParseError, BotError, DataError, SandboxError
 from ..views import View, view_to_json
 from ._routing import board_of
-from .sandbox import Limits, child_setup, sandboxed, unavailable
+from .sandbox import Limits, child_setup, sandboxed, seccomp_file, unavailable, view
 
 __all__ = ["PROTOCOL", "ProcessBot", "TimeControl", "parse_command_spec"]
 
@@ -110,6 +110,13 @@ def parse_command_spec(spec: str) -> ProcessBot:
         raise BotError(spec, None, None, "no command after cmd:")
     if sandbox and (reason := unavailable()) is not None:
         raise BotError(spec, None, None, _unsandboxed(reason))
+    if sandbox:  # a path that would open the host is refused now, in one line
+        try:
+            view(command, os.getcwd())
+        except FileNotFoundError:
+            pass  # no such program: said when it starts
+        except SandboxError as exc:
+            raise SandboxError(spec.strip(), None, None, exc.reason) from None
     times = TimeControl(settings.get("move", 10.0), settings.get("game", 600.0))
     memory = int(settings["memory"]) if "memory" in settings else DEFAULT_MEMORY_MB
     return ProcessBot(command, time=times, memory_mb=memory, sandbox=sandbox, spec=spec.strip())
@@ -149,6 +156,7 @@ class ProcessBot:
         memory_mb: int | None = DEFAULT_MEMORY_MB,
         sandbox: bool = True,
         readable: Sequence[str] = (),
+        forbidden: Sequence[str] = (),
         spec: str | None = None,
     ) -> None:
         self.command = tuple(command)
@@ -157,6 +165,7 @@ class ProcessBot:
         self.memory_mb = memory_mb
         self.sandbox = sandbox
         self.readable = tuple(readable)  # more host paths the sandbox shows, read-only
+        self.forbidden = tuple(forbidden)  # more of the referee's files it never shows
         self.spec = spec or "cmd:" + shlex.join(self.command)
         self.name = self.spec
         self.version: str | None = None
@@ -171,7 +180,8 @@ class ProcessBot:
 
     def __reduce__(self) -> tuple[Any, ...]:
         """A copy or a pickle is a new bot with the same settings, not started."""
-        settings = (self.time, self.options, self.memory_mb, self.sandbox, self.readable)
+        settings = (self.time, self.options, self.memory_mb, self.sandbox, self.readable,
+                    self.forbidden)  # fmt: skip
         return (_fresh, (self.command, *settings, self.spec))
 
     def __repr__(self) -> str:
@@ -229,17 +239,23 @@ class ProcessBot:
         ``BotError`` if it cannot."""
         memory, limits = self.memory_mb, self.limits() if self.sandbox else None
         try:
-            if limits is None:
-                line = list(self.command)
-            elif (reason := unavailable()) is not None:
-                raise self._fail(_unsandboxed(reason))
-            else:
-                line = sandboxed(self.command, os.getcwd(), limits, self.readable)
-            proc = subprocess.Popen(
-                line, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
-                preexec_fn=lambda: child_setup(memory, limits),  # noqa: PLW1509 (prctl, setrlimit)
-            )  # fmt: skip
+            with contextlib.ExitStack() as stack:
+                line, fds = list(self.command), tuple[int, ...]()
+                if limits is not None:
+                    if (reason := unavailable()) is not None:
+                        raise self._fail(_unsandboxed(reason))
+                    fd = stack.enter_context(seccomp_file())  # read by bwrap as it starts
+                    line, fds = sandboxed(self.command, os.getcwd(), limits, self.readable,
+                                          self.forbidden, seccomp_fd=fd), (fd,)  # fmt: skip
+                proc = subprocess.Popen(
+                    line, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
+                    pass_fds=fds,
+                    preexec_fn=lambda: child_setup(memory, limits),  # noqa: PLW1509 (prctl, setrlimit)
+                )  # fmt: skip
+        except SandboxError as exc:
+            self._fail(exc.reason)
+            raise SandboxError(self.name, None, None, exc.reason) from None
         except OSError as exc:
             raise self._fail(f"cannot start {shlex.join(self.command)}: {exc}") from None
         self._proc = proc
@@ -400,10 +416,12 @@ class ProcessBot:
 
 def _fresh(
     command: Sequence[str], time: TimeControl, options: Mapping[str, Json],
-    memory_mb: int | None, sandbox: bool, readable: Sequence[str], spec: str,
+    memory_mb: int | None, sandbox: bool, readable: Sequence[str], forbidden: Sequence[str],
+    spec: str,
 ) -> ProcessBot:  # fmt: skip
     return ProcessBot(command, time=time, options=options, memory_mb=memory_mb,
-                      sandbox=sandbox, readable=readable, spec=spec)  # fmt: skip
+                      sandbox=sandbox, readable=readable, forbidden=forbidden,
+                      spec=spec)  # fmt: skip
 
 
 def _code(codec: ActionCodec, action: Action, offer: Sequence[str]) -> int:

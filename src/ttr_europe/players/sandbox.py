@@ -3,9 +3,14 @@
 On Linux a program runs inside bubblewrap (``bwrap``, Debian's ``bubblewrap``) with its own
 namespaces: no network (a loopback of its own), its own process tree (it sees and can signal
 only its own processes), its own mounts (the system's programs and libraries, the program
-and the files its command names, all read-only, and a private writable ``/tmp``), a minimal
-environment (``ENVIRONMENT``) and an unprivileged user. Its limits (``Limits``) cap memory,
-processes, processor time, file size and open files. The whole tree dies with the referee
+and the files its command names, all read-only and each resolved before it is checked, and a
+private writable ``/tmp``, size-capped, where it starts), a minimal environment
+(``ENVIRONMENT``) and an unprivileged user. No path opens the host (``view``): one that
+resolves to the root, to ``/proc``, ``/sys``, ``/dev`` or ``/run``, or to the referee's own
+files (``forbid``) or a folder holding one, refuses the program (``SandboxError``). Its limits
+(``Limits``) cap memory, threads, processor time, file size and open files, and hold in
+total: a seccomp filter (``seccomp_program``) keeps it one process and refuses memory that no
+address space counts (memfd, SysV and POSIX shared memory). The whole tree dies with the referee
 (``--die-with-parent``): when the referee ends the sandbox, or is itself killed, nothing of
 the program is left, not even a grandchild that left its session.
 
@@ -15,18 +20,26 @@ why and a sandboxed bot is refused; ``cmd[sandbox=off]:`` runs a trusted program
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import functools
 import math
 import os
+import re
 import secrets
+import shlex
 import shutil
+import stat
+import struct
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import NoReturn
 
 import attrs
+
+from ..errors import SandboxError
 
 try:
     import resource
@@ -35,12 +48,20 @@ except ImportError:  # pragma: no cover (not a POSIX system: no limits)
 
 __all__ = [
     "ENVIRONMENT",
+    "REFEREE_FILES",
+    "SPECIAL",
     "SYSTEM",
     "Limits",
+    "View",
     "child_setup",
+    "forbid",
+    "referee_files",
     "resolve_program",
     "sandboxed",
+    "seccomp_file",
+    "seccomp_program",
     "unavailable",
+    "view",
     "visible",
 ]
 
@@ -63,16 +84,18 @@ SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/alternatives", "/etc/localtime")
 """The only parts of ``/etc`` a sandbox sees: how the system finds its libraries and programs."""
 
+_HOME = os.path.realpath(os.path.expanduser("~"))
 SANDBOX_UID = 65534
-_HOME = os.path.expanduser("~")
 """The program's user inside its namespace (``nobody``)."""
 
 
 @attrs.frozen
 class Limits:
-    """What a sandboxed program may use, each for each of its processes (``processes`` for
-    all of them together): address space, processes and threads, processor seconds, the size
-    of one file it writes, open files, and the size of its private ``/tmp``."""
+    """What a sandboxed program may use: address space, threads, processor seconds, the size
+    of one file it writes, open files, and the size of its private ``/tmp``. A sandboxed
+    program is one process (the seccomp filter refuses any other), so its address space and
+    processor time are those of all its threads together, and with its ``/tmp`` they bound
+    all it holds (``memory_mb`` + ``tmp_mb``)."""
 
     memory_mb: int | None = 2048
     processes: int = 64
@@ -123,24 +146,24 @@ def resolve_program(command: Sequence[str]) -> str:
     return os.path.abspath(found)
 
 
-def visible(command: Sequence[str], cwd: str) -> list[str]:
-    """The host paths a sandbox shows (read-only, at the same place) besides the system: the
-    program, through each of its links, or the installation it belongs to when it lies in
-    the ``bin/`` of one (a directory with a ``lib/`` or a virtual environment's
-    ``pyvenv.cfg``), and each word of the command that names an existing file or directory
-    (but not ``/`` nor a path in ``SPECIAL``)."""
-    paths: list[str] = []
-    hop = resolve_program(command)
-    for _ in range(40):  # the chain of links, as the kernel follows it
-        paths.append(_installation(hop))
-        if not os.path.islink(hop):
-            break
-        hop = os.path.normpath(os.path.join(os.path.dirname(hop), os.readlink(hop)))
-    for word in command[1:]:
-        path = os.path.normpath(os.path.join(cwd, word))
-        if word and os.path.exists(path) and not _is_special(path):
-            paths.append(path)
-    return [p for p in dict.fromkeys(paths) if not _is_system(p)]
+REFEREE_FILES = "TTR_EUROPE_REFEREE_FILES"
+"""The environment variable listing the referee's own files (``os.pathsep`` between them),
+never shown to a sandbox: set by ``forbid``, so the workers a referee starts inherit it."""
+
+
+def forbid(paths: Iterable[str]) -> None:
+    """Never show ``paths`` (the referee's own files: a match database, its WAL and SHM, a
+    results file), nor a folder holding one, to a sandbox started by this process or by any
+    process it starts later (its workers): a command naming one is refused (``SandboxError``).
+    """
+    known = [*referee_files(), *(os.path.realpath(p) for p in paths)]
+    os.environ[REFEREE_FILES] = os.pathsep.join(dict.fromkeys(known))
+
+
+def referee_files() -> tuple[str, ...]:
+    """The referee's own files, resolved, as ``forbid`` listed them."""
+    listed = os.environ.get(REFEREE_FILES, "").split(os.pathsep)
+    return tuple(os.path.realpath(p) for p in listed if p)
 
 
 SPECIAL = ("/proc", "/sys", "/dev", "/run")
@@ -148,8 +171,163 @@ SPECIAL = ("/proc", "/sys", "/dev", "/run")
 itself, whatever a command names (they would show the host's processes and devices)."""
 
 
-def _is_special(path: str) -> bool:
-    return path == "/" or any(path == top or path.startswith(top + "/") for top in SPECIAL)
+@attrs.frozen
+class View:
+    """What a sandbox shows of the host, every path resolved: the ``program`` it runs (its
+    folders resolved, its name kept: a link stays a link), the ``words`` it passes (one that
+    names an existing path, as that path resolved), the host paths ``shown`` read-only at the
+    same place, and the ``links`` (target, link) made inside on the program's way."""
+
+    program: str
+    words: tuple[str, ...]
+    shown: tuple[str, ...]
+    links: tuple[tuple[str, str], ...]
+
+
+def view(
+    command: Sequence[str], cwd: str, readable: Sequence[str] = (), forbidden: Sequence[str] = ()
+) -> View:
+    """The ``View`` of ``command`` run from ``cwd``, seeing also ``readable``: the program
+    through each of its links (or the installation it belongs to when it lies in the ``bin/``
+    of one: a directory with a ``lib/`` or a virtual environment's ``pyvenv.cfg``), and each
+    word of the command that names an existing file or directory. Every path is resolved
+    (links, ``//``, ``..``) before it is checked, and the resolved path is what is shown:
+    ``SandboxError`` where one is the root, lies in ``SPECIAL`` or in a kernel file system
+    mounted elsewhere (or holds one), or is one of ``forbidden`` and ``referee_files()`` (the
+    referee's files), by path or by identity, or a folder holding one; ``FileNotFoundError`` where
+    there is no program."""
+    keep_out = [*referee_files(), *(os.path.realpath(p) for p in forbidden)]
+    for path in keep_out:
+        for top in (*SYSTEM, *SYSTEM_FILES):
+            if os.path.lexists(top) and _within(path, os.path.realpath(top)):
+                _refuse(command, path, path, f"the referee's file lies in {top}, shown to all")
+    shown: list[tuple[str, str]] = []  # (as written, resolved)
+    links: list[tuple[str, str]] = []
+    program = hop = _resolved_folders(os.path.join(cwd, resolve_program(command)))
+    for _ in range(40):  # the chain of links, as the kernel follows it
+        home = _installation(hop)
+        if home != hop or not os.path.islink(hop):
+            shown.append((command[0], home))
+        if not os.path.islink(hop):
+            break
+        target = _resolved_folders(os.path.join(os.path.dirname(hop), os.readlink(hop)))
+        if home == hop:
+            links.append((target, hop))
+        hop = target
+    words: list[str] = []
+    for word in command[1:]:
+        named = bool(word) and os.path.exists(os.path.join(cwd, word))
+        words.append(os.path.realpath(os.path.join(cwd, word)) if named else word)
+        shown += [(word, words[-1])] if named else []
+    shown += [(p, os.path.realpath(p)) for p in readable]
+    for written, path in [*shown, *((command[0], link) for _, link in links)]:
+        if (why := _refusal(path, keep_out)) is not None:
+            _refuse(command, written, path, why)
+    seen = [p for p in dict.fromkeys(p for _, p in shown) if not _is_system(p)]
+    outer = [p for p in seen if not any(q != p and _within(p, q) for q in seen)]
+    inside = [(t, ln) for t, ln in links if not any(_within(ln, q) for q in (*outer, *SYSTEM))]
+    return View(program, tuple(words), tuple(outer), tuple(dict.fromkeys(inside)))
+
+
+def visible(command: Sequence[str], cwd: str, forbidden: Sequence[str] = ()) -> list[str]:
+    """The host paths a sandbox of ``command`` shows read-only besides the system (``view``)."""
+    return list(view(command, cwd, forbidden=forbidden).shown)
+
+
+def _within(path: str, top: str) -> bool:
+    return path == top or path.startswith(top.rstrip("/") + "/")
+
+
+def _refusal(path: str, keep_out: Sequence[str]) -> str | None:
+    """Why a resolved ``path`` may not be shown, or None when it may."""
+    if path == "/":
+        return "the host's root"
+    for top in SPECIAL:
+        if _within(path, top):
+            return f"the host's {top}"
+    if path == "/tmp":
+        return "it would hide the sandbox's own /tmp"
+    for point, kind in _kernel_mounts():  # the same trees mounted elsewhere, shown with it
+        if _within(path, point) or _within(point, path):
+            return f"the host's {kind} file system at {point}"
+    try:
+        info = os.stat(path)
+    except OSError:
+        info = None
+    if info is not None and not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
+        return "neither a file nor a folder (a socket, a pipe or a device opens a line out)"
+    same = _identity(info)
+    if same is not None and same == _identity(_stat("/")):
+        return "the host's root"  # mounted again elsewhere
+    for kept in keep_out:
+        if _within(path, kept) or (same is not None and same == _identity(_stat(kept))):
+            return f"the referee's own file {kept}"
+        if _within(kept, path) or (same is not None and same in _folders_of(kept)):
+            return f"a folder holding the referee's file {kept}"
+    return None
+
+
+KERNEL_FILE_SYSTEMS = frozenset({
+    "proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugfs", "tracefs",
+    "securityfs", "bpf", "configfs", "fusectl", "pstore", "efivarfs", "binfmt_misc", "nsfs",
+})  # fmt: skip
+"""The kernel's own file systems: a path in one, or a folder holding one (a sandbox shows a
+folder with what is mounted under it), is never shown, wherever the host mounted it."""
+
+
+def _kernel_mounts() -> list[tuple[str, str]]:
+    """Where the host mounts the kernel's file systems (``/proc/self/mountinfo``): (mount
+    point, file system type) for each."""
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return []
+    found = []
+    for line in lines:
+        fields, _, rest = line.partition(" - ")
+        words = fields.split()
+        kind = rest.split()[0] if rest.split() else ""
+        if len(words) >= 5 and kind in KERNEL_FILE_SYSTEMS:
+            point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m[1], 8)), words[4])
+            found.append((point, kind))
+    return found
+
+
+def _stat(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
+
+
+def _identity(info: os.stat_result | None) -> tuple[int, int] | None:
+    return None if info is None else (info.st_dev, info.st_ino)
+
+
+def _folders_of(path: str) -> set[tuple[int, int]]:
+    """The identities of every folder above ``path`` (a bind mount or a hard link of one
+    elsewhere is the same folder)."""
+    found = set()
+    while path != (path := os.path.dirname(path)):
+        if (same := _identity(_stat(path))) is not None:
+            found.add(same)
+    return found
+
+
+def _refuse(command: Sequence[str], written: str, path: str, why: str) -> NoReturn:
+    """Raise the one-line refusal of ``written`` (which resolves to ``path``)."""
+    said = f"{written!r}" if written == path else f"{written!r} (resolved: {path})"
+    reason = f"will not show {said} to its sandbox: {why}"
+    raise SandboxError(shlex.join(command), None, None, reason)
+
+
+def _resolved_folders(path: str) -> str:
+    """``path`` with the folders on its way resolved and its own name kept (a link stays one)."""
+    folder, name = os.path.split(path)
+    if name in ("", ".", ".."):
+        return os.path.realpath(path)
+    return os.path.join(os.path.realpath(folder), name)
 
 
 def _installation(program: str) -> str:
@@ -164,15 +342,77 @@ def _installation(program: str) -> str:
 
 
 def _is_system(path: str) -> bool:
-    return any(path == top or path.startswith(top + "/") for top in SYSTEM)
+    return any(_within(path, top) for top in SYSTEM)
+
+
+_ARCHES = {  # the audit arch, the numbers of clone and of the calls refused, per machine
+    "x86_64": (0xC000003E, 56, {"fork": 57, "vfork": 58, "shmget": 29, "mq_open": 240,
+                                "memfd_create": 319, "memfd_secret": 447}),
+    "aarch64": (0xC00000B7, 220, {"shmget": 194, "mq_open": 180, "memfd_create": 279,
+                                  "memfd_secret": 447}),
+}  # fmt: skip
+_CLONE3 = 435
+_CLONE_THREAD = 0x10000
+_ALLOW, _KILL = 0x7FFF0000, 0x80000000
+
+
+def _errno(number: int) -> int:
+    return 0x00050000 | number  # SECCOMP_RET_ERRNO
+
+
+def seccomp_program(machine: str | None = None) -> bytes:
+    """The seccomp filter of every sandbox (a classic BPF program, as ``bwrap --seccomp``
+    reads it): what would hold memory or processor time outside the per-process limits is
+    refused. No new process (``fork``, ``vfork``, a ``clone`` that is not a thread: EPERM;
+    ``clone3``: ENOSYS, so the C library falls back on ``clone``), no anonymous or shared
+    memory files (``memfd_create``, ``memfd_secret``, SysV ``shmget``, POSIX ``mq_open``:
+    EPERM). Another machine's calls kill the process. ``ValueError`` on a machine without
+    one."""
+    machine = machine or os.uname().machine
+    if machine not in _ARCHES:
+        raise ValueError(f"no seccomp filter for {machine} (x86_64, aarch64)")
+    arch, clone, refused = _ARCHES[machine]
+    ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06  # BPF_LD|W|ABS, BPF_JMP|..|K, BPF_RET
+    code = [(ld, 0, 0, 4), (jeq, 1, 0, arch), (ret, 0, 0, _KILL), (ld, 0, 0, 0),
+            (jge, 0, 1, 0x40000000), (ret, 0, 0, _errno(errno.ENOSYS)),  # x32's numbers
+            (jeq, 0, 1, _CLONE3), (ret, 0, 0, _errno(errno.ENOSYS))]  # fmt: skip
+    for number in refused.values():
+        code += [(jeq, 0, 1, number), (ret, 0, 0, _errno(errno.EPERM))]
+    code += [(jeq, 0, 4, clone), (ld, 0, 0, 16), (jset, 0, 1, _CLONE_THREAD),  # its flags
+             (ret, 0, 0, _ALLOW), (ret, 0, 0, _errno(errno.EPERM)),
+             (ret, 0, 0, _ALLOW)]  # fmt: skip
+    return b"".join(struct.pack("=HBBI", *op) for op in code)
+
+
+@contextlib.contextmanager
+def seccomp_file() -> Iterator[int]:
+    """A file descriptor to read the seccomp filter from (a pipe, read once by ``bwrap``),
+    to pass to the sandbox's ``bwrap`` (``pass_fds``) and closed after."""
+    program = seccomp_program()
+    read, write = os.pipe()
+    try:
+        os.write(write, program)  # a few hundred bytes: the pipe holds them
+        os.close(write)
+        yield read
+    finally:
+        with contextlib.suppress(OSError):
+            os.close(write)
+        os.close(read)
 
 
 def sandboxed(
-    command: Sequence[str], cwd: str, limits: Limits, readable: Sequence[str] = ()
+    command: Sequence[str],
+    cwd: str,
+    limits: Limits,
+    readable: Sequence[str] = (),
+    forbidden: Sequence[str] = (),
+    *,
+    seccomp_fd: int,
 ) -> list[str]:
-    """The command line that runs ``command`` in a sandbox, in ``cwd`` (an empty directory
-    there unless a visible path lies in it), seeing also ``readable`` (read-only)."""
-    program = resolve_program(command)
+    """The command line that runs ``command`` (its words read from ``cwd``) in a sandbox, in
+    its private ``/tmp``, seeing also ``readable`` (read-only), under the seccomp filter read
+    from ``seccomp_fd`` (``seccomp_file``); ``SandboxError`` for a path it may not show."""
+    seen = view(command, cwd, readable, forbidden)
     args = [BWRAP, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--die-with-parent", "--new-session",
             "--hostname", "bot"]  # fmt: skip
@@ -190,13 +430,17 @@ def sandboxed(
             args += ["--ro-bind", path, path]
     args += ["--proc", "/proc", "--dev", "/dev"]
     args += ["--perms", "1777", "--size", str(limits.tmp_mb << 20), "--tmpfs", "/tmp"]
-    shown = [*visible(command, cwd), *map(os.path.abspath, readable)]
-    folders = {cwd, *(os.path.dirname(path) for path in shown)}
-    for folder in sorted(folders):  # every folder on the way, open to all (bwrap's are not)
+    places = [*seen.shown, *(link for _, link in seen.links)]
+    for folder in sorted({os.path.dirname(p) for p in places}):  # open to all (bwrap's are not)
         args += ["--dir", folder]
-    for path in shown:
+    for path in seen.shown:
         args += ["--ro-bind", path, path]
-    args += ["--chdir", cwd, "--clearenv"]
+    for target, link in seen.links:
+        args += ["--symlink", target, link]
+    # Nothing is writable but /tmp: the sandbox's own root and /dev are memory without a
+    # cap, and its user owns them where the referee is not root.
+    args += ["--remount-ro", "/dev", "--remount-ro", "/"]
+    args += ["--seccomp", str(seccomp_fd), "--chdir", "/tmp", "--clearenv"]
     for name, value in ENVIRONMENT.items():
         args += ["--setenv", name, value]
     # The process cap is set inside, once the sandbox's user exists: the kernel counts it
@@ -206,7 +450,7 @@ def sandboxed(
         uid = str(1_000_000_000 + secrets.randbelow(1_000_000_000))
         args += ["--", SETPRIV, f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
                  "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all"]  # fmt: skip
-    return [*args, "--", program, *command[1:]]
+    return [*args, "--", seen.program, *seen.words]
 
 
 @functools.cache
@@ -219,8 +463,15 @@ def unavailable() -> str | None:
         if not os.access(tool, os.X_OK):
             return f"{tool} is missing (install {package})"
     try:
-        line = sandboxed(["/bin/true"], "/", Limits())
-        done = subprocess.run(line, capture_output=True, timeout=20, check=False)
+        seccomp_program()
+    except ValueError as exc:
+        return str(exc)
+    try:
+        with seccomp_file() as fd:
+            line = sandboxed(["/bin/true"], "/", Limits(), seccomp_fd=fd)
+            done = subprocess.run(
+                line, capture_output=True, timeout=20, check=False, pass_fds=(fd,)
+            )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"{BWRAP} cannot run: {exc}"
     if done.returncode != 0:
