@@ -139,6 +139,7 @@ def _script(path: Path | str, moves: int, restart_every: int | None) -> list[Any
     current = hub.latest.id
     for n in range(moves):
         if restart_every and n and n % restart_every == 0:
+            hub.store.close(checkpoint=False)  # as a killed server leaves it: the lock let go
             hub = _hub(path, clock)
         clock.t += 5
         hosted = hub.find(current)
@@ -155,8 +156,10 @@ def _script(path: Path | str, moves: int, restart_every: int | None) -> list[Any
         if hosted.match.finished:  # the people start another game at once
             clock.t += JOIN_GRACE
             current = _send(hub, Client(), {"type": "new"})[0]["match"]
+    hub.store.close()
     store = Store(path)
     loaded = [store.load(i) for i in store.ids()]
+    store.close()
     return [(s.record, s.seats, s.finished) for s in loaded if s is not None]
 
 
@@ -332,6 +335,7 @@ def test_a_match_that_cannot_be_read_back_is_archived_and_the_others_restored(
     with db:
         db.execute("UPDATE matches SET seats = '[{\"name\": 1}' WHERE id = ?", (bad,))
     db.close()
+    hub.store.close(checkpoint=False)
     again = _hub(path, clock)
     assert list(again.matches) == [good]
     assert bad in caplog.text and bad not in again.store.live()
