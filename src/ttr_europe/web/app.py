@@ -1,8 +1,9 @@
 """The Starlette application: the page, the lobby (``/lobby``), their static files and the
 WebSocket at ``/ws``.
 
-Every message goes through ``Hub.receive`` on the server's one event loop, so the engine is
-never entered by two messages at once. What the hub answers is queued at once for each tab it
+Every message goes through ``Hub.answer`` on the server's one event loop, so the engine is
+never entered by two messages at once; a bot's decision runs in a thread meanwhile (a slow bot
+delays its own match only). What the hub answers is queued at once for each tab it
 is meant for, and each tab has its own writer: a tab sees documents in the order the hub made
 them, and a tab that does not read (a stalled or hostile one) never holds up another tab's
 messages; once ``MAX_PENDING`` documents wait for it, its connection is closed (a tab that

@@ -28,6 +28,10 @@ Messages from the browser (JSON objects with a ``"type"``):
 - ``{"type": "mine", "games": [{"match", "seat", "token"}, ...]}``: "my games": how each of a
   browser's seats stands (``games``), sent again to this tab after every move in any of them.
 
+Bots: after a message, the bots of each match it left to them move (``answer``: each decision
+in a thread, so a slow bot or a ``cmd:`` program delays its own match only; ``receive``: at
+once), and the match's tabs hear of the person's move with the bots' replies.
+
 Matches live in a ``Store`` (SQLite): each move, seat token (hashed) and new match is committed
 before any tab hears of it (``answer`` waits for the store's writer; ``receive`` is the same
 for callers without an event loop), and a hub made on the same database restores every match
@@ -90,8 +94,9 @@ from ..errors import (
 from ..errors import WebError as WebError  # noqa: PLC0414 (re-exported from its old home)
 from ..i18n import LANGUAGES, translator
 from ..jsonio import action_from_json, cards_json, parse_json, scoreboard_to_json
+from ..loop import MAX_ACTIONS
 from ..maps import available_maps
-from ..players import close_bots, make_bot
+from ..players import close_bots, decide, make_bot
 from ..render import render_svg, score_highlights
 from ..table.match import Match, Seat
 from . import lobby
@@ -159,6 +164,8 @@ class Hosted:
     moves_checked: float | None = None  # when it was last filled
     lost: bool = False  # the database did not take a change: out of play, memory dropped
     writing: Future[None] | None = None  # its last change queued for the database
+    turn: asyncio.Lock = attrs.field(factory=asyncio.Lock)  # held while its bots decide
+    thinking: bool = False  # a bot of it is deciding in a thread: it stays in memory
 
 
 Outgoing = list[tuple[Client, Json]]
@@ -196,6 +203,7 @@ class Hub:
         self.followers: dict[str, set[Client]] = {}  # match id -> tabs whose "my games" has it
         self._created: deque[float] = deque()  # when the latest ``create``s were answered
         self._lobby: tuple[float, Json, str] | None = None  # when made, the list, its text
+        self._due: list[Hosted] | None = None  # during a message: matches whose bots move next
         self._restore_all()
         live = [h for h in self.matches.values() if not h.match.finished]
         self.latest = live[-1] if live else self.new_match()
@@ -212,7 +220,6 @@ class Hub:
         specs = [SeatSpec(s.name, None if s.is_person else s.name) for s in match.seats]
         now = self._now()
         hosted = Hosted("", match, specs, now)
-        _bots_move(hosted)  # nobody to tell yet: the seat names show a stand-in
         while True:  # a clash of 72 random bits is unheard of, but an id is never reused
             hosted.id = secrets.token_urlsafe(ID_BYTES)
             if hosted.id not in self.matches and not self.store.exists(hosted.id):
@@ -223,6 +230,7 @@ class Hub:
         hosted.saved = len(match.actions)
         self.matches[hosted.id] = hosted
         self.latest = hosted
+        self._bots_due(hosted)
         return hosted
 
     def find(self, match_id: str) -> Hosted | None:
@@ -248,7 +256,7 @@ class Hub:
         """Whether ``hosted`` may leave memory: nobody connected, and no person seen within
         ``PERSON_IDLE`` (``JOIN_GRACE`` when nobody has sat at it yet)."""
         quiet = PERSON_IDLE if hosted.joined else JOIN_GRACE
-        return not hosted.clients and now - hosted.seen >= quiet
+        return not hosted.clients and not hosted.thinking and now - hosted.seen >= quiet
 
     def _make_room(self) -> None:
         """Archive one match if memory is full: finished ones first, then the longest idle."""
@@ -323,11 +331,60 @@ class Hub:
         hosted = Hosted(stored.id, match, specs, self._now(), dict(stored.tokens),
                         names=dict(stored.names), saved=len(stored.record.actions),
                         joined=stored.joined, public=public, invites=invites)  # fmt: skip
-        if _bots_move(hosted):
-            log.warning("match %s: a bot failed on restoring; a stand-in plays on", stored.id)
-        self._save(hosted)
         self.matches[hosted.id] = hosted
+        self._bots_due(hosted)
         return hosted
+
+    # ------------------------------------------------------------------ bots
+
+    def _bots_due(self, hosted: Hosted) -> bool:
+        """Whether a bot of ``hosted`` is to act and moves once the message being handled is
+        (the answer tells of its moves); outside a message (a restart, a caller of
+        ``new_match``) its bots move now, and nobody is there to be told."""
+        if hosted.match.bot_to_act() is None:
+            return False
+        if self._due is None:
+            if _bots_move(hosted):
+                log.warning("match %s: a bot failed; a stand-in plays on", hosted.id)
+            self._save(hosted)
+            return False
+        if hosted not in self._due:
+            self._due.append(hosted)
+        return True
+
+    async def _think(self, hosted: Hosted) -> list[str]:
+        """The bots' moves until a person must act or the game ends, each decision in a
+        thread (a program's answer, a search) so that the event loop serves every other match
+        meanwhile; the moves are made here, on the loop, one match's at a time (``turn``).
+        Returns what failed, each failed bot's seat given to a random stand-in."""
+        faults: list[str] = []
+        async with hosted.turn:
+            hosted.thinking = True
+            try:
+                for _ in range(MAX_ACTIONS):  # the game loop's cap on a bot never ending it
+                    asked = hosted.match.bot_to_act()
+                    if asked is None or hosted.lost:
+                        break
+                    try:
+                        action = await asyncio.to_thread(decide, *asked)
+                    except BotError as exc:
+                        faults.append(_stand_in(hosted, exc))
+                        continue
+                    if not hosted.lost:
+                        hosted.match.bot_move(action)
+            finally:
+                hosted.thinking = False
+        return faults
+
+    def _moved(self, hosted: Hosted, faults: list[str]) -> Outgoing:
+        """The moves since the last save queued for the database, and what each tab of the
+        match (and each "my games" holding it) is told of them."""
+        if hosted.lost:
+            return []
+        self._save(hosted)
+        updates = [(c, self._update(c)) for c in hosted.clients]
+        updates += [(c, error("bot_failed", f)) for f in faults for c in hosted.clients]
+        return updates + [(c, self._games(c)) for c in self.followers.get(hosted.id, ())]
 
     def _save(self, hosted: Hosted) -> None:
         """Queue the moves made since the last save for the database (what is told of them
@@ -370,7 +427,14 @@ class Hub:
         what they tell (each change queued for the matches they show is committed), and other
         messages are handled meanwhile; many matches' moves share one commit. An answer that
         shows no match (a pong, most refusals) waits for nothing."""
-        told = self._tag(self._handle(client, text))
+        self._due = []
+        try:
+            out = self._handle(client, text)
+        finally:
+            due, self._due = self._due, None
+        for hosted in due:  # their bots decide off the loop; other messages are served meanwhile
+            out += self._moved(hosted, await self._think(hosted))
+        told = self._tag(out)
         for change in {h.writing for _, _, h in told if h is not None and h.writing is not None}:
             with suppress(Exception):  # a failure is read from each change by _settle
                 await asyncio.wrap_future(change)
@@ -384,7 +448,14 @@ class Hub:
     def receive(self, client: Client, text: str | bytes) -> Outgoing:
         """Handle one message and return its answers once the database holds what they tell
         (``answer`` without an event loop)."""
-        told = self._tag(self._handle(client, text))
+        self._due = []
+        try:
+            out = self._handle(client, text)
+        finally:
+            due, self._due = self._due, None
+        for hosted in due:
+            out += self._moved(hosted, _bots_move(hosted))
+        told = self._tag(out)
         self._wait()
         return self._settle(told, [client])
 
@@ -587,16 +658,11 @@ class Hub:
             wait = (1 - hosted.moves) / MOVE_RATE
             raise WebError("too_fast", f"this match takes {MOVE_RATE:g} move(s) a second: "
                            f"wait {wait:.2f} s")  # fmt: skip
-        faults: list[str] = []
-        try:
-            match.play(seat, action)
-        except BotError as exc:  # the move stands; a stand-in takes the failed bot's seat
-            faults = [_stand_in(hosted, exc), *_bots_move(hosted)]
+        match.play(seat, action, bots=False)
         hosted.moves -= 1  # only a move made counts
-        self._save(hosted)  # before any tab hears of the move
-        updates = [(c, self._update(c)) for c in hosted.clients]
-        updates += [(c, error("bot_failed", f)) for f in faults for c in hosted.clients]
-        return updates + [(c, self._games(c)) for c in self.followers.get(hosted.id, ())]
+        if self._bots_due(hosted):
+            return []  # the tabs hear of it with the bots' replies (``answer``)
+        return self._moved(hosted, [])  # saved before any tab hears of the move
 
     def _on_create(self, client: Client, message: Json) -> Outgoing:
         _fields(message, ("map", "variant", "seats", "public"))

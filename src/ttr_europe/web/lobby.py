@@ -25,7 +25,7 @@ from ..table.match import PERSON, Match
 
 Json = dict[str, Any]
 
-WEB_BOTS = ("greedy", "saver", "claimer", "random")  # quick enough for the server's one loop
+WEB_BOTS = ("greedy", "saver", "claimer", "random")  # quick: a page cannot ask for searches
 PEOPLE = ("here", "invite")
 MAX_SEATS = 5
 MAX_CREATES = 30  # matches made with ``create`` in any ``CREATE_WINDOW`` seconds, server-wide
