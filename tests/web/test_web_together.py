@@ -23,7 +23,7 @@ from repo_scripts import load_script
 from ttr_europe import observe, score
 from ttr_europe.i18n import translator
 from ttr_europe.table.match import Match
-from ttr_europe.web.lobby import MAX_CREATES
+from ttr_europe.web.lobby import MAX_NEW_PER_ADDRESS
 
 SERVER_DEAL = lambda: Match.new("europe", "base", 2, 3, ["person", "greedy"])  # noqa: E731
 
@@ -221,7 +221,8 @@ def test_a_flood_of_matches_is_refused_and_makes_nothing(browser: Any) -> None:
         before = server.hub.store.count()
         answers = page.evaluate(
             """async (n) => {
-                // a tab each, as a flood from many tabs: every one has its own rate limit
+                // a tab each, as a flood from many tabs of one address (127.0.0.1): every
+                // one has its own credits, the address its own limit on new matches
                 const one = () => new Promise((ok) => {
                     const ws = new WebSocket(`ws://${location.host}/ws`);
                     ws.onopen = () => ws.send(JSON.stringify({type: "create", map: "europe",
@@ -232,10 +233,10 @@ def test_a_flood_of_matches_is_refused_and_makes_nothing(browser: Any) -> None:
                 for (let i = 0; i < n; i++) got.push(await one());
                 return got.map((m) => m.type === "error" ? m.code : m.type);
             }""",
-            MAX_CREATES + 2,
+            MAX_NEW_PER_ADDRESS + 2,
         )
-        assert answers == ["created"] * MAX_CREATES + ["too_many_new"] * 2
-        assert server.hub.store.count() == before + MAX_CREATES
+        assert answers == ["created"] * MAX_NEW_PER_ADDRESS + ["too_many_new"] * 2
+        assert server.hub.store.count() == before + MAX_NEW_PER_ADDRESS
 
 
 @pytest.mark.slow

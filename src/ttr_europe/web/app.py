@@ -142,7 +142,10 @@ def create_app(
             await websocket.close(1013)  # before the handshake: HTTP 403, try again later
             return
         await websocket.accept()
-        client = Client()
+        # its address as Uvicorn gives it (behind a proxy it trusts, the forwarded one): the
+        # hub's limits on new matches are each address's before they are the server's
+        peer = websocket.client
+        client = Client(address=None if peer is None else peer.host)
         queue: asyncio.Queue[str] = asyncio.Queue()
         writer = asyncio.ensure_future(write(websocket, queue))
         reader = asyncio.ensure_future(read(websocket, client))

@@ -55,11 +55,12 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 import json
 import logging
 import secrets
 import time
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import wait as wait_for
@@ -126,18 +127,29 @@ ID_BYTES = 9  # random bytes in a match id (12 characters)
 log = logging.getLogger("ttr_europe.web")
 
 Json = dict[str, Any]
+_CONNECTIONS = itertools.count()  # numbers the connections
 
 
 @attrs.define(eq=False)
 class Client:
-    """One connection: the match and seat it joined, and the last event number it was sent."""
+    """One connection: the match and seat it joined, and the last event number it was sent.
+    ``address``: where it comes from, as the server sees it (None: a connection of its own,
+    as for a caller without a network)."""
 
     hosted: Hosted | None = None
+    address: str | None = None
     seat: int | None = None
     seen: int = 0
     credits: float = BURST  # the rate limit's bucket (``Hub.receive``)
     checked: float | None = None  # when it was last filled
     follows: dict[str, set[int]] = attrs.field(factory=dict)  # "my games": match -> seats
+    dealt: lobby.Window = attrs.field(factory=lobby.Window)  # the matches dealt for it lately
+    number: int = attrs.field(factory=functools.partial(next, _CONNECTIONS))
+
+    @property
+    def dealer(self) -> str:
+        """Whose limits on new matches it counts against: its address, else itself."""
+        return self.address if self.address is not None else f"connection {self.number}"
 
 
 @attrs.define(eq=False)
@@ -166,6 +178,7 @@ class Hosted:
     writing: Future[None] | None = None  # its last change queued for the database
     turn: asyncio.Lock = attrs.field(factory=asyncio.Lock)  # held while its bots decide
     thinking: bool = False  # a bot of it is deciding in a thread: it stays in memory
+    maker: str | None = None  # the address whose message dealt it (``Client.dealer``)
 
 
 Outgoing = list[tuple[Client, Json]]
@@ -201,7 +214,8 @@ class Hub:
         self._maps: dict[str, Any] = {}  # the maps of the matches made here, by id
         self._writes: list[tuple[Hosted | None, Future[None]]] = []  # not yet settled
         self.followers: dict[str, set[Client]] = {}  # match id -> tabs whose "my games" has it
-        self._created: deque[float] = deque()  # when the latest ``create``s were answered
+        self._created = lobby.Window()  # the matches made with ``create`` lately, server-wide
+        self._dealt: dict[str, lobby.Window] = {}  # the same, per address
         self._lobby: tuple[float, Json, str] | None = None  # when made, the list, its text
         self._due: list[Hosted] | None = None  # during a message: matches whose bots move next
         self._restore_all()
@@ -270,10 +284,58 @@ class Hub:
                 f"people are playing all {len(self.matches)} matches this server holds; "
                 "try again in a few minutes",
             )
-        gone = min(idle, key=lambda h: (not h.match.finished, h.seen))
+        self._archive(min(idle, key=lambda h: (not h.match.finished, h.seen)), now)
+
+    def _archive(self, gone: Hosted, now: float) -> None:
+        """``gone`` leaves memory, kept in the database (a tab that joins it brings it back)."""
         del self.matches[gone.id]
         self._wrote(None, self.store.archive(gone.id, now))
         close_bots(seat.bot for seat in gone.match.seats)  # a joined archive starts them anew
+
+    def _deal(self, client: Client, match: Match | None = None) -> Hosted:
+        """A new match for ``client``'s message (``new_match``), within the limits on new
+        matches: its connection's, its address's, then (a match made from the page, ``match``,
+        which the lobby may list) the server's (``lobby``), so that one client cannot use up
+        what everyone shares; an address holding ``MAX_HELD_PER_ADDRESS`` unfinished matches
+        gives up its oldest that no tab shows. Refused with ``too_many_new``, changing
+        nothing. (The server's own deals, ``new`` and ``play``, are bounded server-wide by
+        ``max_matches``.)"""
+        now, wall = self._clock(), self._now()
+        self._expire(wall)
+        who = client.dealer
+        mine = self._dealt.setdefault(who, lobby.Window())
+        limits = [(client.dealt, lobby.MAX_NEW_PER_TAB, "by this tab"),
+                  (mine, lobby.MAX_NEW_PER_ADDRESS, "from your address")]  # fmt: skip
+        if match is not None:
+            limits.append((self._created, lobby.MAX_CREATES, "on this server"))
+        for window, most, whose in limits:
+            wait = window.wait(now, most)
+            if wait is not None:
+                raise WebError("too_many_new", f"{most} matches were made {whose} in the last "
+                               f"minute; try again in {wait:.0f} s")  # fmt: skip
+        held = [h for h in self.matches.values() if h.maker == who and not h.match.finished]
+        if len(held) >= lobby.MAX_HELD_PER_ADDRESS:
+            unshown = [h for h in held if not h.clients and not h.thinking]
+            if not unshown:
+                raise WebError("too_many_new", f"{len(held)} unfinished matches made from your "
+                               "address are open in tabs; finish or close one first")  # fmt: skip
+            self._archive(min(unshown, key=lambda h: h.seen), wall)
+        hosted = self.new_match(match)
+        hosted.maker = who
+        for window, _, _ in limits:
+            window.times.append(now)
+        return hosted
+
+    def _expire(self, now: float) -> None:
+        """Archive the junk: matches nobody has sat at, with no tab, for ``UNPLAYED_TTL`` (they
+        leave the lobby); and forget the windows of quiet addresses."""
+        for hosted in list(self.matches.values()):
+            quiet = not hosted.clients and not hosted.thinking and not hosted.joined
+            if quiet and now - hosted.seen >= lobby.UNPLAYED_TTL:
+                self._archive(hosted, now)
+        clock = self._clock()
+        for who in [w for w, window in self._dealt.items() if window.wait(clock, 1) is None]:
+            del self._dealt[who]
 
     def _restore_all(self) -> None:
         """Bring back the matches the database says were live (the ``max_matches`` most
@@ -555,7 +617,7 @@ class Hub:
     def _on_new(self, client: Client, message: Json) -> Outgoing:
         _fields(message, ())
         self._charge(client, COSTS["new"])
-        hosted = self.new_match()
+        hosted = self._deal(client)
         people = [i for i, s in enumerate(hosted.match.seats) if s.is_person]
         created = {"type": "created", "match": hosted.id, "seat": people[0] if people else None}
         return [(client, created)]
@@ -569,7 +631,7 @@ class Hub:
                  and not latest.match.finished)  # fmt: skip
         # nobody sat there or was sent there yet: that seat, for this tab alone (many tabs
         # asking at once each get their own); only bots play (every match alike): watch them
-        hosted = latest if fresh or not people else self.new_match()
+        hosted = latest if fresh or not people else self._deal(client)
         hosted.offered = people
         first = next((i for i, s in enumerate(hosted.match.seats) if s.is_person), None)
         return [(client, {"type": "created", "match": hosted.id, "seat": first})]
@@ -582,7 +644,7 @@ class Hub:
         invite = _optional(message, "invite", str)
         name = _name(_optional(message, "name", str))
         if match_id is None:
-            hosted = self.latest if self.latest.id in self.matches else self.new_match()
+            hosted = self.latest if self.latest.id in self.matches else self._deal(client)
         else:
             found = self.find(match_id)
             if found is None:
@@ -667,16 +729,9 @@ class Hub:
     def _on_create(self, client: Client, message: Json) -> Outgoing:
         _fields(message, ("map", "variant", "seats", "public"))
         wanted = lobby.settings(message, available_maps(), _name)
-        now = self._clock()
-        while self._created and now - self._created[0] >= lobby.CREATE_WINDOW:
-            self._created.popleft()
-        if len(self._created) >= lobby.MAX_CREATES:
-            wait = lobby.CREATE_WINDOW - (now - self._created[0])
-            raise WebError("too_many_new", f"{len(self._created)} matches were made in the last "
-                           f"minute; try again in {wait:.0f} s")  # fmt: skip
         match = wanted.match(secrets.randbelow(2**31))  # bad settings: refused before the charge
         self._charge(client, COSTS["create"])
-        hosted = self.new_match(match)
+        hosted = self._deal(client, match)
         tokens = {i: secrets.token_urlsafe(16) for i, k in enumerate(wanted.seats) if k == "here"}
         invites = {i: secrets.token_urlsafe(16) for i, k in enumerate(wanted.seats)
                    if k == "invite"}  # fmt: skip
@@ -691,7 +746,6 @@ class Hub:
         hosted.tokens.update(hashed)
         hosted.public = wanted.public
         hosted.invites = {i: token_hash(t) for i, t in invites.items()}
-        self._created.append(now)
         first = min(tokens, default=None)
         created = {"type": "created", "match": hosted.id, "seat": first,
                    "tokens": {str(i): t for i, t in tokens.items()},
@@ -705,6 +759,7 @@ class Hub:
         self._charge(client, COSTS["lobby"])
         now = self._clock()
         if self._lobby is None or now - self._lobby[0] >= lobby.LOBBY_FRESH:
+            self._expire(self._now())
             listed = [h for h in self.matches.values() if h.public and not h.match.finished]
             rows = [self._summary(h) for h in reversed(listed[-lobby.MAX_LOBBY :])]
             doc = {"type": "lobby", "matches": rows, "choices": lobby.choices()}
