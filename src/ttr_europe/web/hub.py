@@ -643,33 +643,9 @@ class Hub:
         token = _optional(message, "token", str)
         invite = _optional(message, "invite", str)
         name = _name(_optional(message, "name", str))
-        if match_id is None:
-            hosted = self.latest if self.latest.id in self.matches else self._deal(client)
-        else:
-            found = self.find(match_id)
-            if found is None:
-                raise WebError(
-                    "unknown_match", f"no match {match_id!r} on this server: start a new game"
-                )
-            hosted = found
-        seats = hosted.match.seats
+        hosted = self._joined_match(client, match_id)
         if seat is not None:
-            if not 0 <= seat < len(seats):
-                raise WebError("no_seat", f"no {_player(seat)} in a {len(seats)}-player game")
-            if not seats[seat].is_person:
-                raise WebError("bot_seat", f"{_player(seat)} is played by a bot")
-            held = hosted.tokens.get(seat)
-            mine = held is not None and token is not None and _same(held, token)
-            if invite is not None and not mine:
-                expected = hosted.invites.get(seat)
-                if expected is None or not _same(expected, invite):
-                    raise WebError("bad_invite", "this invite link is not one of this match's")
-                if held is not None:
-                    raise WebError("invite_used", f"{_player(seat)}'s invite was used already")
-            elif held is not None and not mine:
-                raise WebError("seat_taken", f"{_player(seat)}'s seat is taken by another tab")
-            elif held is None and hosted.public is False:
-                raise WebError("invite_only", f"{_player(seat)}'s seat is for the invited player")
+            _may_sit(hosted, seat, token, invite)
         others = [c for c in hosted.clients if c is not client and c.seat == seat]
         if len(others) >= (MAX_WATCHERS if seat is None else MAX_TABS_PER_SEAT):
             where = "watching this match" if seat is None else f"at {_player(seat)}'s seat"
@@ -677,19 +653,7 @@ class Hub:
         self._charge(client, COSTS["join"])  # only a join that sends the position costs more
         seated = seat is not None and seat not in hosted.tokens
         if seat is not None:
-            hosted.seen = self._now()
-            if seat not in hosted.tokens:  # the seat's first tab: its token, saved first
-                token = secrets.token_urlsafe(16)
-                taken = self.store.seat_taken(hosted.id, seat, token_hash(token), now=hosted.seen)
-                self._wrote(hosted, taken)
-                hosted.tokens[seat] = token_hash(token)
-                hosted.joined = True
-            elif not hosted.joined:  # a seat reserved for its maker's device
-                self._wrote(hosted, mark_joined(self.store, hosted.id, now=hosted.seen))
-                hosted.joined = True
-        if seat is not None and name and hosted.names.get(seat) != name:
-            self._wrote(hosted, self.store.named(hosted.id, seat, name))
-            hosted.names[seat] = name
+            token = self._sit(hosted, seat, token, name)
         self.leave(client)
         client.hosted, client.seat, client.seen = hosted, seat, 0
         hosted.clients.append(client)
@@ -697,6 +661,35 @@ class Hub:
         # the tabs whose "my games" hold this match hear that the seat is taken
         told = [(c, self._games(c)) for c in self.followers.get(hosted.id, ()) if seated]
         return [(client, joined), (client, self._update(client)), *told]
+
+    def _joined_match(self, client: Client, match_id: str | None) -> Hosted:
+        """The match a ``join`` names (None: the latest, or a new one if it left memory)."""
+        if match_id is None:
+            return self.latest if self.latest.id in self.matches else self._deal(client)
+        found = self.find(match_id)
+        if found is None:
+            raise WebError(
+                "unknown_match", f"no match {match_id!r} on this server: start a new game"
+            )
+        return found
+
+    def _sit(self, hosted: Hosted, seat: int, token: str | None, name: str | None) -> str | None:
+        """A person at ``seat`` (allowed by ``_may_sit``): the seat's first tab gets its token,
+        saved first; the name its player chose, saved. Returns the tab's token."""
+        hosted.seen = self._now()
+        if seat not in hosted.tokens:
+            token = secrets.token_urlsafe(16)
+            taken = self.store.seat_taken(hosted.id, seat, token_hash(token), now=hosted.seen)
+            self._wrote(hosted, taken)
+            hosted.tokens[seat] = token_hash(token)
+            hosted.joined = True
+        elif not hosted.joined:  # a seat reserved for its maker's device
+            self._wrote(hosted, mark_joined(self.store, hosted.id, now=hosted.seen))
+            hosted.joined = True
+        if name and hosted.names.get(seat) != name:
+            self._wrote(hosted, self.store.named(hosted.id, seat, name))
+            hosted.names[seat] = name
+        return token
 
     def _on_act(self, client: Client, message: Json) -> Outgoing:
         _fields(message, ("action", "seat"))
@@ -1067,6 +1060,28 @@ def _optional(message: Json, name: str, kind: type) -> Any:
 def _not_saved() -> Json:
     return error("not_saved", "the server could not save that; reload the page to go on from "
                  "the last move it saved")  # fmt: skip
+
+
+def _may_sit(hosted: Hosted, seat: int, token: str | None, invite: str | None) -> None:
+    """Refuse a tab the seat it asks for unless it is a person's seat and the tab holds its
+    token, its invite, or (a public match's free seat) nothing is needed."""
+    seats = hosted.match.seats
+    if not 0 <= seat < len(seats):
+        raise WebError("no_seat", f"no {_player(seat)} in a {len(seats)}-player game")
+    if not seats[seat].is_person:
+        raise WebError("bot_seat", f"{_player(seat)} is played by a bot")
+    held = hosted.tokens.get(seat)
+    mine = held is not None and token is not None and _same(held, token)
+    if invite is not None and not mine:
+        expected = hosted.invites.get(seat)
+        if expected is None or not _same(expected, invite):
+            raise WebError("bad_invite", "this invite link is not one of this match's")
+        if held is not None:
+            raise WebError("invite_used", f"{_player(seat)}'s invite was used already")
+    elif held is not None and not mine:
+        raise WebError("seat_taken", f"{_player(seat)}'s seat is taken by another tab")
+    elif held is None and hosted.public is False:
+        raise WebError("invite_only", f"{_player(seat)}'s seat is for the invited player")
 
 
 def _seated(client: Client) -> tuple[Hosted, int]:
