@@ -51,7 +51,10 @@ def _create(hub: Hub, client: Client, seats: list[Json] = HERE_INVITE_BOT, **mor
 def _snapshot(hub: Hub) -> tuple[Any, ...]:
     return (
         hub.store.count(),
-        {i: (h.match.seq, dict(h.tokens), dict(h.invites)) for i, h in hub.matches.items()},
+        {
+            i: (h.match.seq, dict(h.seating.tokens), dict(h.seating.invites))
+            for i, h in hub.matches.items()
+        },
     )
 
 
@@ -61,7 +64,7 @@ def test_a_made_match_gives_its_makers_tokens_and_invites_and_keeps_them_hashed(
     hosted = hub.matches[made["match"]]
     assert made["seat"] == 0 and set(made["tokens"]) == {"0"} and set(made["invites"]) == {"1"}
     assert [s.is_person for s in hosted.match.seats] == [True, True, False]
-    assert hosted.names == {0: "Ann"} and hosted.public is False
+    assert hosted.seating.names == {0: "Ann"} and hosted.listing.public is False
     public, invites = sharing(hub.store, made["match"])
     assert public is False and set(invites) == {1}
     assert made["invites"]["1"] not in invites.values()  # the secret itself is not kept
@@ -72,7 +75,7 @@ def test_a_made_match_gives_its_makers_tokens_and_invites_and_keeps_them_hashed(
     friend = Client()
     joined = _one(hub, friend, {"type": "join", "match": made["match"], "seat": 1,
                                 "invite": made["invites"]["1"]})  # fmt: skip
-    assert joined["type"] == "joined" and joined["token"] and hosted.tokens.keys() == {0, 1}
+    assert joined["type"] == "joined" and joined["token"] and hosted.seating.tokens.keys() == {0, 1}
     # the token is the friend's from then on: back with it, the invite is not needed
     again = _one(hub, Client(), {"type": "join", "match": made["match"], "seat": 1,
                                  "token": joined["token"]})  # fmt: skip
@@ -220,7 +223,11 @@ def test_a_made_match_comes_back_with_its_sharing_on_the_same_database(tmp_path:
     hub.store.close()
     again = _hub(Store(path))
     hosted = again.matches[made["match"]]
-    assert hosted.public is False and set(hosted.invites) == {1} and set(hosted.tokens) == {0}
+    assert (
+        hosted.listing.public is False
+        and set(hosted.seating.invites) == {1}
+        and set(hosted.seating.tokens) == {0}
+    )
     link = {"type": "join", "match": made["match"], "seat": 1, "invite": made["invites"]["1"]}
     assert _one(again, Client(), link)["type"] == "joined"
     assert _one(again, Client(), link)["code"] == "invite_used"
@@ -270,7 +277,7 @@ def test_one_sockets_flood_of_creations_leaves_another_person_every_create() -> 
     # they leave memory and the lobby (kept in the database, as every match)
     clock.now += lobby.UNPLAYED_TTL + lobby.LOBBY_FRESH
     assert _one(hub, Client(), {"type": "lobby"})["matches"] == []
-    assert not any(h.maker == flood.dealer for h in hub.matches.values())
+    assert not any(h.listing.maker == flood.dealer for h in hub.matches.values())
     assert hub.store.count() == 1 + len(mine) + flooded.count(None)
 
 
@@ -295,5 +302,5 @@ def test_fresh_sockets_from_one_address_cannot_hold_every_match_slot() -> None:
             doc = {"type": kind} if kind == "new" else {"type": kind, "seats": HERE_INVITE_BOT}
             answers.append(_one(hub, Client(address="10.0.0.2"), doc)["type"])
     assert answers == ["created"] * 16
-    held = [h for h in hub.matches.values() if h.maker == "10.0.0.1"]
+    held = [h for h in hub.matches.values() if h.listing.maker == "10.0.0.1"]
     assert len(held) == lobby.MAX_HELD_PER_ADDRESS

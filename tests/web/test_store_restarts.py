@@ -100,16 +100,23 @@ def test_a_restart_restores_every_match_its_seats_tokens_and_bots(tmp_path: Path
         _play(old, tabs, first, rng)
     clock.t += 100
     second = _send(old, Client(), {"type": "new"})[0]["match"]
-    before = {i: (h.match.state, h.match.seq, dict(h.tokens), [s.name for s in h.match.seats],
-                  dict(h.names)) for i, h in old.matches.items()}  # fmt: skip
+    before = {i: (h.match.state, h.match.seq, dict(h.seating.tokens),
+                  [s.name for s in h.match.seats], dict(h.seating.names))
+              for i, h in old.matches.items()}  # fmt: skip
 
     new = _hub(_as_killed(path, tmp_path / "restarted.db"), clock)
     assert set(new.matches) == {first, second}
     for i, hosted in new.matches.items():
         m = hosted.match
         seats = [s.name for s in m.seats]
-        assert (m.state, m.seq, dict(hosted.tokens), seats, dict(hosted.names)) == before[i]
-    assert new.matches[first].names == {0: "P0", 2: "P2"}
+        assert (
+            m.state,
+            m.seq,
+            dict(hosted.seating.tokens),
+            seats,
+            dict(hosted.seating.names),
+        ) == before[i]
+    assert new.matches[first].seating.names == {0: "P0", 2: "P2"}
     # the tabs come back with their tokens, at the same position; without one, refused
     again = {s: Client() for s in tabs}
     for s, tab in again.items():
@@ -229,7 +236,7 @@ def test_another_tab_cannot_evict_a_match_whose_person_was_just_here(tmp_path: P
             _send(hub, attacker, {"type": "join", "match": created["match"], "seat": 0})
     # the attacker's own matches make room for its next: it never holds more than its share
     assert codes == ["created"] * 64
-    held = [h for h in hub.matches.values() if h.maker == attacker.dealer]
+    held = [h for h in hub.matches.values() if h.listing.maker == attacker.dealer]
     assert len(held) == MAX_HELD_PER_ADDRESS and len(hub.matches) == MAX_HELD_PER_ADDRESS + 1
     clock.t += 10
     back = Client()
@@ -278,7 +285,7 @@ def test_a_full_disk_refuses_moves_and_new_matches_with_not_saved_and_loses_noth
             break
     assert [a.get("code") for a in answer] == ["not_saved"], answer
     assert "database or disk is full" in caplog.text
-    assert hosted.lost and hosted.id not in hub.matches
+    assert hosted.saving.lost and hosted.id not in hub.matches
     assert all(t.hosted is None for t in tabs.values())  # every tab of it was let go
     stored = hub.store.load(hosted.id)
     assert stored is not None and stored.record.actions == told[1]  # all told, only

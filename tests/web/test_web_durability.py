@@ -237,7 +237,7 @@ def test_a_file_changed_under_the_server_is_noticed_and_no_move_is_acknowledged(
     answer = _move(hub, tab)
     assert [a.get("code") for a in answer] == ["not_saved"], answer
     assert hub.store.damage is not None and "nothing more is saved" in caplog.text
-    assert hosted is not None and hosted.lost and tab.hosted is None
+    assert hosted is not None and hosted.saving.lost and tab.hosted is None
     # no more moves are taken: the match, joined again, is refused again; so is a new one
     again = Client()
     clock.t += JOIN_GRACE

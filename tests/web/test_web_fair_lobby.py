@@ -64,7 +64,9 @@ def test_fresh_sockets_from_one_address_leave_another_address_its_create_and_new
     with serving(deal) as server:
         flood, person, listed = asyncio.run(_flood_then_person(server.ws))
         assert person == ["created", "created"]  # was too_many_new: the flood filled the window
-        makers = {h.maker for h in server.hub.matches.values() if h.maker is not None}
+        makers = {
+            h.listing.maker for h in server.hub.matches.values() if h.listing.maker is not None
+        }
     assert flood == ["created"] * lobby.MAX_NEW_PER_ADDRESS + ["too_many_new"] * (
         lobby.MAX_CREATES + 2 - lobby.MAX_NEW_PER_ADDRESS
     )

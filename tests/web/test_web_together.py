@@ -94,12 +94,12 @@ def test_a_friend_joins_by_invite_link_and_the_two_play_to_the_end(
         stranger.goto(links[1].replace("invite=", "invite=x"))
         stranger.wait_for_selector("#error[data-code='bad_invite']", timeout=TIMEOUT)
         hosted = server.hub.matches[match_id]
-        assert set(hosted.tokens) == {0}
+        assert set(hosted.seating.tokens) == {0}
         bob = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
         bob.goto(links[1])
         bob.wait_for_selector("#players tr[data-seat='0']", timeout=TIMEOUT)
         assert "Player 2" in bob.locator("#where").inner_text() and "invite" not in bob.url
-        assert set(hosted.tokens) == {0, 1}
+        assert set(hosted.seating.tokens) == {0, 1}
         ann.wait_for_selector("#invites", state="detached", timeout=TIMEOUT)
         # the link is spent: a third browser opening it is told so and watches
         stranger.goto(links[1])
@@ -201,7 +201,7 @@ def test_the_lobby_lists_public_matches_with_their_free_seats(browser: Any, tmp_
         cleo.wait_for_function(
             "document.getElementById('where').textContent.includes('Player 2')", timeout=TIMEOUT
         )
-        assert set(server.hub.matches[open_id].tokens) == {0, 1}
+        assert set(server.hub.matches[open_id].seating.tokens) == {0, 1}
         # the seat is taken: the lobby offers it no more, but watching stays
         cleo.goto(server.url + "lobby")
         row = cleo.locator(f"#open-list tr[data-match='{open_id}']")

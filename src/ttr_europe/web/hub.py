@@ -153,32 +153,96 @@ class Client:
 
 
 @attrs.define(eq=False)
+class Seating:
+    """Who may sit where: each taken seat's token, each invited seat's secret (both hashed),
+    the names people chose, and whether anyone has sat yet."""
+
+    tokens: dict[int, str] = attrs.field(factory=dict)  # seat -> its token's hash
+    invites: dict[int, str] = attrs.field(factory=dict)  # seat -> its invite secret's hash
+    names: dict[int, str] = attrs.field(factory=dict)  # the names people chose for their seats
+    joined: bool = False  # a person has taken a seat
+    offered: bool = False  # ``play`` has handed out its first person's seat
+
+
+@attrs.define(eq=False)
+class Tabs:
+    """The connections showing a match, and when a person was last seen at it."""
+
+    seen: float  # wall clock
+    clients: list[Client] = attrs.field(factory=list)
+
+
+@attrs.define(eq=False)
+class MoveBudget:
+    """The moves a match may still take now (``MOVE_RATE`` a second, ``MOVE_BURST`` at once),
+    whatever number of tabs send them; refused moves are not counted."""
+
+    credits: float = MOVE_BURST
+    checked: float | None = None  # when it was last filled
+
+    def check(self, now: float) -> None:
+        """Refill, then refuse (``too_fast``) unless a move may be made now."""
+        if self.checked is not None:
+            self.credits = min(MOVE_BURST, self.credits + (now - self.checked) * MOVE_RATE)
+        self.checked = now
+        if self.credits < 1:
+            wait = (1 - self.credits) / MOVE_RATE
+            raise WebError("too_fast", f"this match takes {MOVE_RATE:g} move(s) a second: "
+                           f"wait {wait:.2f} s")  # fmt: skip
+
+
+@attrs.define(eq=False)
+class Saving:
+    """What of a match the database holds: its moves saved, its last change queued, and
+    whether a change failed (the match is then out of play)."""
+
+    saved: int = 0  # moves in the database
+    writing: Future[None] | None = None  # its last change queued for the database
+    lost: bool = False  # the database did not take a change: out of play, memory dropped
+
+
+@attrs.define(eq=False)
+class Shown:
+    """What tabs are shown of one position (``seq``): per seat, the parts of an update that
+    depend on the position alone, and the same as JSON text."""
+
+    seq: int = -1
+    docs: dict[int | None, Json] = attrs.field(factory=dict)
+    texts: dict[int | None, str] = attrs.field(factory=dict)
+
+
+@attrs.define(eq=False)
+class Listing:
+    """A match as the lobby knows it: listed or not, and whose message dealt it."""
+
+    public: bool | None = None  # listed in the lobby; None: dealt by the server's settings
+    maker: str | None = None  # the address whose message dealt it (``Client.dealer``)
+
+
+@attrs.define(eq=False)
+class Thinking:
+    """A match's bots deciding off the event loop, one decision at a time (``turn``)."""
+
+    turn: asyncio.Lock = attrs.field(factory=asyncio.Lock)  # held while its bots decide
+    busy: bool = False  # a bot of it is deciding in a thread: it stays in memory
+
+
+@attrs.define(eq=False)
 class Hosted:
-    """A match on the server: its seat tokens (hashed), connected clients, what of it the
-    database holds, when a person was last seen, and what tabs are shown of its position."""
+    """A match on the server, its state by concern: who sits where (``seating``), its tabs,
+    its move budget, what the database holds (``saving``), what tabs are shown of its position,
+    what the lobby knows of it (``listing``) and its bots thinking."""
 
     id: str
     match: Match
     specs: list[SeatSpec]  # the seats as stored (a bot's spec makes it again on a restart)
-    seen: float  # wall clock
-    tokens: dict[int, str] = attrs.field(factory=dict)
-    clients: list[Client] = attrs.field(factory=list)
-    names: dict[int, str] = attrs.field(factory=dict)  # the names people chose for their seats
-    saved: int = 0  # moves in the database
-    joined: bool = False  # a person has taken a seat
-    shown: dict[int | None, Json] = attrs.field(factory=dict)  # per seat, at ``shown_seq``
-    public: bool | None = None  # listed in the lobby; None: dealt by the server's settings
-    invites: dict[int, str] = attrs.field(factory=dict)  # seat -> its invite secret's hash
-    shown_text: dict[int | None, str] = attrs.field(factory=dict)  # the same, as JSON text
-    shown_seq: int = -1
-    offered: bool = False  # ``play`` has handed out its first person's seat
-    moves: float = MOVE_BURST  # the match's move budget (``MOVE_RATE``)
-    moves_checked: float | None = None  # when it was last filled
-    lost: bool = False  # the database did not take a change: out of play, memory dropped
-    writing: Future[None] | None = None  # its last change queued for the database
-    turn: asyncio.Lock = attrs.field(factory=asyncio.Lock)  # held while its bots decide
-    thinking: bool = False  # a bot of it is deciding in a thread: it stays in memory
-    maker: str | None = None  # the address whose message dealt it (``Client.dealer``)
+    tabs: Tabs
+    seating: Seating = attrs.field(factory=Seating)
+    budget: MoveBudget = attrs.field(factory=MoveBudget)
+    saving: Saving = attrs.field(factory=Saving)
+    shown: Shown = attrs.field(factory=Shown)
+    listing: Listing = attrs.field(factory=Listing)
+    bots: Thinking = attrs.field(factory=Thinking)
 
 
 Outgoing = list[tuple[Client, Json]]
@@ -233,7 +297,7 @@ class Hub:
         self._maps.setdefault(match.state.map.id, match.state.map)
         specs = [SeatSpec(s.name, None if s.is_person else s.name) for s in match.seats]
         now = self._now()
-        hosted = Hosted("", match, specs, now)
+        hosted = Hosted("", match, specs, Tabs(now))
         while True:  # a clash of 72 random bits is unheard of, but an id is never reused
             hosted.id = secrets.token_urlsafe(ID_BYTES)
             if hosted.id not in self.matches and not self.store.exists(hosted.id):
@@ -241,7 +305,7 @@ class Hub:
         added = self.store.add(hosted.id, match.record(), hosted.specs, _rngs(hosted), now=now,
                                finished=match.finished)  # fmt: skip
         self._wrote(hosted, added)
-        hosted.saved = len(match.actions)
+        hosted.saving.saved = len(match.actions)
         self.matches[hosted.id] = hosted
         self.latest = hosted
         self._bots_due(hosted)
@@ -269,8 +333,8 @@ class Hub:
     def evictable(self, hosted: Hosted, now: float) -> bool:
         """Whether ``hosted`` may leave memory: nobody connected, and no person seen within
         ``PERSON_IDLE`` (``JOIN_GRACE`` when nobody has sat at it yet)."""
-        quiet = PERSON_IDLE if hosted.joined else JOIN_GRACE
-        return not hosted.clients and not hosted.thinking and now - hosted.seen >= quiet
+        quiet = PERSON_IDLE if hosted.seating.joined else JOIN_GRACE
+        return not hosted.tabs.clients and not hosted.bots.busy and now - hosted.tabs.seen >= quiet
 
     def _make_room(self) -> None:
         """Archive one match if memory is full: finished ones first, then the longest idle."""
@@ -284,7 +348,7 @@ class Hub:
                 f"people are playing all {len(self.matches)} matches this server holds; "
                 "try again in a few minutes",
             )
-        self._archive(min(idle, key=lambda h: (not h.match.finished, h.seen)), now)
+        self._archive(min(idle, key=lambda h: (not h.match.finished, h.tabs.seen)), now)
 
     def _archive(self, gone: Hosted, now: float) -> None:
         """``gone`` leaves memory, kept in the database (a tab that joins it brings it back)."""
@@ -313,15 +377,15 @@ class Hub:
             if wait is not None:
                 raise WebError("too_many_new", f"{most} matches were made {whose} in the last "
                                f"minute; try again in {wait:.0f} s")  # fmt: skip
-        held = [h for h in self.matches.values() if h.maker == who and not h.match.finished]
+        held = [h for h in self.matches.values() if h.listing.maker == who and not h.match.finished]
         if len(held) >= lobby.MAX_HELD_PER_ADDRESS:
-            unshown = [h for h in held if not h.clients and not h.thinking]
+            unshown = [h for h in held if not h.tabs.clients and not h.bots.busy]
             if not unshown:
                 raise WebError("too_many_new", f"{len(held)} unfinished matches made from your "
                                "address are open in tabs; finish or close one first")  # fmt: skip
-            self._archive(min(unshown, key=lambda h: h.seen), wall)
+            self._archive(min(unshown, key=lambda h: h.tabs.seen), wall)
         hosted = self.new_match(match)
-        hosted.maker = who
+        hosted.listing.maker = who
         for window, _, _ in limits:
             window.times.append(now)
         return hosted
@@ -330,8 +394,8 @@ class Hub:
         """Archive the junk: matches nobody has sat at, with no tab, for ``UNPLAYED_TTL`` (they
         leave the lobby); and forget the windows of quiet addresses."""
         for hosted in list(self.matches.values()):
-            quiet = not hosted.clients and not hosted.thinking and not hosted.joined
-            if quiet and now - hosted.seen >= lobby.UNPLAYED_TTL:
+            quiet = not hosted.tabs.clients and not hosted.bots.busy and not hosted.seating.joined
+            if quiet and now - hosted.tabs.seen >= lobby.UNPLAYED_TTL:
                 self._archive(hosted, now)
         clock = self._clock()
         for who in [w for w, window in self._dealt.items() if window.wait(clock, 1) is None]:
@@ -390,9 +454,10 @@ class Hub:
         as seen now: their tabs come back within seconds of a restart."""
         match, specs = self._rebuild(stored)
         public, invites = sharing(self.store, stored.id)
-        hosted = Hosted(stored.id, match, specs, self._now(), dict(stored.tokens),
-                        names=dict(stored.names), saved=len(stored.record.actions),
-                        joined=stored.joined, public=public, invites=invites)  # fmt: skip
+        seating = Seating(dict(stored.tokens), invites, dict(stored.names), stored.joined)
+        hosted = Hosted(stored.id, match, specs, Tabs(self._now()), seating,
+                        saving=Saving(len(stored.record.actions)),
+                        listing=Listing(public))  # fmt: skip
         self.matches[hosted.id] = hosted
         self._bots_due(hosted)
         return hosted
@@ -420,55 +485,55 @@ class Hub:
         meanwhile; the moves are made here, on the loop, one match's at a time (``turn``).
         Returns what failed, each failed bot's seat given to a random stand-in."""
         faults: list[str] = []
-        async with hosted.turn:
-            hosted.thinking = True
+        async with hosted.bots.turn:
+            hosted.bots.busy = True
             try:
                 for _ in range(MAX_ACTIONS):  # the game loop's cap on a bot never ending it
                     asked = hosted.match.bot_to_act()
-                    if asked is None or hosted.lost:
+                    if asked is None or hosted.saving.lost:
                         break
                     try:
                         action = await asyncio.to_thread(decide, *asked)
                     except BotError as exc:
                         faults.append(_stand_in(hosted, exc))
                         continue
-                    if not hosted.lost:
+                    if not hosted.saving.lost:
                         hosted.match.bot_move(action)
             finally:
-                hosted.thinking = False
+                hosted.bots.busy = False
         return faults
 
     def _moved(self, hosted: Hosted, faults: list[str]) -> Outgoing:
         """The moves since the last save queued for the database, and what each tab of the
         match (and each "my games" holding it) is told of them."""
-        if hosted.lost:
+        if hosted.saving.lost:
             return []
         self._save(hosted)
-        updates = [(c, self._update(c)) for c in hosted.clients]
-        updates += [(c, error("bot_failed", f)) for f in faults for c in hosted.clients]
+        updates = [(c, self._update(c)) for c in hosted.tabs.clients]
+        updates += [(c, error("bot_failed", f)) for f in faults for c in hosted.tabs.clients]
         return updates + [(c, self._games(c)) for c in self.followers.get(hosted.id, ())]
 
     def _save(self, hosted: Hosted) -> None:
         """Queue the moves made since the last save for the database (what is told of them
         waits for the commit, ``answer``)."""
         match = hosted.match
-        if len(match.actions) == hosted.saved:
+        if len(match.actions) == hosted.saving.saved:
             return
-        texts = [str(a) for a in match.actions[hosted.saved :]]
-        self._wrote(hosted, self.store.moved(hosted.id, hosted.saved, texts, hosted.specs,
+        texts = [str(a) for a in match.actions[hosted.saving.saved :]]
+        self._wrote(hosted, self.store.moved(hosted.id, hosted.saving.saved, texts, hosted.specs,
                                              _rngs(hosted), now=self._now(),
                                              finished=match.finished))  # fmt: skip
-        hosted.saved = len(match.actions)
+        hosted.saving.saved = len(match.actions)
         if match.finished:  # a bot's program has nothing more to do: end it now, not at exit
             close_bots(seat.bot for seat in match.seats)
 
     def leave(self, client: Client) -> None:
         """Forget a closed connection (its seat stays reserved for its token)."""
         hosted = client.hosted
-        if hosted is not None and client in hosted.clients:
-            hosted.clients.remove(client)
+        if hosted is not None and client in hosted.tabs.clients:
+            hosted.tabs.clients.remove(client)
             if client.seat is not None:
-                hosted.seen = self._now()
+                hosted.tabs.seen = self._now()
         client.hosted, client.seat = None, None
 
     # ------------------------------------------------------------------ durability
@@ -477,7 +542,7 @@ class Hub:
         """A change queued for the database on behalf of ``hosted`` (None: of no match)."""
         self._writes.append((hosted, change))
         if hosted is not None:
-            hosted.writing = change
+            hosted.saving.writing = change
 
     def _wait(self) -> list[tuple[Client, Json, Hosted | None]]:
         """Block until every queued change is settled (for callers without an event loop)."""
@@ -497,7 +562,9 @@ class Hub:
         for hosted in due:  # their bots decide off the loop; other messages are served meanwhile
             out += self._moved(hosted, await self._think(hosted))
         told = self._tag(out)
-        for change in {h.writing for _, _, h in told if h is not None and h.writing is not None}:
+        for change in {
+            h.saving.writing for _, _, h in told if h is not None and h.saving.writing is not None
+        }:
             with suppress(Exception):  # a failure is read from each change by _settle
                 await asyncio.wrap_future(change)
         return self._settle(told, [client])
@@ -534,10 +601,10 @@ class Hub:
         out: Outgoing = []
         for hosted, change in done:
             failure = change.exception()
-            if failure is not None and hosted is not None and not hosted.lost:
+            if failure is not None and hosted is not None and not hosted.saving.lost:
                 out += self._lose(hosted, failure)
-        told_lost = {c for c, _, h in told if h is not None and h.lost}
-        out += [(c, d) for c, d, h in told if h is None or not h.lost]
+        told_lost = {c for c, _, h in told if h is not None and h.saving.lost}
+        out += [(c, d) for c, d, h in told if h is None or not h.saving.lost]
         warned = {c for c, d in out if d.get("code") == "not_saved"}
         out += [(c, _not_saved()) for c in senders if c in told_lost and c not in warned]
         return out
@@ -545,15 +612,15 @@ class Hub:
     def _lose(self, hosted: Hosted, failure: BaseException) -> Outgoing:
         """Take a match the database did not follow out of play: out of memory, its tabs let
         go with ``not_saved``; joined again, it comes back as the database holds it."""
-        hosted.lost = True
+        hosted.saving.lost = True
         log.error("match %s: not saved (%s); its tabs are told and it leaves memory",
                   hosted.id, failure)  # fmt: skip
         if self.matches.get(hosted.id) is hosted:
             del self.matches[hosted.id]
-        tabs = list(hosted.clients)
+        tabs = list(hosted.tabs.clients)
         for client in tabs:
             client.hosted, client.seat = None, None
-        hosted.clients.clear()
+        hosted.tabs.clients.clear()
         close_bots(seat.bot for seat in hosted.match.seats)
         return [(c, _not_saved()) for c in tabs]
 
@@ -568,7 +635,7 @@ class Hub:
         try:
             self._charge(client, 1.0)
             if client.hosted is not None and client.seat is not None:
-                client.hosted.seen = self._now()  # a person is here
+                client.hosted.tabs.seen = self._now()  # a person is here
             message = _parse(text)
             handler = getattr(self, f"_on_{message['type']}")
             out: Outgoing = handler(client, message)
@@ -627,12 +694,13 @@ class Hub:
         self._charge(client, COSTS["play"])
         latest = self.latest  # dealt at the start, or by the last "new"
         people = any(s.is_person for s in latest.match.seats)
-        fresh = (latest.id in self.matches and not latest.tokens and not latest.offered
+        seating = latest.seating
+        fresh = (latest.id in self.matches and not seating.tokens and not seating.offered
                  and not latest.match.finished)  # fmt: skip
         # nobody sat there or was sent there yet: that seat, for this tab alone (many tabs
         # asking at once each get their own); only bots play (every match alike): watch them
         hosted = latest if fresh or not people else self._deal(client)
-        hosted.offered = people
+        hosted.seating.offered = people
         first = next((i for i, s in enumerate(hosted.match.seats) if s.is_person), None)
         return [(client, {"type": "created", "match": hosted.id, "seat": first})]
 
@@ -646,17 +714,17 @@ class Hub:
         hosted = self._joined_match(client, match_id)
         if seat is not None:
             _may_sit(hosted, seat, token, invite)
-        others = [c for c in hosted.clients if c is not client and c.seat == seat]
+        others = [c for c in hosted.tabs.clients if c is not client and c.seat == seat]
         if len(others) >= (MAX_WATCHERS if seat is None else MAX_TABS_PER_SEAT):
             where = "watching this match" if seat is None else f"at {_player(seat)}'s seat"
             raise WebError("too_many_tabs", f"{len(others)} tabs are {where} already")
         self._charge(client, COSTS["join"])  # only a join that sends the position costs more
-        seated = seat is not None and seat not in hosted.tokens
+        seated = seat is not None and seat not in hosted.seating.tokens
         if seat is not None:
             token = self._sit(hosted, seat, token, name)
         self.leave(client)
         client.hosted, client.seat, client.seen = hosted, seat, 0
-        hosted.clients.append(client)
+        hosted.tabs.clients.append(client)
         joined = {"type": "joined", "match": hosted.id, "seat": seat, "token": token}
         # the tabs whose "my games" hold this match hear that the seat is taken
         told = [(c, self._games(c)) for c in self.followers.get(hosted.id, ()) if seated]
@@ -676,19 +744,19 @@ class Hub:
     def _sit(self, hosted: Hosted, seat: int, token: str | None, name: str | None) -> str | None:
         """A person at ``seat`` (allowed by ``_may_sit``): the seat's first tab gets its token,
         saved first; the name its player chose, saved. Returns the tab's token."""
-        hosted.seen = self._now()
-        if seat not in hosted.tokens:
+        hosted.tabs.seen = self._now()
+        if seat not in hosted.seating.tokens:
             token = secrets.token_urlsafe(16)
-            taken = self.store.seat_taken(hosted.id, seat, token_hash(token), now=hosted.seen)
+            taken = self.store.seat_taken(hosted.id, seat, token_hash(token), now=hosted.tabs.seen)
             self._wrote(hosted, taken)
-            hosted.tokens[seat] = token_hash(token)
-            hosted.joined = True
-        elif not hosted.joined:  # a seat reserved for its maker's device
-            self._wrote(hosted, mark_joined(self.store, hosted.id, now=hosted.seen))
-            hosted.joined = True
-        if name and hosted.names.get(seat) != name:
+            hosted.seating.tokens[seat] = token_hash(token)
+            hosted.seating.joined = True
+        elif not hosted.seating.joined:  # a seat reserved for its maker's device
+            self._wrote(hosted, mark_joined(self.store, hosted.id, now=hosted.tabs.seen))
+            hosted.seating.joined = True
+        if name and hosted.seating.names.get(seat) != name:
             self._wrote(hosted, self.store.named(hosted.id, seat, name))
-            hosted.names[seat] = name
+            hosted.seating.names[seat] = name
         return token
 
     def _on_act(self, client: Client, message: Json) -> Outgoing:
@@ -705,16 +773,9 @@ class Hub:
             action = action_from_json(action, map=match.state.map, source="action")
         elif not isinstance(action, str):
             raise WebError("bad_message", '"action" is the text or JSON document of an action')
-        now = self._clock()
-        if hosted.moves_checked is not None:
-            hosted.moves = min(MOVE_BURST, hosted.moves + (now - hosted.moves_checked) * MOVE_RATE)
-        hosted.moves_checked = now
-        if hosted.moves < 1:
-            wait = (1 - hosted.moves) / MOVE_RATE
-            raise WebError("too_fast", f"this match takes {MOVE_RATE:g} move(s) a second: "
-                           f"wait {wait:.2f} s")  # fmt: skip
+        hosted.budget.check(self._clock())
         match.play(seat, action, bots=False)
-        hosted.moves -= 1  # only a move made counts
+        hosted.budget.credits -= 1  # only a move made counts
         if self._bots_due(hosted):
             return []  # the tabs hear of it with the bots' replies (``answer``)
         return self._moved(hosted, [])  # saved before any tab hears of the move
@@ -735,10 +796,10 @@ class Hub:
         for i, name in enumerate(wanted.names):
             if name is not None:
                 self._wrote(hosted, self.store.named(hosted.id, i, name))
-                hosted.names[i] = name
-        hosted.tokens.update(hashed)
-        hosted.public = wanted.public
-        hosted.invites = {i: token_hash(t) for i, t in invites.items()}
+                hosted.seating.names[i] = name
+        hosted.seating.tokens.update(hashed)
+        hosted.listing.public = wanted.public
+        hosted.seating.invites = {i: token_hash(t) for i, t in invites.items()}
         first = min(tokens, default=None)
         created = {"type": "created", "match": hosted.id, "seat": first,
                    "tokens": {str(i): t for i, t in tokens.items()},
@@ -753,7 +814,7 @@ class Hub:
         now = self._clock()
         if self._lobby is None or now - self._lobby[0] >= lobby.LOBBY_FRESH:
             self._expire(self._now())
-            listed = [h for h in self.matches.values() if h.public and not h.match.finished]
+            listed = [h for h in self.matches.values() if h.listing.public and not h.match.finished]
             rows = [self._summary(h) for h in reversed(listed[-lobby.MAX_LOBBY :])]
             doc = {"type": "lobby", "matches": rows, "choices": lobby.choices()}
             self._lobby = (now, doc, json.dumps(doc))
@@ -776,7 +837,7 @@ class Hub:
             if hosted is None and self.store.exists(match_id):  # kept, not in memory now
                 wanted.setdefault(match_id, set()).add(seat)
                 continue
-            held = None if hosted is None else hosted.tokens.get(seat)
+            held = None if hosted is None else hosted.seating.tokens.get(seat)
             if held is not None and _same(held, token):
                 wanted.setdefault(match_id, set()).add(seat)
         self._charge(client, len(asked) / 4)
@@ -797,8 +858,8 @@ class Hub:
                     del self.followers[match_id]
 
     def _summary(self, hosted: Hosted) -> Json:
-        names = lobby.seat_names(hosted.match, hosted.names)
-        return lobby.summary(hosted.id, hosted.match, set(hosted.tokens), names)
+        names = lobby.seat_names(hosted.match, hosted.seating.names)
+        return lobby.summary(hosted.id, hosted.match, set(hosted.seating.tokens), names)
 
     def _games(self, client: Client) -> Json:
         """How each of the tab's seats stands; a match not in memory is named as kept."""
@@ -841,22 +902,24 @@ class Hub:
         hosted = client.hosted
         assert hosted is not None
         match, seat = hosted.match, client.seat
-        if hosted.shown_seq != match.seq:
-            hosted.shown, hosted.shown_text, hosted.shown_seq = {}, {}, match.seq
-        shown = hosted.shown.get(seat)
+        if hosted.shown.seq != match.seq:
+            hosted.shown.docs, hosted.shown.texts, hosted.shown.seq = {}, {}, match.seq
+        shown = hosted.shown.docs.get(seat)
         if shown is None:
-            shown = hosted.shown[seat] = self._position(hosted, seat)
+            shown = hosted.shown.docs[seat] = self._position(hosted, seat)
         events = match.events_since(client.seen, seat)[-JOIN_EVENTS:]
         client.seen = match.seq
-        names = lobby.seat_names(match, hosted.names)
+        names = lobby.seat_names(match, hosted.seating.names)
         seats = [
             {
                 "seat": i,
                 "name": s.name,
                 "person": s.is_person,
-                "taken": i in hosted.tokens,
-                "open": s.is_person and i not in hosted.tokens and hosted.public is not False,
-                "online": sum(c.seat == i for c in hosted.clients),
+                "taken": i in hosted.seating.tokens,
+                "open": s.is_person
+                and i not in hosted.seating.tokens
+                and hosted.listing.public is not False,
+                "online": sum(c.seat == i for c in hosted.tabs.clients),
                 "player": names[i],
                 "stations_left": match.state.stations_left(i),
             }
@@ -883,12 +946,16 @@ class Hub:
             return json.dumps(doc)
         hosted = self.matches.get(doc["match"])
         seat = doc["seat"]
-        parts = None if hosted is None or hosted.shown_seq != doc["seq"] else hosted.shown.get(seat)
+        parts = (
+            None
+            if hosted is None or hosted.shown.seq != doc["seq"]
+            else hosted.shown.docs.get(seat)
+        )
         if parts is None or hosted is None or any(doc.get(k) is not v for k, v in parts.items()):
             return json.dumps(doc)
-        text = hosted.shown_text.get(seat)
+        text = hosted.shown.texts.get(seat)
         if text is None:
-            text = hosted.shown_text[seat] = json.dumps(parts)[1:-1]
+            text = hosted.shown.texts[seat] = json.dumps(parts)[1:-1]
         rest = json.dumps({k: v for k, v in doc.items() if k not in parts})
         return f"{rest[:-1]}, {text}}}"
 
@@ -1070,17 +1137,17 @@ def _may_sit(hosted: Hosted, seat: int, token: str | None, invite: str | None) -
         raise WebError("no_seat", f"no {_player(seat)} in a {len(seats)}-player game")
     if not seats[seat].is_person:
         raise WebError("bot_seat", f"{_player(seat)} is played by a bot")
-    held = hosted.tokens.get(seat)
+    held = hosted.seating.tokens.get(seat)
     mine = held is not None and token is not None and _same(held, token)
     if invite is not None and not mine:
-        expected = hosted.invites.get(seat)
+        expected = hosted.seating.invites.get(seat)
         if expected is None or not _same(expected, invite):
             raise WebError("bad_invite", "this invite link is not one of this match's")
         if held is not None:
             raise WebError("invite_used", f"{_player(seat)}'s invite was used already")
     elif held is not None and not mine:
         raise WebError("seat_taken", f"{_player(seat)}'s seat is taken by another tab")
-    elif held is None and hosted.public is False:
+    elif held is None and hosted.listing.public is False:
         raise WebError("invite_only", f"{_player(seat)}'s seat is for the invited player")
 
 
