@@ -109,3 +109,39 @@ def test_a_slow_bot_delays_only_its_own_match(kind: str, tmp_path: Path) -> None
     p99 = statistics.quantiles(trips, n=100, method="inclusive")[98]
     assert p99 < 0.1, f"pings waited for the bot: p99 {p99 * 1000:.0f} ms, max {max(trips):.2f} s"
     assert len(trips) >= 20  # pinged all along the bot's decision
+
+
+def test_the_bots_play_on_when_the_answer_to_the_tab_that_moved_is_cancelled() -> None:
+    """The asking tab's reader is cancelled while its match's bot thinks (its connection was
+    let go): the bot's move is still made, saved and shown to the match's other tabs through
+    ``deliver`` (else the match would wait for a bot nobody asks again)."""
+    from contextlib import suppress
+
+    from ttr_europe.web.hub import Client, Hub
+
+    async def run() -> None:
+        hub = Hub(lambda: Match.new("europe", "base", 2, 7, ["person", SlowBot()], first_player=0))
+        delivered: list[tuple[Client, dict[str, Any]]] = []
+        hub.deliver = lambda tab, doc: delivered.append((tab, doc))
+        mover, watcher = Client(), Client()
+        joined = await hub.answer(mover, json.dumps({"type": "join", "seat": 0}))
+        keep = joined[1][1]["moves"]["keep"][0]["action"]
+        await hub.answer(watcher, json.dumps({"type": "join"}))
+        asking = asyncio.ensure_future(hub.answer(mover, json.dumps({"type": "act",
+                                                                     "action": keep})))  # fmt: skip
+        await asyncio.sleep(0.3)  # the bot is thinking
+        asking.cancel()
+        with suppress(asyncio.CancelledError):
+            await asking
+        hub.disconnect(mover)
+        async with asyncio.timeout(THINK * 5):
+            while not any(tab is watcher for tab, _ in delivered):
+                await asyncio.sleep(0.05)
+        ((tab, update),) = delivered
+        hosted = hub.latest
+        assert tab is watcher and update["type"] == "update" and update["current"] == 0
+        assert update["seq"] == hosted.match.seq and len(hosted.match.actions) == 2
+        stored = hub.store.load(hosted.id)
+        assert stored is not None and len(stored.record.actions) == 2
+
+    asyncio.run(run())

@@ -108,6 +108,8 @@ def create_app(
             return
         box.queue.put_nowait(the_hub.encode(doc))
 
+    the_hub.deliver = post  # what bots did after the tab that asked for it went
+
     async def read(websocket: WebSocket, client: Client) -> None:
         while True:
             try:

@@ -282,6 +282,9 @@ class Hub:
         self._dealt: dict[str, lobby.Window] = {}  # the same, per address
         self._lobby: tuple[float, Json, str] | None = None  # when made, the list, its text
         self._due: list[Hosted] | None = None  # during a message: matches whose bots move next
+        self._playing: set[asyncio.Future[Outgoing]] = set()  # bots moving for a message
+        # how answers reach a tab when the one who asked has gone (the server sets it)
+        self.deliver: Callable[[Client, Json], None] | None = None
         self._restore_all()
         live = [h for h in self.matches.values() if not h.match.finished]
         self.latest = live[-1] if live else self.new_match()
@@ -553,14 +556,39 @@ class Hub:
         """``receive`` for the server's event loop: the answers come once the database holds
         what they tell (each change queued for the matches they show is committed), and other
         messages are handled meanwhile; many matches' moves share one commit. An answer that
-        shows no match (a pong, most refusals) waits for nothing."""
+        shows no match (a pong, most refusals) waits for nothing.
+
+        The bots of the matches the message left to them move in a task of their own: if the
+        asking tab goes (its connection closes while they think), they play on, and what the
+        other tabs are to hear goes to them through ``deliver``."""
+        out, due = self._handled(client, text)
+        if not due:
+            return await self._told(out, client)
+        work = asyncio.ensure_future(self._bots_then_told(out, due, client))
+        self._playing.add(work)
+        work.add_done_callback(self._playing.discard)
+        try:
+            return await asyncio.shield(work)
+        except asyncio.CancelledError:
+            work.add_done_callback(self._told_late)
+            raise
+
+    def _handled(self, client: Client, text: str | bytes) -> tuple[Outgoing, list[Hosted]]:
+        """The answers to one message, and the matches whose bots are to move after it."""
         self._due = []
         try:
             out = self._handle(client, text)
         finally:
             due, self._due = self._due, None
+        return out, due
+
+    async def _bots_then_told(self, out: Outgoing, due: list[Hosted], client: Client) -> Outgoing:
         for hosted in due:  # their bots decide off the loop; other messages are served meanwhile
             out += self._moved(hosted, await self._think(hosted))
+        return await self._told(out, client)
+
+    async def _told(self, out: Outgoing, client: Client) -> Outgoing:
+        """``out`` once every change queued for the matches it shows is settled."""
         told = self._tag(out)
         for change in {
             h.saving.writing for _, _, h in told if h is not None and h.saving.writing is not None
@@ -568,6 +596,18 @@ class Hub:
             with suppress(Exception):  # a failure is read from each change by _settle
                 await asyncio.wrap_future(change)
         return self._settle(told, [client])
+
+    def _told_late(self, work: asyncio.Future[Outgoing]) -> None:
+        """The answers of bots that moved after their asking tab went, to the tabs still here."""
+        if work.cancelled():
+            return
+        failure = work.exception()
+        if failure is not None:
+            log.error("the bots' moves were not told: %s", failure, exc_info=failure)
+            return
+        if self.deliver is not None:
+            for target, doc in work.result():
+                self.deliver(target, doc)
 
     def disconnect(self, client: Client) -> None:
         """Forget a closed connection, its "my games" included."""
@@ -577,11 +617,7 @@ class Hub:
     def receive(self, client: Client, text: str | bytes) -> Outgoing:
         """Handle one message and return its answers once the database holds what they tell
         (``answer`` without an event loop)."""
-        self._due = []
-        try:
-            out = self._handle(client, text)
-        finally:
-            due, self._due = self._due, None
+        out, due = self._handled(client, text)
         for hosted in due:
             out += self._moved(hosted, _bots_move(hosted))
         told = self._tag(out)
