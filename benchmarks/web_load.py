@@ -26,6 +26,10 @@ Method:
   of issue 29 did), the server refusing those beyond ``MOVE_RATE`` (``too_fast``). Each move
   made, with the bots' replies, is committed to the database file before it is answered;
 - ``--idle N`` opens N more WebSockets that connect and then say nothing;
+- each connection that deals a match (``new``, ``create``) comes from a loopback address of its
+  own (127.B.x.y: Linux routes all of 127.0.0.0/8 to the loopback device), as independent
+  people would: the server's limits on new matches are per address before they are
+  server-wide;
 - once every load connection is in, the probe (this process, a tab seated at a match of its own)
   sends a ping every 100 ms and times each answer, and times a ``join`` every 10 s (within its
   own rate);
@@ -89,6 +93,16 @@ def _cpu_use(since: tuple[float, list[float]], pids: tuple[int, ...]) -> list[fl
     return [(_cpu_seconds(p) - before) / spent for p, before in zip(pids, since[1], strict=True)]
 
 
+_ADDRESSES = iter(range(1 << 16))
+
+
+def _own_address(block: int) -> dict[str, Any]:
+    """``connect`` arguments for a connection from a loopback address of its own (127.block.x.y;
+    ``block`` keeps the benchmark's processes apart)."""
+    n = next(_ADDRESSES)
+    return {"local_addr": (f"127.{block}.{n // 250}.{n % 250 + 1}", 0)}
+
+
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values) or [float("nan")]
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -98,7 +112,7 @@ async def _new_matches(url: str, count: int) -> list[str]:
     """``count`` matches, each dealt from a connection of its own (``new`` is rate limited)."""
     ids = []
     for _ in range(count):
-        async with connect(url, max_size=None) as ws:
+        async with connect(url, max_size=None, **_own_address(1)) as ws:
             await ws.send(json.dumps({"type": "new"}))
             ids.append(json.loads(await ws.recv())["match"])
     return ids
@@ -108,7 +122,7 @@ async def _public_matches(url: str, count: int) -> None:
     """``count`` public matches with a free seat, for the lobby to list (a tab each)."""
     seats = [{"kind": "here"}, {"kind": "invite"}, {"kind": "greedy"}]
     for _ in range(count):
-        async with connect(url, max_size=None) as ws:
+        async with connect(url, max_size=None, **_own_address(1)) as ws:
             await ws.send(json.dumps({"type": "create", "seats": seats}))
             assert json.loads(await ws.recv())["type"] == "created"
 
@@ -188,7 +202,7 @@ async def _mover(url: str, until: float, stats: dict[str, int], ready: asyncio.E
     reader: asyncio.Future[None] | None = None
     last: dict[str, Any] = {}
     try:
-        async with connect(url, max_size=None, ping_interval=None) as ws:
+        async with connect(url, max_size=None, ping_interval=None, **_own_address(2)) as ws:
             await ws.send(json.dumps({"type": "new"}))
             created = json.loads(await ws.recv())
             await ws.send(json.dumps({"type": "join", "match": created["match"],
@@ -256,7 +270,8 @@ async def _load(url: str, matches: list[str], connections: int, kind: str, secon
 async def _probe(url: str, seconds: float) -> tuple[list[float], list[float]]:
     pings: list[float] = []
     joins: list[float] = []
-    async with connect(url, max_size=None) as ws:  # the page deals, then loads the match's page
+    # the page deals, then loads the match's page
+    async with connect(url, max_size=None, **_own_address(3)) as ws:
         await ws.send(json.dumps({"type": "new"}))
         created = json.loads(await ws.recv())
     async with connect(url, max_size=None) as ws:

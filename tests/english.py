@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 import ttr_europe
@@ -76,9 +77,10 @@ def _ids() -> re.Pattern[str]:
     return re.compile("|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True)))
 
 
-def english_left(text: str, lang: str) -> set[str]:
+def english_left(text: str, lang: str, people: Iterable[str] = ()) -> set[str]:
     """The English words of ``text`` that are not on the allowed list, nor words ``lang``'s
-    catalog itself uses (Romanian "are", Portuguese "total")."""
+    catalog itself uses (Romanian "are", Portuguese "total"), nor the names ``people`` chose."""
+    chosen = {word for name in people for word in _words(name)}
     own: set[str] = set()
     for e in catalog(lang)[1]:
         for form in e.msgstr:
@@ -87,5 +89,5 @@ def english_left(text: str, lang: str) -> set[str]:
     text = TYPED.sub(" ", CARDS.sub(" ", _ids().sub(" ", text)))
     latin = _words(text)
     if lang == "ru":  # a Latin word on a Russian screen is English unless it is a name
-        return latin - NOTATION - BRAND - _names()
-    return (latin & _english()) - own - NOTATION - BRAND - _names()
+        return latin - chosen - NOTATION - BRAND - _names()
+    return (latin & _english()) - own - chosen - NOTATION - BRAND - _names()

@@ -39,3 +39,26 @@ def test_each_refusal_is_one_line_and_status_2(
         assert copy.read_text("utf-8") == "keep me"
     else:
         assert not copy.exists()
+
+
+@pytest.mark.parametrize("name", ["we%41ird.db", "what?.db", "number#1.db", "with space.db"])
+def test_a_name_with_uri_characters_is_copied_and_no_other_file(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The source is the file named, whatever characters a ``file:`` URI reads otherwise
+    (``%41`` is "A", ``?`` starts the query, ``#`` the fragment): "we%41ird.db" was read as
+    "weAird.db", and a name with "?" could not be copied."""
+    from ttr_europe.maps import load_map
+    from ttr_europe.table.match import Match
+
+    db, copy = tmp_path / name, tmp_path / "copy.db"
+    store = Store(db)
+    match = Match.new(load_map("europe"), "base", 2, 1, ["person", "greedy"])
+    store.add("only-one", match.record(), [], {}, now=0.0, finished=False).result()
+    store.close()
+    Store(tmp_path / "weAird.db").close()  # the file a misread name would be: no match in it
+    assert main(["backup", str(db), str(copy)]) == 0
+    assert capsys.readouterr().out.strip() == f"{copy}: 1 match(es) copied from {db}"
+    kept = Store(copy)
+    assert kept.ids() == ["only-one"]
+    kept.close()

@@ -16,11 +16,6 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-KNOWN = {
-    # Being split into helpers in a change of its own, on another branch; remove this entry
-    # when that change is in (the test below then asks for it).
-    ("src/ttr_europe/web/hub.py", "Hub._on_join"),
-}
 _BLOCK = re.compile(r"^\s+[FMC] \d+:\d+ (\S+) - ([A-F])\b")
 
 
@@ -50,8 +45,7 @@ def test_no_function_is_rank_e_or_worse() -> None:
         cwd=REPO, capture_output=True, text=True, timeout=300, check=True,
     )  # fmt: skip
     found = ranked_e_or_worse(done.stdout)
-    assert found - KNOWN == set(), f"split these into named helpers:\n{done.stdout}"
-    assert found >= KNOWN, f"no longer rank E or worse, remove from KNOWN: {KNOWN - found}"
+    assert found == set(), f"split these into named helpers:\n{done.stdout}"
 
 
 def test_the_report_is_read_as_radon_writes_it() -> None:

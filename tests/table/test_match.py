@@ -87,6 +87,26 @@ def test_a_person_move_lets_the_bots_move_until_the_person_is_due_again() -> Non
             assert (event.kept is not None) == (event.seat == 0)
 
 
+def test_bots_decided_elsewhere_play_as_advance_plays_them() -> None:
+    """``play(bots=False)`` then ``decide`` on ``bot_to_act`` and ``bot_move``, as a server
+    asks its bots in a thread: the same moves, events and generators as ``play``."""
+    from ttr_europe.players import decide
+
+    together, apart = person_first(), person_first()
+    keep = together.legal(0)[0]
+    together.play(0, keep)
+    apart.play(0, keep, bots=False)
+    assert apart.state.current == 1 and apart.bot_to_act() is not None
+    while (asked := apart.bot_to_act()) is not None:
+        apart.bot_move(decide(*asked))
+    assert (apart.actions, apart.seq) == (together.actions, together.seq)
+    assert [r.getstate() for r in apart.rngs] == [r.getstate() for r in together.rngs]
+    before = snapshot(apart)
+    with pytest.raises(MatchError, match="no bot is to act"):
+        apart.bot_move(keep)
+    assert snapshot(apart) == before
+
+
 def test_a_bot_seat_cannot_be_played_by_a_person() -> None:
     match = Match.new("europe", "base", 2, seed=1, seats=["greedy", "person"], first_player=0)
     with pytest.raises(NotYourTurnError, match="bot"):

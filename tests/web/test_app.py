@@ -65,11 +65,11 @@ def test_hostile_messages_get_json_errors_and_change_nothing() -> None:
             joined_a, update = _join(a, seat=0)
             _join(b, seat=1)
             match = hosted.match
-            before = (match.state, match.seq, dict(hosted.tokens))
+            before = (match.state, match.seq, dict(hosted.seating.tokens))
             for message, code in HOSTILE:
                 answer = _ask(a, message)
                 assert answer["type"] == "error" and answer["code"] == code, (message, answer)
-                assert (match.state, match.seq, dict(hosted.tokens)) == before
+                assert (match.state, match.seq, dict(hosted.seating.tokens)) == before
                 assert _ask(b, {"type": "ping"}) == {"type": "pong"}  # the other tab is served
             # seat 1 is not to act: refused with the rule, even as its own seat.
             answer = _ask(b, {"type": "act", "action": "tickets"})
@@ -169,10 +169,10 @@ def test_a_tab_that_stops_reading_does_not_stall_the_others(
             tabs = [a, b]
             offers = [_join(tab, seat=seat)[1]["view"]["players"][seat]["offer"] for seat, tab
                       in enumerate(tabs)]  # fmt: skip
-            while len(hosted.clients) < 3:  # the silent tab's join has arrived
+            while len(hosted.tabs.clients) < 3:  # the silent tab's join has arrived
                 time.sleep(0.01)
             moves = 0
-            while len(hosted.clients) == 3:  # about 110 kB of board a move: the buffers fill
+            while len(hosted.tabs.clients) == 3:  # about 110 kB of board a move: the buffers fill
                 seat = hosted.match.current
                 assert seat is not None and moves < 90
                 action = "keep " + ", ".join(offers[seat]) if moves < 2 else "blind"
@@ -180,7 +180,7 @@ def test_a_tab_that_stops_reading_does_not_stall_the_others(
                 assert answer["type"] == "update", answer  # never held up by the silent tab
                 assert json.loads(tabs[1 - seat].recv(timeout=10))["seq"] == answer["seq"]
                 moves += 1
-            assert hosted.clients == [c for c in hosted.clients if c.seat is not None]
+            assert hosted.tabs.clients == [c for c in hosted.tabs.clients if c.seat is not None]
 
 
 def test_a_prompt_reader_may_send_a_burst_of_messages_back_to_back() -> None:
@@ -200,12 +200,12 @@ def test_a_tab_that_sends_but_never_reads_is_let_go() -> None:
         tab = _tab_that_never_reads(server.host)  # its join's position (~120 kB) never read
         try:
             deadline = time.monotonic() + 15
-            while not hosted.clients:
+            while not hosted.tabs.clients:
                 assert time.monotonic() < deadline
                 time.sleep(0.01)
             for _ in range(4):  # more of the position it will not read
                 _send_frame(tab, {"type": "join"})
-            while hosted.clients:
+            while hosted.tabs.clients:
                 assert time.monotonic() < deadline, "a tab that never reads stays connected"
                 time.sleep(0.05)
             with client.connect(server.ws) as a:  # the others are served all along

@@ -147,11 +147,11 @@ def test_a_refused_message_is_a_json_error_and_changes_nothing(text: str, code: 
     a = Client()
     _send(hub, a, {"type": "join", "seat": 0})
     match = hub.latest.match
-    before = (match.state, match.seq, dict(hub.latest.tokens), len(hub.matches))
+    before = (match.state, match.seq, dict(hub.latest.seating.tokens), len(hub.matches))
     answer = _only(hub.receive(a, text), a)
     assert answer["type"] == "error" and answer["code"] == code, answer
     assert isinstance(answer["message"], str) and answer["message"]
-    assert (match.state, match.seq, dict(hub.latest.tokens), len(hub.matches)) == before
+    assert (match.state, match.seq, dict(hub.latest.seating.tokens), len(hub.matches)) == before
     assert (a.hosted, a.seat) == (hub.latest, 0)
     assert _only(_send(hub, a, {"type": "ping"}), a) == {"type": "pong"}
 
@@ -282,7 +282,7 @@ def test_tabs_per_seat_and_watchers_are_bounded_and_a_full_match_changes_nothing
     assert _only(_send(hub, extra := Client(), again), extra)["code"] == "too_many_tabs"
     now[0] += 10  # its credits back
     assert _send(hub, owner, again)[0][1]["type"] == "joined"  # a tab already there may rejoin
-    assert len(hosted.clients) == MAX_WATCHERS + MAX_TABS_PER_SEAT
+    assert len(hosted.tabs.clients) == MAX_WATCHERS + MAX_TABS_PER_SEAT
 
 
 def test_a_move_draws_the_board_once_per_seat_whatever_the_number_of_tabs(
@@ -373,7 +373,7 @@ def test_an_update_is_turned_into_text_once_per_position_and_reads_back_the_same
     assert len(drawn) == 1  # five joins at one position: one drawing
     texts = [hub.encode(doc) for doc in docs]
     assert [json.loads(t) for t in texts] == docs
-    assert hub.latest.shown_text.keys() == {None}
+    assert hub.latest.shown.texts.keys() == {None}
     seated = Client()
     token = _send(hub, seated, {"type": "join", "seat": 0})[0][1]["token"]
     assert token

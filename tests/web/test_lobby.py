@@ -54,7 +54,10 @@ def _create(hub: Hub, client: Client, seats: list[Json] = HERE_INVITE_BOT, **mor
 def _snapshot(hub: Hub) -> tuple[Any, ...]:
     return (
         hub.store.count(),
-        {i: (h.match.seq, dict(h.tokens), dict(h.invites)) for i, h in hub.matches.items()},
+        {
+            i: (h.match.seq, dict(h.seating.tokens), dict(h.seating.invites))
+            for i, h in hub.matches.items()
+        },
     )
 
 
@@ -64,7 +67,7 @@ def test_a_made_match_gives_its_makers_tokens_and_invites_and_keeps_them_hashed(
     hosted = hub.matches[made["match"]]
     assert made["seat"] == 0 and set(made["tokens"]) == {"0"} and set(made["invites"]) == {"1"}
     assert [s.is_person for s in hosted.match.seats] == [True, True, False]
-    assert hosted.names == {0: "Ann"} and hosted.public is False
+    assert hosted.seating.names == {0: "Ann"} and hosted.listing.public is False
     public, invites = sharing(hub.store, made["match"])
     assert public is False and set(invites) == {1}
     assert made["invites"]["1"] not in invites.values()  # the secret itself is not kept
@@ -75,7 +78,7 @@ def test_a_made_match_gives_its_makers_tokens_and_invites_and_keeps_them_hashed(
     friend = Client()
     joined = _one(hub, friend, {"type": "join", "match": made["match"], "seat": 1,
                                 "invite": made["invites"]["1"]})  # fmt: skip
-    assert joined["type"] == "joined" and joined["token"] and hosted.tokens.keys() == {0, 1}
+    assert joined["type"] == "joined" and joined["token"] and hosted.seating.tokens.keys() == {0, 1}
     # the token is the friend's from then on: back with it, the invite is not needed
     again = _one(hub, Client(), {"type": "join", "match": made["match"], "seat": 1,
                                  "token": joined["token"]})  # fmt: skip
@@ -159,11 +162,11 @@ def test_a_flood_of_creations_is_refused_until_the_window_passes() -> None:
     assert _snapshot(hub) == before
     clock.now += lobby.CREATE_WINDOW
     _create(hub, Client())
-    # one tab alone is held back sooner by its own rate limit
+    # one tab alone is held back sooner by its own limit
     tab = Client()
     codes = [_one(hub, tab, {"type": "create", "seats": HERE_INVITE_BOT}).get("code")
-             for _ in range(8)]  # fmt: skip
-    assert "too_fast" in codes
+             for _ in range(lobby.MAX_NEW_PER_TAB + 1)]  # fmt: skip
+    assert codes == [None] * lobby.MAX_NEW_PER_TAB + ["too_many_new"]
 
 
 def test_the_lobby_lists_public_live_matches_with_free_seats_and_names() -> None:
@@ -223,7 +226,11 @@ def test_a_made_match_comes_back_with_its_sharing_on_the_same_database(tmp_path:
     hub.store.close()
     again = _hub(Store(path))
     hosted = again.matches[made["match"]]
-    assert hosted.public is False and set(hosted.invites) == {1} and set(hosted.tokens) == {0}
+    assert (
+        hosted.listing.public is False
+        and set(hosted.seating.invites) == {1}
+        and set(hosted.seating.tokens) == {0}
+    )
     link = {"type": "join", "match": made["match"], "seat": 1, "invite": made["invites"]["1"]}
     assert _one(again, Client(), link)["type"] == "joined"
     assert _one(again, Client(), link)["code"] == "invite_used"
@@ -254,3 +261,62 @@ def test_a_match_made_in_the_lobby_is_dealt_in_secret() -> None:
         assert found_seed(observe(hosted.match.state, 0)) is None
         assert hosted.match._rngs[2].getstate() != seat_rng(seed, 2).getstate()  # the bot's own
     assert len(seeds) == 2
+
+
+# ------------------------------------------------------------------ one client, everyone's lobby
+# Addresses as the server sees them (``Client.address``, from the connection: see
+# test_web_fair_lobby.py for real sockets from distinct loopback addresses).
+
+
+def test_one_sockets_flood_of_creations_leaves_another_person_every_create() -> None:
+    """The attack as found: one socket sent ``create`` at its credits' rate (one every 1.5 s)
+    and filled the server-wide window: another person got ``too_many_new`` six times in a row
+    while 24 junk public matches filled the lobby. Now the flood meets its own limits first,
+    holds at most ``MAX_HELD_PER_ADDRESS`` matches, and its junk expires."""
+    clock = Clock()
+    hub = Hub(lambda: Match.new("europe", "base", 2, 1, ["person", "greedy"]), clock=clock,
+              now=clock)  # fmt: skip
+    flood, person = Client(address="10.0.0.1"), Client(address="10.0.0.2")
+    mine: list[str] = []
+    flooded: list[str | None] = []
+    for i in range(80):  # two minutes
+        clock.now += 1.5
+        flooded.append(_one(hub, flood, {"type": "create", "seats": HERE_INVITE_BOT}).get("code"))
+        if i % 13 == 0:  # the person, every 20 s or so
+            mine.append(_create(hub, person)["match"])
+    assert set(flooded) == {None, "too_many_new"}
+    assert flooded.count(None) <= 3 * lobby.MAX_NEW_PER_TAB  # its own limit, per minute
+    listed = [r["match"] for r in _one(hub, Client(), {"type": "lobby"})["matches"]]
+    assert set(mine) <= set(listed)
+    assert len(set(listed) - set(mine)) <= lobby.MAX_HELD_PER_ADDRESS
+    # nobody ever sat at the flood's matches: once they have waited UNPLAYED_TTL with no tab,
+    # they leave memory and the lobby (kept in the database, as every match)
+    clock.now += lobby.UNPLAYED_TTL + lobby.LOBBY_FRESH
+    assert _one(hub, Client(), {"type": "lobby"})["matches"] == []
+    assert not any(h.listing.maker == flood.dealer for h in hub.matches.values())
+    assert hub.store.count() == 1 + len(mine) + flooded.count(None)
+
+
+def test_fresh_sockets_from_one_address_cannot_hold_every_match_slot() -> None:
+    """The attack as found: a socket opened every 4 s from one address dealt a match (``new``)
+    and sat at it, and kept all 64 match slots full: another person's ``new`` and ``create``
+    were refused 7 times of 16. Now one address holds at most ``MAX_HELD_PER_ADDRESS``."""
+    clock = Clock()
+    hub = Hub(lambda: Match.new("europe", "base", 2, 1, ["person", "greedy"]), clock=clock,
+              now=clock)  # fmt: skip
+    flood: list[Client] = []
+    answers: list[str] = []
+    for i in range(80):
+        clock.now += 4
+        tab = Client(address="10.0.0.1")  # a fresh socket: fresh credits, the same address
+        flood.append(tab)
+        made = _one(hub, tab, {"type": "new"})
+        if made["type"] == "created":
+            _one(hub, tab, {"type": "join", "match": made["match"], "seat": made["seat"]})
+        if i % 5 == 0:  # another person, from another address: a tab each time
+            kind = "new" if i % 10 == 0 else "create"
+            doc = {"type": kind} if kind == "new" else {"type": kind, "seats": HERE_INVITE_BOT}
+            answers.append(_one(hub, Client(address="10.0.0.2"), doc)["type"])
+    assert answers == ["created"] * 16
+    held = [h for h in hub.matches.values() if h.listing.maker == "10.0.0.1"]
+    assert len(held) == lobby.MAX_HELD_PER_ADDRESS

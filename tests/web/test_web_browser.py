@@ -234,7 +234,7 @@ def test_tabs_share_a_match_and_a_closed_tab_gets_its_seat_back(browser: Any) ->
         assert again.locator("#error").is_hidden()
         assert "Player 1" in again.locator("#where").inner_text()
         assert again.locator("#hand").inner_text() == hand
-        assert server.hub.latest.tokens.keys() == {0, 1}
+        assert server.hub.latest.seating.tokens.keys() == {0, 1}
 
 
 def _click_route(page: Any, route_id: str) -> None:

@@ -142,6 +142,55 @@ def test_a_second_server_on_the_same_file_is_refused_with_one_line(tmp_path: Pat
     Store(path).close()  # once the first let go, the file is free
 
 
+@pytest.mark.parametrize("other", ["hard link", "symbolic link"])
+def test_a_second_server_by_another_name_of_the_same_file_is_refused(
+    other: str, tmp_path: Path
+) -> None:
+    """The lock is the file's, not its name's: ``ln a.db b.db`` (or ``ln -s``) and a server on
+    each name would take the same tokens and moves, and one history would be lost."""
+    path, alias = tmp_path / "a.db", tmp_path / "b.db"
+    first = Store(path)
+    try:
+        if other == "hard link":
+            alias.hardlink_to(path)
+        else:
+            alias.symlink_to(path)
+        with pytest.raises(DataError, match="another server"):
+            Store(alias)
+        second = subprocess.run(
+            [sys.executable, "-m", "ttr_europe", "serve", "--db", str(alias),
+             "--port", str(free_port())],
+            check=False, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert second.returncode == 2, second.stderr
+        assert second.stderr.count("\n") == 1 and "another server" in second.stderr
+    finally:
+        first.close()
+    Store(alias).close()  # once the first let go, the file is free by either name
+
+
+def test_a_symlinked_database_is_served_and_keeps_its_moves_in_the_real_file(
+    tmp_path: Path,
+) -> None:
+    """``serve --db LINK`` opens the file the link names, its WAL beside that file (SQLite
+    names the WAL after the real file): it was refused with "No such file: 'LINK-wal'"."""
+    real, link = tmp_path / "real.db", tmp_path / "link.db"
+    link.symlink_to(real)
+    clock = Clock()
+    hub = _hub(link, clock)
+    tab = Client()
+    match_id = _send(hub, tab, {"type": "join", "seat": 0})[0]["match"]
+    _move(hub, tab)
+    hub.store.close()
+    assert not (tmp_path / "link.db-wal").exists()
+    copy = Store(real)
+    stored = copy.load(match_id)
+    copy.close()
+    assert stored is not None and len(stored.record.actions) == len(
+        hub.matches[match_id].match.actions
+    )
+
+
 # --------------------------------------------------------------------------- while running
 
 
@@ -188,7 +237,7 @@ def test_a_file_changed_under_the_server_is_noticed_and_no_move_is_acknowledged(
     answer = _move(hub, tab)
     assert [a.get("code") for a in answer] == ["not_saved"], answer
     assert hub.store.damage is not None and "nothing more is saved" in caplog.text
-    assert hosted is not None and hosted.lost and tab.hosted is None
+    assert hosted is not None and hosted.saving.lost and tab.hosted is None
     # no more moves are taken: the match, joined again, is refused again; so is a new one
     again = Client()
     clock.t += JOIN_GRACE

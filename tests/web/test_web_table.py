@@ -277,7 +277,7 @@ def test_a_refused_move_is_said_in_players_words_and_names_are_chosen(browser: A
             "document.querySelector('#players').textContent.includes('Ann (you)')",
             timeout=TIMEOUT,
         )
-        assert server.hub.latest.names == {0: "Ann"}
+        assert server.hub.latest.seating.names == {0: "Ann"}
         assert "Ticket-chasing bot" in page.locator("#players").inner_text()
         assert "stations left" in page.locator("#players").inner_text()
         page.close()
@@ -297,7 +297,7 @@ def test_watching_is_a_choice(browser: Any) -> None:
         page.locator("#hand-box").wait_for(state="hidden", timeout=TIMEOUT)
         page.locator("#seat-choice button").first.wait_for(timeout=TIMEOUT)
         assert page.locator("#seat-choice button").all_inner_texts() == ["Sit as Player 1"]
-        assert server.hub.latest.tokens == {}  # watching took no seat
+        assert server.hub.latest.seating.tokens == {}  # watching took no seat
         page.close()
 
 

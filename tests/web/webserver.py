@@ -7,6 +7,8 @@ not ``chromium`` or ``chromium-browser`` on the path); Playwright never download
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import os
 import shutil
 import socket
@@ -15,9 +17,9 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -28,6 +30,8 @@ from ttr_europe.table.match import Match  # noqa: E402
 from ttr_europe.web.app import create_app  # noqa: E402
 from ttr_europe.web.hub import Hub  # noqa: E402
 from ttr_europe.web.server import config  # noqa: E402
+
+T = TypeVar("T")
 
 
 class Running:
@@ -121,3 +125,11 @@ def chromium_path() -> str:
     if not found or not os.path.exists(found):
         pytest.fail("no Chromium: apt-get install chromium, or set TTR_CHROMIUM to its path")
     return found
+
+
+def run_async(main: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(main)`` in a thread of its own: in a worker where a browser test ran,
+    Playwright's synchronous API keeps an event loop running in the main thread, and
+    ``asyncio.run`` refuses to start beside it."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, main).result()

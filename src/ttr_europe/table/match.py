@@ -219,8 +219,9 @@ class Match:
 
     # ------------------------------------------------------------------ moving
 
-    def play(self, seat: int, action: Action | str) -> list[Numbered]:
-        """A person's move, then the bots' moves until a person must act or the game ends.
+    def play(self, seat: int, action: Action | str, *, bots: bool = True) -> list[Numbered]:
+        """A person's move, then (``bots``) the bots' moves until a person must act or the game
+        ends (a server leaves them to ``bot_move``, to ask its bots off its event loop).
 
         Returns the new events as ``seat`` sees them. A bot that fails raises ``BotError`` from
         here with the person's move made. Refuses (the match unchanged): a finished
@@ -242,8 +243,27 @@ class Match:
             action = parse_action(state, action)
         before = self.seq
         self._advance(action, *apply_with_events(state, action, player=seat))
-        self.advance()
+        if bots:
+            self.advance()
         return self.events_since(before, seat)
+
+    def bot_to_act(self) -> tuple[Bot, GameState, random.Random] | None:
+        """What the bot to act decides from (its bot, the state, its seat's generator), for
+        ``decide`` in another thread; None when a person is to act or the game is over."""
+        if self.finished:
+            return None
+        seat = self.state.current
+        bot = self.seats[seat].bot
+        return None if bot is None else (bot, self.state, self._rngs[seat])
+
+    def bot_move(self, action: Action) -> list[Numbered]:
+        """The bot to act plays ``action``, as ``decide`` chose it from ``bot_to_act``; all its
+        events, unfiltered. ``MatchError`` when no bot is to act (the match unchanged)."""
+        if self.bot_to_act() is None:
+            raise MatchError("no bot is to act")
+        before = self.seq
+        self._advance(action, *apply_with_events(self.state, action))
+        return [(n, self._log[n - 1]) for n in range(before + 1, self.seq + 1)]
 
     def step(self) -> list[Numbered]:
         """One bot move (all its events, unfiltered); [] when a person is to act or it is over."""

@@ -1,8 +1,9 @@
 """The Starlette application: the page, the lobby (``/lobby``), their static files and the
 WebSocket at ``/ws``.
 
-Every message goes through ``Hub.receive`` on the server's one event loop, so the engine is
-never entered by two messages at once. What the hub answers is queued at once for each tab it
+Every message goes through ``Hub.answer`` on the server's one event loop, so the engine is
+never entered by two messages at once; a bot's decision runs in a thread meanwhile (a slow bot
+delays its own match only). What the hub answers is queued at once for each tab it
 is meant for, and each tab has its own writer: a tab sees documents in the order the hub made
 them, and a tab that does not read (a stalled or hostile one) never holds up another tab's
 messages; once ``MAX_PENDING`` documents wait for it, its connection is closed (a tab that
@@ -107,6 +108,8 @@ def create_app(
             return
         box.queue.put_nowait(the_hub.encode(doc))
 
+    the_hub.deliver = post  # what bots did after the tab that asked for it went
+
     async def read(websocket: WebSocket, client: Client) -> None:
         while True:
             try:
@@ -141,7 +144,10 @@ def create_app(
             await websocket.close(1013)  # before the handshake: HTTP 403, try again later
             return
         await websocket.accept()
-        client = Client()
+        # its address as Uvicorn gives it (behind a proxy it trusts, the forwarded one): the
+        # hub's limits on new matches are each address's before they are the server's
+        peer = websocket.client
+        client = Client(address=None if peer is None else peer.host)
         queue: asyncio.Queue[str] = asyncio.Queue()
         writer = asyncio.ensure_future(write(websocket, queue))
         reader = asyncio.ensure_future(read(websocket, client))

@@ -28,6 +28,10 @@ Messages from the browser (JSON objects with a ``"type"``):
 - ``{"type": "mine", "games": [{"match", "seat", "token"}, ...]}``: "my games": how each of a
   browser's seats stands (``games``), sent again to this tab after every move in any of them.
 
+Bots: after a message, the bots of each match it left to them move (``answer``: each decision
+in a thread, so a slow bot or a ``cmd:`` program delays its own match only; ``receive``: at
+once), and the match's tabs hear of the person's move with the bots' replies.
+
 Matches live in a ``Store`` (SQLite): each move, seat token (hashed) and new match is committed
 before any tab hears of it (``answer`` waits for the store's writer; ``receive`` is the same
 for callers without an event loop), and a hub made on the same database restores every match
@@ -51,11 +55,12 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 import json
 import logging
 import secrets
 import time
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import wait as wait_for
@@ -91,8 +96,9 @@ from ..errors import (
 from ..errors import WebError as WebError  # noqa: PLC0414 (re-exported from its old home)
 from ..i18n import LANGUAGES, translator
 from ..jsonio import action_from_json, cards_json, parse_json, scoreboard_to_json
+from ..loop import MAX_ACTIONS
 from ..maps import available_maps
-from ..players import close_bots, make_bot
+from ..players import close_bots, decide, make_bot
 from ..render import render_svg, score_highlights
 from ..table.match import Match, Seat
 from . import lobby
@@ -122,44 +128,122 @@ ID_BYTES = 9  # random bytes in a match id (12 characters)
 log = logging.getLogger("ttr_europe.web")
 
 Json = dict[str, Any]
+_CONNECTIONS = itertools.count()  # numbers the connections
 
 
 @attrs.define(eq=False)
 class Client:
-    """One connection: the match and seat it joined, and the last event number it was sent."""
+    """One connection: the match and seat it joined, and the last event number it was sent.
+    ``address``: where it comes from, as the server sees it (None: a connection of its own,
+    as for a caller without a network)."""
 
     hosted: Hosted | None = None
+    address: str | None = None
     seat: int | None = None
     seen: int = 0
     credits: float = BURST  # the rate limit's bucket (``Hub.receive``)
     checked: float | None = None  # when it was last filled
     follows: dict[str, set[int]] = attrs.field(factory=dict)  # "my games": match -> seats
+    dealt: lobby.Window = attrs.field(factory=lobby.Window)  # the matches dealt for it lately
+    number: int = attrs.field(factory=functools.partial(next, _CONNECTIONS))
+
+    @property
+    def dealer(self) -> str:
+        """Whose limits on new matches it counts against: its address, else itself."""
+        return self.address if self.address is not None else f"connection {self.number}"
+
+
+@attrs.define(eq=False)
+class Seating:
+    """Who may sit where: each taken seat's token, each invited seat's secret (both hashed),
+    the names people chose, and whether anyone has sat yet."""
+
+    tokens: dict[int, str] = attrs.field(factory=dict)  # seat -> its token's hash
+    invites: dict[int, str] = attrs.field(factory=dict)  # seat -> its invite secret's hash
+    names: dict[int, str] = attrs.field(factory=dict)  # the names people chose for their seats
+    joined: bool = False  # a person has taken a seat
+    offered: bool = False  # ``play`` has handed out its first person's seat
+
+
+@attrs.define(eq=False)
+class Tabs:
+    """The connections showing a match, and when a person was last seen at it."""
+
+    seen: float  # wall clock
+    clients: list[Client] = attrs.field(factory=list)
+
+
+@attrs.define(eq=False)
+class MoveBudget:
+    """The moves a match may still take now (``MOVE_RATE`` a second, ``MOVE_BURST`` at once),
+    whatever number of tabs send them; refused moves are not counted."""
+
+    credits: float = MOVE_BURST
+    checked: float | None = None  # when it was last filled
+
+    def check(self, now: float) -> None:
+        """Refill, then refuse (``too_fast``) unless a move may be made now."""
+        if self.checked is not None:
+            self.credits = min(MOVE_BURST, self.credits + (now - self.checked) * MOVE_RATE)
+        self.checked = now
+        if self.credits < 1:
+            wait = (1 - self.credits) / MOVE_RATE
+            raise WebError("too_fast", f"this match takes {MOVE_RATE:g} move(s) a second: "
+                           f"wait {wait:.2f} s")  # fmt: skip
+
+
+@attrs.define(eq=False)
+class Saving:
+    """What of a match the database holds: its moves saved, its last change queued, and
+    whether a change failed (the match is then out of play)."""
+
+    saved: int = 0  # moves in the database
+    writing: Future[None] | None = None  # its last change queued for the database
+    lost: bool = False  # the database did not take a change: out of play, memory dropped
+
+
+@attrs.define(eq=False)
+class Shown:
+    """What tabs are shown of one position (``seq``): per seat, the parts of an update that
+    depend on the position alone, and the same as JSON text."""
+
+    seq: int = -1
+    docs: dict[int | None, Json] = attrs.field(factory=dict)
+    texts: dict[int | None, str] = attrs.field(factory=dict)
+
+
+@attrs.define(eq=False)
+class Listing:
+    """A match as the lobby knows it: listed or not, and whose message dealt it."""
+
+    public: bool | None = None  # listed in the lobby; None: dealt by the server's settings
+    maker: str | None = None  # the address whose message dealt it (``Client.dealer``)
+
+
+@attrs.define(eq=False)
+class Thinking:
+    """A match's bots deciding off the event loop, one decision at a time (``turn``)."""
+
+    turn: asyncio.Lock = attrs.field(factory=asyncio.Lock)  # held while its bots decide
+    busy: bool = False  # a bot of it is deciding in a thread: it stays in memory
 
 
 @attrs.define(eq=False)
 class Hosted:
-    """A match on the server: its seat tokens (hashed), connected clients, what of it the
-    database holds, when a person was last seen, and what tabs are shown of its position."""
+    """A match on the server, its state by concern: who sits where (``seating``), its tabs,
+    its move budget, what the database holds (``saving``), what tabs are shown of its position,
+    what the lobby knows of it (``listing``) and its bots thinking."""
 
     id: str
     match: Match
     specs: list[SeatSpec]  # the seats as stored (a bot's spec makes it again on a restart)
-    seen: float  # wall clock
-    tokens: dict[int, str] = attrs.field(factory=dict)
-    clients: list[Client] = attrs.field(factory=list)
-    names: dict[int, str] = attrs.field(factory=dict)  # the names people chose for their seats
-    saved: int = 0  # moves in the database
-    joined: bool = False  # a person has taken a seat
-    shown: dict[int | None, Json] = attrs.field(factory=dict)  # per seat, at ``shown_seq``
-    public: bool | None = None  # listed in the lobby; None: dealt by the server's settings
-    invites: dict[int, str] = attrs.field(factory=dict)  # seat -> its invite secret's hash
-    shown_text: dict[int | None, str] = attrs.field(factory=dict)  # the same, as JSON text
-    shown_seq: int = -1
-    offered: bool = False  # ``play`` has handed out its first person's seat
-    moves: float = MOVE_BURST  # the match's move budget (``MOVE_RATE``)
-    moves_checked: float | None = None  # when it was last filled
-    lost: bool = False  # the database did not take a change: out of play, memory dropped
-    writing: Future[None] | None = None  # its last change queued for the database
+    tabs: Tabs
+    seating: Seating = attrs.field(factory=Seating)
+    budget: MoveBudget = attrs.field(factory=MoveBudget)
+    saving: Saving = attrs.field(factory=Saving)
+    shown: Shown = attrs.field(factory=Shown)
+    listing: Listing = attrs.field(factory=Listing)
+    bots: Thinking = attrs.field(factory=Thinking)
 
 
 Outgoing = list[tuple[Client, Json]]
@@ -195,8 +279,13 @@ class Hub:
         self._maps: dict[str, Any] = {}  # the maps of the matches made here, by id
         self._writes: list[tuple[Hosted | None, Future[None]]] = []  # not yet settled
         self.followers: dict[str, set[Client]] = {}  # match id -> tabs whose "my games" has it
-        self._created: deque[float] = deque()  # when the latest ``create``s were answered
+        self._created = lobby.Window()  # the matches made with ``create`` lately, server-wide
+        self._dealt: dict[str, lobby.Window] = {}  # the same, per address
         self._lobby: tuple[float, Json, str] | None = None  # when made, the list, its text
+        self._due: list[Hosted] | None = None  # during a message: matches whose bots move next
+        self._playing: set[asyncio.Future[Outgoing]] = set()  # bots moving for a message
+        # how answers reach a tab when the one who asked has gone (the server sets it)
+        self.deliver: Callable[[Client, Json], None] | None = None
         self._restore_all()
         live = [h for h in self.matches.values() if not h.match.finished]
         self.latest = live[-1] if live else self.new_match()
@@ -212,8 +301,7 @@ class Hub:
         self._maps.setdefault(match.state.map.id, match.state.map)
         specs = [SeatSpec(s.name, None if s.is_person else s.name) for s in match.seats]
         now = self._now()
-        hosted = Hosted("", match, specs, now)
-        _bots_move(hosted)  # nobody to tell yet: the seat names show a stand-in
+        hosted = Hosted("", match, specs, Tabs(now))
         while True:  # a clash of 72 random bits is unheard of, but an id is never reused
             hosted.id = secrets.token_urlsafe(ID_BYTES)
             if hosted.id not in self.matches and not self.store.exists(hosted.id):
@@ -221,9 +309,10 @@ class Hub:
         added = self.store.add(hosted.id, match.record(), hosted.specs, _rngs(hosted), now=now,
                                finished=match.finished)  # fmt: skip
         self._wrote(hosted, added)
-        hosted.saved = len(match.actions)
+        hosted.saving.saved = len(match.actions)
         self.matches[hosted.id] = hosted
         self.latest = hosted
+        self._bots_due(hosted)
         return hosted
 
     def find(self, match_id: str) -> Hosted | None:
@@ -248,8 +337,8 @@ class Hub:
     def evictable(self, hosted: Hosted, now: float) -> bool:
         """Whether ``hosted`` may leave memory: nobody connected, and no person seen within
         ``PERSON_IDLE`` (``JOIN_GRACE`` when nobody has sat at it yet)."""
-        quiet = PERSON_IDLE if hosted.joined else JOIN_GRACE
-        return not hosted.clients and now - hosted.seen >= quiet
+        quiet = PERSON_IDLE if hosted.seating.joined else JOIN_GRACE
+        return not hosted.tabs.clients and not hosted.bots.busy and now - hosted.tabs.seen >= quiet
 
     def _make_room(self) -> None:
         """Archive one match if memory is full: finished ones first, then the longest idle."""
@@ -263,10 +352,58 @@ class Hub:
                 f"people are playing all {len(self.matches)} matches this server holds; "
                 "try again in a few minutes",
             )
-        gone = min(idle, key=lambda h: (not h.match.finished, h.seen))
+        self._archive(min(idle, key=lambda h: (not h.match.finished, h.tabs.seen)), now)
+
+    def _archive(self, gone: Hosted, now: float) -> None:
+        """``gone`` leaves memory, kept in the database (a tab that joins it brings it back)."""
         del self.matches[gone.id]
         self._wrote(None, self.store.archive(gone.id, now))
         close_bots(seat.bot for seat in gone.match.seats)  # a joined archive starts them anew
+
+    def _deal(self, client: Client, match: Match | None = None) -> Hosted:
+        """A new match for ``client``'s message (``new_match``), within the limits on new
+        matches: its connection's, its address's, then (a match made from the page, ``match``,
+        which the lobby may list) the server's (``lobby``), so that one client cannot use up
+        what everyone shares; an address holding ``MAX_HELD_PER_ADDRESS`` unfinished matches
+        gives up its oldest that no tab shows. Refused with ``too_many_new``, changing
+        nothing. (The server's own deals, ``new`` and ``play``, are bounded server-wide by
+        ``max_matches``.)"""
+        now, wall = self._clock(), self._now()
+        self._expire(wall)
+        who = client.dealer
+        mine = self._dealt.setdefault(who, lobby.Window())
+        limits = [(client.dealt, lobby.MAX_NEW_PER_TAB, "by this tab"),
+                  (mine, lobby.MAX_NEW_PER_ADDRESS, "from your address")]  # fmt: skip
+        if match is not None:
+            limits.append((self._created, lobby.MAX_CREATES, "on this server"))
+        for window, most, whose in limits:
+            wait = window.wait(now, most)
+            if wait is not None:
+                raise WebError("too_many_new", f"{most} matches were made {whose} in the last "
+                               f"minute; try again in {wait:.0f} s")  # fmt: skip
+        held = [h for h in self.matches.values() if h.listing.maker == who and not h.match.finished]
+        if len(held) >= lobby.MAX_HELD_PER_ADDRESS:
+            unshown = [h for h in held if not h.tabs.clients and not h.bots.busy]
+            if not unshown:
+                raise WebError("too_many_new", f"{len(held)} unfinished matches made from your "
+                               "address are open in tabs; finish or close one first")  # fmt: skip
+            self._archive(min(unshown, key=lambda h: h.tabs.seen), wall)
+        hosted = self.new_match(match)
+        hosted.listing.maker = who
+        for window, _, _ in limits:
+            window.times.append(now)
+        return hosted
+
+    def _expire(self, now: float) -> None:
+        """Archive the junk: matches nobody has sat at, with no tab, for ``UNPLAYED_TTL`` (they
+        leave the lobby); and forget the windows of quiet addresses."""
+        for hosted in list(self.matches.values()):
+            quiet = not hosted.tabs.clients and not hosted.bots.busy and not hosted.seating.joined
+            if quiet and now - hosted.tabs.seen >= lobby.UNPLAYED_TTL:
+                self._archive(hosted, now)
+        clock = self._clock()
+        for who in [w for w, window in self._dealt.items() if window.wait(clock, 1) is None]:
+            del self._dealt[who]
 
     def _restore_all(self) -> None:
         """Bring back the matches the database says were live (the ``max_matches`` most
@@ -321,36 +458,86 @@ class Hub:
         as seen now: their tabs come back within seconds of a restart."""
         match, specs = self._rebuild(stored)
         public, invites = sharing(self.store, stored.id)
-        hosted = Hosted(stored.id, match, specs, self._now(), dict(stored.tokens),
-                        names=dict(stored.names), saved=len(stored.record.actions),
-                        joined=stored.joined, public=public, invites=invites)  # fmt: skip
-        if _bots_move(hosted):
-            log.warning("match %s: a bot failed on restoring; a stand-in plays on", stored.id)
-        self._save(hosted)
+        seating = Seating(dict(stored.tokens), invites, dict(stored.names), stored.joined)
+        hosted = Hosted(stored.id, match, specs, Tabs(self._now()), seating,
+                        saving=Saving(len(stored.record.actions)),
+                        listing=Listing(public))  # fmt: skip
         self.matches[hosted.id] = hosted
+        self._bots_due(hosted)
         return hosted
+
+    # ------------------------------------------------------------------ bots
+
+    def _bots_due(self, hosted: Hosted) -> bool:
+        """Whether a bot of ``hosted`` is to act and moves once the message being handled is
+        (the answer tells of its moves); outside a message (a restart, a caller of
+        ``new_match``) its bots move now, and nobody is there to be told."""
+        if hosted.match.bot_to_act() is None:
+            return False
+        if self._due is None:
+            if _bots_move(hosted):
+                log.warning("match %s: a bot failed; a stand-in plays on", hosted.id)
+            self._save(hosted)
+            return False
+        if hosted not in self._due:
+            self._due.append(hosted)
+        return True
+
+    async def _think(self, hosted: Hosted) -> list[str]:
+        """The bots' moves until a person must act or the game ends, each decision in a
+        thread (a program's answer, a search) so that the event loop serves every other match
+        meanwhile; the moves are made here, on the loop, one match's at a time (``turn``).
+        Returns what failed, each failed bot's seat given to a random stand-in."""
+        faults: list[str] = []
+        async with hosted.bots.turn:
+            hosted.bots.busy = True
+            try:
+                for _ in range(MAX_ACTIONS):  # the game loop's cap on a bot never ending it
+                    asked = hosted.match.bot_to_act()
+                    if asked is None or hosted.saving.lost:
+                        break
+                    try:
+                        action = await asyncio.to_thread(decide, *asked)
+                    except BotError as exc:
+                        faults.append(_stand_in(hosted, exc))
+                        continue
+                    if not hosted.saving.lost:
+                        hosted.match.bot_move(action)
+            finally:
+                hosted.bots.busy = False
+        return faults
+
+    def _moved(self, hosted: Hosted, faults: list[str]) -> Outgoing:
+        """The moves since the last save queued for the database, and what each tab of the
+        match (and each "my games" holding it) is told of them."""
+        if hosted.saving.lost:
+            return []
+        self._save(hosted)
+        updates = [(c, self._update(c)) for c in hosted.tabs.clients]
+        updates += [(c, error("bot_failed", f)) for f in faults for c in hosted.tabs.clients]
+        return updates + [(c, self._games(c)) for c in self.followers.get(hosted.id, ())]
 
     def _save(self, hosted: Hosted) -> None:
         """Queue the moves made since the last save for the database (what is told of them
         waits for the commit, ``answer``)."""
         match = hosted.match
-        if len(match.actions) == hosted.saved:
+        if len(match.actions) == hosted.saving.saved:
             return
-        texts = [str(a) for a in match.actions[hosted.saved :]]
-        self._wrote(hosted, self.store.moved(hosted.id, hosted.saved, texts, hosted.specs,
+        texts = [str(a) for a in match.actions[hosted.saving.saved :]]
+        self._wrote(hosted, self.store.moved(hosted.id, hosted.saving.saved, texts, hosted.specs,
                                              _rngs(hosted), now=self._now(),
                                              finished=match.finished))  # fmt: skip
-        hosted.saved = len(match.actions)
+        hosted.saving.saved = len(match.actions)
         if match.finished:  # a bot's program has nothing more to do: end it now, not at exit
             close_bots(seat.bot for seat in match.seats)
 
     def leave(self, client: Client) -> None:
         """Forget a closed connection (its seat stays reserved for its token)."""
         hosted = client.hosted
-        if hosted is not None and client in hosted.clients:
-            hosted.clients.remove(client)
+        if hosted is not None and client in hosted.tabs.clients:
+            hosted.tabs.clients.remove(client)
             if client.seat is not None:
-                hosted.seen = self._now()
+                hosted.tabs.seen = self._now()
         client.hosted, client.seat = None, None
 
     # ------------------------------------------------------------------ durability
@@ -359,7 +546,7 @@ class Hub:
         """A change queued for the database on behalf of ``hosted`` (None: of no match)."""
         self._writes.append((hosted, change))
         if hosted is not None:
-            hosted.writing = change
+            hosted.saving.writing = change
 
     def _wait(self) -> list[tuple[Client, Json, Hosted | None]]:
         """Block until every queued change is settled (for callers without an event loop)."""
@@ -370,12 +557,58 @@ class Hub:
         """``receive`` for the server's event loop: the answers come once the database holds
         what they tell (each change queued for the matches they show is committed), and other
         messages are handled meanwhile; many matches' moves share one commit. An answer that
-        shows no match (a pong, most refusals) waits for nothing."""
-        told = self._tag(self._handle(client, text))
-        for change in {h.writing for _, _, h in told if h is not None and h.writing is not None}:
+        shows no match (a pong, most refusals) waits for nothing.
+
+        The bots of the matches the message left to them move in a task of their own: if the
+        asking tab goes (its connection closes while they think), they play on, and what the
+        other tabs are to hear goes to them through ``deliver``."""
+        out, due = self._handled(client, text)
+        if not due:
+            return await self._told(out, client)
+        work = asyncio.ensure_future(self._bots_then_told(out, due, client))
+        self._playing.add(work)
+        work.add_done_callback(self._playing.discard)
+        try:
+            return await asyncio.shield(work)
+        except asyncio.CancelledError:
+            work.add_done_callback(self._told_late)
+            raise
+
+    def _handled(self, client: Client, text: str | bytes) -> tuple[Outgoing, list[Hosted]]:
+        """The answers to one message, and the matches whose bots are to move after it."""
+        self._due = []
+        try:
+            out = self._handle(client, text)
+        finally:
+            due, self._due = self._due, None
+        return out, due
+
+    async def _bots_then_told(self, out: Outgoing, due: list[Hosted], client: Client) -> Outgoing:
+        for hosted in due:  # their bots decide off the loop; other messages are served meanwhile
+            out += self._moved(hosted, await self._think(hosted))
+        return await self._told(out, client)
+
+    async def _told(self, out: Outgoing, client: Client) -> Outgoing:
+        """``out`` once every change queued for the matches it shows is settled."""
+        told = self._tag(out)
+        for change in {
+            h.saving.writing for _, _, h in told if h is not None and h.saving.writing is not None
+        }:
             with suppress(Exception):  # a failure is read from each change by _settle
                 await asyncio.wrap_future(change)
         return self._settle(told, [client])
+
+    def _told_late(self, work: asyncio.Future[Outgoing]) -> None:
+        """The answers of bots that moved after their asking tab went, to the tabs still here."""
+        if work.cancelled():
+            return
+        failure = work.exception()
+        if failure is not None:
+            log.error("the bots' moves were not told: %s", failure, exc_info=failure)
+            return
+        if self.deliver is not None:
+            for target, doc in work.result():
+                self.deliver(target, doc)
 
     def disconnect(self, client: Client) -> None:
         """Forget a closed connection, its "my games" included."""
@@ -385,7 +618,10 @@ class Hub:
     def receive(self, client: Client, text: str | bytes) -> Outgoing:
         """Handle one message and return its answers once the database holds what they tell
         (``answer`` without an event loop)."""
-        told = self._tag(self._handle(client, text))
+        out, due = self._handled(client, text)
+        for hosted in due:
+            out += self._moved(hosted, _bots_move(hosted))
+        told = self._tag(out)
         self._wait()
         return self._settle(told, [client])
 
@@ -402,10 +638,10 @@ class Hub:
         out: Outgoing = []
         for hosted, change in done:
             failure = change.exception()
-            if failure is not None and hosted is not None and not hosted.lost:
+            if failure is not None and hosted is not None and not hosted.saving.lost:
                 out += self._lose(hosted, failure)
-        told_lost = {c for c, _, h in told if h is not None and h.lost}
-        out += [(c, d) for c, d, h in told if h is None or not h.lost]
+        told_lost = {c for c, _, h in told if h is not None and h.saving.lost}
+        out += [(c, d) for c, d, h in told if h is None or not h.saving.lost]
         warned = {c for c, d in out if d.get("code") == "not_saved"}
         out += [(c, _not_saved()) for c in senders if c in told_lost and c not in warned]
         return out
@@ -413,15 +649,15 @@ class Hub:
     def _lose(self, hosted: Hosted, failure: BaseException) -> Outgoing:
         """Take a match the database did not follow out of play: out of memory, its tabs let
         go with ``not_saved``; joined again, it comes back as the database holds it."""
-        hosted.lost = True
+        hosted.saving.lost = True
         log.error("match %s: not saved (%s); its tabs are told and it leaves memory",
                   hosted.id, failure)  # fmt: skip
         if self.matches.get(hosted.id) is hosted:
             del self.matches[hosted.id]
-        tabs = list(hosted.clients)
+        tabs = list(hosted.tabs.clients)
         for client in tabs:
             client.hosted, client.seat = None, None
-        hosted.clients.clear()
+        hosted.tabs.clients.clear()
         close_bots(seat.bot for seat in hosted.match.seats)
         return [(c, _not_saved()) for c in tabs]
 
@@ -436,7 +672,7 @@ class Hub:
         try:
             self._charge(client, 1.0)
             if client.hosted is not None and client.seat is not None:
-                client.hosted.seen = self._now()  # a person is here
+                client.hosted.tabs.seen = self._now()  # a person is here
             message = _parse(text)
             handler = getattr(self, f"_on_{message['type']}")
             out: Outgoing = handler(client, message)
@@ -485,7 +721,7 @@ class Hub:
     def _on_new(self, client: Client, message: Json) -> Outgoing:
         _fields(message, ())
         self._charge(client, COSTS["new"])
-        hosted = self.new_match()
+        hosted = self._deal(client)
         people = [i for i, s in enumerate(hosted.match.seats) if s.is_person]
         created = {"type": "created", "match": hosted.id, "seat": people[0] if people else None}
         return [(client, created)]
@@ -495,12 +731,13 @@ class Hub:
         self._charge(client, COSTS["play"])
         latest = self.latest  # dealt at the start, or by the last "new"
         people = any(s.is_person for s in latest.match.seats)
-        fresh = (latest.id in self.matches and not latest.tokens and not latest.offered
+        seating = latest.seating
+        fresh = (latest.id in self.matches and not seating.tokens and not seating.offered
                  and not latest.match.finished)  # fmt: skip
         # nobody sat there or was sent there yet: that seat, for this tab alone (many tabs
         # asking at once each get their own); only bots play (every match alike): watch them
-        hosted = latest if fresh or not people else self.new_match()
-        hosted.offered = people
+        hosted = latest if fresh or not people else self._deal(client)
+        hosted.seating.offered = people
         first = next((i for i, s in enumerate(hosted.match.seats) if s.is_person), None)
         return [(client, {"type": "created", "match": hosted.id, "seat": first})]
 
@@ -511,60 +748,53 @@ class Hub:
         token = _optional(message, "token", str)
         invite = _optional(message, "invite", str)
         name = _name(_optional(message, "name", str))
-        if match_id is None:
-            hosted = self.latest if self.latest.id in self.matches else self.new_match()
-        else:
-            found = self.find(match_id)
-            if found is None:
-                raise WebError(
-                    "unknown_match", f"no match {match_id!r} on this server: start a new game"
-                )
-            hosted = found
-        seats = hosted.match.seats
+        hosted = self._joined_match(client, match_id)
         if seat is not None:
-            if not 0 <= seat < len(seats):
-                raise WebError("no_seat", f"no {_player(seat)} in a {len(seats)}-player game")
-            if not seats[seat].is_person:
-                raise WebError("bot_seat", f"{_player(seat)} is played by a bot")
-            held = hosted.tokens.get(seat)
-            mine = held is not None and token is not None and _same(held, token)
-            if invite is not None and not mine:
-                expected = hosted.invites.get(seat)
-                if expected is None or not _same(expected, invite):
-                    raise WebError("bad_invite", "this invite link is not one of this match's")
-                if held is not None:
-                    raise WebError("invite_used", f"{_player(seat)}'s invite was used already")
-            elif held is not None and not mine:
-                raise WebError("seat_taken", f"{_player(seat)}'s seat is taken by another tab")
-            elif held is None and hosted.public is False:
-                raise WebError("invite_only", f"{_player(seat)}'s seat is for the invited player")
-        others = [c for c in hosted.clients if c is not client and c.seat == seat]
+            _may_sit(hosted, seat, token, invite)
+        others = [c for c in hosted.tabs.clients if c is not client and c.seat == seat]
         if len(others) >= (MAX_WATCHERS if seat is None else MAX_TABS_PER_SEAT):
             where = "watching this match" if seat is None else f"at {_player(seat)}'s seat"
             raise WebError("too_many_tabs", f"{len(others)} tabs are {where} already")
         self._charge(client, COSTS["join"])  # only a join that sends the position costs more
-        seated = seat is not None and seat not in hosted.tokens
+        seated = seat is not None and seat not in hosted.seating.tokens
         if seat is not None:
-            hosted.seen = self._now()
-            if seat not in hosted.tokens:  # the seat's first tab: its token, saved first
-                token = secrets.token_urlsafe(16)
-                taken = self.store.seat_taken(hosted.id, seat, token_hash(token), now=hosted.seen)
-                self._wrote(hosted, taken)
-                hosted.tokens[seat] = token_hash(token)
-                hosted.joined = True
-            elif not hosted.joined:  # a seat reserved for its maker's device
-                self._wrote(hosted, mark_joined(self.store, hosted.id, now=hosted.seen))
-                hosted.joined = True
-        if seat is not None and name and hosted.names.get(seat) != name:
-            self._wrote(hosted, self.store.named(hosted.id, seat, name))
-            hosted.names[seat] = name
+            token = self._sit(hosted, seat, token, name)
         self.leave(client)
         client.hosted, client.seat, client.seen = hosted, seat, 0
-        hosted.clients.append(client)
+        hosted.tabs.clients.append(client)
         joined = {"type": "joined", "match": hosted.id, "seat": seat, "token": token}
         # the tabs whose "my games" hold this match hear that the seat is taken
         told = [(c, self._games(c)) for c in self.followers.get(hosted.id, ()) if seated]
         return [(client, joined), (client, self._update(client)), *told]
+
+    def _joined_match(self, client: Client, match_id: str | None) -> Hosted:
+        """The match a ``join`` names (None: the latest, or a new one if it left memory)."""
+        if match_id is None:
+            return self.latest if self.latest.id in self.matches else self._deal(client)
+        found = self.find(match_id)
+        if found is None:
+            raise WebError(
+                "unknown_match", f"no match {match_id!r} on this server: start a new game"
+            )
+        return found
+
+    def _sit(self, hosted: Hosted, seat: int, token: str | None, name: str | None) -> str | None:
+        """A person at ``seat`` (allowed by ``_may_sit``): the seat's first tab gets its token,
+        saved first; the name its player chose, saved. Returns the tab's token."""
+        hosted.tabs.seen = self._now()
+        if seat not in hosted.seating.tokens:
+            token = secrets.token_urlsafe(16)
+            taken = self.store.seat_taken(hosted.id, seat, token_hash(token), now=hosted.tabs.seen)
+            self._wrote(hosted, taken)
+            hosted.seating.tokens[seat] = token_hash(token)
+            hosted.seating.joined = True
+        elif not hosted.seating.joined:  # a seat reserved for its maker's device
+            self._wrote(hosted, mark_joined(self.store, hosted.id, now=hosted.tabs.seen))
+            hosted.seating.joined = True
+        if name and hosted.seating.names.get(seat) != name:
+            self._wrote(hosted, self.store.named(hosted.id, seat, name))
+            hosted.seating.names[seat] = name
+        return token
 
     def _on_act(self, client: Client, message: Json) -> Outgoing:
         _fields(message, ("action", "seat"))
@@ -580,39 +810,20 @@ class Hub:
             action = action_from_json(action, map=match.state.map, source="action")
         elif not isinstance(action, str):
             raise WebError("bad_message", '"action" is the text or JSON document of an action')
-        now = self._clock()
-        if hosted.moves_checked is not None:
-            hosted.moves = min(MOVE_BURST, hosted.moves + (now - hosted.moves_checked) * MOVE_RATE)
-        hosted.moves_checked = now
-        if hosted.moves < 1:
-            wait = (1 - hosted.moves) / MOVE_RATE
-            raise WebError("too_fast", f"this match takes {MOVE_RATE:g} move(s) a second: "
-                           f"wait {wait:.2f} s")  # fmt: skip
-        faults: list[str] = []
-        try:
-            match.play(seat, action)
-        except BotError as exc:  # the move stands; a stand-in takes the failed bot's seat
-            faults = [_stand_in(hosted, exc), *_bots_move(hosted)]
-        hosted.moves -= 1  # only a move made counts
-        self._save(hosted)  # before any tab hears of the move
-        updates = [(c, self._update(c)) for c in hosted.clients]
-        updates += [(c, error("bot_failed", f)) for f in faults for c in hosted.clients]
-        return updates + [(c, self._games(c)) for c in self.followers.get(hosted.id, ())]
+        hosted.budget.check(self._clock())
+        match.play(seat, action, bots=False)
+        hosted.budget.credits -= 1  # only a move made counts
+        if self._bots_due(hosted):
+            return []  # the tabs hear of it with the bots' replies (``answer``)
+        return self._moved(hosted, [])  # saved before any tab hears of the move
 
     def _on_create(self, client: Client, message: Json) -> Outgoing:
         _fields(message, ("map", "variant", "seats", "public"))
         wanted = lobby.settings(message, available_maps(), _name)
-        now = self._clock()
-        while self._created and now - self._created[0] >= lobby.CREATE_WINDOW:
-            self._created.popleft()
-        if len(self._created) >= lobby.MAX_CREATES:
-            wait = lobby.CREATE_WINDOW - (now - self._created[0])
-            raise WebError("too_many_new", f"{len(self._created)} matches were made in the last "
-                           f"minute; try again in {wait:.0f} s")  # fmt: skip
         deal = Deal.fresh()  # a secret deal: nothing a seat sees leads back to it
         match = wanted.match(deal.game_seed(0), deal.bot_seed(0))  # bad settings: refused now
         self._charge(client, COSTS["create"])
-        hosted = self.new_match(match)
+        hosted = self._deal(client, match)
         tokens = {i: secrets.token_urlsafe(16) for i, k in enumerate(wanted.seats) if k == "here"}
         invites = {i: secrets.token_urlsafe(16) for i, k in enumerate(wanted.seats)
                    if k == "invite"}  # fmt: skip
@@ -623,11 +834,10 @@ class Hub:
         for i, name in enumerate(wanted.names):
             if name is not None:
                 self._wrote(hosted, self.store.named(hosted.id, i, name))
-                hosted.names[i] = name
-        hosted.tokens.update(hashed)
-        hosted.public = wanted.public
-        hosted.invites = {i: token_hash(t) for i, t in invites.items()}
-        self._created.append(now)
+                hosted.seating.names[i] = name
+        hosted.seating.tokens.update(hashed)
+        hosted.listing.public = wanted.public
+        hosted.seating.invites = {i: token_hash(t) for i, t in invites.items()}
         first = min(tokens, default=None)
         created = {"type": "created", "match": hosted.id, "seat": first,
                    "tokens": {str(i): t for i, t in tokens.items()},
@@ -641,7 +851,8 @@ class Hub:
         self._charge(client, COSTS["lobby"])
         now = self._clock()
         if self._lobby is None or now - self._lobby[0] >= lobby.LOBBY_FRESH:
-            listed = [h for h in self.matches.values() if h.public and not h.match.finished]
+            self._expire(self._now())
+            listed = [h for h in self.matches.values() if h.listing.public and not h.match.finished]
             rows = [self._summary(h) for h in reversed(listed[-lobby.MAX_LOBBY :])]
             doc = {"type": "lobby", "matches": rows, "choices": lobby.choices()}
             self._lobby = (now, doc, json.dumps(doc))
@@ -664,7 +875,7 @@ class Hub:
             if hosted is None and self.store.exists(match_id):  # kept, not in memory now
                 wanted.setdefault(match_id, set()).add(seat)
                 continue
-            held = None if hosted is None else hosted.tokens.get(seat)
+            held = None if hosted is None else hosted.seating.tokens.get(seat)
             if held is not None and _same(held, token):
                 wanted.setdefault(match_id, set()).add(seat)
         self._charge(client, len(asked) / 4)
@@ -685,8 +896,8 @@ class Hub:
                     del self.followers[match_id]
 
     def _summary(self, hosted: Hosted) -> Json:
-        names = lobby.seat_names(hosted.match, hosted.names)
-        return lobby.summary(hosted.id, hosted.match, set(hosted.tokens), names)
+        names = lobby.seat_names(hosted.match, hosted.seating.names)
+        return lobby.summary(hosted.id, hosted.match, set(hosted.seating.tokens), names)
 
     def _games(self, client: Client) -> Json:
         """How each of the tab's seats stands; a match not in memory is named as kept."""
@@ -729,22 +940,24 @@ class Hub:
         hosted = client.hosted
         assert hosted is not None
         match, seat = hosted.match, client.seat
-        if hosted.shown_seq != match.seq:
-            hosted.shown, hosted.shown_text, hosted.shown_seq = {}, {}, match.seq
-        shown = hosted.shown.get(seat)
+        if hosted.shown.seq != match.seq:
+            hosted.shown.docs, hosted.shown.texts, hosted.shown.seq = {}, {}, match.seq
+        shown = hosted.shown.docs.get(seat)
         if shown is None:
-            shown = hosted.shown[seat] = self._position(hosted, seat)
+            shown = hosted.shown.docs[seat] = self._position(hosted, seat)
         events = match.events_since(client.seen, seat)[-JOIN_EVENTS:]
         client.seen = match.seq
-        names = lobby.seat_names(match, hosted.names)
+        names = lobby.seat_names(match, hosted.seating.names)
         seats = [
             {
                 "seat": i,
                 "name": s.name,
                 "person": s.is_person,
-                "taken": i in hosted.tokens,
-                "open": s.is_person and i not in hosted.tokens and hosted.public is not False,
-                "online": sum(c.seat == i for c in hosted.clients),
+                "taken": i in hosted.seating.tokens,
+                "open": s.is_person
+                and i not in hosted.seating.tokens
+                and hosted.listing.public is not False,
+                "online": sum(c.seat == i for c in hosted.tabs.clients),
                 "player": names[i],
                 "stations_left": match.state.stations_left(i),
             }
@@ -771,12 +984,16 @@ class Hub:
             return json.dumps(doc)
         hosted = self.matches.get(doc["match"])
         seat = doc["seat"]
-        parts = None if hosted is None or hosted.shown_seq != doc["seq"] else hosted.shown.get(seat)
+        parts = (
+            None
+            if hosted is None or hosted.shown.seq != doc["seq"]
+            else hosted.shown.docs.get(seat)
+        )
         if parts is None or hosted is None or any(doc.get(k) is not v for k, v in parts.items()):
             return json.dumps(doc)
-        text = hosted.shown_text.get(seat)
+        text = hosted.shown.texts.get(seat)
         if text is None:
-            text = hosted.shown_text[seat] = json.dumps(parts)[1:-1]
+            text = hosted.shown.texts[seat] = json.dumps(parts)[1:-1]
         rest = json.dumps({k: v for k, v in doc.items() if k not in parts})
         return f"{rest[:-1]}, {text}}}"
 
@@ -948,6 +1165,28 @@ def _optional(message: Json, name: str, kind: type) -> Any:
 def _not_saved() -> Json:
     return error("not_saved", "the server could not save that; reload the page to go on from "
                  "the last move it saved")  # fmt: skip
+
+
+def _may_sit(hosted: Hosted, seat: int, token: str | None, invite: str | None) -> None:
+    """Refuse a tab the seat it asks for unless it is a person's seat and the tab holds its
+    token, its invite, or (a public match's free seat) nothing is needed."""
+    seats = hosted.match.seats
+    if not 0 <= seat < len(seats):
+        raise WebError("no_seat", f"no {_player(seat)} in a {len(seats)}-player game")
+    if not seats[seat].is_person:
+        raise WebError("bot_seat", f"{_player(seat)} is played by a bot")
+    held = hosted.seating.tokens.get(seat)
+    mine = held is not None and token is not None and _same(held, token)
+    if invite is not None and not mine:
+        expected = hosted.seating.invites.get(seat)
+        if expected is None or not _same(expected, invite):
+            raise WebError("bad_invite", "this invite link is not one of this match's")
+        if held is not None:
+            raise WebError("invite_used", f"{_player(seat)}'s invite was used already")
+    elif held is not None and not mine:
+        raise WebError("seat_taken", f"{_player(seat)}'s seat is taken by another tab")
+    elif held is None and hosted.listing.public is False:
+        raise WebError("invite_only", f"{_player(seat)}'s seat is for the invited player")
 
 
 def _seated(client: Client) -> tuple[Hosted, int]:

@@ -14,6 +14,7 @@ function of a match and its seats. A seat of a created match is one of:
 from __future__ import annotations
 
 import functools
+from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,14 +26,38 @@ from ..table.match import PERSON, Match
 
 Json = dict[str, Any]
 
-WEB_BOTS = ("greedy", "saver", "claimer", "random")  # quick enough for the server's one loop
+WEB_BOTS = ("greedy", "saver", "claimer", "random")  # quick: a page cannot ask for searches
 PEOPLE = ("here", "invite")
 MAX_SEATS = 5
-MAX_CREATES = 30  # matches made with ``create`` in any ``CREATE_WINDOW`` seconds, server-wide
+# Matches dealt for messages (``new``, ``create``, a ``play`` or ``join`` that deals) in any
+# ``CREATE_WINDOW`` seconds: each connection's and each address's own limits come first, so
+# that one client, or one address opening fresh sockets, is refused before it can fill the
+# server-wide window that everyone shares.
+MAX_NEW_PER_TAB = 4  # by one connection
+MAX_NEW_PER_ADDRESS = 10  # by all the connections of one address
+MAX_CREATES = 30  # made with ``create`` by everyone, server-wide
 CREATE_WINDOW = 60.0
+# Unfinished matches in memory that one address made: its next match archives its own oldest
+# that no tab shows (it comes back when a tab joins it), or is refused if every one is shown.
+MAX_HELD_PER_ADDRESS = 8
+UNPLAYED_TTL = 600.0  # seconds a match nobody has sat at stays with no tab, then archived
 MAX_MINE = 40  # seats one "mine" message may ask about
 MAX_LOBBY = 50  # rows the lobby lists, the newest first
 LOBBY_FRESH = 1.0  # seconds the lobby's list is answered as made, before it is made again
+
+
+@attrs.define
+class Window:
+    """When the latest matches of one dealer (a connection, an address, the server) were
+    made, for a limit of so many in any ``CREATE_WINDOW`` seconds."""
+
+    times: deque[float] = attrs.field(factory=deque)
+
+    def wait(self, now: float, most: int) -> float | None:
+        """Seconds until one more may be made (None: now), forgetting what left the window."""
+        while self.times and now - self.times[0] >= CREATE_WINDOW:
+            self.times.popleft()
+        return None if len(self.times) < most else CREATE_WINDOW - (now - self.times[0])
 
 
 @attrs.frozen

@@ -11,11 +11,14 @@ Keeping its word:
   that are not ours, or that fails ``PRAGMA quick_check``, is refused with ``DataError`` before
   anything in it is changed. A database of ours from before the id was set (its tables exactly
   ours, schema 1) is adopted: the id is set.
-- **One server per file.** A server holds a lock on ``<file>-lock`` beside the database (a
-  POSIX record lock, which the system drops when the process ends, however it ends; not on the
-  database itself, whose locks SQLite releases wholesale); a second server on the same file is
-  refused with ``DataError``. A backup (``backup``) reads through SQLite beside a running
-  server and takes no lock.
+- **One server per file, whatever its name.** The path is resolved (a symbolic link is
+  followed, so the WAL is the one beside the real file) and a server locks one byte of the
+  database file itself, far beyond any page and SQLite's own lock bytes: an open file
+  description lock (Linux: ``F_OFD_SETLK``, which no other descriptor's close releases; a POSIX
+  record lock elsewhere), which the system drops when the process ends, however it ends. A
+  lock is the file's (its inode's), not its name's, so a second server on the same file, by a
+  hard link or a symbolic link too, is refused with ``DataError``. A backup (``backup``) reads
+  through SQLite beside a running server and takes no lock.
 - **Written before anyone hears of it, in groups.** Each change is queued to one writer thread
   and returns a ``concurrent.futures.Future``; the writer commits everything queued in one
   transaction (WAL journal, ``synchronous=FULL``: on disk, not only in the operating system's
@@ -36,12 +39,15 @@ thread; nothing to lock or check).
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import logging
 import os
 import queue
 import sqlite3
+import struct
 import threading
+import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from contextlib import contextmanager, suppress
@@ -57,7 +63,7 @@ from ..records import GameRecord
 SCHEMA_VERSION = 1
 APPLICATION_ID = 0x54545245  # "TTRE": what ``PRAGMA application_id`` says of our files
 MEMORY = ":memory:"
-LOCK_SUFFIX = "-lock"  # the file beside the database that a server locks
+LOCK_BYTE = 1 << 40  # the byte of the database file a server locks: past SQLite's (1 GiB)
 WAL_HEADER = 32  # bytes of a WAL file's header: magic, page size, checkpoint, salts, checksum
 BUSY_MS = 5000  # how long a commit waits for a backup's read to end
 TABLES = ("matches", "moves", "tokens", "shared", "invites")
@@ -134,10 +140,11 @@ class Store:
     """
 
     def __init__(self, path: str | Path = MEMORY) -> None:
-        self.path = str(path)
+        # the real file: SQLite names the WAL after it, and its lock is the file's, by any name
+        self.path = MEMORY if str(path) == MEMORY else os.path.realpath(path)
         self.damage: str | None = None  # why nothing more is written, once the file is lost
         self._lock_fd: int | None = None
-        self._made_lock = False
+        self._made_file = False
         self._queue: queue.SimpleQueue[tuple[Write, Future[None]] | None] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
         self._seen: dict[str, tuple[int, int, int]] = {}  # file -> device, inode, size
@@ -161,29 +168,31 @@ class Store:
     # ------------------------------------------------------------------ opening
 
     def _lock(self) -> None:
-        """Hold the file's server lock, or refuse: another server uses this database."""
+        """Hold the file's server lock, or refuse: another server uses this database (by this
+        name or any other: the lock is on the file)."""
         if self.path == MEMORY:
             return
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover (Windows: no POSIX locks; documented)
+        if importlib.util.find_spec("fcntl") is None:  # pragma: no cover (Windows: documented)
             return
-        self._made_lock = not os.path.exists(self.path + LOCK_SUFFIX)
-        fd = os.open(self.path + LOCK_SUFFIX, os.O_RDWR | os.O_CREAT, 0o644)
+        self._made_file = not os.path.exists(self.path)
         try:
-            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise DataError(f"cannot be opened: {exc.strerror}", source=self.path) from None
+        try:
+            _lock_byte(fd)
         except OSError:
             os.close(fd)
-            raise DataError("another server is using this database (one server per file)",
-                            source=self.path) from None  # fmt: skip
+            why = "another server is using this database (one server per file, by any name)"
+            raise DataError(why, source=self.path) from None
         self._lock_fd = fd
 
     def _unlock(self, *, refused: bool = False) -> None:
-        """Let go of the lock; its file stays (removing it would race with a server starting),
-        unless this refused a file that is not ours and made the lock file for nothing."""
+        """Let go of the lock (closing its descriptor), and of a file made for nothing: an
+        empty file this refused."""
         if self._lock_fd is not None:
-            if refused and self._made_lock:
-                os.unlink(self.path + LOCK_SUFFIX)
+            if refused and self._made_file and os.path.getsize(self.path) == 0:
+                os.unlink(self.path)
             os.close(self._lock_fd)
             self._lock_fd = None
 
@@ -501,7 +510,9 @@ def backup(source: str | Path, target: str | Path) -> int:
     if Path(target).exists():
         raise DataError("exists already: a backup never overwrites a file", source=str(target))
     try:
-        src = sqlite3.connect(f"file:{Path(source).resolve()}?mode=ro", uri=True)
+        # the path quoted: "%41", "?" or "#" in a name are the name's, not the URI's
+        name = urllib.parse.quote(str(Path(source).resolve()))
+        src = sqlite3.connect(f"file:{name}?mode=ro", uri=True)
     except sqlite3.Error as exc:
         raise DataError(f"cannot be opened: {exc}", source=str(source)) from None
     made = False
@@ -538,6 +549,19 @@ def _readable(source: str) -> Iterator[None]:
         yield
     except sqlite3.Error as exc:
         raise DataError(f"cannot be read: {exc}", source=source) from None
+
+
+def _lock_byte(fd: int) -> None:
+    """Lock ``LOCK_BYTE`` of the open file ``fd`` for writing, now or ``OSError``: an open file
+    description lock where the system has one (Linux), else a POSIX record lock."""
+    import fcntl
+
+    ofd = getattr(fcntl, "F_OFD_SETLK", None)
+    if ofd is None:  # pragma: no cover (macOS, the BSDs)
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, LOCK_BYTE)
+        return
+    # struct flock: l_type, l_whence (shorts), l_start, l_len (off_t), l_pid (int, 0 for OFD)
+    fcntl.fcntl(fd, ofd, struct.pack("hhqqi4x", fcntl.F_WRLCK, os.SEEK_SET, LOCK_BYTE, 1, 0))
 
 
 def _head(path: str) -> bytes:
