@@ -45,6 +45,7 @@ def _fresh(code: str) -> dict[str, object]:
 
 @pytest.mark.parametrize(("old", "new"), sorted(_moved.MODULES.items()))
 def test_an_old_module_path_is_its_new_home_with_a_warning(old: str, new: str) -> None:
+    _needs(old)
     _needs(new)
     found = _fresh(
         f"import {old} as old\nimport {new} as new\n"
