@@ -108,12 +108,31 @@ def test_a_used_invite_is_refused_and_a_public_seat_is_open_to_the_lobby() -> No
     before = _snapshot(hub)
     answer = _one(hub, Client(), link)
     assert answer["code"] == "invite_used" and "Player 2" in answer["message"]
+    assert "opened already, in another browser" in answer["message"]
     assert _snapshot(hub) == before
-    listed = _create(hub, Client())  # public: anyone from the lobby may take the free seat
-    sat = _one(hub, Client(), {"type": "join", "match": listed["match"], "seat": 1})
+    seats = [*HERE_INVITE_BOT, {"kind": "open"}]
+    listed = _create(hub, Client(), seats)  # public: anyone may take the open seat, not seat 2
+    before = _snapshot(hub)
+    for seat in (1, 1):  # an invited seat is its friend's, public match or not, every time
+        kept = _one(hub, Client(), {"type": "join", "match": listed["match"], "seat": seat})
+        assert kept["code"] == "invite_only" and "kept for the friend" in kept["message"]
+    assert _snapshot(hub) == before
+    sat = _one(hub, Client(), {"type": "join", "match": listed["match"], "seat": 3})
     assert sat["type"] == "joined"
-    full = _one(hub, Client(), {"type": "join", "match": listed["match"], "seat": 1})
+    full = _one(hub, Client(), {"type": "join", "match": listed["match"], "seat": 3})
     assert full["code"] == "seat_taken"
+    friend = {"type": "join", "match": listed["match"], "seat": 1,
+              "invite": listed["invites"]["1"]}  # fmt: skip
+    assert _one(hub, Client(), friend)["type"] == "joined"  # the friend's seat waited for them
+
+
+def test_a_seat_open_to_anyone_needs_a_public_match() -> None:
+    hub = _hub()
+    before = _snapshot(hub)
+    doc = {"type": "create", "seats": [{"kind": "here"}, {"kind": "open"}], "public": False}
+    answer = _one(hub, Client(), doc)
+    assert answer["code"] == "bad_settings" and "seat 2" in answer["message"]
+    assert _snapshot(hub) == before
 
 
 @pytest.mark.parametrize(
@@ -167,15 +186,17 @@ def test_the_lobby_lists_public_live_matches_with_free_seats_and_names() -> None
     hub = _hub()
     maker = Client()
     seats = [{"kind": "here", "name": "Ann"}, {"kind": "invite"}, {"kind": "greedy"},
-             {"kind": "greedy"}]  # fmt: skip
+             {"kind": "greedy"}, {"kind": "open"}]  # fmt: skip
     listed = _create(hub, maker, seats)
     hidden = _create(hub, maker, public=False)
     rows = _one(hub, Client(), {"type": "lobby"})
     assert [r["match"] for r in rows["matches"]] == [listed["match"]]
     (row,) = rows["matches"]
     assert [s["player"] for s in row["seats"]] == ["Ann", "Player 2", "Greedy bot 1",
-                                                   "Greedy bot 2"]  # fmt: skip
-    assert row["free"] == [1] and row["map"] == "europe" and row["players"] == 4
+                                                   "Greedy bot 2", "Player 5"]  # fmt: skip
+    # the invited friend's seat is never offered: only the open one is free
+    assert [s["invited"] for s in row["seats"]] == [False, True, False, False, False]
+    assert row["free"] == [4] and row["map"] == "europe" and row["players"] == 5
     assert row["current_name"] == row["seats"][row["current"]]["player"]
     assert {m["id"] for m in rows["choices"]["maps"]} == {"europe", "usa"}
     assert hidden["match"] not in json.dumps(rows)

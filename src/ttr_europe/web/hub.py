@@ -21,10 +21,11 @@ Messages from the browser (JSON objects with a ``"type"``):
   in a new one (what the page asks for when opened without a match); ``{"type": "ping"}``.
 - ``join`` may carry ``"name"``: the name the seat's player goes by (at most 24 characters),
   and ``"invite"``: the secret of the seat's invite link, which seats its first holder only.
-- ``{"type": "create", "map": ..., "variant": ..., "seats": [{"kind": "here" | "invite" | bot,
-  "name": ...}, ...], "public": true}``: a match made from the page (``lobby``); the answer
-  ``created`` carries the tokens of the ``here`` seats and the invite secrets of the others.
-- ``{"type": "lobby"}``: the public matches still being played, with their free seats.
+- ``{"type": "create", "map": ..., "variant": ..., "seats": [{"kind": "here" | "invite" |
+  "open" | bot, "name": ...}, ...], "public": true}``: a match made from the page (``lobby``);
+  the answer ``created`` carries the tokens of the ``here`` seats and the invite secrets of the
+  ``invite`` seats (kept for the friend the link goes to: never open to anyone else).
+- ``{"type": "lobby"}``: the public matches still being played, with their free (``open``) seats.
 - ``{"type": "mine", "games": [{"match", "seat", "token"}, ...]}``: "my games": how each of a
   browser's seats stands (``games``), sent again to this tab after every move in any of them.
 
@@ -531,12 +532,18 @@ class Hub:
                 expected = hosted.invites.get(seat)
                 if expected is None or not _same(expected, invite):
                     raise WebError("bad_invite", "this invite link is not one of this match's")
-                if held is not None:
-                    raise WebError("invite_used", f"{_player(seat)}'s invite was used already")
+                if held is not None:  # only this link seats anyone there: it was opened
+                    raise WebError(
+                        "invite_used",
+                        f"{_player(seat)}'s invite link was opened already, in another "
+                        "browser, which holds the seat now",
+                    )
             elif held is not None and not mine:
                 raise WebError("seat_taken", f"{_player(seat)}'s seat is taken by another tab")
-            elif held is None and hosted.public is False:
-                raise WebError("invite_only", f"{_player(seat)}'s seat is for the invited player")
+            elif held is None and (hosted.public is False or seat in hosted.invites):
+                raise WebError(
+                    "invite_only", f"{_player(seat)}'s seat is kept for the friend invited to it"
+                )
         others = [c for c in hosted.clients if c is not client and c.seat == seat]
         if len(others) >= (MAX_WATCHERS if seat is None else MAX_TABS_PER_SEAT):
             where = "watching this match" if seat is None else f"at {_player(seat)}'s seat"
@@ -684,7 +691,8 @@ class Hub:
 
     def _summary(self, hosted: Hosted) -> Json:
         names = lobby.seat_names(hosted.match, hosted.names)
-        return lobby.summary(hosted.id, hosted.match, set(hosted.tokens), names)
+        taken, invited = set(hosted.tokens), set(hosted.invites)
+        return lobby.summary(hosted.id, hosted.match, taken, names, invited)
 
     def _games(self, client: Client) -> Json:
         """How each of the tab's seats stands; a match not in memory is named as kept."""
@@ -735,13 +743,15 @@ class Hub:
         events = match.events_since(client.seen, seat)[-JOIN_EVENTS:]
         client.seen = match.seq
         names = lobby.seat_names(match, hosted.names)
+        kept = set(hosted.tokens) | set(hosted.invites)  # an invited seat is its friend's alone
         seats = [
             {
                 "seat": i,
                 "name": s.name,
                 "person": s.is_person,
                 "taken": i in hosted.tokens,
-                "open": s.is_person and i not in hosted.tokens and hosted.public is not False,
+                "open": s.is_person and i not in kept and hosted.public is not False,
+                "invited": i in hosted.invites and i not in hosted.tokens,
                 "online": sum(c.seat == i for c in hosted.clients),
                 "player": names[i],
                 "stations_left": match.state.stations_left(i),

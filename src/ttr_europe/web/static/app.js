@@ -21,6 +21,15 @@ const coarse = window.matchMedia("(pointer: coarse)");
 function tokenKey(match, s) { return `ttr-token:${match}:${s}`; }
 function myName() { return localStorage.getItem("ttr-name") || null; }
 
+// A "continue on another device" link carries its seat's token after "#": this browser keeps
+// it (a fragment never reaches the server) and the address drops it at once.
+(() => {
+  const carried = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (!carried) return;
+  if (matchId !== null && seat !== null) localStorage.setItem(tokenKey(matchId, seat), carried);
+  history.replaceState(null, "", location.pathname + location.search);
+})();
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws`);
@@ -92,7 +101,7 @@ function serverWords(code) {
     seat_taken: t("That seat is taken by another tab."),
     bot_seat: t("That seat is played by a bot."),
     bad_invite: t("That invite link is not one of this match's: you watch instead."),
-    invite_used: t("That invite link was used already: you watch instead."),
+    invite_used: t("That invite link was opened already, in another browser, which holds the seat: you watch here. To play here, use “Continue on another device” in that browser."),
     invite_only: t("That seat is for the invited player: you watch instead."),
     too_many_tabs: t("Too many tabs are open at this seat or watching: you watch instead."),
     too_fast: t("Too many moves at once: wait a moment."),

@@ -58,6 +58,7 @@
   const KINDS = () => [
     ["here", t("A person on this device")],
     ["invite", t("A friend, by invite link")],
+    ["open", t("Anyone from the lobby")],
     ...choices.bots.map((b) => [b, t("{bot} bot", { bot: b[0].toUpperCase() + b.slice(1) })]),
   ];
 
@@ -153,7 +154,9 @@
     const table = $("open-list");
     const head = el("tr", {}, ...[t("Map"), t("Players"), t("Turn"), ""].map((h) => el("th", { textContent: h })));
     const rows = msg.matches.map((m) => {
-      const who = m.seats.map((s) => (s.person && !s.taken ? t("{name} (free)", { name: Together.seatName(s) }) : Together.seatName(s))).join(", ");
+      // a seat kept for an invited friend is theirs: said so, never offered
+      const who = m.seats.map((s) => (s.invited ? t("{name} (invited)", { name: Together.seatName(s) })
+        : s.person && !s.taken ? t("{name} (free)", { name: Together.seatName(s) }) : Together.seatName(s))).join(", ");
       const actions = el("td", { className: "actions" });
       for (const s of m.free) {
         actions.append(el("a", { className: "button sit", href: `/?match=${encodeURIComponent(m.match)}&seat=${s}`, textContent: t("Sit as Player {n}", { n: s + 1 }) }));

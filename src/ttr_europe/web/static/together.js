@@ -275,7 +275,31 @@
 
   function joined() { askMine(); }
 
-  function update(msg) { showInvites(msg.match, msg.seats, msg.finished); }
+  // "Continue on another device": a link that holds this seat's token, so its person plays on
+  // from another browser (the link is the seat: for oneself alone, never for a friend).
+  function showMoveSeat(msg) {
+    let box = document.getElementById("move-seat");
+    const token = msg.seat === null ? null : localStorage.getItem(`ttr-token:${msg.match}:${msg.seat}`);
+    if (!token || msg.finished) { if (box) box.remove(); return; }
+    const url = new URL("/", location.href);
+    url.search = new URLSearchParams({ match: msg.match, seat: String(msg.seat) }).toString();
+    url.hash = new URLSearchParams({ token }).toString();
+    if (box && box.dataset.href === url.href) return; // as it was: open or closed
+    if (!box) {
+      box = el("details", { id: "move-seat" });
+      document.querySelector("aside").append(box);
+    }
+    const input = el("input", { type: "text", readOnly: true, value: url.href, className: "move-link" });
+    input.setAttribute("aria-label", t("Continue on another device"));
+    input.onfocus = () => input.select();
+    const summary = el("summary", { textContent: t("Continue on another device") });
+    box.replaceChildren(summary,
+      el("p", { className: "hint", textContent: t("Open this link on your other device to play this seat there. Keep it to yourself: it is your seat.") }),
+      el("div", { className: "invite" }, input, copyButton(input)));
+    box.dataset.href = url.href;
+  }
+
+  function update(msg) { showInvites(msg.match, msg.seats, msg.finished); showMoveSeat(msg); }
 
   window.Together = {
     said, seatName, currentName, receive, joined, update, handoff, nameFor, heldSeats, inviteRows, invitesOf, showGames, askMine, gameLine, byMatch, offline,
