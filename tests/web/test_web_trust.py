@@ -1,19 +1,25 @@
 """A table friends can trust, in real headless Chromium against the real server: an invited
 seat is its friend's alone (never offered in the lobby, its link always seats the friend, a
-refusal says what happened, the seat moves to another device by its own link).
+refusal says what happened, the seat moves to another device by its own link); pass-and-play
+leaves nothing of the last person in the page or its state at any hand-over; the focus never
+falls to the page's top after a move, and one's own moves are read aloud.
 
 Screenshots are written under each test's ``tmp_path`` (``TTR_SCREENSHOTS=dir``: there).
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_browser import TIMEOUT
+from test_web_browser import TIMEOUT, TURN, VISIBLE_POINT
 from test_web_together import SERVER_DEAL, make_match, shot
 from webserver import serving
+
+from ttr_europe.table.match import Match
+from ttr_europe.testing import scenario
 
 WATCHING = "document.getElementById('where').textContent.includes('watching')"
 
@@ -73,3 +79,184 @@ def test_an_invited_seat_is_the_friends_alone_and_moves_to_another_device(
         # and it stays the phone's: a reload seats it again without any link
         phone.goto(server.url + f"?match={match_id}&seat=1")
         _seated_as(phone, 2)
+
+
+# What of the last person a page may hold, found in its HTML (page.content()).
+LEFT_BEHIND = (
+    "claimable", "buildable", "data-claim=", "data-build=", "pay-option", "pay-tunnel",
+    "last: ", "You ", 'class="card ', "drew a ", "<svg", "move-link", "data-ticket=",
+    r"\d+ routes? you can claim", r"\d+ cit(y|ies) where you can build",
+)  # fmt: skip
+# ...and in its JavaScript state.
+PAGE_STATE = """() => ({
+  last: last, selected: selected, shownTicket: shownTicket, log: eventLog.length,
+  lastMoves: Object.keys(lastMoves).length,
+  focus: typeof pendingFocus === 'undefined' ? null : pendingFocus,
+})"""
+
+
+def _pass_and_play_turn(page: Any, turn: int) -> str:
+    """One move of a person at a shared device: keep tickets, pay a tunnel, claim a route (a
+    tunnel first), build a station now and then, else draw from the pile."""
+    seq = page.evaluate("document.body.dataset.seq")
+    if page.locator("#offer").is_visible():
+        page.click("#keep")
+        done = "keep"
+    elif page.locator("#tunnel").is_visible():
+        pay = page.locator("#pay-list button")
+        page.click("#pay-list button >> nth=0") if pay.count() else page.click("#withdraw")
+        done = "tunnel"
+    elif turn % 6 == 5 and page.locator("#build-list button").count():
+        page.evaluate("document.getElementById('build-box').open = true")
+        page.click("#build-list button >> nth=0")
+        page.wait_for_selector("#options-list button.pay-option", timeout=TIMEOUT)
+        page.click("#options-list button.pay-option >> nth=0")
+        done = "station"
+    elif page.locator("#board g.route.claimable").count():
+        claimable = page.locator("#board g.route.claimable")
+        tunnels = page.locator("#board g.route.claimable.tunnel")
+        route = tunnels.first if tunnels.count() else claimable.first
+        x, y = route.evaluate(VISIBLE_POINT)
+        page.mouse.click(x, y)
+        page.wait_for_selector("#options-list button.pay-option", timeout=TIMEOUT)
+        page.click("#options-list button.pay-option >> nth=0")
+        done = "claim"
+    else:
+        page.click("#blind")
+        done = "blind"
+    page.wait_for_function(
+        f"document.body.dataset.seq !== {seq!r} || !document.getElementById('error').hidden",
+        timeout=TIMEOUT,
+    )
+    assert page.locator("#error").is_hidden(), page.locator("#error").text_content()
+    return done
+
+
+@pytest.mark.slow
+def test_pass_and_play_leaves_nothing_of_the_last_person_at_any_hand_over(
+    browser: Any, tmp_path: Path
+) -> None:
+    with serving(SERVER_DEAL) as server:
+        page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+        match_id, _ = make_match(page, server.url, [("here", "Ann"), ("here", "Bob"),
+                                                    ("here", "Cleo")])  # fmt: skip
+        page.click("#go")
+        page.wait_for_url("**seat=0", timeout=TIMEOUT)
+        match = server.hub.matches[match_id].match
+        before: dict[str, int] = {}  # the seat of the person before each hand-over
+        checked: dict[str, int] = {}  # hand-overs checked, by what the last person did
+        last_move = "nothing"  # the first hand-over may come before anyone moved
+        turns = 0
+        wanted = {"claim": 2, "blind": 2, "station": 1}
+
+        def enough() -> bool:
+            seen = all(checked.get(k, 0) >= n for k, n in wanted.items())
+            return seen and sum(checked.values()) >= 12
+
+        while turns < 60 and not enough():
+            page.wait_for_function(TURN + " || document.body.dataset.state === 'handoff'",
+                                   timeout=TIMEOUT)  # fmt: skip
+            if page.evaluate("document.body.dataset.state") == "handoff":
+                html = page.content()
+                left = [m for m in LEFT_BEHIND if re.search(m, html)]
+                assert not left, (last_move, left)
+                state = page.evaluate(PAGE_STATE)
+                assert state == {"last": None, "selected": None, "shownTicket": None, "log": 0,
+                                 "lastMoves": 0, "focus": None}, (last_move, state)  # fmt: skip
+                if not checked:
+                    shot(page, "hand-over", tmp_path)
+                checked[last_move] = checked.get(last_move, 0) + 1
+                prev = before.get("seat")
+                page.click("#handoff-go")
+                page.wait_for_function(TURN, timeout=TIMEOUT)
+                if last_move == "blind":  # the drawn card is the drawer's alone
+                    row = page.locator(f"#players tr[data-last-of='{prev}']")
+                    assert row.inner_text() == "last: drew from the pile"
+                continue
+            before["seat"] = match.current
+            last_move = _pass_and_play_turn(page, turns)
+            turns += 1
+            if last_move == "blind" and page.evaluate("document.body.dataset.state") == "turn":
+                # the drawer's own live turn says the card, in the players table too
+                mine = page.locator(f"#players tr[data-last-of='{before['seat']}']").inner_text()
+                assert mine.startswith("last: drew a "), mine
+        assert enough(), checked
+
+
+def _focus_is_on_the_turn(page: Any, what: str) -> str:
+    """The focus after a move: the turn's heading or one of its controls, never the top."""
+    where = page.evaluate(
+        """() => { const a = document.activeElement;
+          if (!a || a === document.body) return 'body';
+          const ok = a.id === 'turn-title' || (!!a.closest('#turn, #row')
+            && !a.disabled && !a.closest('[hidden]') && a.getClientRects().length > 0);
+          return ok ? (a.id || a.className) : 'elsewhere: ' + (a.id || a.tagName); }"""
+    )
+    assert where != "body" and not where.startswith("elsewhere"), (what, where)
+    return str(where)
+
+
+def _press_on(page: Any, selector: str, what: str) -> str:
+    """Focus a control, press Enter, and where the focus is once the position has moved on."""
+    seq = page.evaluate("document.body.dataset.seq")
+    page.focus(selector)
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        f"document.body.dataset.seq !== {seq!r} && " + TURN + " || "
+        "!document.getElementById('error').hidden",
+        timeout=TIMEOUT,
+    )
+    assert page.locator("#error").is_hidden(), page.locator("#error").text_content()
+    return _focus_is_on_the_turn(page, what)
+
+
+def _pay_by_keys(page: Any, selector: str, what: str) -> str:
+    """A claim or a station by keys: Enter on it, then on its first payment."""
+    page.focus(selector)
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "document.activeElement.classList.contains('pay-option')", timeout=TIMEOUT
+    )
+    return _press_on(page, "#options-list button.pay-option", what)
+
+
+@pytest.mark.slow
+def test_the_focus_stays_on_the_turn_after_every_kind_of_move_and_own_moves_are_read(
+    browser: Any, tmp_path: Path
+) -> None:
+    pile = "red blue green " + " ".join(["orange", "black", "white", "pink"] * 10)
+    start = scenario(hands={0: "5red+2loco"}, row="blue blue green green yellow", pile=pile)
+    with serving(lambda: Match(start, ["person", "greedy"])) as server:
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(server.url + "?seat=0")
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        heard = lambda: page.locator("#announce").inner_text()  # noqa: E731
+        tunnel = "#claim-list button[data-claim='Erzurum-Sochi']"
+        _pay_by_keys(page, tunnel, "a tunnel claimed")
+        assert page.locator("#tunnel").is_visible()
+        assert "You try the tunnel Erzurum–Sochi" in heard()
+        _press_on(page, "#pay-list button", "a tunnel paid")
+        assert "You claimed Erzurum–Sochi with" in heard() and "points" in heard()
+        page.keyboard.press("s")  # opens the list of cities
+        _pay_by_keys(page, "#build-list button", "a station")
+        assert "You built a station in" in heard()
+        _press_on(page, "#tickets", "tickets drawn")
+        assert page.locator("#offer").is_visible()
+        _press_on(page, "#keep", "tickets kept")
+        assert "You kept" in heard()
+        _press_on(page, "#blind", "a first card drawn")
+        assert "You drew from the pile: " in heard()
+        _press_on(page, "#blind", "a second card drawn")
+        _press_on(page, "#row button.card:enabled", "a face-up card")
+        assert "You took a face-up" in heard()
+        shot(page, "focus-kept", tmp_path)
+        # the same tunnel in another match from the same deal, withdrawn from this time
+        other = browser.new_page(viewport={"width": 1400, "height": 900})
+        other.goto(server.url)
+        other.wait_for_function(TURN, timeout=TIMEOUT)
+        _pay_by_keys(other, tunnel, "a tunnel claimed")
+        _press_on(other, "#withdraw", "a tunnel withdrawn")
+        assert "You withdrew from the tunnel" in other.locator("#announce").inner_text()
+        # the points of one's tickets are said with their unit
+        points = page.locator("#my-tickets li .points").all_inner_texts()
+        assert points and all(p.endswith(" points") or p.endswith(" point") for p in points)

@@ -178,8 +178,12 @@ function says(i, you, other, params) {
   return i === seat ? t(you, params) : t(other, { name: playerName(i), ...(params || {}) });
 }
 
+let pendingFocus = null; // where the focus was when a move was sent: found again after it
+
 function act(action) {
   clearError();
+  const active = document.activeElement;
+  pendingFocus = focusKey(active) || (active && active !== document.body ? { selector: "#turn-title", within: null } : null);
   send({ type: "act", action: action });
 }
 
@@ -217,15 +221,36 @@ function update(msg) {
   noteMarks(msg.events);
   eventLog.push(...msg.events.filter(({ event }) => event.type !== "turn_started" && event.type !== "slot_refilled"));
   if (eventLog.length > 60) eventLog.splice(0, eventLog.length - 60);
-  const focus = focusKey(document.activeElement);
+  const focus = pendingFocus || focusKey(document.activeElement);
+  pendingFocus = null;
   render();
   restoreFocus(focus);
   const mine = msg.moves !== null;
   if (!replaying) {
-    for (const { event } of msg.events) if (event.seat !== seat || event.type === "last_round" || event.type === "game_over") announce(describe(event));
+    for (const { seq: n, event } of msg.events) announce(describe(event, n)); // one's own moves too
     if (mine && !(before && before.moves !== null && before.view.phase === msg.view.phase)) announce($("turn-title").textContent);
   }
   replaying = false;
+}
+
+// A hand-over on a shared device: nothing of the last person stays, in the page or in its
+// state: their view and hand, tickets, choices, routes they could claim (the list and the map's
+// outlines), the log, the players' last moves and what was read out to them.
+function forget() {
+  last = null;
+  selected = null;
+  shownTicket = null;
+  pendingFocus = null;
+  focusOptions = false;
+  turnFrom = Infinity;
+  eventLog.length = 0;
+  for (const store of [lastMoves, marks]) for (const k of Object.keys(store)) delete store[k];
+  for (const id of ["board", "legend", "row", "hand", "my-tickets", "offer-list", "options-list", "pay-list", "tunnel-text",
+    "claim-list", "build-list", "players", "events", "announce", "error", "scoreboard", "final-details"]) $(id).replaceChildren();
+  for (const id of ["turn-title", "options-title", "claim-title", "build-title", "last-round", "winner", "pile"]) $(id).textContent = "";
+  for (const id of ["hand-box", "tickets-box", "offer", "options", "tunnel", "error", "claim-box", "build-box", "final", "last-round"]) $(id).hidden = true;
+  const moved = $("move-seat");
+  if (moved) moved.remove();
 }
 
 // The whole page from the latest update (again after a change of language).
@@ -530,13 +555,15 @@ function showOptions(msg) {
     b.className = "pay-option";
     b.dataset.action = option.action;
     b.textContent = msg.route ? t("Claim with {cards}", { cards: cardText(option.payment) }) : t("Build with {cards}", { cards: cardText(option.payment) });
-    b.onclick = () => { selected = null; hideOptions(); act(option.action); };
+    b.onclick = () => { act(option.action); selected = null; hideOptions(); };
     list.appendChild(b);
   }
   if (focusOptions) { focusOptions = false; list.querySelector("button").focus(); }
 }
 
 function hideOptions() {
+  // the focus never falls to the page's top: the turn's heading holds it until the update
+  if ($("options").contains(document.activeElement)) $("turn-title").focus({ preventScroll: true });
   $("options").hidden = true;
   for (const g of document.querySelectorAll("#board .selected")) g.classList.remove("selected");
 }
@@ -565,7 +592,8 @@ function showTickets(tickets) {
     name.textContent = ticketLabel(tk);
     const points = document.createElement("span");
     points.className = "points";
-    points.textContent = tk.done || !over ? `${tk.points}` : `−${tk.points}`; // what it scored
+    const worth = tn("{n} point", "{n} points", tk.points); // read with its unit
+    points.textContent = tk.done || !over ? worth : `−${worth}`; // what it scored
     li.append(mark, name);
     if (tk.long) li.append(longBadge());
     li.append(points);
@@ -652,6 +680,7 @@ function showTunnel(view, moves) {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "pay-tunnel";
+    b.dataset.action = option.action; // the focus is found again by it
     b.textContent = t("Pay {cards}", { cards: cardText(option.payment) });
     b.onclick = () => act(option.action);
     list.appendChild(b);
@@ -692,7 +721,7 @@ function showPlayers(msg) {
     name.append(swatch(p.seat), playerName(p.seat) + (p.seat === seat ? t(" (you)") : "") + online);
     const left = s.stations_left;
     for (const v of [p.score, p.trains, p.hand_size, p.ticket_count, left]) tr.insertCell().textContent = v;
-    const lastMove = lastMoves[p.seat] ? short(lastMoves[p.seat]) : null;
+    const lastMove = lastMoves[p.seat] ? short(lastMoves[p.seat].event, lastMoves[p.seat].seq) : null;
     if (lastMove) {
       const row = table.insertRow();
       row.dataset.lastOf = p.seat;
@@ -707,13 +736,23 @@ function showPlayers(msg) {
 const lastMoves = {}; // seat -> its last move (an event), told in a few words
 const eventLog = []; // the events shown under "What happened", oldest first
 
+let turnFrom = Infinity; // the number of the event that started the turn being played
+
 function noteMarks(events) {
   const now = Date.now();
-  for (const { event: e } of events) {
+  for (const { seq: n, event: e } of events) {
+    if (e.type === "turn_started") turnFrom = n;
     if (e.type === "route_claimed") marks[e.seat] = { route: e.route, until: now + MARK_MS };
     else if (e.type === "station_built") marks[e.seat] = { city: e.city, until: now + MARK_MS };
-    if (short(e) && e.seat !== undefined) lastMoves[e.seat] = e;
+    if (short(e, n) && e.seat !== undefined) lastMoves[e.seat] = { seq: n, event: e };
   }
+}
+
+// The card of a blind draw, said only to its drawer during the turn that drew it: afterwards,
+// and to everyone else, it is "drawn from the pile" (the next person at a shared device, too).
+function drawnCard(e, n) {
+  const live = last && !last.finished && e.seat === seat && last.current === seat && n >= turnFrom;
+  return live ? e.card : null;
 }
 
 function showMarks() {
@@ -733,10 +772,10 @@ function showMarks() {
 }
 
 // What a seat's last move was, in a few words (the players table).
-function short(e) {
+function short(e, n) {
   switch (e.type) {
     case "face_up_taken": return t("took a face-up {card}", { card: cardName(e.card) });
-    case "blind_drawn": return e.card ? t("drew a {card}", { card: cardName(e.card) }) : t("drew from the pile");
+    case "blind_drawn": return drawnCard(e, n) ? t("drew a {card}", { card: cardName(e.card) }) : t("drew from the pile");
     case "route_claimed": return t("claimed {route} (+{points})", { route: routeWords(e.route), points: e.points });
     case "station_built": return t("built a station in {city}", { city: e.city });
     case "tickets_kept": return tn("kept {n} ticket", "kept {n} tickets", e.kept_count);
@@ -746,12 +785,12 @@ function short(e) {
   }
 }
 
-function describe(e) {
+function describe(e, n) {
   const s = e.seat;
   const revealed = () => e.revealed.map((k) => (k ? cardName(k) : t("nothing"))).join(", ");
   switch (e.type) {
     case "face_up_taken": return says(s, "You took a face-up {card}", "{name} took a face-up {card}", { card: cardName(e.card) });
-    case "blind_drawn": return e.card
+    case "blind_drawn": return drawnCard(e, n)
       ? says(s, "You drew from the pile: {card}", "{name} drew from the pile: {card}", { card: cardName(e.card) })
       : says(s, "You drew from the pile", "{name} drew from the pile");
     case "row_reset": return t("Three locomotives face up: the row was discarded ({cards}) and dealt anew", { cards: e.discarded.map(cardName).join(", ") });
@@ -788,7 +827,7 @@ function showEvents() {
   const list = $("events");
   list.replaceChildren();
   for (const { seq, event } of eventLog) {
-    const text = describe(event);
+    const text = describe(event, seq);
     if (!text) continue;
     const li = document.createElement("li");
     li.value = seq;

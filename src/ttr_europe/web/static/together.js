@@ -173,6 +173,7 @@
 
   // Nothing of one person's hand, tickets, offer, options or private events stays in the page.
   function scrub() {
+    if (typeof forget === "function") forget(); // eslint-disable-line no-undef
     // the page's own choices of the last person (a route asked about, a ticket shown) go too
     if (typeof selected !== "undefined") selected = null; // eslint-disable-line no-undef
     if (typeof shownTicket !== "undefined") shownTicket = null; // eslint-disable-line no-undef
