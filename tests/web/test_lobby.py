@@ -259,3 +259,40 @@ def test_the_lobby_list_is_made_once_a_second_whoever_asks() -> None:
     assert hub.encode(again) is hub.encode(first)
     clock.now += lobby.LOBBY_FRESH
     assert len(_one(hub, Client(), {"type": "lobby"})["matches"]) == 2
+
+
+def test_a_rematch_seats_the_same_people_with_the_same_settings() -> None:
+    played = Match.new("europe", "base", 3, 276, ["random", "random", "random"])
+    played.advance()
+    assert played.finished
+    hub = Hub(lambda: Match(played.state, ["person", "person", "greedy"]), clock=Clock())
+    ann, bob, cleo = Client(), Client(), Client()
+    ann_token = _send(hub, ann, {"type": "join", "seat": 0, "name": "Ann"})[0][1]["token"]
+    bob_token = _send(hub, bob, {"type": "join", "seat": 1})[0][1]["token"]
+    _send(hub, cleo, {"type": "join"})  # watching
+    old = hub.latest
+    out = _send(hub, ann, {"type": "rematch"})
+    told = {id(c): doc for c, doc in out}
+    again = told[id(ann)]["rematch"]
+    assert {id(ann), id(bob), id(cleo)} == set(told)  # every tab of the match hears of it
+    assert all(d["type"] == "rematch" and d["rematch"] == again for d in told.values())
+    made = hub.matches[again]
+    assert not made.match.finished and made.match.state.map.id == "europe"
+    assert [s.is_person for s in made.match.seats] == [True, True, False]
+    assert made.names == {0: "Ann"} and made.public is False
+    # each person sits again with the token their browser holds; nobody else can
+    for seat, token in ((0, ann_token), (1, bob_token)):
+        joined = _one(hub, Client(), {"type": "join", "match": again, "seat": seat,
+                                      "token": token})  # fmt: skip
+        assert joined["type"] == "joined", joined
+    assert _one(hub, Client(), {"type": "join", "match": again, "seat": 1})["code"] == "seat_taken"
+    # asked again (by Bob), it is the same rematch; the finished match's update names it
+    assert _send(hub, bob, {"type": "rematch"})[0][1]["rematch"] == again
+    update = _send(hub, Client(), {"type": "join", "match": old.id})[1][1]
+    assert update["rematch"] == again
+    # during a game there is no rematch: the refusal changes nothing
+    before = _snapshot(hub)
+    fresh = Client()
+    _send(hub, fresh, {"type": "join", "match": again, "seat": 0, "token": ann_token})
+    assert _one(hub, fresh, {"type": "rematch"})["code"] == "not_over"
+    assert _snapshot(hub) == before

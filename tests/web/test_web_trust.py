@@ -260,3 +260,49 @@ def test_the_focus_stays_on_the_turn_after_every_kind_of_move_and_own_moves_are_
         # the points of one's tickets are said with their unit
         points = page.locator("#my-tickets li .points").all_inner_texts()
         assert points and all(p.endswith(" points") or p.endswith(" point") for p in points)
+
+
+@pytest.mark.slow
+def test_new_game_asks_first_and_the_end_offers_a_rematch_with_the_same_people(
+    browser: Any, tmp_path: Path
+) -> None:
+    played = Match.new("europe", "base", 2, 276, ["random", "random"])
+    played.advance()  # a game over, for two people
+    with serving(lambda: Match(played.state, ["person", "person"])) as server:
+        ann = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+        ann.goto(server.url + "?seat=0")
+        bob = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+        bob.goto(server.url + f"?match={server.hub.latest.id}&seat=1")
+        for page in (ann, bob):
+            page.wait_for_function("document.body.dataset.state === 'over'", timeout=TIMEOUT)
+        old = server.hub.latest.id
+        # the end offers a rematch; Ann takes it and is seated there at once
+        assert ann.locator("#rematch").is_visible() and ann.locator("#rematch-go").is_hidden()
+        shot(ann, "rematch-offered", tmp_path)
+        ann.click("#rematch")
+        ann.wait_for_function(f"matchId !== {old!r} && !!last", timeout=TIMEOUT)
+        again = ann.evaluate("matchId")
+        _seated_as(ann, 1)
+        # Bob is offered the same rematch, and his link seats him (not watching)
+        bob.wait_for_selector("#rematch-go:not([hidden])", timeout=TIMEOUT)
+        assert bob.locator("#rematch").is_hidden()
+        assert "A rematch is ready" in bob.locator("#announce").inner_text()
+        bob.click("#rematch-go")
+        _seated_as(bob, 2)
+        assert bob.evaluate("matchId") == again
+        made = server.hub.matches[again]
+        assert set(made.tokens) == {0, 1} and not made.match.finished
+        assert [s.is_person for s in made.match.seats] == [True, True]
+        # during the game "New game" asks first; answered no, nothing changes
+        asked: list[str] = []
+        ann.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+        count = server.hub.store.count()
+        ann.click("#new-game")
+        assert asked and "Leave this match" in asked[0]
+        ann.wait_for_timeout(300)
+        assert ann.evaluate("matchId") == again and server.hub.store.count() == count
+        # answered yes, the new game starts (the rematch goes on, in My games)
+        ann.once("dialog", lambda d: d.accept())
+        ann.click("#new-game")
+        ann.wait_for_function(f"matchId !== {again!r} && !!last", timeout=TIMEOUT)
+        assert server.hub.store.count() == count + 1

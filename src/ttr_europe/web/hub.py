@@ -28,6 +28,11 @@ Messages from the browser (JSON objects with a ``"type"``):
 - ``{"type": "lobby"}``: the public matches still being played, with their free (``open``) seats.
 - ``{"type": "mine", "games": [{"match", "seat", "token"}, ...]}``: "my games": how each of a
   browser's seats stands (``games``), sent again to this tab after every move in any of them.
+- ``{"type": "rematch"}``: once a game is over, from a seated tab: a new match with the same
+  map, variant, seats, bots, names and listing, each person's seat held by the same token
+  (each person's browser sits again with what it holds), an unseated person's seat by a new
+  invite; every tab of the old match is told ``rematch`` (the answer to a second ask is the
+  same match).
 
 Matches live in a ``Store`` (SQLite): each move, seat token (hashed) and new match is committed
 before any tab hears of it (``answer`` waits for the store's writer; ``receive`` is the same
@@ -94,7 +99,7 @@ from ..jsonio import action_from_json, cards_json, parse_json, scoreboard_to_jso
 from ..maps import available_maps
 from ..players import close_bots, make_bot
 from ..render import render_svg, score_highlights
-from ..table.match import Match, Seat
+from ..table.match import PERSON, Match, Seat
 from . import lobby
 from .store import SeatSpec, Store, Stored, mark_joined, share, sharing, token_hash
 
@@ -103,7 +108,8 @@ MAX_MATCHES = 64
 JOIN_EVENTS = 200  # events replayed to a tab that joins late or comes back
 MAX_WATCHERS = 32  # tabs watching one match; each costs work at every move
 MAX_TABS_PER_SEAT = 8  # tabs at one seat (its token's holder may open several)
-MESSAGE_TYPES = ("join", "act", "options", "new", "play", "ping", "create", "lobby", "mine")
+MESSAGE_TYPES = ("join", "act", "options", "new", "play", "ping", "create", "lobby", "mine",
+                 "rematch")  # fmt: skip
 MAX_NAME = 24  # characters of a player's chosen name
 RATE = 20.0  # message credits a tab regains per second: above any person's clicking
 BURST = 200.0  # credits a tab may hold: a quick series of moves, two joins back to back
@@ -197,6 +203,7 @@ class Hub:
         self.followers: dict[str, set[Client]] = {}  # match id -> tabs whose "my games" has it
         self._created: deque[float] = deque()  # when the latest ``create``s were answered
         self._lobby: tuple[float, Json, str] | None = None  # when made, the list, its text
+        self._rematches: dict[str, str] = {}  # a finished match -> its rematch (this run's)
         self._restore_all()
         live = [h for h in self.matches.values() if not h.match.finished]
         self.latest = live[-1] if live else self.new_match()
@@ -639,6 +646,40 @@ class Hub:
                    "invites": {str(i): t for i, t in invites.items()}}  # fmt: skip
         return [(client, created)]
 
+    def _on_rematch(self, client: Client, message: Json) -> Outgoing:
+        """The same table again once a game is over: same settings and people, a new deal."""
+        _fields(message, ())
+        hosted, _ = _seated(client)
+        if not hosted.match.finished:
+            raise WebError("not_over", "a rematch is made once the game is over")
+        again = self._rematches.get(hosted.id)
+        invites: dict[int, str] = {}
+        if again is None or self.find(again) is None:
+            self._charge(client, COSTS["create"])
+            state = hosted.match.state
+            kinds = [PERSON if s.bot is None else s.bot for s in hosted.specs]
+            match = Match.new(state.map, state.rules.variant.id, len(kinds),
+                              secrets.randbelow(2**31), kinds)  # fmt: skip
+            made = self.new_match(match)
+            people = [i for i, s in enumerate(match.seats) if s.is_person]
+            # a person who never came: a new invite, unless the seat was open to anyone
+            unseated = [i for i in people if i not in hosted.tokens]
+            invites = {i: secrets.token_urlsafe(16) for i in unseated
+                       if i in hosted.invites or not hosted.public}  # fmt: skip
+            made.invites = {i: token_hash(t) for i, t in invites.items()}
+            made.tokens.update({i: h for i, h in hosted.tokens.items() if i in people})
+            made.public = bool(hosted.public)
+            shared = share(self.store, made.id, public=made.public, reserved=dict(made.tokens),
+                           invites=dict(made.invites))  # fmt: skip
+            self._wrote(made, shared)
+            for i, name in hosted.names.items():
+                self._wrote(made, self.store.named(made.id, i, name))
+                made.names[i] = name
+            again = self._rematches[hosted.id] = made.id
+        told = {"type": "rematch", "match": hosted.id, "rematch": again}
+        mine = {**told, "invites": {str(i): t for i, t in invites.items()}}
+        return [(c, mine if c is client else told) for c in hosted.clients]
+
     def _on_lobby(self, client: Client, message: Json) -> Outgoing:
         """The lobby's list, made at most once every ``LOBBY_FRESH`` seconds and turned into
         text once for every tab that asks meanwhile (the page asks every few seconds)."""
@@ -768,6 +809,7 @@ class Hub:
         if match.finished:
             doc["scoreboard"] = shown["scoreboard"]
             doc["highlights"] = shown["highlights"]
+            doc["rematch"] = self._rematches.get(hosted.id)
         return doc
 
     def encode(self, doc: Json) -> str:

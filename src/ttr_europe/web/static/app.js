@@ -85,6 +85,7 @@ function receive(msg) {
     return;
   }
   if (msg.type === "options") return showOptions(msg);
+  if (msg.type === "rematch") return rematchMade(msg);
   if (msg.type === "update") return update(msg);
 }
 
@@ -110,6 +111,7 @@ function serverWords(code) {
     spectator: t("You are watching: sit at a seat to play."),
     bot_failed: t("A bot failed; a random bot plays its seat from now on."),
     internal: t("The server could not handle that."),
+    not_over: t("A rematch is made once the game is over."),
   })[code];
 }
 
@@ -845,9 +847,43 @@ function defaultShown() {
   return seat !== null ? seat : last.scoreboard.winners[0];
 }
 
+// The same table again: every seat this browser holds in the finished match holds the same
+// seat in the rematch (the server kept their tokens), and its invite links are kept.
+function adoptRematch(id, invites) {
+  for (let s = 0; last && s < last.seats.length; s++) {
+    const token = localStorage.getItem(tokenKey(matchId, s));
+    if (token && !localStorage.getItem(tokenKey(id, s))) localStorage.setItem(tokenKey(id, s), token);
+  }
+  if (invites && Object.keys(invites).length) localStorage.setItem(`ttr-invites:${id}`, JSON.stringify(invites));
+}
+
+function rematchLink(id) {
+  return `/?match=${encodeURIComponent(id)}${seat === null ? "&watch" : `&seat=${seat}`}`;
+}
+
+// A rematch was made: whoever asked goes there; everyone else at the table is offered it.
+function rematchMade(msg) {
+  if (msg.match !== matchId) return;
+  adoptRematch(msg.rematch, msg.invites);
+  if (last) last.rematch = msg.rematch;
+  if (msg.invites) { location.href = rematchLink(msg.rematch); return; } // the one who asked
+  showRematch(msg.rematch);
+  announce(t("A rematch is ready: the same players and settings, a new deal."));
+}
+
+function showRematch(id) {
+  $("rematch").hidden = seat === null || !!id;
+  $("rematch").disabled = false;
+  const go = $("rematch-go");
+  go.hidden = !id;
+  if (id) go.href = rematchLink(id);
+}
+
 function showFinal(msg) {
   $("final").hidden = !msg.finished;
   if (!msg.finished) return;
+  if (msg.rematch) adoptRematch(msg.rematch);
+  showRematch(msg.rematch || null);
   const board = msg.scoreboard;
   $("winner").textContent = winnerText(msg);
   const table = $("scoreboard");
@@ -994,7 +1030,14 @@ $("keep").onclick = () => {
   const kept = [...document.querySelectorAll("#offer-list input:checked")].map((b) => b.value);
   act({ format: "ttr_europe/action", version: 1, type: "keep_tickets", tickets: kept });
 };
-$("new-game").onclick = () => send({ type: "new" });
+// "New game" never leaves a match being played by surprise: it asks first (the match goes on,
+// and My games keeps it); once the game is over it needs no question, and the rematch is there.
+$("new-game").onclick = () => {
+  const playing = last && !last.finished && seat !== null;
+  if (playing && !window.confirm(t("Leave this match for a new game? It goes on without you, and My games keeps it."))) return;
+  send({ type: "new" });
+};
+$("rematch").onclick = () => { $("rematch").disabled = true; send({ type: "rematch" }); };
 $("zoom-in").onclick = () => zoomAt(scale() * 1.5);
 $("zoom-out").onclick = () => zoomAt(scale() / 1.5);
 $("zoom-fit").onclick = () => { zoom = null; applyZoom(); };
