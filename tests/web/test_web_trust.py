@@ -306,3 +306,49 @@ def test_new_game_asks_first_and_the_end_offers_a_rematch_with_the_same_people(
         ann.click("#new-game")
         ann.wait_for_function(f"matchId !== {again!r} && !!last", timeout=TIMEOUT)
         assert server.hub.store.count() == count + 1
+
+
+PANEL_BOXES = """() => {
+  const panel = document.getElementById('my-games-panel');
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom]; };
+  return {width: innerWidth, height: innerHeight, panel: box(panel),
+          rows: [...panel.querySelectorAll('li')].map(box)};
+}"""
+
+
+@pytest.mark.slow
+def test_my_games_lies_inside_the_screen_and_tells_two_matches_on_one_map_apart(
+    browser: Any, tmp_path: Path
+) -> None:
+    with serving(SERVER_DEAL) as server:
+        ann = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+        first, links1 = make_match(ann, server.url, [("here", "Ann"), ("invite", None)])
+        second, links2 = make_match(ann, server.url, [("here", "Ann"), ("invite", None)])
+        bob = browser.new_context().new_page()
+        for link in (links1[1], links2[1]):
+            bob.goto(link)
+            _seated_as(bob, 2)
+        ann.goto(server.url + f"?match={first}&seat=0")
+        _seated_as(ann, 1)
+        for width, height in ((320, 640), (390, 844), (1400, 900), (1920, 1080)):
+            ann.set_viewport_size({"width": width, "height": height})
+            ann.click("#my-games-button")
+            ann.wait_for_selector(f"#my-games-panel li[data-match='{second}']", timeout=TIMEOUT)
+            boxes = ann.evaluate(PANEL_BOXES)
+            for left, _, right, _ in [boxes["panel"], *boxes["rows"]]:
+                assert left >= 0 and right <= width, (width, boxes)
+            _, top, _, bottom = boxes["panel"]
+            assert top >= 0 and bottom <= height, (width, boxes)
+            # the two Europe matches with the same friend read differently: the match's id
+            # (as the header names it) and when this browser sat there
+            lines = [ann.locator(f"#my-games-panel li[data-match='{m}']").inner_text()
+                     for m in (first, second)]  # fmt: skip
+            assert lines[0] != lines[1]
+            for match_id, line in zip((first, second), lines, strict=True):
+                assert "Europe" in line and "with Player 2" in line and "since " in line
+                assert f"match {match_id}" in line and "Ann" not in line
+            if width in (390, 1400):
+                shot(ann, f"my-games-{width}", tmp_path)
+            ann.click("#my-games-button")  # closed again
+            assert ann.locator("#my-games-panel").is_hidden()

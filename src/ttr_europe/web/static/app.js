@@ -65,6 +65,7 @@ function receive(msg) {
     matchId = msg.match;
     seat = msg.seat;
     if (seat !== null && msg.token) localStorage.setItem(tokenKey(matchId, seat), msg.token);
+    if (seat !== null && window.Together) Together.noteSince(matchId); // for My games
     const url = new URL(location.href);
     url.searchParams.set("match", matchId);
     url.searchParams.delete("watch");

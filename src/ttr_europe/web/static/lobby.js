@@ -127,6 +127,7 @@
   function made(msg) {
     $("create-button").disabled = false;
     for (const [s, token] of Object.entries(msg.tokens || {})) localStorage.setItem(`ttr-token:${msg.match}:${s}`, token);
+    Together.noteSince(msg.match);
     if (Object.keys(msg.invites || {}).length) localStorage.setItem(`ttr-invites:${msg.match}`, JSON.stringify(msg.invites));
     const names = [...$("seats-list").children].map((li, i) => li.querySelector(".seat-name").value.trim() || t("Player {n}", { n: i + 1 }));
     const here = [...$("seats-list").children].filter((li) => li.querySelector(".seat-kind").value === "here");

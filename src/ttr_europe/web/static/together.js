@@ -74,15 +74,36 @@
     return s ? seatName(s) : row.current_name;
   }
 
+  // When this browser first held a seat of a match ("since 14:05", or with its day when not
+  // today), kept beside its tokens: two matches on one map with the same people told apart.
+  function noteSince(match) {
+    const key = `ttr-since:${match}`;
+    if (!localStorage.getItem(key)) localStorage.setItem(key, String(Date.now()));
+  }
+
+  function since(match) {
+    const at = Number(localStorage.getItem(`ttr-since:${match}`));
+    if (!at) return "";
+    const when = new Date(at);
+    const today = when.toDateString() === new Date().toDateString();
+    const format = today ? { hour: "2-digit", minute: "2-digit" } : { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" };
+    return t("since {time}", { time: new Intl.DateTimeFormat(I18N.lang, format).format(when) });
+  }
+
   function gameLine(row, here) {
     const seat = row.yourTurn ? row.current : row.mine[0];
     const link = el("a", { href: `/?match=${encodeURIComponent(row.match)}&seat=${seat}`, className: "game-link" });
     link.dataset.match = row.match;
-    const who = row.kept ? [] : row.seats.map(seatName);
+    // who else plays (the people and bots besides this browser's seats), when, and the match's
+    // id as the page's header names it
+    const others = row.kept ? [] : row.seats.filter((s) => !row.mine.includes(s.seat)).map(seatName);
+    const who = others.length ? t("with {names}", { names: others.join(", ") }) : "";
     const what = row.kept ? t("kept; open it to see") : row.finished ? t("game over")
       : row.yourTurn ? t("your turn") : t("{name} to play", { name: currentName(row) });
+    const when = [since(row.match), row.kept ? "" : t("match {match}", { match: row.match })].filter(Boolean).join(" · ");
     link.append(el("span", { className: "game-map", textContent: row.kept ? row.match : `${row.map_name} · ${row.variant_name}` }),
-      el("span", { className: "game-who", textContent: who.join(", ") }),
+      el("span", { className: "game-who", textContent: who }),
+      el("span", { className: "game-when", textContent: when }),
       el("span", { className: row.yourTurn ? "game-turn yours" : "game-turn", textContent: what }));
     const li = el("li", {}, link);
     li.dataset.match = row.match;
@@ -118,11 +139,20 @@
     const list = el("ol", { className: "my-games-list" });
     const panel = el("div", { id: "my-games-panel", hidden: true }, list);
     button.setAttribute("aria-expanded", "false");
+    // the panel hangs under the button, inside the screen at any width (together.css)
+    const place = () => {
+      if (panel.hidden) return;
+      const bottom = button.getBoundingClientRect().bottom;
+      panel.style.top = `${Math.round(bottom + 4)}px`;
+      panel.style.maxHeight = `${Math.max(120, Math.round(window.innerHeight - bottom - 12))}px`;
+    };
     button.onclick = () => {
       panel.hidden = !panel.hidden;
       button.setAttribute("aria-expanded", String(!panel.hidden));
+      place();
       if (!panel.hidden) askMine();
     };
+    window.addEventListener("resize", place);
     const lobby = el("a", { id: "lobby-link", href: "/lobby", textContent: t("Lobby") });
     lobby.dataset.i18n = "Lobby";
     header.append(el("nav", { id: "my-games" }, lobby, button, panel));
@@ -303,7 +333,7 @@
   function update(msg) { showInvites(msg.match, msg.seats, msg.finished); showMoveSeat(msg); }
 
   window.Together = {
-    said, seatName, currentName, receive, joined, update, handoff, nameFor, heldSeats, inviteRows, invitesOf, showGames, askMine, gameLine, byMatch, offline,
+    said, seatName, currentName, receive, joined, update, handoff, nameFor, heldSeats, inviteRows, invitesOf, showGames, askMine, gameLine, byMatch, offline, noteSince,
     use(send) { sendDoc = send; },
   };
   document.addEventListener("DOMContentLoaded", () => { gamesMenu(); offline(); });
