@@ -315,7 +315,7 @@
     const url = new URL("/", location.href);
     url.search = new URLSearchParams({ match: msg.match, seat: String(msg.seat) }).toString();
     url.hash = new URLSearchParams({ token }).toString();
-    if (box && box.dataset.href === url.href) return; // as it was: open or closed
+    if (box && box.dataset.href === url.href && box.dataset.lang === I18N.lang) return; // as it was: open or closed
     if (!box) {
       box = el("details", { id: "move-seat" });
       document.querySelector("aside").append(box);
@@ -328,6 +328,7 @@
       el("p", { className: "hint", textContent: t("Open this link on your other device to play this seat there. Keep it to yourself: it is your seat.") }),
       el("div", { className: "invite" }, input, copyButton(input)));
     box.dataset.href = url.href;
+    box.dataset.lang = I18N.lang; // made again in a newly chosen language
   }
 
   function update(msg) { showInvites(msg.match, msg.seats, msg.finished); showMoveSeat(msg); }
