@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_browser import TIMEOUT, TURN, VISIBLE_POINT
+from test_web_browser import TIMEOUT, TURN, VISIBLE_POINT, _take_turn
 from test_web_together import SERVER_DEAL, make_match, shot
 from webserver import serving
 
@@ -41,12 +41,27 @@ def test_an_invited_seat_is_the_friends_alone_and_moves_to_another_device(
         # public (the default): the lobby lists the match, but the friend's seat is not offered
         match_id, links = make_match(ann, server.url, [("here", "Ann"), ("invite", None)])
         hosted = server.hub.matches[match_id]
+        # until the friend comes, their turn reads as waiting for them, not "Player 2 to play"
+        ann.click("#go")
+        for _ in range(3):
+            ann.wait_for_function(TURN + " || document.body.dataset.state === 'waiting'",
+                                  timeout=TIMEOUT)  # fmt: skip
+            if ann.evaluate("document.body.dataset.state") == "waiting":
+                break
+            _take_turn(ann)  # Ann keeps her starting tickets
+        waiting = "Waiting for Player 2 to come by the invite link"
+        assert ann.locator("#turn-title").inner_text() == waiting
+        ann.click("#my-games-button")
+        mine = ann.locator(f"#my-games-panel li[data-match='{match_id}']")
+        mine.wait_for(timeout=TIMEOUT)
+        assert waiting in mine.inner_text()
         stranger = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
         stranger.goto(server.url + "lobby")
         row = stranger.locator(f"#open-list tr[data-match='{match_id}']")
         row.wait_for(timeout=TIMEOUT)
         assert row.locator("a.sit").count() == 0 and row.locator("a.watch").count() == 1
         assert "Player 2 (invited)" in row.inner_text() and "(free)" not in row.inner_text()
+        assert row.locator("td.turn").inner_text() == waiting
         # asked for by address, the seat is refused as kept for its friend: the stranger watches
         stranger.goto(server.url + f"?match={match_id}&seat=1")
         stranger.wait_for_selector("#error[data-code='invite_only']", timeout=TIMEOUT)
@@ -58,6 +73,10 @@ def test_an_invited_seat_is_the_friends_alone_and_moves_to_another_device(
         bob.goto(links[1])
         _seated_as(bob, 2)
         assert set(hosted.tokens) == {0, 1} and "invite" not in bob.url
+        ann.wait_for_function(
+            "document.getElementById('turn-title').textContent === 'Player 2 to play'",
+            timeout=TIMEOUT,
+        )  # Bob has come
         # the same link on Bob's phone: told truly that it was opened in another browser
         phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
         phone.goto(links[1])
@@ -230,6 +249,13 @@ def test_the_focus_stays_on_the_turn_after_every_kind_of_move_and_own_moves_are_
         page = browser.new_page(viewport={"width": 1400, "height": 900})
         page.goto(server.url + "?seat=0")
         page.wait_for_function(TURN, timeout=TIMEOUT)
+        # the first Tab stop skips the map's routes and cities: Enter goes to the turn
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.id") == "skip"
+        assert page.locator("#skip").bounding_box()["x"] >= 0  # shown while focused
+        page.keyboard.press("Enter")
+        assert page.evaluate("document.activeElement.id") == "turn-title"
+        assert "#" not in page.url
         heard = lambda: page.locator("#announce").inner_text()  # noqa: E731
         tunnel = "#claim-list button[data-claim='Erzurum-Sochi']"
         _pay_by_keys(page, tunnel, "a tunnel claimed")

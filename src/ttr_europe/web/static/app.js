@@ -198,7 +198,11 @@ function title(msg, mine) {
     if (winners.length > 1) return t("Game over: {names} share the win", { names: names.join(t(" and ")) });
     return winners[0] === seat ? t("Game over: you win!") : t("Game over: {name} wins", { name: names[0] });
   }
-  if (!mine) return t("{name} to play", { name: playerName(msg.current) });
+  if (!mine) {
+    const s = msg.seats[msg.current]; // a friend invited who has not come yet: said as such
+    if (s && s.invited) return t("Waiting for {name} to come by the invite link", { name: playerName(msg.current) });
+    return t("{name} to play", { name: playerName(msg.current) });
+  }
   switch (view.phase) {
     case "INITIAL_TICKETS": return t("Your turn: choose your starting tickets");
     case "SECOND_DRAW": return t("Take a second card (not a face-up locomotive)");
@@ -1039,6 +1043,7 @@ $("new-game").onclick = () => {
   send({ type: "new" });
 };
 $("rematch").onclick = () => { $("rematch").disabled = true; send({ type: "rematch" }); };
+$("skip").onclick = (e) => { e.preventDefault(); $("turn-title").focus(); }; // the address stays
 $("zoom-in").onclick = () => zoomAt(scale() * 1.5);
 $("zoom-out").onclick = () => zoomAt(scale() / 1.5);
 $("zoom-fit").onclick = () => { zoom = null; applyZoom(); };

@@ -164,7 +164,7 @@
       }
       actions.append(el("a", { className: "button quiet watch", href: `/?match=${encodeURIComponent(m.match)}&watch`, textContent: t("Watch") }));
       const tr = el("tr", {}, el("td", { textContent: `${m.map_name} · ${m.variant_name}` }), el("td", { textContent: who }),
-        el("td", { className: "turn", textContent: t("{name} to play", { name: Together.currentName(m) }) }), actions);
+        el("td", { className: "turn", textContent: Together.turnText(m) }), actions);
       tr.dataset.match = m.match;
       return tr;
     });

@@ -90,6 +90,14 @@
     return t("since {time}", { time: new Intl.DateTimeFormat(I18N.lang, format).format(when) });
   }
 
+  // Whose turn a row is, in words: "Bob to play", or for a friend invited who has not come
+  // yet, "Waiting for Player 2 to come by the invite link".
+  function turnText(row) {
+    const s = (row.seats || []).find((x) => x.seat === row.current);
+    if (s && s.invited) return t("Waiting for {name} to come by the invite link", { name: seatName(s) });
+    return t("{name} to play", { name: currentName(row) });
+  }
+
   function gameLine(row, here) {
     const seat = row.yourTurn ? row.current : row.mine[0];
     const link = el("a", { href: `/?match=${encodeURIComponent(row.match)}&seat=${seat}`, className: "game-link" });
@@ -99,7 +107,7 @@
     const others = row.kept ? [] : row.seats.filter((s) => !row.mine.includes(s.seat)).map(seatName);
     const who = others.length ? t("with {names}", { names: others.join(", ") }) : "";
     const what = row.kept ? t("kept; open it to see") : row.finished ? t("game over")
-      : row.yourTurn ? t("your turn") : t("{name} to play", { name: currentName(row) });
+      : row.yourTurn ? t("your turn") : turnText(row);
     const when = [since(row.match), row.kept ? "" : t("match {match}", { match: row.match })].filter(Boolean).join(" · ");
     link.append(el("span", { className: "game-map", textContent: row.kept ? row.match : `${row.map_name} · ${row.variant_name}` }),
       el("span", { className: "game-who", textContent: who }),
@@ -334,7 +342,7 @@
   function update(msg) { showInvites(msg.match, msg.seats, msg.finished); showMoveSeat(msg); }
 
   window.Together = {
-    said, seatName, currentName, receive, joined, update, handoff, nameFor, heldSeats, inviteRows, invitesOf, showGames, askMine, gameLine, byMatch, offline, noteSince,
+    said, seatName, currentName, turnText, receive, joined, update, handoff, nameFor, heldSeats, inviteRows, invitesOf, showGames, askMine, gameLine, byMatch, offline, noteSince,
     use(send) { sendDoc = send; },
   };
   document.addEventListener("DOMContentLoaded", () => { gamesMenu(); offline(); });
