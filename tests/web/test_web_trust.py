@@ -378,3 +378,44 @@ def test_my_games_lies_inside_the_screen_and_tells_two_matches_on_one_map_apart(
                 shot(ann, f"my-games-{width}", tmp_path)
             ann.click("#my-games-button")  # closed again
             assert ann.locator("#my-games-panel").is_hidden()
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+LOBBY_AT_A_PHONE = """() => ({
+  sideways: document.documentElement.scrollWidth - innerWidth,
+  short: [...document.querySelectorAll('a.button, button, select, input:not([type=checkbox])')]
+    .filter(e => e.getClientRects().length && e.getBoundingClientRect().height < 44)
+    .map(e => (e.id || e.className || e.tagName) + ' ' + e.getBoundingClientRect().height),
+})"""
+
+
+@pytest.mark.slow
+def test_a_phone_sees_keep_and_the_lobby_whole_and_an_unpayable_tunnel_says_why(
+    browser: Any, tmp_path: Path
+) -> None:
+    # the lobby on a phone: no sideways scroll, every target at least 44 px tall
+    with serving(SERVER_DEAL) as server:
+        page = browser.new_context(**PHONE).new_page()
+        make_match(page, server.url, [("here", "Ann"), ("open", None)])
+        page.wait_for_selector("#open-list tr[data-match]", timeout=TIMEOUT)
+        found = page.evaluate(LOBBY_AT_A_PHONE)
+        assert found == {"sideways": 0, "short": []}, found
+        shot(page, "lobby-phone", tmp_path)
+        # the first ticket choice on a phone: Keep these tickets is in view
+        page.goto(server.url)  # a new match of the server's deal
+        page.wait_for_selector("#offer:not([hidden])", timeout=TIMEOUT)
+        page.wait_for_timeout(200)  # the map's area settles its height
+        keep = page.locator("#keep").bounding_box()
+        shot(page, "keep-phone", tmp_path)
+        assert keep is not None and keep["y"] >= 0 and keep["y"] + keep["height"] <= 844, keep
+    # a tunnel that cannot be paid says why, beside Withdraw
+    pile = "red blue green " + " ".join(["orange", "black", "white", "pink"] * 10)
+    start = scenario(hands={0: "3red"}, row="blue blue green green yellow", pile=pile)
+    with serving(lambda: Match(start, ["person", "greedy"])) as server:
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(server.url + "?seat=0")
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        _pay_by_keys(page, "#claim-list button[data-claim='Erzurum-Sochi']", "a tunnel")
+        assert page.locator("#pay-list button").count() == 0
+        assert page.locator("#withdraw").is_visible()
+        assert page.locator("#tunnel-why").inner_text().startswith("You cannot pay: you hold")

@@ -692,6 +692,12 @@ function showTunnel(view, moves) {
     b.onclick = () => act(option.action);
     list.appendChild(b);
   }
+  if (!moves.pay.length && moves.withdraw) { // only Withdraw is left: say why
+    const why = document.createElement("p");
+    why.id = "tunnel-why";
+    why.textContent = t("You cannot pay: you hold too few cards of the colour laid, or locomotives. Withdraw: the cards you laid come back to your hand.");
+    list.appendChild(why);
+  }
 }
 
 // ------------------------------------------------------------------ players, moves, events
