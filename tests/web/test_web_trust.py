@@ -43,6 +43,7 @@ def test_an_invited_seat_is_the_friends_alone_and_moves_to_another_device(
         hosted = server.hub.matches[match_id]
         # until the friend comes, their turn reads as waiting for them, not "Player 2 to play"
         ann.click("#go")
+        ann.wait_for_url("**seat=0", timeout=TIMEOUT)
         for _ in range(3):
             ann.wait_for_function(TURN + " || document.body.dataset.state === 'waiting'",
                                   timeout=TIMEOUT)  # fmt: skip

@@ -575,10 +575,8 @@ class Hub:
         client.hosted, client.seat, client.seen = hosted, seat, 0
         hosted.clients.append(client)
         joined = {"type": "joined", "match": hosted.id, "seat": seat, "token": token}
-        # the tabs whose "my games" hold this match hear that the seat is taken, and the
-        # match's other tabs see who has come (no longer "waiting for" an invited friend)
+        # the tabs whose "my games" hold this match hear that the seat is taken
         told = [(c, self._games(c)) for c in self.followers.get(hosted.id, ()) if seated]
-        told += [(c, self._update(c)) for c in hosted.clients if seated and c is not client]
         return [(client, joined), (client, self._update(client)), *told]
 
     def _on_act(self, client: Client, message: Json) -> Outgoing:

@@ -260,6 +260,21 @@ function forget() {
   if (moved) moved.remove();
 }
 
+// "My games" says a seat of this match was taken (an invited friend has come): the page says so
+// at once, not at the next move.
+function seatsNow(row) {
+  if (!last || row.match !== matchId || !row.seats) return;
+  let changed = false;
+  for (const s of row.seats) {
+    const here = last.seats[s.seat];
+    if (here && here.invited && !s.invited) { here.invited = false; here.taken = true; changed = true; }
+  }
+  if (!changed) return;
+  const focus = focusKey(document.activeElement);
+  render();
+  restoreFocus(focus);
+}
+
 // The whole page from the latest update (again after a change of language).
 function render() {
   const msg = last;

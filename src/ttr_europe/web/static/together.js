@@ -130,6 +130,7 @@
     const here = new URLSearchParams(location.search).get("match");
     const shown = games.find((g) => g.match === here && !g.kept);
     if (shown && document.querySelector("main aside")) showInvites(shown.match, shown.seats, shown.finished);
+    if (shown && typeof seatsNow === "function") seatsNow(shown); // eslint-disable-line no-undef
     for (const list of document.querySelectorAll(".my-games-list")) {
       list.replaceChildren(...games.map((g) => gameLine(g, here)));
       if (!games.length) list.append(el("li", { className: "none", textContent: t("No games yet.") }));
