@@ -56,8 +56,8 @@ def test_a_tab_joins_a_seat_and_sees_only_that_seats_secrets() -> None:
     update_b = _send(hub, b, {"type": "join", "seat": 1})[1][1]
     assert update_b["moves"] is None and update_b["view"]["players"][0]["offer"] is None
     assert update_b["seats"][0] == {
-        "seat": 0, "name": "person", "person": True, "taken": True, "open": False, "online": 1,
-        "player": "Player 1", "stations_left": 3,
+        "seat": 0, "name": "person", "person": True, "taken": True, "open": False,
+        "invited": False, "online": 1, "player": "Player 1", "stations_left": 3,
     }  # fmt: skip
     assert update_b["seats"][2]["player"] == "Greedy bot"
 

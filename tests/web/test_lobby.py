@@ -114,12 +114,31 @@ def test_a_used_invite_is_refused_and_a_public_seat_is_open_to_the_lobby() -> No
     before = _snapshot(hub)
     answer = _one(hub, Client(), link)
     assert answer["code"] == "invite_used" and "Player 2" in answer["message"]
+    assert "opened already, in another browser" in answer["message"]
     assert _snapshot(hub) == before
-    listed = _create(hub, Client())  # public: anyone from the lobby may take the free seat
-    sat = _one(hub, Client(), {"type": "join", "match": listed["match"], "seat": 1})
+    seats = [*HERE_INVITE_BOT, {"kind": "open"}]
+    listed = _create(hub, Client(), seats)  # public: anyone may take the open seat, not seat 2
+    before = _snapshot(hub)
+    for seat in (1, 1):  # an invited seat is its friend's, public match or not, every time
+        kept = _one(hub, Client(), {"type": "join", "match": listed["match"], "seat": seat})
+        assert kept["code"] == "invite_only" and "kept for the friend" in kept["message"]
+    assert _snapshot(hub) == before
+    sat = _one(hub, Client(), {"type": "join", "match": listed["match"], "seat": 3})
     assert sat["type"] == "joined"
-    full = _one(hub, Client(), {"type": "join", "match": listed["match"], "seat": 1})
+    full = _one(hub, Client(), {"type": "join", "match": listed["match"], "seat": 3})
     assert full["code"] == "seat_taken"
+    friend = {"type": "join", "match": listed["match"], "seat": 1,
+              "invite": listed["invites"]["1"]}  # fmt: skip
+    assert _one(hub, Client(), friend)["type"] == "joined"  # the friend's seat waited for them
+
+
+def test_a_seat_open_to_anyone_needs_a_public_match() -> None:
+    hub = _hub()
+    before = _snapshot(hub)
+    doc = {"type": "create", "seats": [{"kind": "here"}, {"kind": "open"}], "public": False}
+    answer = _one(hub, Client(), doc)
+    assert answer["code"] == "bad_settings" and "seat 2" in answer["message"]
+    assert _snapshot(hub) == before
 
 
 @pytest.mark.parametrize(
@@ -173,15 +192,17 @@ def test_the_lobby_lists_public_live_matches_with_free_seats_and_names() -> None
     hub = _hub()
     maker = Client()
     seats = [{"kind": "here", "name": "Ann"}, {"kind": "invite"}, {"kind": "greedy"},
-             {"kind": "greedy"}]  # fmt: skip
+             {"kind": "greedy"}, {"kind": "open"}]  # fmt: skip
     listed = _create(hub, maker, seats)
     hidden = _create(hub, maker, public=False)
     rows = _one(hub, Client(), {"type": "lobby"})
     assert [r["match"] for r in rows["matches"]] == [listed["match"]]
     (row,) = rows["matches"]
     assert [s["player"] for s in row["seats"]] == ["Ann", "Player 2", "Greedy bot 1",
-                                                   "Greedy bot 2"]  # fmt: skip
-    assert row["free"] == [1] and row["map"] == "europe" and row["players"] == 4
+                                                   "Greedy bot 2", "Player 5"]  # fmt: skip
+    # the invited friend's seat is never offered: only the open one is free
+    assert [s["invited"] for s in row["seats"]] == [False, True, False, False, False]
+    assert row["free"] == [4] and row["map"] == "europe" and row["players"] == 5
     assert row["current_name"] == row["seats"][row["current"]]["player"]
     assert {m["id"] for m in rows["choices"]["maps"]} == {"europe", "usa"}
     assert hidden["match"] not in json.dumps(rows)
@@ -320,3 +341,40 @@ def test_fresh_sockets_from_one_address_cannot_hold_every_match_slot() -> None:
     assert answers == ["created"] * 16
     held = [h for h in hub.matches.values() if h.listing.maker == "10.0.0.1"]
     assert len(held) == lobby.MAX_HELD_PER_ADDRESS
+
+
+def test_a_rematch_seats_the_same_people_with_the_same_settings() -> None:
+    played = Match.new("europe", "base", 3, 276, ["random", "random", "random"])
+    played.advance()
+    assert played.finished
+    hub = Hub(lambda: Match(played.state, ["person", "person", "greedy"]), clock=Clock())
+    ann, bob, cleo = Client(), Client(), Client()
+    ann_token = _send(hub, ann, {"type": "join", "seat": 0, "name": "Ann"})[0][1]["token"]
+    bob_token = _send(hub, bob, {"type": "join", "seat": 1})[0][1]["token"]
+    _send(hub, cleo, {"type": "join"})  # watching
+    old = hub.latest
+    out = _send(hub, ann, {"type": "rematch"})
+    told = {id(c): doc for c, doc in out}
+    again = told[id(ann)]["rematch"]
+    assert {id(ann), id(bob), id(cleo)} == set(told)  # every tab of the match hears of it
+    assert all(d["type"] == "rematch" and d["rematch"] == again for d in told.values())
+    made = hub.matches[again]
+    assert not made.match.finished and made.match.state.map.id == "europe"
+    assert [s.is_person for s in made.match.seats] == [True, True, False]
+    assert made.seating.names == {0: "Ann"} and made.listing.public is False
+    # each person sits again with the token their browser holds; nobody else can
+    for seat, token in ((0, ann_token), (1, bob_token)):
+        joined = _one(hub, Client(), {"type": "join", "match": again, "seat": seat,
+                                      "token": token})  # fmt: skip
+        assert joined["type"] == "joined", joined
+    assert _one(hub, Client(), {"type": "join", "match": again, "seat": 1})["code"] == "seat_taken"
+    # asked again (by Bob), it is the same rematch; the finished match's update names it
+    assert _send(hub, bob, {"type": "rematch"})[0][1]["rematch"] == again
+    update = _send(hub, Client(), {"type": "join", "match": old.id})[1][1]
+    assert update["rematch"] == again
+    # during a game there is no rematch: the refusal changes nothing
+    before = _snapshot(hub)
+    fresh = Client()
+    _send(hub, fresh, {"type": "join", "match": again, "seat": 0, "token": ann_token})
+    assert _one(hub, fresh, {"type": "rematch"})["code"] == "not_over"
+    assert _snapshot(hub) == before

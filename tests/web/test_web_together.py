@@ -160,8 +160,8 @@ def test_the_lobby_lists_public_matches_with_their_free_seats(browser: Any, tmp_
     with serving(SERVER_DEAL) as server:
         ann = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
         open_id, invites = make_match(
-            ann, server.url, [("here", "Ann"), ("invite", None), ("greedy", None),
-                              ("greedy", None)],
+            ann, server.url, [("here", "Ann"), ("invite", None), ("open", None),
+                              ("greedy", None), ("greedy", None)],
         )  # fmt: skip
         assert ann.locator("#made .invite-link").input_value() == invites[1]
         shot(ann, "invite", tmp_path)
@@ -177,10 +177,12 @@ def test_the_lobby_lists_public_matches_with_their_free_seats(browser: Any, tmp_
         row = ann.locator(f"#open-list tr[data-match='{open_id}']")
         text = row.inner_text()
         # settings, who sits (the two greedy bots told apart), whose turn, sit and watch
-        assert "Europe" in text and "Ann" in text and "Player 2 (free)" in text
+        # the invited friend's seat is theirs: only the open one is offered
+        assert "Europe" in text and "Ann" in text and "Player 3 (free)" in text
+        assert "Player 2 (invited)" in text and "Player 2 (free)" not in text
         assert "Ticket-chasing bot 1" in text and "Ticket-chasing bot 2" in text
-        assert "to play" in text
-        assert row.locator("a.sit").all_inner_texts() == ["Sit as Player 2"]
+        assert "to play" in text or "Waiting for Player 2 to come" in text  # whose turn
+        assert row.locator("a.sit").all_inner_texts() == ["Sit as Player 3"]
         assert row.locator("a.watch").count() == 1
         assert ann.locator(f"#open-list tr[data-match='{private_id}']").count() == 0
         # my games lists both matches made here
@@ -201,9 +203,9 @@ def test_the_lobby_lists_public_matches_with_their_free_seats(browser: Any, tmp_
         cleo.goto(server.url + "lobby")
         cleo.click(f"#open-list tr[data-match='{open_id}'] a.sit")
         cleo.wait_for_function(
-            "document.getElementById('where').textContent.includes('Player 2')", timeout=TIMEOUT
+            "document.getElementById('where').textContent.includes('Player 3')", timeout=TIMEOUT
         )
-        assert set(server.hub.matches[open_id].seating.tokens) == {0, 1}
+        assert set(server.hub.matches[open_id].seating.tokens) == {0, 2}
         # the seat is taken: the lobby offers it no more, but watching stays
         cleo.goto(server.url + "lobby")
         row = cleo.locator(f"#open-list tr[data-match='{open_id}']")

@@ -21,12 +21,18 @@ Messages from the browser (JSON objects with a ``"type"``):
   in a new one (what the page asks for when opened without a match); ``{"type": "ping"}``.
 - ``join`` may carry ``"name"``: the name the seat's player goes by (at most 24 characters),
   and ``"invite"``: the secret of the seat's invite link, which seats its first holder only.
-- ``{"type": "create", "map": ..., "variant": ..., "seats": [{"kind": "here" | "invite" | bot,
-  "name": ...}, ...], "public": true}``: a match made from the page (``lobby``); the answer
-  ``created`` carries the tokens of the ``here`` seats and the invite secrets of the others.
-- ``{"type": "lobby"}``: the public matches still being played, with their free seats.
+- ``{"type": "create", "map": ..., "variant": ..., "seats": [{"kind": "here" | "invite" |
+  "open" | bot, "name": ...}, ...], "public": true}``: a match made from the page (``lobby``);
+  the answer ``created`` carries the tokens of the ``here`` seats and the invite secrets of the
+  ``invite`` seats (kept for the friend the link goes to: never open to anyone else).
+- ``{"type": "lobby"}``: the public matches still being played, with their free (``open``) seats.
 - ``{"type": "mine", "games": [{"match", "seat", "token"}, ...]}``: "my games": how each of a
   browser's seats stands (``games``), sent again to this tab after every move in any of them.
+- ``{"type": "rematch"}``: once a game is over, from a seated tab: a new match with the same
+  map, variant, seats, bots, names and listing, each person's seat held by the same token
+  (each person's browser sits again with what it holds), an unseated person's seat by a new
+  invite; every tab of the old match is told ``rematch`` (the answer to a second ask is the
+  same match).
 
 Bots: after a message, the bots of each match it left to them move (``answer``: each decision
 in a thread, so a slow bot or a ``cmd:`` program delays its own match only; ``receive``: at
@@ -100,7 +106,7 @@ from ..loop import MAX_ACTIONS
 from ..maps import available_maps
 from ..players import close_bots, decide, make_bot
 from ..render import render_svg, score_highlights
-from ..table.match import Match, Seat
+from ..table.match import PERSON, Match, Seat
 from . import lobby
 from .store import SeatSpec, Store, Stored, mark_joined, share, sharing, token_hash
 
@@ -109,7 +115,8 @@ MAX_MATCHES = 64
 JOIN_EVENTS = 200  # events replayed to a tab that joins late or comes back
 MAX_WATCHERS = 32  # tabs watching one match; each costs work at every move
 MAX_TABS_PER_SEAT = 8  # tabs at one seat (its token's holder may open several)
-MESSAGE_TYPES = ("join", "act", "options", "new", "play", "ping", "create", "lobby", "mine")
+MESSAGE_TYPES = ("join", "act", "options", "new", "play", "ping", "create", "lobby", "mine",
+                 "rematch")  # fmt: skip
 MAX_NAME = 24  # characters of a player's chosen name
 RATE = 20.0  # message credits a tab regains per second: above any person's clicking
 BURST = 200.0  # credits a tab may hold: a quick series of moves, two joins back to back
@@ -286,6 +293,7 @@ class Hub:
         self._playing: set[asyncio.Future[Outgoing]] = set()  # bots moving for a message
         # how answers reach a tab when the one who asked has gone (the server sets it)
         self.deliver: Callable[[Client, Json], None] | None = None
+        self._rematches: dict[str, str] = {}  # a finished match -> its rematch (this run's)
         self._restore_all()
         live = [h for h in self.matches.values() if not h.match.finished]
         self.latest = live[-1] if live else self.new_match()
@@ -844,6 +852,43 @@ class Hub:
                    "invites": {str(i): t for i, t in invites.items()}}  # fmt: skip
         return [(client, created)]
 
+    def _on_rematch(self, client: Client, message: Json) -> Outgoing:
+        """The same table again once a game is over: same settings and people, a new deal."""
+        _fields(message, ())
+        hosted, _ = _seated(client)
+        if not hosted.match.finished:
+            raise WebError("not_over", "a rematch is made once the game is over")
+        again = self._rematches.get(hosted.id)
+        invites: dict[int, str] = {}
+        if again is None or self.find(again) is None:
+            self._charge(client, COSTS["create"])
+            state = hosted.match.state
+            kinds = [PERSON if s.bot is None else s.bot for s in hosted.specs]
+            deal = Deal.fresh()  # a new secret deal, as every match the lobby makes
+            match = Match.new(state.map, state.rules.variant.id, len(kinds), deal.game_seed(0),
+                              kinds, bot_seed=deal.bot_seed(0))  # fmt: skip
+            made = self._deal(client, match)
+            people = [i for i, s in enumerate(match.seats) if s.is_person]
+            # a person who never came: a new invite, unless the seat was open to anyone
+            seating = hosted.seating
+            unseated = [i for i in people if i not in seating.tokens]
+            invites = {i: secrets.token_urlsafe(16) for i in unseated
+                       if i in seating.invites or not hosted.listing.public}  # fmt: skip
+            made.seating.invites = {i: token_hash(t) for i, t in invites.items()}
+            made.seating.tokens.update({i: h for i, h in seating.tokens.items() if i in people})
+            made.listing.public = bool(hosted.listing.public)
+            shared = share(self.store, made.id, public=made.listing.public,
+                           reserved=dict(made.seating.tokens),
+                           invites=dict(made.seating.invites))  # fmt: skip
+            self._wrote(made, shared)
+            for i, name in seating.names.items():
+                self._wrote(made, self.store.named(made.id, i, name))
+                made.seating.names[i] = name
+            again = self._rematches[hosted.id] = made.id
+        told = {"type": "rematch", "match": hosted.id, "rematch": again}
+        mine = {**told, "invites": {str(i): t for i, t in invites.items()}}
+        return [(c, mine if c is client else told) for c in hosted.tabs.clients]
+
     def _on_lobby(self, client: Client, message: Json) -> Outgoing:
         """The lobby's list, made at most once every ``LOBBY_FRESH`` seconds and turned into
         text once for every tab that asks meanwhile (the page asks every few seconds)."""
@@ -897,7 +942,8 @@ class Hub:
 
     def _summary(self, hosted: Hosted) -> Json:
         names = lobby.seat_names(hosted.match, hosted.seating.names)
-        return lobby.summary(hosted.id, hosted.match, set(hosted.seating.tokens), names)
+        taken, invited = set(hosted.seating.tokens), set(hosted.seating.invites)
+        return lobby.summary(hosted.id, hosted.match, taken, names, invited)
 
     def _games(self, client: Client) -> Json:
         """How each of the tab's seats stands; a match not in memory is named as kept."""
@@ -948,15 +994,15 @@ class Hub:
         events = match.events_since(client.seen, seat)[-JOIN_EVENTS:]
         client.seen = match.seq
         names = lobby.seat_names(match, hosted.seating.names)
+        kept = set(hosted.seating.tokens) | set(hosted.seating.invites)  # the friend's alone
         seats = [
             {
                 "seat": i,
                 "name": s.name,
                 "person": s.is_person,
                 "taken": i in hosted.seating.tokens,
-                "open": s.is_person
-                and i not in hosted.seating.tokens
-                and hosted.listing.public is not False,
+                "open": s.is_person and i not in kept and hosted.listing.public is not False,
+                "invited": i in hosted.seating.invites and i not in hosted.seating.tokens,
                 "online": sum(c.seat == i for c in hosted.tabs.clients),
                 "player": names[i],
                 "stations_left": match.state.stations_left(i),
@@ -973,6 +1019,7 @@ class Hub:
         if match.finished:
             doc["scoreboard"] = shown["scoreboard"]
             doc["highlights"] = shown["highlights"]
+            doc["rematch"] = self._rematches.get(hosted.id)
         return doc
 
     def encode(self, doc: Json) -> str:
@@ -1181,12 +1228,18 @@ def _may_sit(hosted: Hosted, seat: int, token: str | None, invite: str | None) -
         expected = hosted.seating.invites.get(seat)
         if expected is None or not _same(expected, invite):
             raise WebError("bad_invite", "this invite link is not one of this match's")
-        if held is not None:
-            raise WebError("invite_used", f"{_player(seat)}'s invite was used already")
+        if held is not None:  # only this link seats anyone there: it was opened
+            raise WebError(
+                "invite_used",
+                f"{_player(seat)}'s invite link was opened already, in another "
+                "browser, which holds the seat now",
+            )
     elif held is not None and not mine:
         raise WebError("seat_taken", f"{_player(seat)}'s seat is taken by another tab")
-    elif held is None and hosted.listing.public is False:
-        raise WebError("invite_only", f"{_player(seat)}'s seat is for the invited player")
+    elif held is None and (hosted.listing.public is False or seat in hosted.seating.invites):
+        raise WebError(
+            "invite_only", f"{_player(seat)}'s seat is kept for the friend invited to it"
+        )
 
 
 def _seated(client: Client) -> tuple[Hosted, int]:

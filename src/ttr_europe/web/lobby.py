@@ -6,8 +6,9 @@ function of a match and its seats. A seat of a created match is one of:
 
 - ``"here"``: a person on the device that made the match (pass-and-play when there are several);
   its token goes to that device at once.
-- ``"invite"``: a person who comes by the seat's invite link (or, in a public match, from the
-  lobby); the link's secret is kept hashed, and the first to open it takes the seat.
+- ``"invite"``: the friend the seat's invite link is sent to, alone: the link's secret is
+  kept hashed, the first browser to open it takes the seat, and the lobby never offers it.
+- ``"open"``: a free seat of a public match, for whoever takes it from the lobby first.
 - a bot of ``WEB_BOTS`` (programs and slow searches stay on the command line).
 """
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import functools
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import attrs
@@ -27,7 +28,7 @@ from ..table.match import PERSON, Match
 Json = dict[str, Any]
 
 WEB_BOTS = ("greedy", "saver", "claimer", "random")  # quick: a page cannot ask for searches
-PEOPLE = ("here", "invite")
+PEOPLE = ("here", "invite", "open")
 MAX_SEATS = 5
 # Matches dealt for messages (``new``, ``create``, a ``play`` or ``join`` that deals) in any
 # ``CREATE_WINDOW`` seconds: each connection's and each address's own limits come first, so
@@ -115,6 +116,9 @@ def settings(message: Json, maps: Sequence[str], clean: Any) -> Settings:
     public = message.get("public", True)
     if not isinstance(public, bool):
         raise WebError("bad_settings", '"public" is true or false')
+    if "open" in kinds and not public:
+        seat = kinds.index("open") + 1
+        raise WebError("bad_settings", f"seat {seat}: a seat open to anyone is in a public match")
     return Settings(board, variant, tuple(kinds), tuple(names), public)
 
 
@@ -150,12 +154,15 @@ def seat_names(match: Match, chosen: dict[int, str]) -> list[str]:
     return out
 
 
-def summary(match_id: str, match: Match, taken: set[int], names: list[str]) -> Json:
-    """What the lobby and "my games" say of a match: settings, who sits where, whose turn."""
+def summary(match_id: str, match: Match, taken: set[int], names: list[str],
+            invited: Collection[int] = ()) -> Json:  # fmt: skip
+    """What the lobby and "my games" say of a match: settings, who sits where, whose turn.
+    A seat kept for an invited friend (``invited``, not yet taken) is never free."""
     seats = [
-        {"seat": i, "player": names[i], "person": s.is_person, "taken": i in taken}
+        {"seat": i, "player": names[i], "person": s.is_person, "taken": i in taken,
+         "invited": i in invited and i not in taken}
         for i, s in enumerate(match.seats)
-    ]
+    ]  # fmt: skip
     current = None if match.finished else match.current
     return {
         "match": match_id,
@@ -169,5 +176,5 @@ def summary(match_id: str, match: Match, taken: set[int], names: list[str]) -> J
         "current_name": None if current is None else names[current],
         "finished": match.finished,
         "seq": match.seq,
-        "free": [s["seat"] for s in seats if s["person"] and not s["taken"]],
+        "free": [s["seat"] for s in seats if s["person"] and not s["taken"] and not s["invited"]],
     }

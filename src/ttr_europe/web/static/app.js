@@ -21,6 +21,15 @@ const coarse = window.matchMedia("(pointer: coarse)");
 function tokenKey(match, s) { return `ttr-token:${match}:${s}`; }
 function myName() { return localStorage.getItem("ttr-name") || null; }
 
+// A "continue on another device" link carries its seat's token after "#": this browser keeps
+// it (a fragment never reaches the server) and the address drops it at once.
+(() => {
+  const carried = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (!carried) return;
+  if (matchId !== null && seat !== null) localStorage.setItem(tokenKey(matchId, seat), carried);
+  history.replaceState(null, "", location.pathname + location.search);
+})();
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws`);
@@ -56,6 +65,7 @@ function receive(msg) {
     matchId = msg.match;
     seat = msg.seat;
     if (seat !== null && msg.token) localStorage.setItem(tokenKey(matchId, seat), msg.token);
+    if (seat !== null && window.Together) Together.noteSince(matchId); // for My games
     const url = new URL(location.href);
     url.searchParams.set("match", matchId);
     url.searchParams.delete("watch");
@@ -76,6 +86,7 @@ function receive(msg) {
     return;
   }
   if (msg.type === "options") return showOptions(msg);
+  if (msg.type === "rematch") return rematchMade(msg);
   if (msg.type === "update") return update(msg);
 }
 
@@ -92,7 +103,7 @@ function serverWords(code) {
     seat_taken: t("That seat is taken by another tab."),
     bot_seat: t("That seat is played by a bot."),
     bad_invite: t("That invite link is not one of this match's: you watch instead."),
-    invite_used: t("That invite link was used already: you watch instead."),
+    invite_used: t("That invite link was opened already, in another browser, which holds the seat: you watch here. To play here, use “Continue on another device” in that browser."),
     invite_only: t("That seat is for the invited player: you watch instead."),
     too_many_tabs: t("Too many tabs are open at this seat or watching: you watch instead."),
     too_fast: t("Too many moves at once: wait a moment."),
@@ -101,6 +112,7 @@ function serverWords(code) {
     spectator: t("You are watching: sit at a seat to play."),
     bot_failed: t("A bot failed; a random bot plays its seat from now on."),
     internal: t("The server could not handle that."),
+    not_over: t("A rematch is made once the game is over."),
   })[code];
 }
 
@@ -169,8 +181,12 @@ function says(i, you, other, params) {
   return i === seat ? t(you, params) : t(other, { name: playerName(i), ...(params || {}) });
 }
 
+let pendingFocus = null; // where the focus was when a move was sent: found again after it
+
 function act(action) {
   clearError();
+  const active = document.activeElement;
+  pendingFocus = focusKey(active) || (active && active !== document.body ? { selector: "#turn-title", within: null } : null);
   send({ type: "act", action: action });
 }
 
@@ -182,7 +198,11 @@ function title(msg, mine) {
     if (winners.length > 1) return t("Game over: {names} share the win", { names: names.join(t(" and ")) });
     return winners[0] === seat ? t("Game over: you win!") : t("Game over: {name} wins", { name: names[0] });
   }
-  if (!mine) return t("{name} to play", { name: playerName(msg.current) });
+  if (!mine) {
+    const s = msg.seats[msg.current]; // a friend invited who has not come yet: said as such
+    if (s && s.invited) return t("Waiting for {name} to come by the invite link", { name: playerName(msg.current) });
+    return t("{name} to play", { name: playerName(msg.current) });
+  }
   switch (view.phase) {
     case "INITIAL_TICKETS": return t("Your turn: choose your starting tickets");
     case "SECOND_DRAW": return t("Take a second card (not a face-up locomotive)");
@@ -208,15 +228,51 @@ function update(msg) {
   noteMarks(msg.events);
   eventLog.push(...msg.events.filter(({ event }) => event.type !== "turn_started" && event.type !== "slot_refilled"));
   if (eventLog.length > 60) eventLog.splice(0, eventLog.length - 60);
-  const focus = focusKey(document.activeElement);
+  const focus = pendingFocus || focusKey(document.activeElement);
+  pendingFocus = null;
   render();
   restoreFocus(focus);
   const mine = msg.moves !== null;
   if (!replaying) {
-    for (const { event } of msg.events) if (event.seat !== seat || event.type === "last_round" || event.type === "game_over") announce(describe(event));
+    for (const { seq: n, event } of msg.events) announce(describe(event, n)); // one's own moves too
     if (mine && !(before && before.moves !== null && before.view.phase === msg.view.phase)) announce($("turn-title").textContent);
   }
   replaying = false;
+}
+
+// A hand-over on a shared device: nothing of the last person stays, in the page or in its
+// state: their view and hand, tickets, choices, routes they could claim (the list and the map's
+// outlines), the log, the players' last moves and what was read out to them.
+function forget() {
+  last = null;
+  selected = null;
+  shownTicket = null;
+  pendingFocus = null;
+  focusOptions = false;
+  turnFrom = Infinity;
+  eventLog.length = 0;
+  for (const store of [lastMoves, marks]) for (const k of Object.keys(store)) delete store[k];
+  for (const id of ["board", "legend", "row", "hand", "my-tickets", "offer-list", "options-list", "pay-list", "tunnel-text",
+    "claim-list", "build-list", "players", "events", "announce", "error", "scoreboard", "final-details"]) $(id).replaceChildren();
+  for (const id of ["turn-title", "options-title", "claim-title", "build-title", "last-round", "winner", "pile"]) $(id).textContent = "";
+  for (const id of ["hand-box", "tickets-box", "offer", "options", "tunnel", "error", "claim-box", "build-box", "final", "last-round"]) $(id).hidden = true;
+  const moved = $("move-seat");
+  if (moved) moved.remove();
+}
+
+// "My games" says a seat of this match was taken (an invited friend has come): the page says so
+// at once, not at the next move.
+function seatsNow(row) {
+  if (!last || row.match !== matchId || !row.seats) return;
+  let changed = false;
+  for (const s of row.seats) {
+    const here = last.seats[s.seat];
+    if (here && here.invited && !s.invited) { here.invited = false; here.taken = true; changed = true; }
+  }
+  if (!changed) return;
+  const focus = focusKey(document.activeElement);
+  render();
+  restoreFocus(focus);
 }
 
 // The whole page from the latest update (again after a change of language).
@@ -521,13 +577,15 @@ function showOptions(msg) {
     b.className = "pay-option";
     b.dataset.action = option.action;
     b.textContent = msg.route ? t("Claim with {cards}", { cards: cardText(option.payment) }) : t("Build with {cards}", { cards: cardText(option.payment) });
-    b.onclick = () => { selected = null; hideOptions(); act(option.action); };
+    b.onclick = () => { act(option.action); selected = null; hideOptions(); };
     list.appendChild(b);
   }
   if (focusOptions) { focusOptions = false; list.querySelector("button").focus(); }
 }
 
 function hideOptions() {
+  // the focus never falls to the page's top: the turn's heading holds it until the update
+  if ($("options").contains(document.activeElement)) $("turn-title").focus({ preventScroll: true });
   $("options").hidden = true;
   for (const g of document.querySelectorAll("#board .selected")) g.classList.remove("selected");
 }
@@ -556,7 +614,8 @@ function showTickets(tickets) {
     name.textContent = ticketLabel(tk);
     const points = document.createElement("span");
     points.className = "points";
-    points.textContent = tk.done || !over ? `${tk.points}` : `−${tk.points}`; // what it scored
+    const worth = tn("{n} point", "{n} points", tk.points); // read with its unit
+    points.textContent = tk.done || !over ? worth : `−${worth}`; // what it scored
     li.append(mark, name);
     if (tk.long) li.append(longBadge());
     li.append(points);
@@ -643,9 +702,16 @@ function showTunnel(view, moves) {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "pay-tunnel";
+    b.dataset.action = option.action; // the focus is found again by it
     b.textContent = t("Pay {cards}", { cards: cardText(option.payment) });
     b.onclick = () => act(option.action);
     list.appendChild(b);
+  }
+  if (!moves.pay.length && moves.withdraw) { // only Withdraw is left: say why
+    const why = document.createElement("p");
+    why.id = "tunnel-why";
+    why.textContent = t("You cannot pay: you hold too few cards of the colour laid, or locomotives. Withdraw: the cards you laid come back to your hand.");
+    list.appendChild(why);
   }
 }
 
@@ -683,7 +749,7 @@ function showPlayers(msg) {
     name.append(swatch(p.seat), playerName(p.seat) + (p.seat === seat ? t(" (you)") : "") + online);
     const left = s.stations_left;
     for (const v of [p.score, p.trains, p.hand_size, p.ticket_count, left]) tr.insertCell().textContent = v;
-    const lastMove = lastMoves[p.seat] ? short(lastMoves[p.seat]) : null;
+    const lastMove = lastMoves[p.seat] ? short(lastMoves[p.seat].event, lastMoves[p.seat].seq) : null;
     if (lastMove) {
       const row = table.insertRow();
       row.dataset.lastOf = p.seat;
@@ -698,13 +764,23 @@ function showPlayers(msg) {
 const lastMoves = {}; // seat -> its last move (an event), told in a few words
 const eventLog = []; // the events shown under "What happened", oldest first
 
+let turnFrom = Infinity; // the number of the event that started the turn being played
+
 function noteMarks(events) {
   const now = Date.now();
-  for (const { event: e } of events) {
+  for (const { seq: n, event: e } of events) {
+    if (e.type === "turn_started") turnFrom = n;
     if (e.type === "route_claimed") marks[e.seat] = { route: e.route, until: now + MARK_MS };
     else if (e.type === "station_built") marks[e.seat] = { city: e.city, until: now + MARK_MS };
-    if (short(e) && e.seat !== undefined) lastMoves[e.seat] = e;
+    if (short(e, n) && e.seat !== undefined) lastMoves[e.seat] = { seq: n, event: e };
   }
+}
+
+// The card of a blind draw, said only to its drawer during the turn that drew it: afterwards,
+// and to everyone else, it is "drawn from the pile" (the next person at a shared device, too).
+function drawnCard(e, n) {
+  const live = last && !last.finished && e.seat === seat && last.current === seat && n >= turnFrom;
+  return live ? e.card : null;
 }
 
 function showMarks() {
@@ -724,10 +800,10 @@ function showMarks() {
 }
 
 // What a seat's last move was, in a few words (the players table).
-function short(e) {
+function short(e, n) {
   switch (e.type) {
     case "face_up_taken": return t("took a face-up {card}", { card: cardName(e.card) });
-    case "blind_drawn": return e.card ? t("drew from the pile: {card}", { card: cardName(e.card) }) : t("drew from the pile");
+    case "blind_drawn": return drawnCard(e, n) ? t("drew from the pile: {card}", { card: cardName(e.card) }) : t("drew from the pile");
     case "route_claimed": return t("claimed {route} (+{points})", { route: routeWords(e.route), points: e.points });
     case "station_built": return t("built a station in {city}", { city: e.city });
     case "tickets_kept": return tn("kept {n} ticket", "kept {n} tickets", e.kept_count);
@@ -737,12 +813,12 @@ function short(e) {
   }
 }
 
-function describe(e) {
+function describe(e, n) {
   const s = e.seat;
   const revealed = () => e.revealed.map((k) => (k ? cardName(k) : t("nothing"))).join(", ");
   switch (e.type) {
     case "face_up_taken": return says(s, "You took a face-up {card}", "{name} took a face-up {card}", { card: cardName(e.card) });
-    case "blind_drawn": return e.card
+    case "blind_drawn": return drawnCard(e, n)
       ? says(s, "You drew from the pile: {card}", "{name} drew from the pile: {card}", { card: cardName(e.card) })
       : says(s, "You drew from the pile", "{name} drew from the pile");
     case "row_reset": return t("Three locomotives face up: the row was discarded ({cards}) and dealt anew", { cards: e.discarded.map(cardName).join(", ") });
@@ -779,7 +855,7 @@ function showEvents() {
   const list = $("events");
   list.replaceChildren();
   for (const { seq, event } of eventLog) {
-    const text = describe(event);
+    const text = describe(event, seq);
     if (!text) continue;
     const li = document.createElement("li");
     li.value = seq;
@@ -797,9 +873,43 @@ function defaultShown() {
   return seat !== null ? seat : last.scoreboard.winners[0];
 }
 
+// The same table again: every seat this browser holds in the finished match holds the same
+// seat in the rematch (the server kept their tokens), and its invite links are kept.
+function adoptRematch(id, invites) {
+  for (let s = 0; last && s < last.seats.length; s++) {
+    const token = localStorage.getItem(tokenKey(matchId, s));
+    if (token && !localStorage.getItem(tokenKey(id, s))) localStorage.setItem(tokenKey(id, s), token);
+  }
+  if (invites && Object.keys(invites).length) localStorage.setItem(`ttr-invites:${id}`, JSON.stringify(invites));
+}
+
+function rematchLink(id) {
+  return `/?match=${encodeURIComponent(id)}${seat === null ? "&watch" : `&seat=${seat}`}`;
+}
+
+// A rematch was made: whoever asked goes there; everyone else at the table is offered it.
+function rematchMade(msg) {
+  if (msg.match !== matchId) return;
+  adoptRematch(msg.rematch, msg.invites);
+  if (last) last.rematch = msg.rematch;
+  if (msg.invites) { location.href = rematchLink(msg.rematch); return; } // the one who asked
+  showRematch(msg.rematch);
+  announce(t("A rematch is ready: the same players and settings, a new deal."));
+}
+
+function showRematch(id) {
+  $("rematch").hidden = seat === null || !!id;
+  $("rematch").disabled = false;
+  const go = $("rematch-go");
+  go.hidden = !id;
+  if (id) go.href = rematchLink(id);
+}
+
 function showFinal(msg) {
   $("final").hidden = !msg.finished;
   if (!msg.finished) return;
+  if (msg.rematch) adoptRematch(msg.rematch);
+  showRematch(msg.rematch || null);
   const board = msg.scoreboard;
   $("winner").textContent = winnerText(msg);
   const table = $("scoreboard");
@@ -946,7 +1056,15 @@ $("keep").onclick = () => {
   const kept = [...document.querySelectorAll("#offer-list input:checked")].map((b) => b.value);
   act({ format: "ttr_europe/action", version: 1, type: "keep_tickets", tickets: kept });
 };
-$("new-game").onclick = () => send({ type: "new" });
+// "New game" never leaves a match being played by surprise: it asks first (the match goes on,
+// and My games keeps it); once the game is over it needs no question, and the rematch is there.
+$("new-game").onclick = () => {
+  const playing = last && !last.finished && seat !== null;
+  if (playing && !window.confirm(t("Leave this match for a new game? It goes on without you, and My games keeps it."))) return;
+  send({ type: "new" });
+};
+$("rematch").onclick = () => { $("rematch").disabled = true; send({ type: "rematch" }); };
+$("skip").onclick = (e) => { e.preventDefault(); $("turn-title").focus(); }; // the address stays
 $("zoom-in").onclick = () => zoomAt(scale() * 1.5);
 $("zoom-out").onclick = () => zoomAt(scale() / 1.5);
 $("zoom-fit").onclick = () => { zoom = null; applyZoom(); };

@@ -58,6 +58,7 @@
   const KINDS = () => [
     ["here", t("A person on this device")],
     ["invite", t("A friend, by invite link")],
+    ["open", t("Anyone from the lobby")],
     ...choices.bots.map((b) => [b, seatKind(b) || b]),
   ];
 
@@ -126,6 +127,7 @@
   function made(msg) {
     $("create-button").disabled = false;
     for (const [s, token] of Object.entries(msg.tokens || {})) localStorage.setItem(`ttr-token:${msg.match}:${s}`, token);
+    Together.noteSince(msg.match);
     if (Object.keys(msg.invites || {}).length) localStorage.setItem(`ttr-invites:${msg.match}`, JSON.stringify(msg.invites));
     const names = [...$("seats-list").children].map((li, i) => li.querySelector(".seat-name").value.trim() || t("Player {n}", { n: i + 1 }));
     const here = [...$("seats-list").children].filter((li) => li.querySelector(".seat-kind").value === "here");
@@ -153,14 +155,16 @@
     const table = $("open-list");
     const head = el("tr", {}, ...[t("Map"), t("Players"), t("Turn"), ""].map((h) => el("th", { textContent: h })));
     const rows = msg.matches.map((m) => {
-      const who = m.seats.map((s) => (s.person && !s.taken ? t("{name} (free)", { name: Together.seatName(s) }) : Together.seatName(s))).join(", ");
+      // a seat kept for an invited friend is theirs: said so, never offered
+      const who = m.seats.map((s) => (s.invited ? t("{name} (invited)", { name: Together.seatName(s) })
+        : s.person && !s.taken ? t("{name} (free)", { name: Together.seatName(s) }) : Together.seatName(s))).join(", ");
       const actions = el("td", { className: "actions" });
       for (const s of m.free) {
         actions.append(el("a", { className: "button sit", href: `/?match=${encodeURIComponent(m.match)}&seat=${s}`, textContent: t("Sit as Player {n}", { n: s + 1 }) }));
       }
       actions.append(el("a", { className: "button quiet watch", href: `/?match=${encodeURIComponent(m.match)}&watch`, textContent: t("Watch") }));
       const tr = el("tr", {}, el("td", { textContent: `${named(m.map_name)} · ${named(m.variant_name)}` }), el("td", { textContent: who }),
-        el("td", { className: "turn", textContent: t("{name} to play", { name: Together.currentName(m) }) }), actions);
+        el("td", { className: "turn", textContent: Together.turnText(m) }), actions);
       tr.dataset.match = m.match;
       return tr;
     });

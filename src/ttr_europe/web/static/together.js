@@ -78,15 +78,44 @@
     return s ? seatName(s) : row.current_name;
   }
 
+  // When this browser first held a seat of a match ("since 14:05", or with its day when not
+  // today), kept beside its tokens: two matches on one map with the same people told apart.
+  function noteSince(match) {
+    const key = `ttr-since:${match}`;
+    if (!localStorage.getItem(key)) localStorage.setItem(key, String(Date.now()));
+  }
+
+  function since(match) {
+    const at = Number(localStorage.getItem(`ttr-since:${match}`));
+    if (!at) return "";
+    const when = new Date(at);
+    const today = when.toDateString() === new Date().toDateString();
+    const format = today ? { hour: "2-digit", minute: "2-digit" } : { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" };
+    return t("since {time}", { time: new Intl.DateTimeFormat(I18N.lang, format).format(when) });
+  }
+
+  // Whose turn a row is, in words: "Bob to play", or for a friend invited who has not come
+  // yet, "Waiting for Player 2 to come by the invite link".
+  function turnText(row) {
+    const s = (row.seats || []).find((x) => x.seat === row.current);
+    if (s && s.invited) return t("Waiting for {name} to come by the invite link", { name: seatName(s) });
+    return t("{name} to play", { name: currentName(row) });
+  }
+
   function gameLine(row, here) {
     const seat = row.yourTurn ? row.current : row.mine[0];
     const link = el("a", { href: `/?match=${encodeURIComponent(row.match)}&seat=${seat}`, className: "game-link" });
     link.dataset.match = row.match;
-    const who = row.kept ? [] : row.seats.map(seatName);
+    // who else plays (the people and bots besides this browser's seats), when, and the match's
+    // id as the page's header names it
+    const others = row.kept ? [] : row.seats.filter((s) => !row.mine.includes(s.seat)).map(seatName);
+    const who = others.length ? t("with {names}", { names: others.join(", ") }) : "";
     const what = row.kept ? t("kept; open it to see") : row.finished ? t("game over")
-      : row.yourTurn ? t("your turn") : t("{name} to play", { name: currentName(row) });
+      : row.yourTurn ? t("your turn") : turnText(row);
+    const when = [since(row.match), row.kept ? "" : t("match {match}", { match: row.match })].filter(Boolean).join(" · ");
     link.append(el("span", { className: "game-map", textContent: row.kept ? row.match : `${named(row.map_name)} · ${named(row.variant_name)}` }),
-      el("span", { className: "game-who", textContent: who.join(", ") }),
+      el("span", { className: "game-who", textContent: who }),
+      el("span", { className: "game-when", textContent: when }),
       el("span", { className: row.yourTurn ? "game-turn yours" : "game-turn", textContent: what }));
     const li = el("li", {}, link);
     li.dataset.match = row.match;
@@ -105,6 +134,7 @@
     const here = new URLSearchParams(location.search).get("match");
     const shown = games.find((g) => g.match === here && !g.kept);
     if (shown && document.querySelector("main aside")) showInvites(shown.match, shown.seats, shown.finished);
+    if (shown && typeof seatsNow === "function") seatsNow(shown); // eslint-disable-line no-undef
     for (const list of document.querySelectorAll(".my-games-list")) {
       list.replaceChildren(...games.map((g) => gameLine(g, here)));
       if (!games.length) list.append(el("li", { className: "none", textContent: t("No games yet.") }));
@@ -122,11 +152,20 @@
     const list = el("ol", { className: "my-games-list" });
     const panel = el("div", { id: "my-games-panel", hidden: true }, list);
     button.setAttribute("aria-expanded", "false");
+    // the panel hangs under the button, inside the screen at any width (together.css)
+    const place = () => {
+      if (panel.hidden) return;
+      const bottom = button.getBoundingClientRect().bottom;
+      panel.style.top = `${Math.round(bottom + 4)}px`;
+      panel.style.maxHeight = `${Math.max(120, Math.round(window.innerHeight - bottom - 12))}px`;
+    };
     button.onclick = () => {
       panel.hidden = !panel.hidden;
       button.setAttribute("aria-expanded", String(!panel.hidden));
+      place();
       if (!panel.hidden) askMine();
     };
+    window.addEventListener("resize", place);
     const lobby = el("a", { id: "lobby-link", href: "/lobby", textContent: t("Lobby") });
     lobby.dataset.i18n = "Lobby";
     header.append(el("nav", { id: "my-games" }, lobby, button, panel));
@@ -177,6 +216,7 @@
 
   // Nothing of one person's hand, tickets, offer, options or private events stays in the page.
   function scrub() {
+    if (typeof forget === "function") forget(); // eslint-disable-line no-undef
     // the page's own choices of the last person (a route asked about, a ticket shown) go too
     if (typeof selected !== "undefined") selected = null; // eslint-disable-line no-undef
     if (typeof shownTicket !== "undefined") shownTicket = null; // eslint-disable-line no-undef
@@ -279,10 +319,35 @@
 
   function joined() { askMine(); }
 
-  function update(msg) { showInvites(msg.match, msg.seats, msg.finished); }
+  // "Continue on another device": a link that holds this seat's token, so its person plays on
+  // from another browser (the link is the seat: for oneself alone, never for a friend).
+  function showMoveSeat(msg) {
+    let box = document.getElementById("move-seat");
+    const token = msg.seat === null ? null : localStorage.getItem(`ttr-token:${msg.match}:${msg.seat}`);
+    if (!token || msg.finished) { if (box) box.remove(); return; }
+    const url = new URL("/", location.href);
+    url.search = new URLSearchParams({ match: msg.match, seat: String(msg.seat) }).toString();
+    url.hash = new URLSearchParams({ token }).toString();
+    if (box && box.dataset.href === url.href && box.dataset.lang === I18N.lang) return; // as it was: open or closed
+    if (!box) {
+      box = el("details", { id: "move-seat" });
+      document.querySelector("aside").append(box);
+    }
+    const input = el("input", { type: "text", readOnly: true, value: url.href, className: "move-link" });
+    input.setAttribute("aria-label", t("Continue on another device"));
+    input.onfocus = () => input.select();
+    const summary = el("summary", { textContent: t("Continue on another device") });
+    box.replaceChildren(summary,
+      el("p", { className: "hint", textContent: t("Open this link on your other device to play this seat there. Keep it to yourself: it is your seat.") }),
+      el("div", { className: "invite" }, input, copyButton(input)));
+    box.dataset.href = url.href;
+    box.dataset.lang = I18N.lang; // made again in a newly chosen language
+  }
+
+  function update(msg) { showInvites(msg.match, msg.seats, msg.finished); showMoveSeat(msg); }
 
   window.Together = {
-    said, seatName, currentName, receive, joined, update, handoff, nameFor, heldSeats, inviteRows, invitesOf, showGames, askMine, gameLine, byMatch, offline,
+    said, seatName, currentName, turnText, receive, joined, update, handoff, nameFor, heldSeats, inviteRows, invitesOf, showGames, askMine, gameLine, byMatch, offline, noteSince,
     use(send) { sendDoc = send; },
   };
   document.addEventListener("DOMContentLoaded", () => { gamesMenu(); offline(); });
