@@ -32,3 +32,14 @@ def test_the_dealer_deals_one_seeded_sequence_and_skips_what_was_made() -> None:
     assert [restarted().record().seed for _ in range(2)] == seeds[2:]
     match = restarted()
     assert match.state.map.id == "usa" and len(match.state.players) == 2
+
+
+def test_serve_refuses_a_forwarded_allow_ips_that_is_not_addresses(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for bad in ("proxy.example", "127.0.0.1,", "10.0.0.0/33"):
+        with pytest.raises(SystemExit) as refused:
+            main(["serve", "--forwarded-allow-ips", bad, "--port", "1"])
+        assert refused.value.code == 2
+        err = capsys.readouterr().err
+        assert "--forwarded-allow-ips" in err and "IP addresses or networks" in err

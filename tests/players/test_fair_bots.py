@@ -236,17 +236,36 @@ def test_a_list_given_another_positions_open_routes_fools_nothing() -> None:
 # --------------------------------------------------------------------------- check_bot
 
 
+def nearest_state(frame: types.FrameType | None) -> GameState:
+    """The ``state`` nearest up the frames from ``frame``: the one the bot is asked about."""
+    while frame is not None and not isinstance(frame.f_locals.get("state"), GameState):
+        frame = frame.f_back
+    assert frame is not None
+    found: GameState = frame.f_locals["state"]
+    return found
+
+
+def outermost_state(frame: types.FrameType | None) -> GameState:
+    """The ``state`` farthest up the frames from ``frame``, down to the bottom of the stack:
+    the checker's own real state, were it on the stack of the other worlds' decisions."""
+    found: GameState | None = None
+    while frame is not None:
+        here = frame.f_locals.get("state")
+        found = here if isinstance(here, GameState) else found
+        frame = frame.f_back
+    assert found is not None
+    return found
+
+
 class FramePeeker(GreedyBot):
-    """Greedy, but it reads the state out of its caller's frame and draws blind whenever the
-    top of the draw pile is a locomotive: the cheat the issue describes."""
+    """Greedy, but it reads the state out of its caller's frames and draws blind whenever the
+    top of the draw pile is a locomotive: the nearest frame holding a ``state``."""
 
     name = "peeker"
+    find = staticmethod(nearest_state)
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
-        frame = sys._getframe(1)
-        while frame is not None and not isinstance(frame.f_locals.get("state"), GameState):
-            frame = frame.f_back  # type: ignore[assignment]
-        state: GameState = frame.f_locals["state"]
+        state = self.find(sys._getframe(1))
         if view.phase in (Phase.TURN, Phase.SECOND_DRAW) and DrawBlind() in legal:
             top = state.pile[state.pile_top] if state.pile_top < len(state.pile) else None
             if top == LOCOMOTIVE:
@@ -254,27 +273,27 @@ class FramePeeker(GreedyBot):
         return super().choose(view, legal, rng)
 
 
+class OuterFramePeeker(FramePeeker):
+    """The same cheat through the OUTERMOST frame holding a ``state``: while another world
+    is asked with the real state still further up the stack, it reads the real one there and
+    answers alike in both worlds."""
+
+    name = "outer-peeker"
+    find = staticmethod(outermost_state)
+
+
+@pytest.mark.parametrize("peeker", [FramePeeker, OuterFramePeeker])
 @pytest.mark.parametrize("map_id", ["europe", "usa"])
-def test_check_bot_reports_a_bot_that_peeks_through_its_callers_frame(map_id: str) -> None:
-    faults = check_bot(FramePeeker(), games=2, map=map_id, seed=40)
+def test_check_bot_reports_a_bot_that_peeks_through_its_callers_frames(
+    map_id: str, peeker: type[FramePeeker]
+) -> None:
+    faults = check_bot(peeker(), games=2, map=map_id, seed=40)
     peeks = [f for f in faults if f.kind == "peeks"]
     assert [f.seed for f in peeks] == [40, 41] and len(faults) == 2
     for fault in peeks:
         assert fault.seat in (0, 1) and fault.move >= 0
         assert "blind" in fault.detail and "decisions" in fault.detail
         assert f"(seat {fault.seat})" in str(fault)
-
-
-def asked_and_real(frame: types.FrameType | None) -> tuple[GameState, GameState]:
-    """The state a bot is asked about (the nearest ``state`` up its caller's frames) and the
-    real one (the next ``state`` up: the checker's own, in whichever world it asks)."""
-    found: list[GameState] = []
-    while frame is not None and len(found) < 2:
-        if isinstance(frame.f_locals.get("state"), GameState):
-            found.append(frame.f_locals["state"])
-        frame = frame.f_back
-    asked, real = found
-    return asked, real
 
 
 class MemoisingPeeker(GreedyBot):
@@ -294,7 +313,7 @@ class MemoisingPeeker(GreedyBot):
         return self.answers[view]
 
     def _peek(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
-        state, _ = asked_and_real(sys._getframe(1))
+        state = nearest_state(sys._getframe(1))
         other = state.players[(view.observer + 1) % len(state.players)].hand
         wanted = max(range(LOCOMOTIVE), key=lambda kind: (other[kind], -kind))
         for slot, card in enumerate(state.row):
@@ -313,27 +332,55 @@ def test_check_bot_reports_a_peeking_bot_that_remembers_its_answer_per_view(map_
     assert all("draw" in f.detail for f in peeks)
 
 
-class OrderRecorder(RandomBot):
-    """Uniform, and for each call it notes the real state and whether it was asked about that
-    state or another world, in a log shared by its copies (a class attribute: not copied)."""
+def states_on_stack(frame: types.FrameType | None) -> list[GameState]:
+    """Every distinct GameState held by any local of any frame from ``frame`` to the bottom
+    of the stack, whatever its name, directly or in a tuple, list or dict of locals."""
+    found: dict[int, GameState] = {}
+    while frame is not None:
+        for value in frame.f_locals.values():
+            inner = value.values() if isinstance(value, dict) else value
+            items = inner if isinstance(inner, (tuple, list, type({}.values()))) else [value]
+            for item in items:
+                if isinstance(item, GameState):
+                    found[id(item)] = item
+        frame = frame.f_back
+    return list(found.values())
 
-    name = "order-recorder"
-    log: ClassVar[list[tuple[GameState, bool]]] = []
+
+class StackRecorder(RandomBot):
+    """Uniform, and for each call it notes every GameState on its stack, in a log shared by
+    its copies (a class attribute: not copied)."""
+
+    name = "stack-recorder"
+    log: ClassVar[list[list[GameState]]] = []
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
-        asked, real = asked_and_real(sys._getframe(1))
-        self.log.append((real, asked is real))
+        self.log.append(states_on_stack(sys._getframe(1)))
         return super().choose(view, legal, rng)
 
 
-def test_check_bot_asks_the_other_world_first_or_last_unpredictably() -> None:
-    OrderRecorder.log = []
-    assert check_bot(OrderRecorder(), games=1, seed=3, max_actions=120) == []
-    orders: dict[int, list[bool]] = {}  # the log holds the states: their ids stay theirs
-    for real, is_real in OrderRecorder.log:
-        orders.setdefault(id(real), []).append(is_real)
-    assert len(orders) == 120 and all(len(calls) == 2 for calls in orders.values())
-    assert {tuple(calls) for calls in orders.values()} == {(True, False), (False, True)}
+def test_check_bot_asks_each_world_alone_first_or_last_unpredictably(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each decision is asked twice (worlds=1): once in the real world and once in a world
+    ``determinize`` made, in either order; and each time the bot's stack holds the state it
+    is asked about and no other, so no frame, however far up, shows it the real one."""
+    from ttr_europe.testing import play
+
+    made: list[GameState] = []  # the other worlds, kept alive: their ids stay theirs
+
+    def recorded(state: GameState, seat: int, rng: random.Random) -> GameState:
+        made.append(determinize(state, seat, rng))
+        return made[-1]
+
+    monkeypatch.setattr(play, "determinize", recorded)
+    StackRecorder.log = []
+    assert check_bot(StackRecorder(), games=1, seed=3, max_actions=120) == []
+    assert len(StackRecorder.log) == 2 * 120 and len(made) == 120
+    assert all(len(seen) == 1 for seen in StackRecorder.log)  # was 2 in the other world
+    invented = [any(seen[0] is world for world in made) for seen in StackRecorder.log]
+    orders = {tuple(invented[i : i + 2]) for i in range(0, len(invented), 2)}
+    assert orders == {(False, True), (True, False)}
 
 
 @pytest.mark.parametrize(

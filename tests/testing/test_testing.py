@@ -92,6 +92,22 @@ def test_check_bot_passes_a_sound_bot_and_names_each_bad_move() -> None:
     assert [f.kind for f in slow] == ["slow"] * 3
 
 
+class _QuittingBot:
+    name = "quit"
+
+    def choose(self, view: object, legal: object, rng: object) -> object:
+        raise KeyboardInterrupt
+
+
+def test_check_bot_lets_an_interrupt_from_the_bots_thread_go_on_up() -> None:
+    """Each decision is asked in a thread of its own; an interrupt there is not a crash to
+    report but the checker's own stop, raised in the caller's thread as it would be."""
+    with pytest.raises(KeyboardInterrupt):
+        check_bot(_QuittingBot(), games=1)
+    with pytest.raises(KeyboardInterrupt):
+        check_bot(_QuittingBot(), games=1, worlds=0)
+
+
 def test_check_bot_against_opponents_reports_only_the_bot_under_test() -> None:
     faults = check_bot(RandomBot(), games=2, opponents=[_CrashingBot()])
     assert faults == []

@@ -2,16 +2,19 @@
 sockets: a flood of fresh connections from one loopback address (127.0.0.2; Linux routes the
 whole of 127.0.0.0/8 to the loopback device, so a client may bind any of them and the server
 sees each as a distinct address) cannot make a person's ``create`` or ``new`` from another
-(127.0.0.3) fail."""
+(127.0.0.3) fail. A client's ``X-Forwarded-For`` is believed only from the proxies the
+operator names (``forwarded_allow_ips``, ``--forwarded-allow-ips``): by default no one, so a
+client on 127.0.0.1 cannot name a fresh address on each socket."""
 
 from __future__ import annotations
 
 import json
 import socket
+from pathlib import Path
 from typing import Any
 
 import pytest
-from webserver import run_async, serving
+from webserver import free_port, run_async, serve_process, serving
 
 pytest.importorskip("websockets")
 
@@ -41,9 +44,15 @@ def deal() -> Match:
     return Match.new("europe", "base", 2, 3, ["person", "greedy"])
 
 
-async def _ask(url: str, address: str, doc: dict[str, Any]) -> dict[str, Any]:
-    """One message from a fresh connection from ``address``; its answer."""
-    async with connect(url, max_size=None, local_addr=(address, 0)) as ws:
+async def _ask(
+    url: str, address: str, doc: dict[str, Any], forwarded_for: str | None = None
+) -> dict[str, Any]:
+    """One message from a fresh connection from ``address`` (claiming to forward for
+    ``forwarded_for``); its answer."""
+    headers = None if forwarded_for is None else {"X-Forwarded-For": forwarded_for}
+    async with connect(
+        url, max_size=None, local_addr=(address, 0), additional_headers=headers
+    ) as ws:
         await ws.send(json.dumps(doc))
         answer: dict[str, Any] = json.loads(await ws.recv())
         return answer
@@ -71,3 +80,59 @@ def test_fresh_sockets_from_one_address_leave_another_address_its_create_and_new
     )
     assert makers == {"127.0.0.2", "127.0.0.3"}  # each address as the server saw it
     assert len(listed["matches"]) == lobby.MAX_HELD_PER_ADDRESS + 1  # its share, and the person's
+
+
+async def _spoofing_flood_then_person(url: str, spoofer: str) -> tuple[list[str], str]:
+    """From ``spoofer``, fresh sockets each claiming to forward for a new address, one
+    ``create`` each (the attack); then a person's ``create`` from 127.0.0.3."""
+    doc = {"type": "create", "seats": SEATS}
+    flood = [await _ask(url, spoofer, doc, f"198.51.100.{n + 1}")
+             for n in range(lobby.MAX_NEW_PER_ADDRESS + 3)]  # fmt: skip
+    person = await _ask(url, "127.0.0.3", doc)
+    return [a.get("code", a["type"]) for a in flood], person.get("code", person["type"])
+
+
+def _one_address_worth(flood: list[str]) -> bool:
+    """The flood was counted as one address: its share made, the rest refused."""
+    refused = len(flood) - lobby.MAX_NEW_PER_ADDRESS
+    return flood == ["created"] * lobby.MAX_NEW_PER_ADDRESS + ["too_many_new"] * refused
+
+
+def test_a_forwarded_for_header_names_no_one_by_default() -> None:
+    """A client on 127.0.0.1 (Uvicorn's own default believed it) claiming a new address on
+    each socket is still one address: its eleventh match in a minute is refused."""
+    with serving(deal) as server:
+        flood, person = run_async(_spoofing_flood_then_person(server.ws, "127.0.0.1"))
+        makers = {h.listing.maker for h in server.hub.matches.values()} - {None}
+    assert _one_address_worth(flood)  # was 13 created: each socket an address of its own
+    assert person == "created"
+    assert makers == {"127.0.0.1", "127.0.0.3"}
+
+
+async def _forwarded_from(url: str) -> list[dict[str, Any]]:
+    doc = {"type": "create", "seats": SEATS}
+    return [await _ask(url, "127.0.0.2", doc, "198.51.100.7"),  # the named proxy
+            await _ask(url, "127.0.0.1", doc, "198.51.100.8")]  # fmt: skip
+
+
+def test_a_forwarded_for_header_names_the_client_only_from_a_named_proxy() -> None:
+    with serving(deal, forwarded_allow_ips="127.0.0.2") as server:
+        answers = run_async(_forwarded_from(server.ws))
+        makers = {h.listing.maker for h in server.hub.matches.values()} - {None}
+    assert [a["type"] for a in answers] == ["created", "created"]
+    assert makers == {"198.51.100.7", "127.0.0.1"}  # the proxy's client; the other as it is
+
+
+@pytest.mark.slow
+def test_serve_believes_forwarded_for_only_when_told(tmp_path: Path) -> None:
+    """``ttr-europe serve`` as the attack ran it (the header from 127.0.0.1), without and with
+    ``--forwarded-allow-ips``."""
+    for options, one_address in (((), True), (("--forwarded-allow-ips", "127.0.0.1"), False)):
+        port = free_port()
+        db = str(tmp_path / f"m{port}.db")
+        with serve_process(port, "--db", db, *options):
+            url = f"ws://127.0.0.1:{port}/ws"
+            flood, person = run_async(_spoofing_flood_then_person(url, "127.0.0.1"))
+        assert person == "created"
+        assert _one_address_worth(flood) is one_address
+        assert one_address or flood == ["created"] * len(flood)  # believed: 13 addresses

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import ipaddress
 import random
 import signal
 import sys
@@ -31,6 +32,14 @@ def configure_serve(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default "
                         "127.0.0.1; 0.0.0.0 lets other machines join)")  # fmt: skip
     parser.add_argument("--port", type=int_between(0, 65535), default=8000, help="default 8000")
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        type=trusted_proxies,
+        metavar="ADDRESSES",
+        help="the reverse proxies (comma-separated addresses or networks, * for any) whose "
+        "X-Forwarded-For header names the client; default: none, each client is the address "
+        "it connects from (the lobby's limits count addresses)",
+    )
     add_map_arguments(parser)
     parser.add_argument("--players", type=int_between(2, 5), default=3, help="2 to 5 (default 3)")
     parser.add_argument(
@@ -51,6 +60,22 @@ def configure_serve(parser: argparse.ArgumentParser) -> None:
         help=f"the SQLite file holding the matches (default {DEFAULT_DB}; made if missing); "
         "':memory:' keeps them in memory only, lost when the server stops",
     )
+
+
+def trusted_proxies(text: str) -> str:
+    """An argparse ``type``: a comma-separated list of IP addresses or networks, or ``*``;
+    anything else is refused here rather than silently trusted or ignored by Uvicorn."""
+    items = [item.strip() for item in text.split(",")]
+    if items == ["*"]:
+        return "*"
+    for item in items:
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected IP addresses or networks separated by commas, or *; got {item[:40]!r}"
+            ) from None
+    return ",".join(items)
 
 
 def dealer(
@@ -125,7 +150,8 @@ def run_serve(args: argparse.Namespace) -> int:
         # Uvicorn stops cleanly on SIGTERM, then raises the signal again: here that ends the
         # run (status 0) through the ``finally`` that folds the WAL into the database file.
         signal.signal(signal.SIGTERM, _stopped)
-        uvicorn.Server(config(app, args.host, args.port)).run()
+        proxies = args.forwarded_allow_ips
+        uvicorn.Server(config(app, args.host, args.port, forwarded_allow_ips=proxies)).run()
     finally:
         store.close()
     return 0

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import copy
 import random
+import threading
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import attrs
@@ -235,11 +237,44 @@ def _answers_elsewhere(
     answers: list[Action | Exception] = []
     for w, twin in enumerate(twins):
         world = determinize(state, state.current, random.Random(f"{salt} {w}"))
-        try:
-            answers.append(_chooser(twin)(world, _copy(before)))
-        except Exception as exc:  # crashing only where it cannot tell the difference
-            answers.append(exc)
+        answers.append(_alone(twin, world, _copy(before))[0])  # its stack: ``world`` alone
     return answers
+
+
+class _Asked(threading.Thread):
+    """One decision of a bot asked in a thread of its own: the thread's stack holds the state
+    it is asked about and nothing of the checker's, so a bot walking its caller's frames,
+    however far up, finds that state alone."""
+
+    def __init__(self, bot: Any, state: GameState, rng: random.Random) -> None:
+        super().__init__(name="check_bot", daemon=True)
+        self._ask: Callable[[], Action] | None = partial(_chooser(bot), state, rng)
+        self.answer: Action | BaseException | None = None
+        self.elapsed = 0.0
+
+    def run(self) -> None:
+        ask, self._ask = self._ask, None  # the thread object keeps no way back to the state
+        assert ask is not None
+        start = time.perf_counter()
+        try:
+            self.answer = ask()
+        except BaseException as exc:  # handed back to the checker, raised there if not an error
+            self.answer = exc
+        self.elapsed = time.perf_counter() - start
+
+
+def _alone(bot: Any, state: GameState, rng: random.Random) -> tuple[Action | Exception, float]:
+    """``bot``'s choice in ``state`` (an exception it raised stands for it) and the seconds it
+    took, asked in a fresh thread (``_Asked``) so that the caller's frames, which may hold
+    another world, are not on the bot's stack; KeyboardInterrupt and the like go on up."""
+    asked = _Asked(bot, state, rng)
+    asked.start()
+    asked.join()
+    answer = asked.answer
+    if isinstance(answer, BaseException) and not isinstance(answer, Exception):
+        raise answer
+    assert answer is not None
+    return answer, asked.elapsed
 
 
 def _difference(action: Action, answers: Sequence[Action | Exception]) -> str | None:
@@ -313,28 +348,30 @@ def _check_game(
     setup = (("map", map), ("variant", variant), ("players", players))
     state = new_game(map, variant, players, seed=game_seed)
     rngs = [seat_rng(game_seed, seat) for seat in range(players)]
-    me, others = _chooser(bot), [_chooser(b) for b in opponents]
+    others = [_chooser(b) for b in opponents]
     peeking = _Peeking()
     for move in range(max_actions):
         if is_terminal(state):
             break
         seat = state.current
         mine = not others or seat == 0
-        chooser = me if mine else others[(seat - 1) % len(others)]
         elsewhere: list[Action | Exception] = []
         if mine and worlds:
             twins, before = _twins(bot, worlds), _copy(rngs[seat])
             salt = f"ttr_europe check_bot {game_seed} {move}"
             ask_after = _ORDER.random() < 0.5
             elsewhere = [] if ask_after else _answers_elsewhere(twins, state, before, salt)
-        start = time.perf_counter()
-        try:
-            action = chooser(state, rngs[seat])
-        except Exception as exc:  # a crashing bot is what this reports
+        if mine:  # asked alone like its other worlds: the bot cannot tell which is real
+            action, elapsed = _alone(bot, state, rngs[seat])
+        else:
+            try:
+                action, elapsed = others[(seat - 1) % len(others)](state, rngs[seat]), 0.0
+            except Exception as exc:
+                action, elapsed = exc, 0.0
+        if isinstance(action, Exception):  # a crashing bot is what this reports
             if mine:
-                faults.append(BotFault(game_seed, setup, move, "crash", repr(exc), seat))
+                faults.append(BotFault(game_seed, setup, move, "crash", repr(action), seat))
             break
-        elapsed = time.perf_counter() - start
         if mine and elapsed > max_seconds:
             faults.append(BotFault(game_seed, setup, move, "slow", f"{elapsed:.2f} s", seat))
         if mine and worlds:

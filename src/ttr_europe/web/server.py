@@ -12,6 +12,10 @@ for ``ttr-europe serve``, the tests and the load benchmark.
   ``COMPRESS_LEVEL``: an update is about 170 kB of text, mostly the board, and compressing it
   was the largest part of a move's cost to the server; level 1 takes 0.95 ms of processor time
   where the default (6) takes 1.6 ms, for 24 kB sent instead of 18 kB.
+- ``X-Forwarded-For`` (and ``-Proto``) are ignored unless ``forwarded_allow_ips`` names the
+  proxies to believe: the lobby's limits count each connection's address, and Uvicorn's own
+  default (believe 127.0.0.1) let any client of a server on loopback name a new address on
+  each socket.
 """
 
 from __future__ import annotations
@@ -69,9 +73,13 @@ def config(
     *,
     header_timeout: float = HEADER_TIMEOUT,
     max_connections: int = MAX_CONNECTIONS,
+    forwarded_allow_ips: str | None = None,
     **options: Any,
 ) -> uvicorn.Config:
-    """The server's settings; ``options`` go to ``uvicorn.Config`` as they are."""
+    """The server's settings; ``options`` go to ``uvicorn.Config`` as they are.
+    ``forwarded_allow_ips``: the proxies (comma-separated addresses or networks, ``*`` for
+    any) whose ``X-Forwarded-For`` names the client; None (the default) believes no one, so
+    each client is the address it connects from, whatever ``FORWARDED_ALLOW_IPS`` says."""
     protocol = type("Deadline", (HeaderDeadline,), {"header_timeout": header_timeout})
     settings: dict[str, Any] = {
         "ws_max_size": WS_MAX_BYTES,
@@ -80,5 +88,8 @@ def config(
         "limit_concurrency": max_connections,
         "http": protocol,
         "ws": QuickDeflate,
+        "proxy_headers": forwarded_allow_ips is not None,
     }
+    if forwarded_allow_ips is not None:
+        settings["forwarded_allow_ips"] = forwarded_allow_ips
     return uvicorn.Config(app, host=host, port=port, **(settings | options))
