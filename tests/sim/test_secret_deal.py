@@ -12,7 +12,7 @@ from oracle import Oracle, found_seed, oracle_command, reports
 from ttr_europe import fast
 from ttr_europe._seeds import Deal
 from ttr_europe.cli import main
-from ttr_europe.players import seat_rng
+from ttr_europe.players import sandbox, seat_rng
 from ttr_europe.records import final_state
 from ttr_europe.rules import new_game
 from ttr_europe.scoring import score
@@ -124,3 +124,15 @@ def test_a_secret_run_s_recorded_row_replays_its_game(tmp_path: Path) -> None:
     for row in rows:
         final = final_state(game_record(header, row))
         assert tuple(p.total for p in score(final).players) == row.scores
+
+
+def test_a_run_s_rows_and_key_are_never_shown_to_a_sandbox_also_from_python(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``simulate(out=...)`` itself, not only the command line, keeps its results file and the
+    deal's key beside it out of every sandbox it starts."""
+    monkeypatch.delenv(sandbox.REFEREE_FILES, raising=False)  # restored after the test
+    out = tmp_path / "rows.jsonl"
+    simulate(["greedy", "random"], games=1, map="usa", backend="serial", deal="secret", out=out)
+    kept = sandbox.referee_files()
+    assert str(out.resolve()) in kept and f"{out.resolve()}.key" in kept

@@ -22,6 +22,7 @@ import attrs
 from .._seeds import PUBLIC, Deal, SecretError
 from ..board import Map
 from ..maps import load_map
+from ..players import sandbox
 from ..players.protocol import TimeControl
 from ..rules import new_game
 from ..views import OptionValue
@@ -325,6 +326,8 @@ def simulate(
     called at the start and after each batch of games. Bad input raises a ``TTRError``
     before any game is played.
     """
+    if out is not None:  # the rows and the deal's key are never shown to a cmd: bot's sandbox
+        sandbox.forbid([os.fspath(out), f"{os.fspath(out)}.key"])
     chosen = choose_deal(bots, deal, out)
     specs = plan(bots, games=games, map=map, variant=variant, players=players, seed=seed,
                  options=options, record=record, engine=engine, clock=clock,
