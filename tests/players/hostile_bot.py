@@ -210,6 +210,8 @@ def ownfs(megabytes):
             with open(os.path.join(folder, str(i)), "wb") as f:
                 fill(f.write, min(32, int(megabytes) - i))
             found["held"] += min(32, int(megabytes) - i)
+        libc.umount2(folder.encode(), 2)  # MNT_DETACH: its files go with it
+    os.rmdir(folder)  # a trusted run made it in the host's /tmp
     return json.dumps(found)
 
 
