@@ -16,6 +16,9 @@ MODE and ARG:
   which folders it can write in;
 - ``hog MBxN``: N processes (itself and N-1 children, those it can start) each hold as much
   as they can of MB megabytes; says how many there were and the megabytes held in all;
+- ``ownfs MB``: makes a user and a mount namespace of its own (``unshare``), mounts a tmpfs
+  there without a size cap and holds MB megabytes in it (files, not its address space); also
+  tries ``setns``, ``mount`` and ``fsopen`` on their own, and says what each came to;
 - ``limits -``: its resource limits, its user and a 100 MB write to its ``/tmp``;
 - ``kill PATTERN``: at each move after its first (its tickets), SIGKILL to every other process
   whose command line holds PATTERN;
@@ -28,6 +31,7 @@ Every mode takes its ARG onto its command line, so a test finds its processes by
 """
 
 import contextlib
+import errno
 import json
 import os
 import re
@@ -36,6 +40,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 mode, arg = sys.argv[1], sys.argv[2]
@@ -173,6 +178,43 @@ def shared(megabytes):
     return json.dumps(found)
 
 
+def ownfs(megabytes):
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    found = {"held": 0}
+
+    def said(result):
+        return "done" if result == 0 else f"refused:{errno.errorcode[ctypes.get_errno()]}"
+
+    with open("/proc/self/ns/mnt") as ns:  # its own: harmless where it is allowed
+        found["setns"] = said(libc.setns(ns.fileno(), 0))
+    fd = libc.syscall(430, b"tmpfs", 0)  # fsopen, the same number on x86_64 and aarch64
+    found["fsopen"] = said(min(fd, 0))
+    if fd >= 0:
+        os.close(fd)
+    uid, gid = os.getuid(), os.getgid()
+    found["unshare"] = said(libc.unshare(0x10000000 | 0x00020000))  # NEWUSER | NEWNS
+    if found["unshare"] != "done":
+        return json.dumps(found)
+    with open("/proc/self/setgroups", "w") as f:
+        f.write("deny")
+    with open("/proc/self/uid_map", "w") as f:
+        f.write(f"0 {uid} 1")
+    with open("/proc/self/gid_map", "w") as f:
+        f.write(f"0 {gid} 1")
+    folder = tempfile.mkdtemp()
+    found["mount"] = said(libc.mount(b"none", folder.encode(), b"tmpfs", 0, b"size=100%"))
+    if found["mount"] == "done":
+        for i in range(0, int(megabytes), 32):
+            with open(os.path.join(folder, str(i)), "wb") as f:
+                fill(f.write, min(32, int(megabytes) - i))
+            found["held"] += min(32, int(megabytes) - i)
+        libc.umount2(folder.encode(), 2)  # MNT_DETACH: its files go with it
+    os.rmdir(folder)  # a trusted run made it in the host's /tmp
+    return json.dumps(found)
+
+
 def hoard(megabytes):
     held, chunks = 0, []
     try:
@@ -225,6 +267,7 @@ def kill(pattern):
 
 AT_HELLO = {"peek": peek, "tcp": tcp, "read": read, "list": listing, "fork": fork,
             "limits": lambda _: limits(), "escape": escape, "shared": shared, "hog": hog,
+            "ownfs": ownfs,
             "cwd": lambda _: os.getcwd() + ":" + ",".join(sorted(os.listdir("."))),
             "env": lambda _: "env:" + ",".join(sorted(os.environ))}  # fmt: skip
 AT_MOVE = {"kill": kill, "stop": lambda _: os.kill(os.getppid(), signal.SIGSTOP),

@@ -18,6 +18,7 @@ import shlex
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -25,6 +26,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -478,9 +480,10 @@ def test_processor_time_is_capped_for_all_of_a_bot_s_processes_together(sandboxe
     its threads share the one second."""
     limits = sandbox.Limits(cpu_seconds=1)
     command = [sys.executable, "-c", BURN]
-    with sandbox.seccomp_file() as fd:
-        line = sandbox.sandboxed(command, "/", limits, seccomp_fd=fd) if sandboxed else command
-        out = subprocess.run(line, pass_fds=(fd,), timeout=60, check=False, capture_output=True,
+    with sandbox.sandboxed(command, "/", limits) as launch:
+        line = launch.args if sandboxed else command
+        out = subprocess.run(line, pass_fds=launch.fds, timeout=60, check=False,
+                             capture_output=True,
                              preexec_fn=lambda: sandbox.child_setup(None, limits))  # fmt: skip
     used: dict[str, float] = {}
     for said in out.stdout.decode().splitlines():
@@ -633,3 +636,144 @@ def test_a_serve_seat_runs_its_program_in_the_sandbox() -> None:
     assert isinstance(bot, ProcessBot) and bot.sandbox and match.seats[1].name == spec
     assert len(match.actions) >= 2  # the program chose its tickets
     close_bots([bot])
+
+
+LIST = "import os, sys; print(','.join(sorted(os.listdir(sys.argv[1]))))"
+
+
+@pytest.mark.parametrize("swapped", ["folder", "folder above"])
+@pytest.mark.parametrize("when", ["checked", "opened"])
+def test_a_folder_swapped_for_a_link_before_the_sandbox_starts_is_never_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, swapped: str, when: str
+) -> None:
+    """Whoever writes the folder that holds a bot's files swaps it (or a folder above it)
+    for a link, to the root or elsewhere, once the sandbox has checked it (``view``
+    returned) or once it has opened it (its descriptors made, bubblewrap not yet started):
+    either the swap is caught and the bot refused, or the sandbox shows the very folder it
+    checked (bubblewrap binds the descriptor); never the link's target."""
+    bot = tmp_path / "a" / "mybot"
+    bot.mkdir(parents=True)
+    (bot / "main.py").write_text("print('bot')\n")
+    (tmp_path / "decoy" / "mybot").mkdir(parents=True)
+    (tmp_path / "decoy" / "mybot" / "secret").write_text("not the bot's\n")
+    moved, target = (bot, "/") if swapped == "folder" else (bot.parent, tmp_path / "decoy")
+
+    def swap() -> None:
+        moved.rename(moved.with_name(moved.name + ".away"))
+        moved.symlink_to(target)
+
+    if when == "checked":
+        checked = sandbox.view
+
+        def racing(*args: Any, **kw: Any) -> sandbox.View:
+            seen = checked(*args, **kw)
+            swap()
+            return seen
+
+        monkeypatch.setattr(sandbox, "view", racing)
+    command = [sys.executable, "-c", LIST, str(bot)]
+    if when == "checked":
+        why = "a link took its place" if swapped == "folder" else "it moved while it was checked"
+        limits = sandbox.Limits()
+        with pytest.raises(SandboxError, match=why), sandbox.sandboxed(command, "/", limits):
+            pass
+        return
+    with sandbox.sandboxed(command, "/", sandbox.Limits()) as launch:
+        swap()
+        out = subprocess.run(launch.args, pass_fds=launch.fds, timeout=60, check=False,
+                             capture_output=True, text=True)  # fmt: skip
+    assert (out.returncode, out.stdout) == (0, "main.py\n"), out.stderr
+
+
+def test_a_bot_cannot_make_namespaces_or_mounts_of_its_own() -> None:
+    """A user and a mount namespace of its own would let a program mount a tmpfs without a
+    cap and hold memory in its files beyond ``memory`` and ``/tmp``: trusted, it holds 16 MB
+    so (the attack is real); sandboxed under ``memory=256``, asking 400 MB, ``unshare``,
+    ``setns`` and ``fsopen`` are refused (EPERM) and nothing is held, whoever runs the
+    referee (``--disable-userns`` where it makes a user namespace, the seccomp filter
+    always)."""
+    trusted = json.loads(report(hostile("ownfs", "16", "sandbox=off")))
+    assert trusted == {"held": 16, "setns": "done", "fsopen": "done", "unshare": "done",
+                       "mount": "done"}  # fmt: skip
+    found = json.loads(report(hostile("ownfs", "400", "memory=256")))
+    assert found == {"held": 0, "setns": "refused:EPERM", "fsopen": "refused:EPERM",
+                     "unshare": "refused:EPERM"}  # fmt: skip
+
+
+def _filtered(program: bytes, arch: int, number: int, flags: int = 0) -> int:
+    """What the classic BPF ``program`` returns for the call ``number`` of ``arch`` whose
+    first argument is ``flags`` (``struct seccomp_data``: nr, arch, ip, args)."""
+    data = struct.pack("=iIQ6Q", number, arch, 0, flags, 0, 0, 0, 0, 0)
+    ops = [struct.unpack("=HBBI", program[i : i + 8]) for i in range(0, len(program), 8)]
+    pc = 0
+    while True:
+        code, jt, jf, k = ops[pc]
+        if code == 0x20:  # BPF_LD | BPF_W | BPF_ABS
+            acc = struct.unpack_from("=I", data, k)[0]
+        elif code == 0x06:  # BPF_RET | BPF_K
+            return k
+        else:
+            taken = {0x15: acc == k, 0x35: acc >= k, 0x45: bool(acc & k)}[code]
+            pc += jt if taken else jf
+        pc += 1
+
+
+@pytest.mark.parametrize("machine", ["x86_64", "aarch64"])
+def test_the_seccomp_filter_refuses_namespaces_mounts_and_new_processes(machine: str) -> None:
+    """Read as the kernel reads it: every call that makes a namespace or a mount is refused
+    (EPERM), ``clone`` runs a thread but not a thread in a new namespace nor a process, and
+    an ordinary call (``getpid``) is allowed."""
+    arch, clone, numbers = {"x86_64": (0xC000003E, 56, {"unshare": 272, "setns": 308,
+                                                        "mount": 165, "umount2": 166,
+                                                        "pivot_root": 155, "getpid": 39}),
+                            "aarch64": (0xC00000B7, 220, {"unshare": 97, "setns": 268,
+                                                          "mount": 40, "umount2": 39,
+                                                          "pivot_root": 41,
+                                                          "getpid": 172})}[machine]  # fmt: skip
+    new_api = {"open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431,
+               "fsmount": 432, "fspick": 433, "mount_setattr": 442}  # fmt: skip
+    program = sandbox.seccomp_program(machine)
+    eperm, allow = 0x00050000 | 1, 0x7FFF0000
+    for name, number in {**numbers, **new_api}.items():
+        assert _filtered(program, arch, number) == (allow if name == "getpid" else eperm), name
+    thread = 0x10000 | 0x800 | 0x100  # CLONE_THREAD | CLONE_SIGHAND | CLONE_VM
+    assert _filtered(program, arch, clone, thread) == allow
+    for flag in (0x20000, 0x2000000, 0x4000000, 0x8000000, 0x10000000, 0x20000000, 0x40000000):
+        assert _filtered(program, arch, clone, thread | flag) == eperm, hex(flag)
+    assert _filtered(program, arch, clone, 17) == eperm  # SIGCHLD alone: a new process
+    assert _filtered(program, arch, 435) == 0x00050000 | 38  # clone3: ENOSYS
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="runs a referee as another user: needs root")
+def test_under_an_ordinary_user_a_bot_reads_what_that_user_may_of_what_it_is_shown() -> None:
+    """A referee run by an ordinary user (uid 1000 here) starts its program as that uid
+    (``nobody`` inside a user namespace of its own): it reads a file of mode 0600 of that user
+    that is named on its command line, and nothing of the same folder that is not named."""
+    with tempfile.TemporaryDirectory(dir="/var/tmp") as top:  # a folder uid 1000 may cross
+        os.chmod(top, 0o755)
+        _read_as_an_ordinary_user(Path(top) / "private")
+
+
+def _read_as_an_ordinary_user(private: Path) -> None:
+    private.mkdir(mode=0o700)
+    (private / "named.txt").write_text("named\n")
+    (private / "other.txt").write_text("other\n")
+    for path in (private, private / "named.txt", private / "other.txt"):
+        path.chmod(0o600 if path.is_file() else 0o700)
+        os.chown(path, 1000, 1000)
+    program = ("import os, sys; print(open(sys.argv[1]).read().strip(), "
+               "os.path.exists(sys.argv[1].replace('named', 'other')))")  # fmt: skip
+    referee = (
+        "import subprocess, sys\n"
+        "from ttr_europe.players import sandbox\n"
+        "with sandbox.sandboxed(sys.argv[1:], '/', sandbox.Limits()) as launch:\n"
+        "    out = subprocess.run(launch.args, pass_fds=launch.fds, capture_output=True,\n"
+        "                         text=True, timeout=60)\n"
+        "print(out.stdout.strip(), out.returncode)\n"
+    )
+    out = subprocess.run([shutil.which("setpriv") or "/usr/bin/setpriv", "--reuid=1000",
+                          "--regid=1000", "--clear-groups", sys.executable, "-c", referee,
+                          "/usr/bin/python3", "-c", program, str(private / "named.txt")],
+                         capture_output=True, text=True, timeout=90, env=ENV, check=False,
+                         cwd="/")  # fmt: skip
+    assert out.stdout.strip() == "named False 0", out.stdout + out.stderr

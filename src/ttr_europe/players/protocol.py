@@ -42,7 +42,7 @@ from ..codec import ActionCodec, codec_for
 from ..errors import ActionParseError, BotError, DataError, SandboxError
 from ..views import View, view_to_json
 from ._routing import board_of
-from .sandbox import Limits, child_setup, sandboxed, seccomp_file, unavailable, view
+from .sandbox import Limits, child_setup, sandboxed, unavailable, view
 
 __all__ = ["PROTOCOL", "ProcessBot", "TimeControl", "parse_command_spec"]
 
@@ -244,9 +244,11 @@ class ProcessBot:
                 if limits is not None:
                     if (reason := unavailable()) is not None:
                         raise self._fail(_unsandboxed(reason))
-                    fd = stack.enter_context(seccomp_file())  # read by bwrap as it starts
-                    line, fds = sandboxed(self.command, os.getcwd(), limits, self.readable,
-                                          self.forbidden, seccomp_fd=fd), (fd,)  # fmt: skip
+                    launch = stack.enter_context(  # its descriptors, read by bwrap as it starts
+                        sandboxed(self.command, os.getcwd(), limits, self.readable,
+                                  self.forbidden)
+                    )  # fmt: skip
+                    line, fds = launch.args, launch.fds
                 proc = subprocess.Popen(
                     line, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                     stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,

@@ -2,17 +2,18 @@
 
 On Linux a program runs inside bubblewrap (``bwrap``, Debian's ``bubblewrap``) with its own
 namespaces: no network (a loopback of its own), its own process tree (it sees and can signal
-only its own processes), its own mounts (the system's programs and libraries, the program
-and the files its command names, all read-only and each resolved before it is checked, and a
-private writable ``/tmp``, size-capped, where it starts), a minimal environment
-(``ENVIRONMENT``) and an unprivileged user. No path opens the host (``view``): one that
-resolves to the root, to ``/proc``, ``/sys``, ``/dev`` or ``/run``, or to the referee's own
-files (``forbid``) or a folder holding one, refuses the program (``SandboxError``). Its limits
-(``Limits``) cap memory, threads, processor time, file size and open files, and hold in
-total: a seccomp filter (``seccomp_program``) keeps it one process and refuses memory that no
-address space counts (memfd, SysV and POSIX shared memory). The whole tree dies with the referee
-(``--die-with-parent``): when the referee ends the sandbox, or is itself killed, nothing of
-the program is left, not even a grandchild that left its session.
+only its own processes), its own mounts (the system's programs and libraries, the program and
+the files its command names, all read-only, each resolved, opened and checked as opened, and
+bound by that descriptor, and a private writable ``/tmp``, size-capped, where it starts), a
+minimal environment (``ENVIRONMENT``) and an unprivileged user (the referee's own uid where the
+referee is not root), with no namespace or mount of its own. No path opens the host (``view``):
+one that resolves to the root, to ``/proc``, ``/sys``, ``/dev`` or ``/run``, or to the
+referee's own files (``forbid``) or a folder holding one, refuses the program
+(``SandboxError``). Its limits (``Limits``) cap memory, threads, processor time, file size and
+open files, and hold in total: a seccomp filter (``seccomp_program``) keeps it one process and
+refuses memory that no address space counts (memfd, SysV and POSIX shared memory). The whole
+tree dies with the referee (``--die-with-parent``): when the referee ends the sandbox, or is
+itself killed, nothing of the program is left, not even a grandchild that left its session.
 
 Where no sandbox can be made (no ``bwrap``, no namespaces, not Linux) ``unavailable()`` says
 why and a sandboxed bot is refused; ``cmd[sandbox=off]:`` runs a trusted program unconfined.
@@ -51,6 +52,7 @@ __all__ = [
     "REFEREE_FILES",
     "SPECIAL",
     "SYSTEM",
+    "Launch",
     "Limits",
     "View",
     "child_setup",
@@ -196,7 +198,7 @@ def view(
     mounted elsewhere (or holds one), or is one of ``forbidden`` and ``referee_files()`` (the
     referee's files), by path or by identity, or a folder holding one; ``FileNotFoundError`` where
     there is no program."""
-    keep_out = [*referee_files(), *(os.path.realpath(p) for p in forbidden)]
+    keep_out = _keep_out(forbidden)
     for path in keep_out:
         for top in (*SYSTEM, *SYSTEM_FILES):
             if os.path.lexists(top) and _within(path, os.path.realpath(top)):
@@ -234,12 +236,18 @@ def visible(command: Sequence[str], cwd: str, forbidden: Sequence[str] = ()) -> 
     return list(view(command, cwd, forbidden=forbidden).shown)
 
 
+def _keep_out(forbidden: Sequence[str]) -> list[str]:
+    """The referee's files and ``forbidden``, resolved: never shown."""
+    return [*referee_files(), *(os.path.realpath(p) for p in forbidden)]
+
+
 def _within(path: str, top: str) -> bool:
     return path == top or path.startswith(top.rstrip("/") + "/")
 
 
-def _refusal(path: str, keep_out: Sequence[str]) -> str | None:
-    """Why a resolved ``path`` may not be shown, or None when it may."""
+def _refusal(path: str, keep_out: Sequence[str], info: os.stat_result | None = None) -> str | None:
+    """Why a resolved ``path`` may not be shown, or None when it may; ``info`` is what it is
+    (``os.fstat`` of it opened), by default what the path names now."""
     if path == "/":
         return "the host's root"
     for top in SPECIAL:
@@ -250,10 +258,7 @@ def _refusal(path: str, keep_out: Sequence[str]) -> str | None:
     for point, kind in _kernel_mounts():  # the same trees mounted elsewhere, shown with it
         if _within(path, point) or _within(point, path):
             return f"the host's {kind} file system at {point}"
-    try:
-        info = os.stat(path)
-    except OSError:
-        info = None
+    info = info or _stat(path)
     if info is not None and not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
         return "neither a file nor a folder (a socket, a pipe or a device opens a line out)"
     same = _identity(info)
@@ -345,14 +350,27 @@ def _is_system(path: str) -> bool:
     return any(_within(path, top) for top in SYSTEM)
 
 
+_MOUNTS = {
+    "open_tree": 428,
+    "move_mount": 429,
+    "fsopen": 430,
+    "fsconfig": 431,
+    "fsmount": 432,
+    "fspick": 433,
+    "mount_setattr": 442,
+}  # fmt: skip (the same on both machines)
 _ARCHES = {  # the audit arch, the numbers of clone and of the calls refused, per machine
     "x86_64": (0xC000003E, 56, {"fork": 57, "vfork": 58, "shmget": 29, "mq_open": 240,
-                                "memfd_create": 319, "memfd_secret": 447}),
+                                "memfd_create": 319, "memfd_secret": 447, "unshare": 272,
+                                "setns": 308, "mount": 165, "umount2": 166, "pivot_root": 155,
+                                **_MOUNTS}),
     "aarch64": (0xC00000B7, 220, {"shmget": 194, "mq_open": 180, "memfd_create": 279,
-                                  "memfd_secret": 447}),
+                                  "memfd_secret": 447, "unshare": 97, "setns": 268, "mount": 40,
+                                  "umount2": 39, "pivot_root": 41, **_MOUNTS}),
 }  # fmt: skip
 _CLONE3 = 435
 _CLONE_THREAD = 0x10000
+_CLONE_NAMESPACES = 0x7E020000  # CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
 _ALLOW, _KILL = 0x7FFF0000, 0x80000000
 
 
@@ -363,11 +381,14 @@ def _errno(number: int) -> int:
 def seccomp_program(machine: str | None = None) -> bytes:
     """The seccomp filter of every sandbox (a classic BPF program, as ``bwrap --seccomp``
     reads it): what would hold memory or processor time outside the per-process limits is
-    refused. No new process (``fork``, ``vfork``, a ``clone`` that is not a thread: EPERM;
-    ``clone3``: ENOSYS, so the C library falls back on ``clone``), no anonymous or shared
-    memory files (``memfd_create``, ``memfd_secret``, SysV ``shmget``, POSIX ``mq_open``:
-    EPERM). Another machine's calls kill the process. ``ValueError`` on a machine without
-    one."""
+    refused. No new process (``fork``, ``vfork``, a ``clone`` that is not a thread or makes a
+    namespace: EPERM; ``clone3``: ENOSYS, so the C library falls back on ``clone``), no
+    anonymous or shared memory files (``memfd_create``, ``memfd_secret``, SysV ``shmget``,
+    POSIX ``mq_open``: EPERM), no namespace or mount of its own (``unshare``, ``setns``,
+    ``mount``, ``umount2``, ``pivot_root``, ``open_tree``, ``move_mount``, ``fsopen``,
+    ``fsconfig``, ``fsmount``, ``fspick``, ``mount_setattr``: EPERM; a file system it mounted
+    would hold memory no limit counts). Another machine's calls kill the process.
+    ``ValueError`` on a machine without one."""
     machine = machine or os.uname().machine
     if machine not in _ARCHES:
         raise ValueError(f"no seccomp filter for {machine} (x86_64, aarch64)")
@@ -378,7 +399,8 @@ def seccomp_program(machine: str | None = None) -> bytes:
             (jeq, 0, 1, _CLONE3), (ret, 0, 0, _errno(errno.ENOSYS))]  # fmt: skip
     for number in refused.values():
         code += [(jeq, 0, 1, number), (ret, 0, 0, _errno(errno.EPERM))]
-    code += [(jeq, 0, 4, clone), (ld, 0, 0, 16), (jset, 0, 1, _CLONE_THREAD),  # its flags
+    code += [(jeq, 0, 5, clone), (ld, 0, 0, 16),  # its flags: a thread, in no new namespace
+             (jset, 2, 0, _CLONE_NAMESPACES), (jset, 0, 1, _CLONE_THREAD),
              (ret, 0, 0, _ALLOW), (ret, 0, 0, _errno(errno.EPERM)),
              (ret, 0, 0, _ALLOW)]  # fmt: skip
     return b"".join(struct.pack("=HBBI", *op) for op in code)
@@ -400,19 +422,42 @@ def seccomp_file() -> Iterator[int]:
         os.close(read)
 
 
+@attrs.frozen
+class Launch:
+    """How to start a sandbox: its command line (``args``) and the descriptors it reads
+    (``fds``, to pass to it: ``subprocess.Popen(..., pass_fds=fds)``)."""
+
+    args: list[str]
+    fds: tuple[int, ...]
+
+
+@contextlib.contextmanager
 def sandboxed(
     command: Sequence[str],
     cwd: str,
     limits: Limits,
     readable: Sequence[str] = (),
     forbidden: Sequence[str] = (),
-    *,
-    seccomp_fd: int,
-) -> list[str]:
-    """The command line that runs ``command`` (its words read from ``cwd``) in a sandbox, in
-    its private ``/tmp``, seeing also ``readable`` (read-only), under the seccomp filter read
-    from ``seccomp_fd`` (``seccomp_file``); ``SandboxError`` for a path it may not show."""
+) -> Iterator[Launch]:
+    """The ``Launch`` that runs ``command`` (its words read from ``cwd``) in a sandbox, in its
+    private ``/tmp``, seeing also ``readable`` (read-only), under the seccomp filter; its
+    descriptors stay open while the block runs (start the sandbox in it). Each path shown is
+    opened once and checked as opened, and bubblewrap binds that very descriptor: what a
+    sandbox shows is what was checked, even where its folder is swapped for a link between
+    the check and the start. ``SandboxError`` for a path it may not show."""
     seen = view(command, cwd, readable, forbidden)
+    keep_out = _keep_out(forbidden)
+    with contextlib.ExitStack() as stack:
+        seccomp_fd = stack.enter_context(seccomp_file())
+        shown = [(path, _open_shown(command, path, keep_out, stack)) for path in seen.shown]
+        args = _bwrap_args(seen, limits, seccomp_fd, shown)
+        yield Launch(args, (seccomp_fd, *(fd for _, fd in shown)))
+
+
+def _bwrap_args(
+    seen: View, limits: Limits, seccomp_fd: int, shown: Sequence[tuple[str, int]]
+) -> list[str]:
+    """The command line of ``bwrap`` showing each (place, opened descriptor) of ``shown``."""
     args = [BWRAP, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--die-with-parent", "--new-session",
             "--hostname", "bot"]  # fmt: skip
@@ -433,8 +478,8 @@ def sandboxed(
     places = [*seen.shown, *(link for _, link in seen.links)]
     for folder in sorted({os.path.dirname(p) for p in places}):  # open to all (bwrap's are not)
         args += ["--dir", folder]
-    for path in seen.shown:
-        args += ["--ro-bind", path, path]
+    for path, fd in shown:
+        args += ["--ro-bind-fd", str(fd), path]
     for target, link in seen.links:
         args += ["--symlink", target, link]
     # Nothing is writable but /tmp: the sandbox's own root and /dev are memory without a
@@ -453,6 +498,51 @@ def sandboxed(
     return [*args, "--", seen.program, *seen.words]
 
 
+def _open_shown(
+    command: Sequence[str], path: str, keep_out: Sequence[str], stack: contextlib.ExitStack
+) -> int:
+    """``path`` (resolved and checked by ``view``) opened without following a link, checked
+    again as opened: where the kernel says it lies, what it is (``os.fstat``: a folder or a
+    file, not one of ``keep_out`` nor a folder holding one) and the file system it is in.
+    The descriptor is closed with ``stack``; ``SandboxError`` where it may not be shown."""
+    try:
+        fd = os.open(path, os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError as exc:
+        _refuse(command, path, path, f"it cannot be opened ({exc.strerror})")
+    stack.callback(os.close, fd)
+    try:
+        where = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        where = "?"
+    if where != path:  # a folder on its way was swapped for a link
+        _refuse(command, path, path, f"it moved while it was checked (now {where})")
+    info = os.fstat(fd)
+    if stat.S_ISLNK(info.st_mode):
+        _refuse(command, path, path, "a link took its place while it was checked")
+    if (kind := _mount_kind(fd)) in KERNEL_FILE_SYSTEMS or kind is None:
+        _refuse(command, path, path, f"it lies in the host's {kind or 'unknown'} file system")
+    if (why := _refusal(path, keep_out, info)) is not None:
+        _refuse(command, path, path, why)
+    return fd
+
+
+def _mount_kind(fd: int) -> str | None:
+    """The type of the file system holding the open ``fd`` (its ``mnt_id`` in
+    ``/proc/self/fdinfo``, looked up in ``/proc/self/mountinfo``), or None where unknown."""
+    try:
+        with open(f"/proc/self/fdinfo/{fd}", encoding="ascii") as f:
+            found = re.search(r"^mnt_id:\s*(\d+)$", f.read(), re.MULTILINE)
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        fields, _, rest = line.partition(" - ")
+        if found is not None and fields.split()[:1] == [found[1]] and rest.split():
+            return rest.split()[0]
+    return None
+
+
 @functools.cache
 def unavailable() -> str | None:
     """Why no sandbox can be made on this system, or None when one can (tried once, with
@@ -467,10 +557,9 @@ def unavailable() -> str | None:
     except ValueError as exc:
         return str(exc)
     try:
-        with seccomp_file() as fd:
-            line = sandboxed(["/bin/true"], "/", Limits(), seccomp_fd=fd)
+        with sandboxed(["/bin/true"], "/", Limits()) as launch:
             done = subprocess.run(
-                line, capture_output=True, timeout=20, check=False, pass_fds=(fd,)
+                launch.args, capture_output=True, timeout=20, check=False, pass_fds=launch.fds
             )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"{BWRAP} cannot run: {exc}"
