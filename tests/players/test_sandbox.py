@@ -491,7 +491,8 @@ def test_processor_time_is_capped_for_all_of_a_bot_s_processes_together(sandboxe
         used[pid] = max(used.get(pid, 0.0), float(seconds))
     if sandboxed:
         assert out.returncode == 128 + signal.SIGXCPU  # bwrap says how its program ended
-        assert len(used) == 1 and 0.8 < sum(used.values()) <= 1.0, used
+        # the kernel checks the cap at its clock's ticks: the last report may pass it by one
+        assert len(used) == 1 and 0.8 < sum(used.values()) <= 1.1, used
     else:
         assert len(used) == 3 and sum(used.values()) > 2.5, used
 
