@@ -179,6 +179,25 @@ function showLegend(svg) {
   }
 }
 
+// The colour-blind view's symbols and owners' numbers at least MIN_SYMBOL_PX tall on the screen
+// at every zoom, the whole map included: where a symbol grows past its space, only every k-th
+// space of a route keeps one (the middle one always), so no two overlap; a ferry's locomotive
+// dots grow with them and always show.
+const MIN_SYMBOL_PX = 9.5;
+function fitSymbols(svg, z) {
+  const size = Math.max(7.5, MIN_SYMBOL_PX / z); // in the map's units
+  svg.style.setProperty("--sym-size", `${size}px`);
+  for (const route of svg.querySelectorAll("g.route")) {
+    const spaces = [...route.querySelectorAll("g.space")].filter((g) => g.querySelector("text"));
+    if (!spaces.length) continue;
+    const rect = spaces[0].querySelector("rect");
+    const pitch = Number(rect ? rect.getAttribute("width") : 10) + 2;
+    const every = Math.max(1, Math.ceil((size * 1.15) / pitch));
+    const middle = Math.floor((spaces.length - 1) / 2);
+    spaces.forEach((g, i) => g.classList.toggle("sym-off", (i - middle) % every !== 0));
+  }
+}
+
 // City names at least MIN_LABEL_PX tall on the screen: when the map is small, names that
 // would overlap another (bigger cities first) are left out; zoomed in, every name shows.
 function fitLabels(svg, z) {
