@@ -1141,8 +1141,7 @@ function focusFirst(selector) {
 boardEl.addEventListener("keydown", (e) => {
   const g = e.target.closest && e.target.closest("g.route, g.city");
   if (!g) return;
-  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
-  if (step) { e.preventDefault(); roveMap(boardEl.querySelector("svg"), g, step); return; }
+  if (e.key in DIRECTIONS) { e.preventDefault(); roveMap(boardEl.querySelector("svg"), g, e.key); return; }
   if (e.key !== "Enter" && e.key !== " ") return;
   e.preventDefault();
   if (g.classList.contains("route")) ask({ route: g.dataset.route }, g, true); else ask({ city: g.dataset.city }, g, true);
