@@ -173,7 +173,7 @@ def _centres(group: ET.Element) -> list[tuple[float, float, float, float]]:
 
 def _samples(group: ET.Element) -> list[list[tuple[int, int]]]:
     """For every space, two pixels inside it a quarter of its length from the centre (off the
-    white dot), one on each side. A city's name may cover one of them."""
+    seat's number), one on each side. A city's name may cover one of them."""
     out = []
     for cx, cy, width, angle in _centres(group):
         ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))

@@ -5,8 +5,9 @@ nudged apart so short routes keep room for their spaces). A route
 is drawn as its train spaces, one rectangle each, in its card colour with the colour's symbol
 (``colours.SYMBOLS``: no colour is told by hue alone); tunnels have a dashed black border and
 ferries a black dot on each space that needs a locomotive. A claimed space carries
-its owner's piece: a seat colour chosen far from every card colour, with a white dot, so a green
-route owned by a seat never reads as an unclaimed green route. Every route and city is an SVG
+its owner's piece: a seat colour chosen far from every card colour (``colours.SEAT_COLOURS``),
+with the seat's number, so a green route owned by a seat never reads as an unclaimed green
+route, and owners are told apart without their colours. Every route and city is an SVG
 group with an ``id`` and classes a UI can hook (``route-Dieppe-Paris``, ``route tunnel claimed
 seat-1``, ``city-Paris``; ``data-route``/``data-city`` hold the exact ids, since an ``id`` may
 not contain spaces). A view adds the seat's hand, the face-up row and its tickets beside the map.
