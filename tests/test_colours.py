@@ -15,12 +15,14 @@ from ttr_europe.colours import (
     CARD_COLOURS,
     MIN_DISTANCE,
     ROUTE_COLOURS,
+    SEAT_COLOURS,
     SYMBOLS,
     VISIONS,
     contrast,
     delta_e2000,
     distances,
     ink,
+    seat_distances,
     seen,
 )
 from ttr_europe.render import render_svg
@@ -66,6 +68,30 @@ def test_the_old_palette_fails_the_same_check() -> None:
         "gray": "#9a9a9a",
     }
     assert distances(old)["deuteranopia"][0] < MIN_DISTANCE / 2
+
+
+@pytest.mark.parametrize("vision", list(VISIONS))
+def test_no_seat_colour_comes_closer_than_the_stated_distance_to_a_route_colour(
+    vision: str,
+) -> None:
+    """A claimed route is never taken for a free one of some colour, nor for the board."""
+    distance, seat, colour = seat_distances()[vision]
+    assert distance >= MIN_DISTANCE, (vision, seat, colour, distance)
+
+
+def test_the_old_seat_colours_fail_the_same_check() -> None:
+    """Cyan came close to pink for a deuteranope, olive to orange for a protanope."""
+    old = ("#00c8d7", "#6a1b9a", "#808000", "#795548", "#000075")
+    assert seat_distances(old)["deuteranopia"][0] < 7
+    assert seat_distances(old)["protanopia"][0] < 3
+    assert set(seat_distances()) == set(VISIONS)
+
+
+def test_the_page_knows_the_same_seat_colours() -> None:
+    js = (STATIC / "app.js").read_text("utf-8")
+    fallback = re.search(r'key\.getAttribute\("fill"\) : \[([^\]]*)\]', js)
+    assert fallback is not None
+    assert tuple(re.findall(r'"(#[0-9a-f]{6})"', fallback.group(1))) == SEAT_COLOURS
 
 
 def test_every_colour_has_its_own_symbol_and_readable_ink() -> None:

@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from ttr_europe import load_map, observe, score
+from ttr_europe.colours import contrast
 from ttr_europe.render import (
     BACKGROUND,
     CARD_COLOURS,
@@ -90,11 +91,34 @@ def test_the_example_ids_a_ui_hooks() -> None:
 
 
 def test_seat_colours_cannot_be_taken_for_card_colours() -> None:
-    cards = [_rgb(c) for c in CARD_COLOURS.values()] + [_rgb(BACKGROUND)]
+    """Apart from the route colours for every vision (tests/test_colours.py measures it) and
+    from each other in RGB; where two seats come close their numbers tell them apart."""
     seats = [_rgb(c) for c in SEAT_COLOURS]
+    assert len(set(SEAT_COLOURS)) == 5
     for i, seat in enumerate(seats):
-        assert min(math.dist(seat, c) for c in cards) >= 80
-        assert all(math.dist(seat, other) >= 80 for other in seats[i + 1 :])
+        assert math.dist(seat, _rgb(BACKGROUND)) >= 80
+        assert all(math.dist(seat, other) >= 40 for other in seats[i + 1 :])
+
+
+def test_every_claimed_space_station_and_seat_key_carries_the_seats_number() -> None:
+    state = scenario(
+        players=3, owners={"Berlin-Wien": 1, "Paris-Zurich": 2}, stations={0: ["Paris"]}
+    )
+    root = ET.fromstring(render_svg(state))
+    routes = _groups(root, "route")
+    for route_id, seat in (("Berlin-Wien", 1), ("Paris-Zurich", 2)):
+        spaces = [g for g in routes[f"route-{route_id}"].iter(f"{SVG}g") if "piece" in
+                  g.attrib.get("class", "")]  # fmt: skip
+        assert spaces
+        for space in spaces:
+            mark = space.find(f"{SVG}text[@class='owner']")
+            assert mark is not None and mark.text == str(seat + 1), route_id
+            assert contrast(mark.attrib["fill"], SEAT_COLOURS[seat]) >= 4.5
+    station = next(g for g in root.iter(f"{SVG}g")
+                   if {"station", "seat-0"} <= set(g.attrib.get("class", "").split()))  # fmt: skip
+    assert station.findtext(f"{SVG}text[@class='owner']") == "1"
+    keys = [g for g in root.iter(f"{SVG}g") if "seat-key" in g.attrib.get("class", "").split()]
+    assert [k.findtext(f"{SVG}text[@class='owner']") for k in keys] == ["1", "2", "3"]
 
 
 def test_claimed_spaces_carry_the_owners_pieces_and_stations_their_seat() -> None:
@@ -149,7 +173,7 @@ def _centres(group: ET.Element) -> list[tuple[float, float, float, float]]:
 
 def _samples(group: ET.Element) -> list[list[tuple[int, int]]]:
     """For every space, two pixels inside it a quarter of its length from the centre (off the
-    white dot), one on each side. A city's name may cover one of them."""
+    seat's number), one on each side. A city's name may cover one of them."""
     out = []
     for cx, cy, width, angle in _centres(group):
         ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))

@@ -42,6 +42,12 @@ SYMBOLS = {
     "loco": "✚",
 }
 MIN_DISTANCE = 15.0  # CIEDE2000, between any two route colours, in every simulated vision
+# The owners' pieces: each at least MIN_DISTANCE from every route colour and from the board's
+# background in every simulated vision (``seat_distances``), so a claimed route never reads as a
+# free one of some colour; dark enough for the seat's white number on every piece, which tells
+# the owners apart where two seat colours come close (indigo, rose-brown, slate, plum, navy).
+SEAT_COLOURS = ("#2d00a5", "#875a5a", "#5a5a69", "#2d003c", "#2d3c5a")
+BACKGROUND = "#f4efe1"
 
 # Machado et al. 2009, "A Physiologically-based Model for Simulation of Color Vision
 # Deficiency", the matrices for severity 1.0 (linear RGB).
@@ -149,6 +155,22 @@ def distances(
         labs = {n: seen(palette[n], vision) for n in names}
         out[vision] = min(
             (delta_e2000(labs[a], labs[b]), a, b) for a, b in itertools.combinations(names, 2)
+        )
+    return out
+
+
+def seat_distances(
+    seats: tuple[str, ...] = SEAT_COLOURS, palette: Mapping[str, str] = CARD_COLOURS
+) -> dict[str, tuple[float, str, str]]:
+    """Per vision, the closest seat colour to a route colour (or the background) and their
+    CIEDE2000 distance: what a claimed route could be taken for."""
+    others = {**{n: palette[n] for n in ROUTE_COLOURS}, "background": BACKGROUND}
+    out = {}
+    for vision in VISIONS:
+        out[vision] = min(
+            (delta_e2000(seen(seat, vision), seen(colour, vision)), seat, name)
+            for seat in seats
+            for name, colour in others.items()
         )
     return out
 

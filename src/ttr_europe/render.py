@@ -5,8 +5,9 @@ nudged apart so short routes keep room for their spaces). A route
 is drawn as its train spaces, one rectangle each, in its card colour with the colour's symbol
 (``colours.SYMBOLS``: no colour is told by hue alone); tunnels have a dashed black border and
 ferries a black dot on each space that needs a locomotive. A claimed space carries
-its owner's piece: a seat colour chosen far from every card colour, with a white dot, so a green
-route owned by a seat never reads as an unclaimed green route. Every route and city is an SVG
+its owner's piece: a seat colour chosen far from every card colour (``colours.SEAT_COLOURS``),
+with the seat's number, so a green route owned by a seat never reads as an unclaimed green
+route, and owners are told apart without their colours. Every route and city is an SVG
 group with an ``id`` and classes a UI can hook (``route-Dieppe-Paris``, ``route tunnel claimed
 seat-1``, ``city-Paris``; ``data-route``/``data-city`` hold the exact ids, since an ``id`` may
 not contain spaces). A view adds the seat's hand, the face-up row and its tickets beside the map.
@@ -27,7 +28,9 @@ import attrs
 from ._unionfind import UnionFind
 from .board import Map, Route
 from .cards import EMPTY, KIND_NAMES, LOCOMOTIVE
+from .colours import BACKGROUND as BACKGROUND  # noqa: PLC0414 (re-exported from its old home)
 from .colours import CARD_COLOURS as CARD_COLOURS  # noqa: PLC0414 (re-exported from its old home)
+from .colours import SEAT_COLOURS as SEAT_COLOURS  # noqa: PLC0414 (re-exported)
 from .colours import SYMBOLS, ink
 from .errors import RenderError as RenderError  # noqa: PLC0414 (re-exported from its old home)
 from .i18n import N_, Translator, translator
@@ -36,13 +39,10 @@ from .scoring import Scoreboard
 from .state import NO_CARD, NO_OWNER, GameState
 from .views import View
 
-# Seat colours far (in RGB) from every card colour, from each other and from the background.
-SEAT_COLOURS = ("#00c8d7", "#6a1b9a", "#808000", "#795548", "#000075")
 HIGHLIGHT_COLOURS = ("#ffd000", "#ff4fa3", "#00e070", "#ff7a00", "#40a0ff")
-BACKGROUND = "#f4efe1"
 DARK_COLOURS = frozenset({"black", "red"})  # card colours a black tunnel border would vanish on
 TUNNEL_DASH_ON_DARK = "#ffd000"  # the dashed tunnel border of a black route
-PIECE_MARK = "#ffffff"  # the dot on every claimed space and station
+PIECE_MARK = "#ffffff"  # the seat's number on every claimed space, station and seat key
 
 MAP_WIDTH = 1100
 MARGIN = 40
@@ -583,7 +583,8 @@ def _space(
     long_side: float,
     angle: float,
 ) -> str:
-    """One train space: the card colour, or the owner's piece with its white dot."""
+    """One train space: the card colour, or the owner's piece with the seat's number (an owner
+    told by more than hue)."""
     w, h = long_side, SPACE_THICKNESS
     place = f'transform="translate({cx:.1f} {cy:.1f}) rotate({angle:.1f})"'
     box = f'x="{-w / 2:.1f}" y="{-h / 2:.1f}" width="{w:.1f}" height="{h:.1f}" rx="1.5"'
@@ -591,7 +592,7 @@ def _space(
         ink = SEAT_COLOURS[owner % len(SEAT_COLOURS)]
         return (
             f'<g class="space piece" {place}><rect {box} fill="{ink}" stroke="#111" '
-            f'stroke-width="1"/><circle r="1.6" fill="{PIECE_MARK}"/></g>'
+            f'stroke-width="1"/>{_seat_mark(owner, min(6.5, w - 1))}</g>'
         )
     dash = TUNNEL_DASH_ON_DARK if colour in DARK_COLOURS else "#000"  # seen on black spaces too
     border = f'stroke="{dash}" stroke-width="1.6" stroke-dasharray="2.5,1.5"' if tunnel else (
@@ -646,7 +647,15 @@ def _station(x: float, y: float, seat: int) -> str:
     return (
         f'<g class="station seat-{seat}" transform="translate({x:.1f} {y:.1f})">'
         f'<path d="M-6 4 V-3 L0 -8 L6 -3 V4 Z" fill="{ink}" stroke="#111" stroke-width="1"/>'
-        f'<circle cy="-1" r="1.6" fill="{PIECE_MARK}"/></g>'
+        f"{_seat_mark(seat, 6.5, 0, -0.5)}</g>"
+    )
+
+
+def _seat_mark(seat: int, size: float, x: float = 0, y: float = 0) -> str:
+    """The seat's number in white on its piece: owners told apart without their colours."""
+    return (
+        f'<text class="owner" x="{x:.1f}" y="{y + size * 0.36:.1f}" font-size="{size:.1f}" '
+        f'font-weight="bold" text-anchor="middle" fill="{PIECE_MARK}">{seat + 1}</text>'
     )
 
 
@@ -764,7 +773,7 @@ def _legend(scene: _Scene, marks: Sequence[Highlight]) -> list[list[str]]:
             [
                 f'<g class="seat-key seat-{seat}">',
                 *_swatch(0, y, ink, text),
-                f'<circle cx="11" cy="{y - 6}" r="1.6" fill="{PIECE_MARK}"/>',
+                _seat_mark(seat, 8, 11, y - 6),
                 "</g>",
             ]
         )

@@ -27,7 +27,7 @@ from ttr_europe.cli.serve import dealer, short_collections
 from ttr_europe.errors import DataError
 from ttr_europe.maps import load_map
 from ttr_europe.web import hub as hub_module
-from ttr_europe.web.hub import JOIN_GRACE, MOVE_BURST, MOVE_RATE, Client, Hub
+from ttr_europe.web.hub import JOIN_GRACE, MOVE_BURST, MOVE_RATE, TURN_GOES_ON, Client, Hub
 from ttr_europe.web.store import APPLICATION_ID, SCHEMA, Store, backup
 
 SEATS = ["person", "greedy"]
@@ -273,8 +273,9 @@ def test_a_serve_process_whose_wal_is_removed_answers_not_saved_and_logs_it(
 def test_a_match_takes_moves_at_its_rate_whatever_number_of_tabs_send_them(
     tmp_path: Path,
 ) -> None:
-    """A match makes at most ``MOVE_BURST`` moves at once and ``MOVE_RATE`` a second after,
-    from all its tabs together; refused moves do not count, and nothing refused is made."""
+    """A match begins at most ``MOVE_BURST`` turns at once and ``MOVE_RATE`` a second after,
+    from all its tabs together; a turn's second move is free, so a flood makes at most two
+    moves a turn; refused moves do not count, and nothing refused is made."""
     clock = Clock()
     hub = _hub(tmp_path / "m.db", clock)
     tabs = [Client() for _ in range(3)]  # one person's tabs at its seat
@@ -284,16 +285,45 @@ def test_a_match_takes_moves_at_its_rate_whatever_number_of_tabs_send_them(
     hosted = hub.latest
     for _ in range(3):  # moves refused by the rules cost the match nothing
         assert _send(hub, tabs[1], {"type": "act", "action": "claim Nowhere with 1red"})
-    answers = [_move(hub, tabs[i % 3])[-1] for i in range(int(MOVE_BURST) + 1)]
-    assert [a["type"] for a in answers] == ["update"] * int(MOVE_BURST) + ["error"]
-    assert answers[-1]["code"] == "too_fast" and "move(s) a second" in answers[-1]["message"]
+    begun, sent = 0, 0
+    while True:  # a flood: the first legal move, again and again, no time passing
+        starts = hosted.match.state.phase not in TURN_GOES_ON
+        answer = _move(hub, tabs[sent % 3])[-1]
+        sent += 1
+        if answer["type"] == "error":
+            break
+        begun += starts
+    assert begun == int(MOVE_BURST) and starts and sent <= 2 * int(MOVE_BURST) + 1
+    assert answer["code"] == "too_fast" and "turn(s) a second" in answer["message"]
     made = len(hosted.match.actions)
-    clock.t += 1 / MOVE_RATE  # one more move's worth
+    clock.t += 1 / MOVE_RATE  # one more turn's worth
     assert _move(hub, tabs[2])[-1]["type"] == "update"
-    assert _move(hub, tabs[0])[-1]["code"] == "too_fast"
+    if hosted.match.state.phase in TURN_GOES_ON:
+        assert _move(hub, tabs[1])[-1]["type"] == "update"  # the turn is finished
+    assert _move(hub, tabs[0])[-1]["code"] == "too_fast"  # the next one waits
     assert len(hosted.match.actions) > made  # and the refused ones were not made
     stored = hub.store.load(hosted.id)
     assert stored is not None and len(stored.record.actions) == len(hosted.match.actions)
+
+
+def test_a_person_drawing_two_cards_a_turn_at_human_speed_is_never_refused(
+    tmp_path: Path,
+) -> None:
+    """Two blind draws 0.3 s apart, the next turn a second later, for forty turns: every draw
+    is made (the rate counts turns begun, and a person begins fewer than one a second)."""
+    clock = Clock()
+    hub = _hub(tmp_path / "m.db", clock)
+    tab = Client()
+    _send(hub, tab, {"type": "join", "seat": 0})
+    hosted = hub.latest
+    assert _move(hub, tab)[-1]["type"] == "update"  # the starting tickets kept
+    for turn in range(40):
+        for action in ("blind", "blind"):
+            answer = _send(hub, tab, {"type": "act", "action": action})[-1]
+            assert answer["type"] == "update", (turn, answer)
+            clock.t += 0.3
+        clock.t += 0.7
+        assert hosted.match.current == 0
 
 
 def test_short_collections_freeze_what_survives_and_walk_everything_now_and_then() -> None:

@@ -71,6 +71,29 @@ def _focused(page: Any) -> str:
     )
 
 
+def _arrows_to(page: Any, route: str) -> None:
+    """The arrow keys towards a route of the map, the key that points most nearly its way
+    first; back at a route or city already passed, the next best key, until the route has
+    the focus."""
+    centre = """g => { const b = g.getBoundingClientRect();
+      return [b.x + b.width / 2, b.y + b.height / 2]; }"""
+    target = page.locator(f"#board g.route[data-route='{route}']")
+    arrows = {"ArrowRight": (1, 0), "ArrowLeft": (-1, 0), "ArrowDown": (0, 1), "ArrowUp": (0, -1)}
+    passed: dict[str, int] = {}
+    for _ in range(80):
+        here = page.evaluate("(e => e.dataset.route || e.dataset.city)(document.activeElement)")
+        if here == route:
+            return
+        passed[here] = passed.get(here, 0) + 1
+        (x, y), (tx, ty) = (
+            page.evaluate(f"({centre})(document.activeElement)"),
+            target.evaluate(centre),
+        )
+        keys = sorted(arrows, key=lambda k: -(arrows[k][0] * (tx - x) + arrows[k][1] * (ty - y)))
+        page.keyboard.press(keys[(passed[here] - 1) % 4])
+    assert page.evaluate("document.activeElement.dataset.route") == route, passed
+
+
 def _key_turn(page: Any, prefer_tunnel: bool = False) -> str:
     """One move with the keyboard alone: keep the offered tickets, pay a tunnel, claim the
     first route of the list (a tunnel when asked to), else draw. Returns what it did."""
@@ -201,12 +224,8 @@ def test_a_tunnel_and_a_station_by_keyboard_and_axe_clean(browser: Any) -> None:
         ring = page.evaluate(
             "getComputedStyle(document.activeElement.querySelector('.space rect')).stroke"
         )
-        assert ring == "rgb(0, 80, 208)"  # the focus ring on the route's spaces
-        for _ in range(120):  # the arrow keys go from route to route
-            if page.evaluate("document.activeElement.dataset.route") == "Erzurum-Sochi":
-                break
-            page.keyboard.press("ArrowRight")
-        assert page.evaluate("document.activeElement.dataset.route") == "Erzurum-Sochi"
+        assert ring == "rgb(17, 17, 17)"  # the focus ring on the route's spaces
+        _arrows_to(page, "Erzurum-Sochi")  # the arrow keys go from route to route by direction
         page.keyboard.press("Enter")
         page.wait_for_function(
             "document.activeElement.classList.contains('pay-option')", timeout=TIMEOUT

@@ -13,7 +13,8 @@ Messages from the browser (JSON objects with a ``"type"``):
   person's seat (null: watch). The first tab at a seat gets a secret ``token``; a tab that comes
   back with it (a reload, a closed tab reopened) gets its seat again, anyone else is refused.
 - ``{"type": "act", "action": "claim Dieppe-Paris with 2pink"}``: a move in the notation, or as
-  an action JSON document (a match takes ``MOVE_RATE`` moves a second, ``MOVE_BURST`` at once).
+  an action JSON document (a match begins ``MOVE_RATE`` turns a second, ``MOVE_BURST`` at once;
+  a turn's second move is never refused for speed).
 - ``{"type": "options", "route": id}`` or ``{"type": "options", "city": id}``: the legal claims
   of a route, or stations in a city, with their payments.
 - ``{"type": "new"}``: start another match with the same settings; ``{"type": "play"}``: a
@@ -106,6 +107,7 @@ from ..loop import MAX_ACTIONS
 from ..maps import available_maps
 from ..players import close_bots, decide, make_bot
 from ..render import render_svg, score_highlights
+from ..state import Phase
 from ..table.match import PERSON, Match, Seat
 from . import lobby
 from .store import SeatSpec, Store, Stored, mark_joined, share, sharing, token_hash
@@ -124,11 +126,15 @@ BURST = 200.0  # credits a tab may hold: a quick series of moves, two joins back
 # ``play``); sending the whole position, about 120 kB (a granted ``join``); others cost one.
 COSTS = {"new": 29.0, "play": 29.0, "create": 29.0, "join": 79.0, "lobby": 4.0}
 # What a match may be asked to play: each accepted move (with the bots' replies, a commit and
-# an update to every tab) costs the server a few milliseconds, so a match takes at most
-# MOVE_RATE moves a second once its MOVE_BURST is spent, whatever number of tabs send them;
-# refused moves are cheap and not counted. A person thinking never comes near it.
+# an update to every tab) costs the server a few milliseconds, so a match starts at most
+# MOVE_RATE turns a second once its MOVE_BURST is spent, whatever number of tabs send them.
+# Turns, not moves: the move that finishes a turn already started (the second card, the
+# tickets kept, a tunnel paid or withdrawn) is never refused nor counted, so a person drawing
+# two cards in quick succession is never stopped, while a turn has at most two moves and a
+# flood is still held to the rate. Moves refused by the rules are cheap and not counted.
 MOVE_RATE = 1.0
 MOVE_BURST = 5.0
+TURN_GOES_ON = frozenset({Phase.SECOND_DRAW, Phase.CHOOSE_TICKETS, Phase.TUNNEL})
 PERSON_IDLE = 30 * 60.0  # seconds after a person was last seen during which a match stays
 JOIN_GRACE = 60.0  # seconds a new match nobody has sat at yet stays, for its tab to join
 ID_BYTES = 9  # random bytes in a match id (12 characters)
@@ -182,8 +188,9 @@ class Tabs:
 
 @attrs.define(eq=False)
 class MoveBudget:
-    """The moves a match may still take now (``MOVE_RATE`` a second, ``MOVE_BURST`` at once),
-    whatever number of tabs send them; refused moves are not counted."""
+    """The turns a match may still begin now (``MOVE_RATE`` a second, ``MOVE_BURST`` at once),
+    whatever number of tabs send them; refused moves and a turn's second move are not
+    counted."""
 
     credits: float = MOVE_BURST
     checked: float | None = None  # when it was last filled
@@ -195,7 +202,7 @@ class MoveBudget:
         self.checked = now
         if self.credits < 1:
             wait = (1 - self.credits) / MOVE_RATE
-            raise WebError("too_fast", f"this match takes {MOVE_RATE:g} move(s) a second: "
+            raise WebError("too_fast", f"this match begins {MOVE_RATE:g} turn(s) a second: "
                            f"wait {wait:.2f} s")  # fmt: skip
 
 
@@ -818,9 +825,12 @@ class Hub:
             action = action_from_json(action, map=match.state.map, source="action")
         elif not isinstance(action, str):
             raise WebError("bad_message", '"action" is the text or JSON document of an action')
-        hosted.budget.check(self._clock())
+        counted = match.state.phase not in TURN_GOES_ON  # a turn's first move
+        if counted:
+            hosted.budget.check(self._clock())
         match.play(seat, action, bots=False)
-        hosted.budget.credits -= 1  # only a move made counts
+        if counted:
+            hosted.budget.credits -= 1  # only a turn begun counts
         if self._bots_due(hosted):
             return []  # the tabs hear of it with the bots' replies (``answer``)
         return self._moved(hosted, [])  # saved before any tab hears of the move

@@ -21,7 +21,7 @@ function colourName(kind) {
 function cityNames(svg) {
   const names = {};
   for (const g of svg.querySelectorAll("g.city")) {
-    const text = g.querySelector("text:not(.halo)");
+    const text = g.querySelector("text:not(.halo):not(.owner)");
     names[g.dataset.city] = text ? text.textContent : g.dataset.city;
   }
   return names;
@@ -100,14 +100,34 @@ function labelBoard(svg, moves, who) {
   return names;
 }
 
-// The arrow keys on the map: the next (or previous) route or city that can be used.
-function roveMap(svg, from, step) {
+// The arrow keys on the map go by direction: to the nearest usable route or city that lies
+// that way on the screen (within 60 degrees of it first, else anywhere on that side, a step
+// off the line counting double); at the map's edge the focus stays.
+const DIRECTIONS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+function centreOf(g) {
+  const mark = g.classList.contains("city") ? g.querySelector("circle") || g : g;
+  const b = mark.getBoundingClientRect();
+  return [b.x + b.width / 2, b.y + b.height / 2];
+}
+function roveMap(svg, from, key) {
+  const [dx, dy] = DIRECTIONS[key];
   const live = [...svg.querySelectorAll("g.route[tabindex], g.city[tabindex]")];
   if (!live.length) return;
-  const at = live.indexOf(from);
-  const next = live[(at + step + live.length) % live.length];
+  const [ox, oy] = centreOf(from);
+  let best = null;
+  for (const g of live) {
+    if (g === from) continue;
+    const [x, y] = centreOf(g);
+    const along = (x - ox) * dx + (y - oy) * dy;
+    const across = Math.abs((x - ox) * dy - (y - oy) * dx);
+    if (along <= 0.5) continue;
+    const score = [across > along * Math.sqrt(3) ? 1 : 0, along + 2 * across];
+    if (!best || score[0] < best[0][0] || (score[0] === best[0][0] && score[1] < best[0][1])) best = [score, g];
+  }
+  const next = best ? best[1] : live.includes(from) ? from : live[0];
   for (const g of live) g.setAttribute("tabindex", g === next ? "0" : "-1");
   next.focus();
+  if (next.scrollIntoView) next.scrollIntoView({ block: "nearest", inline: "nearest" });
 }
 
 // ------------------------------------------------------------------ focus kept across updates
@@ -179,6 +199,25 @@ function showLegend(svg) {
   }
 }
 
+// The colour-blind view's symbols and owners' numbers at least MIN_SYMBOL_PX tall on the screen
+// at every zoom, the whole map included: where a symbol grows past its space, only every k-th
+// space of a route keeps one (the middle one always), so no two overlap; a ferry's locomotive
+// dots grow with them and always show.
+const MIN_SYMBOL_PX = 9.5;
+function fitSymbols(svg, z) {
+  const size = Math.max(7.5, MIN_SYMBOL_PX / z); // in the map's units
+  svg.style.setProperty("--sym-size", `${size}px`);
+  for (const route of svg.querySelectorAll("g.route")) {
+    const spaces = [...route.querySelectorAll("g.space")].filter((g) => g.querySelector("text"));
+    if (!spaces.length) continue;
+    const rect = spaces[0].querySelector("rect");
+    const pitch = Number(rect ? rect.getAttribute("width") : 10) + 2;
+    const every = Math.max(1, Math.ceil((size * 1.15) / pitch));
+    const middle = Math.floor((spaces.length - 1) / 2);
+    spaces.forEach((g, i) => g.classList.toggle("sym-off", (i - middle) % every !== 0));
+  }
+}
+
 // City names at least MIN_LABEL_PX tall on the screen: when the map is small, names that
 // would overlap another (bigger cities first) are left out; zoomed in, every name shows.
 function fitLabels(svg, z) {
@@ -186,10 +225,10 @@ function fitLabels(svg, z) {
   svg.style.setProperty("--label-size", `${size}px`);
   const placed = [];
   const cities = [...svg.querySelectorAll("g.city")];
-  const rank = (g) => (g.classList.contains("big") ? 0 : 1) - (g.querySelectorAll("text").length ? 0 : 1);
+  const rank = (g) => (g.classList.contains("big") ? 0 : 1) - (g.querySelectorAll("text:not(.owner)").length ? 0 : 1);
   cities.sort((a, b) => rank(a) - rank(b));
   for (const g of cities) {
-    const texts = g.querySelectorAll("text");
+    const texts = g.querySelectorAll("text:not(.owner)");
     if (!texts.length) continue;
     const label = texts[texts.length - 1];
     const x = Number(label.getAttribute("x"));

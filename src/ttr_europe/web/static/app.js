@@ -435,6 +435,7 @@ function applyZoom() {
   svg.style.width = `${w * z}px`;
   svg.style.height = `${h * z}px`;
   fitLabels(svg, z); // names at least 9 px tall on screen; fewer of them on a small map
+  fitSymbols(svg, z); // the colour-blind view's symbols too
   $("board").dataset.zoom = z.toFixed(3);
 }
 
@@ -719,7 +720,7 @@ function showTunnel(view, moves) {
 
 function seatColour(i) {
   const key = document.querySelector(`#board .seat-key.seat-${i} rect`);
-  return key ? key.getAttribute("fill") : ["#00c8d7", "#6a1b9a", "#808000", "#795548", "#000075"][i % 5];
+  return key ? key.getAttribute("fill") : ["#2d00a5", "#875a5a", "#5a5a69", "#2d003c", "#2d3c5a"][i % 5];
 }
 
 function swatch(i) {
@@ -1140,8 +1141,7 @@ function focusFirst(selector) {
 boardEl.addEventListener("keydown", (e) => {
   const g = e.target.closest && e.target.closest("g.route, g.city");
   if (!g) return;
-  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
-  if (step) { e.preventDefault(); roveMap(boardEl.querySelector("svg"), g, step); return; }
+  if (e.key in DIRECTIONS) { e.preventDefault(); roveMap(boardEl.querySelector("svg"), g, e.key); return; }
   if (e.key !== "Enter" && e.key !== " ") return;
   e.preventDefault();
   if (g.classList.contains("route")) ask({ route: g.dataset.route }, g, true); else ask({ city: g.dataset.city }, g, true);

@@ -1,0 +1,77 @@
+"""Owners told apart without colour, in real headless Chromium: in the colour-blind view every
+route shows its colour's symbol or its owner's number at least 9 px tall on the screen, the
+whole map shown, on a desktop and on a phone; a claimed route's pieces carry their seat's number.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from webserver import serving
+
+from ttr_europe.table.match import Match
+from ttr_europe.testing import scenario
+
+TURN = "['turn', 'over'].includes(document.body.dataset.state)"
+TIMEOUT = 15_000
+
+# Per route: the on-screen size of each shown symbol or number (or a ferry's locomotive dot),
+# the owners' numbers shown, and whether two shown in one route overlap.
+MEASURE = """() => {
+  const out = {};
+  for (const g of document.querySelectorAll('#board g.route')) {
+    const shown = [...g.querySelectorAll('g.space text.sym, g.space text.owner')]
+      .filter(t => getComputedStyle(t).display !== 'none' &&
+                   getComputedStyle(t.parentNode).display !== 'none');
+    const boxes = shown.map(t => t.getBoundingClientRect());
+    const centres = boxes.map(b => [b.x + b.width / 2, b.y + b.height / 2]);
+    let overlap = false;
+    for (let i = 0; i < shown.length; i++) for (let j = i + 1; j < shown.length; j++) {
+      const size = Math.min(...[i, j].map(k => parseFloat(getComputedStyle(shown[k]).fontSize)
+        * Math.hypot(shown[k].getScreenCTM().a, shown[k].getScreenCTM().b)));
+      if (Math.hypot(centres[i][0] - centres[j][0], centres[i][1] - centres[j][1]) < size * 0.9)
+        overlap = true;
+    }
+    const dots = [...g.querySelectorAll('g.space circle')].map(c =>
+      2 * parseFloat(getComputedStyle(c).r) * Math.hypot(c.getScreenCTM().a, c.getScreenCTM().b));
+    out[g.dataset.route] = {
+      px: shown.map(t => parseFloat(getComputedStyle(t).fontSize)
+        * Math.hypot(t.getScreenCTM().a, t.getScreenCTM().b)).concat(dots),
+      owners: shown.filter(t => t.classList.contains('owner')).map(t => t.textContent),
+      overlap,
+    };
+  }
+  return out;
+}"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "device",
+    [
+        {"viewport": {"width": 1400, "height": 900}},
+        {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
+    ],
+    ids=["desktop", "phone"],
+)
+def test_the_colour_blind_view_shows_every_route_symbol_and_owner_at_9_px(
+    browser: Any, device: dict[str, Any]
+) -> None:
+    owners = {"Berlin-Wien": 1, "Paris-Zurich": 0}
+    start = scenario(owners=owners, hands={0: "2red+2green+1loco"})
+    with serving(lambda: Match(start, ["person", "greedy"])) as server:
+        page = browser.new_page(**device)
+        page.goto(server.url + "?seat=0")
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        page.check("#cb")
+        page.evaluate("document.getElementById('zoom-fit').click()")  # the whole map
+        seen = page.evaluate(MEASURE)
+        assert len(seen) > 100
+        for route, got in seen.items():
+            assert got["px"], f"{route}: no symbol shown"
+            assert min(got["px"]) >= 9, (route, got["px"])
+            assert not got["overlap"], route
+        for route, seat in owners.items():
+            assert set(seen[route]["owners"]) == {str(seat + 1)}, route
+        page.close()
