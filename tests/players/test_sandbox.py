@@ -752,10 +752,25 @@ def test_under_an_ordinary_user_a_bot_reads_what_that_user_may_of_what_it_is_sho
     that is named on its command line, and nothing of the same folder that is not named."""
     with tempfile.TemporaryDirectory(dir="/var/tmp") as top:  # a folder uid 1000 may cross
         os.chmod(top, 0o755)
-        _read_as_an_ordinary_user(Path(top) / "private")
+        _read_as_an_ordinary_user(Path(top) / "private", _readable_copy(Path(top) / "lib"))
 
 
-def _read_as_an_ordinary_user(private: Path) -> None:
+def _readable_copy(lib: Path) -> Path:
+    """The package and what it imports, copied where uid 1000 may read them: the test's own
+    interpreter and checkout may lie in folders only their owner may enter (CI's are)."""
+    import importlib.util
+
+    for name in ("ttr_europe", "attr", "attrs", "networkx"):
+        spec = importlib.util.find_spec(name)
+        assert spec is not None and spec.submodule_search_locations, name
+        shutil.copytree(list(spec.submodule_search_locations)[0], lib / name,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.so"))  # fmt: skip
+    for path in [lib, *lib.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return lib
+
+
+def _read_as_an_ordinary_user(private: Path, lib: Path) -> None:
     private.mkdir(mode=0o700)
     (private / "named.txt").write_text("named\n")
     (private / "other.txt").write_text("other\n")
@@ -772,9 +787,10 @@ def _read_as_an_ordinary_user(private: Path) -> None:
         "                         text=True, timeout=60)\n"
         "print(out.stdout.strip(), out.returncode)\n"
     )
+    python = os.path.realpath(sys.executable)  # the interpreter itself, not a venv's link
     out = subprocess.run([shutil.which("setpriv") or "/usr/bin/setpriv", "--reuid=1000",
-                          "--regid=1000", "--clear-groups", sys.executable, "-c", referee,
+                          "--regid=1000", "--clear-groups", python, "-S", "-c", referee,
                           "/usr/bin/python3", "-c", program, str(private / "named.txt")],
-                         capture_output=True, text=True, timeout=90, env=ENV, check=False,
-                         cwd="/")  # fmt: skip
+                         capture_output=True, text=True, timeout=90, check=False, cwd="/",
+                         env={**ENV, "PYTHONPATH": str(lib), "TTR_EUROPE_PURE": "1"})  # fmt: skip
     assert out.stdout.strip() == "named False 0", out.stdout + out.stderr
