@@ -763,7 +763,7 @@ def _readable_copy(lib: Path) -> Path:
     for name in ("ttr_europe", "attr", "attrs", "networkx"):
         spec = importlib.util.find_spec(name)
         assert spec is not None and spec.submodule_search_locations, name
-        shutil.copytree(list(spec.submodule_search_locations)[0], lib / name,
+        shutil.copytree(next(iter(spec.submodule_search_locations)), lib / name,
                         ignore=shutil.ignore_patterns("__pycache__", "*.so"))  # fmt: skip
     for path in [lib, *lib.rglob("*")]:
         path.chmod(0o755 if path.is_dir() else 0o644)
