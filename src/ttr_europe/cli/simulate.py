@@ -237,7 +237,8 @@ def run_games(args: argparse.Namespace, *, forfeits_fail: bool) -> int:
     except KeyboardInterrupt:
         bar.close()
         where = f"; they are in {args.out}, run again with --resume to finish" if args.out else ""
-        return fail(f"interrupted after {bar.done} of {args.games} games{where}", 130)
+        return fail(f"interrupted after {_written(args.out, bar.done)} of {args.games} "
+                    f"games{where}", 130)  # fmt: skip
     finally:
         bar.close()
     print(json.dumps(result.to_json(), indent=2) if args.json else result)
@@ -251,6 +252,19 @@ def run_games(args: argparse.Namespace, *, forfeits_fail: bool) -> int:
         return fail(f"{len(result.forfeits)} of {result.asked} games forfeited (first: game "
                     f"{first.seed}: {first.forfeit})")  # fmt: skip
     return 0
+
+
+def _written(out: str | None, counted: int) -> int:
+    """The games an interrupted run finished: the rows in its file (an interrupt may fall
+    between a row written and its count), else those counted."""
+    from ..sim import SimulationError, read_rows
+
+    if out is None:
+        return counted
+    try:
+        return len(read_rows(out)[1])
+    except SimulationError:
+        return counted
 
 
 def run_simulate(args: argparse.Namespace) -> int:
