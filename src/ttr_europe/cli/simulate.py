@@ -198,11 +198,10 @@ def run_games(args: argparse.Namespace, *, forfeits_fail: bool) -> int:
         return fail("--resume needs --out FILE.jsonl", 2)
     if args.address and args.backend not in (None, "ray"):
         return fail("--address is for the ray backend", 2)
-    kept = [p for p in (args.out, args.out and f"{args.out}.key", args.secret_file) if p]
-    if kept:  # the rows and the deal's key: never shown to a cmd: bot's sandbox, nor their folder
+    if args.secret_file:  # never shown to a cmd: bot's sandbox (``simulate`` keeps --out's)
         from ..players import sandbox
 
-        sandbox.forbid(kept)
+        sandbox.forbid([args.secret_file])
     bots = split_specs(args.bots)
     if not bots:
         return fail("--bots names no bot", 2)
