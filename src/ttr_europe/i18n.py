@@ -361,6 +361,7 @@ SEAT_KINDS = {
     "claimer": N_("route-grabbing bot"),
     "saver": N_("card-saving bot"),
     "greedy": N_("ticket-chasing bot"),
+    "ambitious": N_("long-ticket bot"),
     "mcts-fast": N_("quick look-ahead bot"),
     "mcts": N_("look-ahead bot"),
     "mcts-core": N_("deep look-ahead bot"),

@@ -1,15 +1,15 @@
 """The contract between the compiled core and the Python side, read from the C sources' own text.
 
-Every number the two sides share is stated once in the C sources (an ``enum`` or a ``#define``,
-in one file: the state's layout and limits in ``core.h``) and once in the Python module that
-mirrors it; this test parses the sources and fails on any mismatch: the error codes and the rule
-each one names, the phase, action, tie-break, bot and score-field enums, the observation and
-code tables' parts, the limits (reveal count, end trigger, greedy cap, hoard and ticket
-thresholds, claims searched, move keys' fields, card kinds, recorded action size), the exported
-functions (declared once in a header, defined once, bound once in ``_binding._SIGNATURES``), and
-the flat state layout, which three writers share (``_state_array`` in Python, ``fg_dump`` in C,
-and the readers ``fg_load`` and ``_from_array``). The mirrored modules and the C files that
-mirror them name each other. Needs no build, except for the layout's round trip.
+Every number the two sides share is stated once in the C sources (an ``enum`` or a ``#define``, in
+one file: the state's layout and limits in ``core.h``) and once in the Python module that mirrors
+it; this test parses the sources and fails on any mismatch: the error codes and the rule each one
+names, the phase, action, tie-break, bot, playtest policy and score-field enums, the observation and
+code tables' parts, the limits (reveal count, end trigger, greedy cap, hoard and ticket thresholds,
+claims searched, move keys' fields, card kinds, recorded action size), the exported functions
+(declared once in a header, defined once, bound once in ``_binding._SIGNATURES``), and the flat
+state layout, which three writers share (``_state_array`` in Python, ``fg_dump`` in C, and the
+readers ``fg_load`` and ``_from_array``). The mirrored modules and the C files that mirror them name
+each other. Needs no build, except for the layout's round trip.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from ttr_europe.cards import KINDS
 from ttr_europe.errors import MalformedActionError
 from ttr_europe.fast import _binding, _library
 from ttr_europe.players import mcts, styles
+from ttr_europe.playtest.games import CORE_POLICIES
 from ttr_europe.state import Phase
 from ttr_europe.testing.play import configs
 
@@ -41,8 +42,9 @@ def stated(pattern: str, what: str) -> tuple[str, re.Match[str]]:
     return found[0]
 
 
-def enum(first: str) -> dict[str, int]:
-    """The enum of the core whose first name is ``first``: each name with its value."""
+def enum(first: str, known: dict[str, int] | None = None) -> dict[str, int]:
+    """The enum of the core whose first name is ``first``: each name with its value (a value
+    given as a name is looked up in ``known``, another enum's)."""
     found = stated(r"enum\s*\{\s*(" + first + r"\b[^}]*)\}", f"enum starting with {first}")[1]
     out: dict[str, int] = {}
     value = -1
@@ -51,7 +53,11 @@ def enum(first: str) -> dict[str, int]:
         if not item:
             continue
         name, _, given = item.partition("=")
-        value = int(given) if given.strip() else value + 1
+        given = given.strip()
+        if given and not given.lstrip("-").isdigit():
+            value = (known or {})[given]
+        else:
+            value = int(given) if given else value + 1
         out[name.strip()] = value
     return out
 
@@ -106,6 +112,13 @@ def test_tie_breaks_bots_and_score_fields_have_the_cores_codes() -> None:
     assert {f"BOT_{n.upper()}": v for n, v in fast.CORE_BOTS.items()} == {
         n: v for n, v in bots.items() if n != "BOT_KINDS"
     }
+    policies = enum("POLICY_UNIFORM", bots)
+    codes = {**bots, **policies}
+    names = [f"BOT_{n.upper()}" if n in fast.CORE_BOTS else f"POLICY_{n.upper()}"
+             for n in CORE_POLICIES]  # fmt: skip
+    assert [codes[n] for n in names] == list(range(len(CORE_POLICIES)))  # a name's index
+    assert policies["POLICY_KINDS"] == len(CORE_POLICIES)
+    assert bots["BOT_KINDS"] == len(fast.CORE_BOTS)
     fields = enum("SC_ROUTES")
     assert fields["SC_FIELDS"] == len(fast.SeatScore._fields)
     assert fields["SC_PATH"] == fast.SeatScore._fields.index("longest_path")

@@ -13,7 +13,7 @@ from ttr_europe import new_game
 from ttr_europe.actions import ClaimRoute, DrawBlind, DrawFaceUp, KeepTickets
 from ttr_europe.maps import load_map
 from ttr_europe.players import BUILTIN_BOTS, GreedyBot, RandomBot, make_bot, play
-from ttr_europe.players.styles import LADDER, SAVE_FOR, ClaimerBot, SaverBot
+from ttr_europe.players.styles import LADDER, SAVE_FOR, AmbitiousBot, ClaimerBot, SaverBot
 from ttr_europe.rules import legal_actions
 from ttr_europe.scoring import returns
 from ttr_europe.state import GameState, Phase
@@ -41,7 +41,7 @@ def test_every_rung_is_a_builtin_bot_by_its_own_name() -> None:
         assert bot.name == name
 
 
-@pytest.mark.parametrize("name", ["claimer", "saver"])
+@pytest.mark.parametrize("name", ["claimer", "saver", "ambitious"])
 def test_the_new_rungs_play_legal_games(name: str) -> None:
     assert check_bot(make_bot(name), games=3) == []
     assert check_bot(make_bot(name), games=3, players=4, seed=7, opponents=[GreedyBot()]) == []
@@ -56,6 +56,26 @@ def test_ticket_blind_rungs_keep_as_few_tickets_as_allowed(bot) -> None:
         action = bot.choose(observe(state, state.current), legal, random.Random(0))
         fewest = min(len(a.tickets) for a in legal if isinstance(a, KeepTickets))
         assert isinstance(action, KeepTickets) and len(action.tickets) == fewest
+
+
+def test_ambitious_keeps_the_fewest_tickets_worth_most_and_so_the_long_one() -> None:
+    choices = [s for s in POSITIONS if s.phase in (Phase.INITIAL_TICKETS, Phase.CHOOSE_TICKETS)]
+    initial = 0
+    for state in choices:
+        legal = legal_actions(state)
+        action = AmbitiousBot().choose(observe(state, state.current), legal, random.Random(0))
+        fewest = min(len(a.tickets) for a in legal if isinstance(a, KeepTickets))
+        assert isinstance(action, KeepTickets) and len(action.tickets) == fewest
+        offer = [BOARD.tickets[t] for t in state.players[state.current].offer]
+        points = sorted((t.points for t in offer), reverse=True)[:fewest]
+        assert sorted((BOARD.ticket(t).points for t in action.tickets), reverse=True) == points
+        if state.phase is Phase.INITIAL_TICKETS:
+            initial += 1
+            assert any(BOARD.ticket(t).long for t in action.tickets)  # dealt one, kept it
+            greedy = GreedyBot().choose(observe(state, state.current), legal, random.Random(0))
+            assert isinstance(greedy, KeepTickets)
+            assert not any(BOARD.ticket(t).long for t in greedy.tickets)  # greedy returns it
+    assert initial >= 6 and len(choices) > initial
 
 
 def _turn_starts() -> list[GameState]:

@@ -153,6 +153,9 @@ def check_against_records(result: Playtest) -> None:
         ]
         for t in figures["tickets"]:
             assert (t["completed"]["count"], t["completed"]["of"]) == (done[t["id"]], held[t["id"]])
+            assert (t["held_rate"]["count"], t["held_rate"]["of"]) == (held[t["id"]], len(ended))
+            low, high = wilson(held[t["id"]], len(ended))
+            assert (t["held_rate"]["low"], t["held_rate"]["high"]) == (low, high)
         wins: Counter[str] = Counter()
         for g in ended:
             winners = [q for q, p in enumerate(g["players"]) if p.rank == 1]
@@ -189,7 +192,8 @@ def test_the_ladder_figures_match_the_replayed_records(
 ) -> None:
     board = example() if map_name == "example" else load_map(map_name)
     result = playtest(board, players=players, games=6, engine="python", backend="serial")
-    assert result.engine == "python" and result.bots == ("random", "claimer", "saver", "greedy")
+    assert result.engine == "python"
+    assert result.bots == ("random", "claimer", "saver", "greedy", "ambitious")
     check_against_records(result)
 
 
@@ -205,6 +209,17 @@ def test_the_cores_figures_match_the_replayed_records(
         board, players=players, bots=("uniform", "playout"), games=8, backend="serial"
     )
     assert result.engine == "core"
+    check_against_records(result)
+
+
+@core
+@pytest.mark.parametrize(("map_name", "players"), [("europe", (2, 4)), ("example", (3,))])
+def test_the_default_lineup_plays_in_the_core_and_its_figures_match_the_records(
+    map_name: str, players: tuple[int, ...]
+) -> None:
+    board = example() if map_name == "example" else load_map(map_name)
+    result = playtest(board, players=players, games=10, backend="serial")
+    assert result.engine == "core" and "ambitious" in result.bots
     check_against_records(result)
 
 

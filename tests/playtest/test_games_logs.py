@@ -1,17 +1,21 @@
 """One playtest game and its log (``playtest/games.py``): the core and the reference give the same
-log move for move, a log reads back from its JSON, and every seat draws from its own stream."""
+log move for move, for every policy and bot the core plays, a log reads back from its JSON, and
+every seat draws from its own stream."""
 
 from __future__ import annotations
 
 import json
 
+import attrs
 import pytest
 from test_figures import core, example
 
 from ttr_europe.board import Map
 from ttr_europe.maps import load_map
 from ttr_europe.playtest import lineups
-from ttr_europe.playtest.games import GameLog, PlaytestSpec, play_log, seat_stream
+from ttr_europe.playtest.games import CORE_POLICIES, GameLog, PlaytestSpec, play_log, seat_stream
+
+LONG = [t.long for t in load_map("europe").tickets]
 
 
 @core
@@ -31,6 +35,27 @@ def test_the_core_and_the_reference_give_the_same_logs(map_name: str) -> None:
                 assert python == compiled
                 seen += bool(python.stations) + bool(python.passes)
     assert seen  # stations and passes were part of what was compared
+
+
+@core
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_cores_bots_give_the_references_logs(players: int) -> None:
+    """Every bot the core copies (``fast.CORE_BOTS``), beside the two policies, plays in C the
+    game its Python twin plays with the same seat generators: the same log, move for move."""
+    names = CORE_POLICIES
+    cycle = lineups(names, players)
+    step = len(cycle) // 11 + 1
+    games = [cycle[(g * step) % len(cycle)] for g in range(12)] + [(b,) * players for b in names]
+    seen: set[str] = set()
+    for g, lineup in enumerate(games):
+        spec = PlaytestSpec("europe", "base", 1000 * players + g, lineup)
+        python = play_log(spec)
+        assert play_log(attrs.evolve(spec, engine="core")) == python, (lineup, spec.seed)
+        seen.update(lineup)
+        long_held = [t for _, t, _ in python.tickets if LONG[t]]
+        if "ambitious" in lineup:  # it keeps its long ticket from the start
+            assert long_held
+    assert seen == set(CORE_POLICIES)
 
 
 def test_a_log_reads_back_from_its_json() -> None:

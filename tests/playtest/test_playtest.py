@@ -119,7 +119,7 @@ def test_bad_settings_are_refused_before_any_game() -> None:
     with pytest.raises(SimulationError, match="engine"):
         playtest(example(), engine="gpu", games=1, backend="serial")
     with pytest.raises(SimulationError, match="compiled core cannot play"):
-        playtest(example(), bots=("playout", "greedy"), engine="core", games=1, backend="serial")
+        playtest(example(), bots=("playout", "mcts-fast"), engine="core", games=1, backend="serial")
 
 
 def endless(tmp_path: Path) -> Map:

@@ -67,6 +67,12 @@ def test_the_charts_draw_the_figures(result: Any) -> None:
     assert len(bars) == len(held)
     rates = sorted((t["completed"]["rate"] for t in held), reverse=True)
     assert [float(b) for b in bars] == pytest.approx([420 * r for r in rates], abs=0.06)
+    said = re.findall(r">\d+% of (\d+) held \((\d+)% of games\)</text>", svg)
+    order = sorted(held, key=lambda t: (-t["completed"]["rate"], t["id"]))
+    assert said == [
+        (str(t["completed"]["of"]), f"{t['held_rate']['rate']:.0%}".rstrip("%")) for t in order
+    ]
+    assert all(t["held_rate"]["of"] == count["finished"] for t in count["tickets"])
     shares = shares_chart(doc)
     widths = [
         float(w)

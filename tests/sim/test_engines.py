@@ -1,8 +1,8 @@
 """Simulations in the compiled core: the same rows as the reference, field for field.
 
-The core plays ``random``, ``greedy``, ``claimer`` and ``saver`` move for move as
-``bots.RandomBot``, ``bots.GreedyBot``, ``ladder.ClaimerBot`` and ``ladder.SaverBot`` play on
-the reference (their ``random.Random`` streams included), so a game
+The core plays ``random``, ``greedy``, ``claimer``, ``saver`` and ``ambitious`` move for move
+as ``bots.RandomBot``, ``bots.GreedyBot``, ``styles.ClaimerBot``, ``styles.SaverBot`` and
+``styles.AmbitiousBot`` play on the reference (their ``random.Random`` streams included), so a game
 played by ``engine="fast"`` has the row ``engine="python"`` gives it, its actions included: on
 every map, variant and player count, under the rule options, at the loop's cap, on the process
 pool and when a run is resumed. ``auto`` picks the core only when it plays every seat, and
@@ -25,7 +25,7 @@ from ttr_europe._seeds import seat_rng, seat_seed, twister_key
 from ttr_europe.errors import SimulationError
 from ttr_europe.maps import load_map
 from ttr_europe.players import GreedyBot, RandomBot
-from ttr_europe.players.styles import ClaimerBot, SaverBot
+from ttr_europe.players.styles import AmbitiousBot, ClaimerBot, SaverBot
 from ttr_europe.sim import (
     GameResult,
     GameSpec,
@@ -93,9 +93,18 @@ def test_the_core_gives_the_reference_rows_under_every_option(options: dict[str,
 
 
 def test_each_bot_against_itself() -> None:
-    for bots in (["greedy"], ["random"], ["claimer"], ["saver"]):
+    for bots in (["greedy"], ["random"], ["claimer"], ["saver"], ["ambitious"]):
         python, core = both(bots, games=3, players=3, map="usa", seed=40)
         assert python == core
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_ambitious_bot_plays_in_the_core_as_in_the_reference(players: int) -> None:
+    bots = ["ambitious", "greedy", "random", "saver", "claimer"][:players]
+    python, core = both(bots, games=6, players=players, seed=300 + players)
+    assert python == core
+    keeps = [a for r in core for a in r.record if a.startswith("keep ")]
+    assert keeps  # ticket choices were part of what was compared
 
 
 def test_at_the_loops_cap_both_engines_forfeit_alike(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -162,6 +171,7 @@ def test_bot_objects_the_core_plays_are_the_unaltered_builtin_ones() -> None:
     altered.choose = lambda view, legal, rng: legal[0]  # type: ignore[method-assign]
     assert (core_bot(RandomBot()), core_bot(renamed)) == ("random", "greedy")
     assert (core_bot(ClaimerBot()), core_bot(SaverBot())) == ("claimer", "saver")
+    assert core_bot(AmbitiousBot()) == "ambitious"
     assert core_bot(Subclassed()) is None and core_bot(altered) is None
     assert core_bot("cmd:python bot.py") is None
     python, core = both([renamed, RandomBot()], games=2, seed=5)
@@ -170,7 +180,7 @@ def test_bot_objects_the_core_plays_are_the_unaltered_builtin_ones() -> None:
 
 def test_fast_refuses_in_one_line_what_it_cannot_play() -> None:
     with pytest.raises(SimulationError, match="plays only the bots random, greedy, claimer, "
-                                              "saver, not 'mcts-fast'"):  # fmt: skip
+                                              "saver, ambitious, not 'mcts-fast'"):  # fmt: skip
         simulate(["random", "mcts-fast"], games=1, engine="fast")
     with pytest.raises(SimulationError, match="unknown engine 'rust'"):
         simulate(["random"], games=1, players=2, engine="rust")

@@ -69,8 +69,8 @@ def configure_games(parser: argparse.ArgumentParser) -> None:
         choices=ENGINES,
         default="auto",
         help="auto (the compiled core when it is built and plays every bot: random, greedy, "
-        "claimer, saver; else Python, the default), fast (the core, or an error) or python; "
-        "the rows are the same",
+        "claimer, saver, ambitious; else Python, the default), fast (the core, or an error) "
+        "or python; the rows are the same",
     )
     add("--workers", type=positive_int, help="worker processes (default: one per core)")
     add("--address", help="a Ray cluster (HOST:PORT, ray://HOST:PORT or auto); implies ray")

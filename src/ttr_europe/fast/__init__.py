@@ -68,10 +68,10 @@ _KEY_ARG = 20  # bits of a move key's argument (search.h KEY_ARG_BITS), after 4 
 _KEY_PAY = 4 + _KEY_ARG  # where its payment starts: 4 bits a card kind
 _KEY_KEPT = 7  # tickets a keep's key names at most (search.h KEY_KEPT): 3 bits, then 8 a ticket
 _CLAMP = 1 << 20  # card counts above this answer every check as this does (core.h BIG)
-CORE_BOTS = {"random": 0, "greedy": 1, "claimer": 2, "saver": 3}
+CORE_BOTS = {"random": 0, "greedy": 1, "claimer": 2, "saver": 3, "ambitious": 4}
 """The bots the core plays move for move (``players.RandomBot``, ``players.GreedyBot``,
-``players.styles.ClaimerBot``, ``players.styles.SaverBot``), by name, with their codes in policies.h
-(``BOT_*``)."""
+``players.styles.ClaimerBot``, ``players.styles.SaverBot``, ``players.styles.AmbitiousBot``), by
+name, with their codes in policies.h (``BOT_*``)."""
 
 
 # --------------------------------------------------------------------------- rules
@@ -532,15 +532,28 @@ class FastGame:
         return steps, [self._recorded(words) for words in noted]
 
     def policy_playout(
-        self, policies: Sequence[int], streams: Sequence[int], max_actions: int, words: int
+        self,
+        policies: Sequence[int],
+        streams: Sequence[int],
+        max_actions: int,
+        words: int,
+        keys: Sequence[Sequence[int]] | None = None,
     ) -> tuple[int, list[int]]:
-        """Play on, in place, with a playtest policy per seat (policies.c ``fg_policy_playout``:
-        ``playtest.games.CORE_POLICIES``, each seat on its own SplitMix64 stream); returns the
-        number of actions and their log, ``words`` ints an action (negative: a fault)."""
+        """Play on, in place, with a playtest policy per seat (policies.c ``fg_policy_playout``):
+        a code of ``CORE_BOTS`` (the bot, drawing from a ``random.Random`` seeded with the key
+        words ``keys[q]``, as ``play_bots``) or of ``playtest.games.CORE_POLICIES`` after them
+        (``uniform`` on the seat's own SplitMix64 stream ``streams[q]``, ``playout``); returns
+        the number of actions and their log, ``words`` ints an action (negative: a fault)."""
         n = self.rules.players
-        if len(policies) != n or len(streams) != n or type(max_actions) is not int:
-            raise BadArgumentError("policy_playout takes a policy and a stream per seat")
-        return self._core.policy_playout(policies, streams, max_actions, words)
+        keys = [()] * n if keys is None else keys
+        if (
+            len(policies) != n
+            or len(streams) != n
+            or len(keys) != n
+            or type(max_actions) is not int
+        ):
+            raise BadArgumentError("policy_playout takes a policy, a stream and a key per seat")
+        return self._core.policy_playout(policies, streams, keys, max_actions, words)
 
     def search_step(self, seat: int, *, fresh: bool = True) -> list[int]:
         """Play on, in place, with ``players.mcts.Playout``'s policy for every seat but ``seat`` and

@@ -65,7 +65,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "fg_playout": (_i64, [_vp, _u64, _i64]),
     "fg_greedy_playout": (_i64, [_vp, _i64]),
     "fg_play_bots": (_i64, [_vp, _vp, _vp, _vp, _i64, _vp, _i64]),
-    "fg_policy_playout": (_i64, [_vp, _vp, _vp, _i64, _vp]),
+    "fg_policy_playout": (_i64, [_vp, _vp, _vp, _vp, _vp, _i64, _vp]),
     "fg_search_step": (_i64, [_vp, _vp, _i32, _i32, _p64, _i64, _i64]),
     "fg_targets_new": (_vp, []),
     "fg_targets_free": (None, [_vp]),
@@ -284,17 +284,26 @@ class CoreGame:
         return steps, [list(buf[i * REC_WORDS : (i + 1) * REC_WORDS]) for i in range(steps)]
 
     def policy_playout(
-        self, policies: Sequence[int], streams: Sequence[int], max_actions: int, words: int
+        self,
+        policies: Sequence[int],
+        streams: Sequence[int],
+        keys: Sequence[Sequence[int]],
+        max_actions: int,
+        words: int,
     ) -> tuple[int, list[int]]:
         """``fg_policy_playout``: the number of actions (negative on a fault) and their log,
-        ``words`` ints an action; the log buffer is kept per size and reused."""
+        ``words`` ints an action; the log buffer is kept per size and reused. ``keys[q]`` are
+        the key words of a bot seat's generator (empty for the other policies)."""
         n = len(policies)
         buffer = _LOG_BUFFERS.get(max_actions * words)
         if buffer is None:
             buffer = _LOG_BUFFERS[max_actions * words] = (ctypes.c_int32 * (max_actions * words))()
+        flat = [w for key in keys for w in key]
         steps = int(_lib().fg_policy_playout(self._ptr, (ctypes.c_int32 * n)(*policies),
-                                             (ctypes.c_uint64 * n)(*streams), max_actions,
-                                             buffer))  # fmt: skip
+                                             (ctypes.c_uint64 * n)(*streams),
+                                             (ctypes.c_uint32 * max(1, len(flat)))(*flat),
+                                             (ctypes.c_int32 * n)(*(len(k) for k in keys)),
+                                             max_actions, buffer))  # fmt: skip
         return steps, list(buffer[: words * steps]) if steps > 0 else []
 
     def search_step(self, seat: int, fresh: bool, max_steps: int) -> list[int]:

@@ -513,11 +513,14 @@ static int bot_draw(const Game *g, const Legal *L, const uint64_t *wanted, int s
 
 /* GreedyBot._keep: the fewest tickets allowed, taken cheapest first (path length less half the
  * points, compared doubled; the offer's order among equals), if that choice is legal, else the
- * first legal one. */
-static int bot_keep(const Game *g, Act *a) {
+ * first legal one. With by_points, AmbitiousBot._keep: the same, taken most points first. */
+static int bot_keep(const Game *g, int by_points, Act *a) {
     const Player *P = &g->p[g->current];
     int32_t cost[MAXOFFER], order[MAXOFFER];
-    offer_costs(g, cost);
+    if (by_points)
+        for (int32_t i = 0; i < P->noffer; i++) cost[i] = -g->R->t_points[P->offer[i]];
+    else
+        offer_costs(g, cost);
     for (int32_t i = 0; i < P->noffer; i++) {
         int32_t at = i; /* a stable insertion sort, as sorted() */
         while (at > 0 && cost[order[at - 1]] > cost[i]) {
@@ -547,14 +550,15 @@ static int bot_keep(const Game *g, Act *a) {
     return 0;
 }
 
-/* GreedyBot.choose. 0, or -1 when it finds no move. */
-static int greedy_bot(const Game *g, const Legal *L, Twister *t, Act *a) {
+/* GreedyBot.choose (and AmbitiousBot's, by_points: only its ticket choice differs). 0, or -1
+ * when it finds no move. */
+static int greedy_bot(const Game *g, const Legal *L, int by_points, Twister *t, Act *a) {
     const Player *P = &g->p[g->current];
     Reading S;
     switch (g->phase) {
     case PH_INITIAL:
     case PH_CHOOSE:
-        return bot_keep(g, a);
+        return bot_keep(g, by_points, a);
     case PH_TUNNEL:
         memset(a, 0, sizeof *a);
         a->kind = L->tunnel_pays ? A_PAY : A_WITHDRAW;
@@ -646,107 +650,127 @@ static int ladder_bot(const Game *g, const Legal *L, int saver, Twister *t, Act 
     return ladder_draw(g, L, slots, n, t, a);
 }
 
-/* What sim/games.py's play_game plays when every seat's bot is one of these: seat q's bot is
- * bots[q], drawing from its own generator seeded with its key words (keys, key_len[q] words
- * each, one seat after the other), until the game ends or max_actions actions (the loop's
- * cap). With record, each action is written in REC_WORDS words (a kept ticket choice as its
- * count and the tickets), at most rec_cap of them. Returns the actions applied; -1 when a bot
- * found no move or its move was refused (the reference plays such a game), -2 when rec_cap
- * was too small. */
-FG_API int64_t fg_play_bots(Game *g, const int32_t *bots, const uint32_t *keys,
-                            const int32_t *key_len, int64_t max_actions, int32_t *record,
-                            int64_t rec_cap) {
-    const Rules *R = g->R;
-    Twister *twisters = malloc(sizeof(Twister) * (size_t)R->players);
-    if (!twisters) return -1;
-    for (int32_t q = 0, at = 0; q < R->players; at += key_len[q++]) {
-        if (bots[q] < 0 || bots[q] >= BOT_KINDS || key_len[q] < 1) {
-            free(twisters);
-            return -1;
-        }
-        mt_seed_key(&twisters[q], keys + at, key_len[q]);
+/* ------------------------------------- one game by seat (sim/games.py and playtest/games.py) */
+
+/* What each seat plays with: the bots' generators (one a seat, seeded with its key words), the
+ * uniform seats' SplitMix64 streams, and the greedy playout's memory of its paths. */
+typedef struct {
+    Twister tw[MAXP];
+    uint64_t *rngs;
+    Targets T;
+} Seats;
+
+/* The move of the seat to act by its policy (a BOT_* or POLICY_* code). 0, or -1 when it finds
+ * no move. */
+static int seat_move(const Game *g, int32_t policy, Seats *S, Legal *L, Act *a) {
+    int32_t seat = g->current;
+    if (policy == POLICY_PLAYOUT) {
+        greedy_choose(g, &S->T, a);
+        return 0;
     }
-    int64_t steps = 0;
-    Legal L;
-    Act a;
-    while (g->phase != PH_OVER && steps < max_actions) {
-        int32_t seat = g->current;
-        legal(g, &L);
-        int bad = 0;
-        if (bots[seat] == BOT_RANDOM)
-            bad = !L.total || nth_action(g, &L, mt_below(&twisters[seat], L.total), &a);
-        else if (bots[seat] == BOT_GREEDY)
-            bad = greedy_bot(g, &L, &twisters[seat], &a) != 0;
-        else
-            bad = ladder_bot(g, &L, bots[seat] == BOT_SAVER, &twisters[seat], &a) != 0;
-        if (!bad && record) {
-            if (steps >= rec_cap) {
-                steps = -2;
-                break;
-            }
-            int32_t *out = record + steps * REC_WORDS;
-            memset(out, 0, REC_WORDS * sizeof(int32_t));
-            out[0] = a.kind;
-            out[1] = a.arg;
-            if (a.kind == A_KEEP) {
-                const Player *P = &g->p[seat];
-                out[1] = 0;
-                for (int32_t i = 0; i < P->noffer; i++)
-                    if (a.arg >> i & 1) out[2 + out[1]++] = P->offer[i];
-            } else {
-                memcpy(out + 2, a.pay, sizeof a.pay);
-            }
-        }
-        if (bad || fg_apply(g, &a)) {
-            steps = -1;
-            break;
-        }
-        steps++;
+    legal(g, L);
+    if (!L->total) return -1;
+    switch (policy) {
+    case POLICY_UNIFORM:
+        return nth_action(g, L, (int64_t)below(&S->rngs[seat], (uint64_t)L->total), a);
+    case BOT_RANDOM:
+        return nth_action(g, L, mt_below(&S->tw[seat], L->total), a);
+    case BOT_GREEDY:
+    case BOT_AMBITIOUS:
+        return greedy_bot(g, L, policy == BOT_AMBITIOUS, &S->tw[seat], a);
+    default:
+        return ladder_bot(g, L, policy == BOT_SAVER, &S->tw[seat], a);
     }
-    free(twisters);
-    return steps;
 }
 
-/* ---------------------------------------------------------------- playtests (playtest/games.py) */
+/* A bot's action in REC_WORDS words (a kept ticket choice as its count and the tickets). */
+static void note_action(const Game *g, const Act *a, int32_t *out) {
+    memset(out, 0, REC_WORDS * sizeof(int32_t));
+    out[0] = a->kind;
+    out[1] = a->arg;
+    if (a->kind == A_KEEP) {
+        const Player *P = &g->p[g->current];
+        out[1] = 0;
+        for (int32_t i = 0; i < P->noffer; i++)
+            if (a->arg >> i & 1) out[2 + out[1]++] = P->offer[i];
+    } else {
+        memcpy(out + 2, a->pay, sizeof a->pay);
+    }
+}
 
-/* A game to the end (or max_steps actions) with a policy per seat: POLICY_UNIFORM takes
- * legal[below(n)] from that seat's own SplitMix64 stream rngs[seat] (updated), POLICY_PLAYOUT
- * the greedy playout policy (Playout, as in fg_greedy_playout). Each action is logged as
- * LOG_FIELDS ints (log holds max_steps * LOG_FIELDS). Returns the actions applied; -1 when a
- * policy's move is refused (never; checked), -2 without memory, -3 for an unknown policy. */
-FG_API int64_t fg_policy_playout(Game *g, const int32_t *policy, uint64_t *rngs,
-                                 int64_t max_steps, int32_t *log) {
-    Targets *T = malloc(sizeof(Targets));
-    if (!T) return -2;
-    for (int q = 0; q < MAXP; q++) T->traced[q] = -1;
+/* The one game loop of both entry points below: seat q moved by policy[q] until the game ends
+ * or max_steps actions; a bot seat draws from a generator seeded with its key words (keys,
+ * key_len[q] words each, one seat after the other; none for the other policies), a uniform
+ * seat from rngs[seat] (updated). With record, each action in REC_WORDS words (at most rec_cap
+ * of them); with log, in LOG_FIELDS ints (room for max_steps). Returns the actions applied;
+ * -1 when a seat found no move or its move was refused (never; checked), -2 when rec_cap was
+ * too small, -3 for an unknown policy or a bot without key words, -4 without memory. */
+static int64_t play_seats(Game *g, const int32_t *policy, uint64_t *rngs, const uint32_t *keys,
+                          const int32_t *key_len, int64_t max_steps, int32_t *record,
+                          int64_t rec_cap, int32_t *log) {
+    const Rules *R = g->R;
+    for (int32_t q = 0; q < R->players; q++)
+        if (policy[q] < 0 || policy[q] >= POLICY_KINDS ||
+            (policy[q] < BOT_KINDS && (!keys || key_len[q] < 1)) ||
+            (policy[q] == POLICY_UNIFORM && !rngs))
+            return -3;
+    Seats *S = malloc(sizeof(Seats));
+    if (!S) return -4;
+    S->rngs = rngs;
+    for (int q = 0; q < MAXP; q++) S->T.traced[q] = -1;
+    for (int32_t q = 0, at = 0; q < R->players; at += key_len ? key_len[q] : 0, q++)
+        if (policy[q] < BOT_KINDS) mt_seed_key(&S->tw[q], keys + at, key_len[q]);
     int64_t steps = 0;
     Legal L;
     Act a;
     while (g->phase != PH_OVER && steps < max_steps) {
         int32_t seat = g->current, phase = g->phase;
-        if (policy[seat] == POLICY_UNIFORM) {
-            legal(g, &L);
-            if (!L.total) break;
-            if (nth_action(g, &L, (int64_t)below(&rngs[seat], (uint64_t)L.total), &a)) break;
-        } else if (policy[seat] == POLICY_PLAYOUT) {
-            greedy_choose(g, T, &a);
-        } else {
-            steps = -3;
-            break;
+        int bad = seat_move(g, policy[seat], S, &L, &a) != 0;
+        if (!bad && record) {
+            if (steps >= rec_cap) {
+                steps = -2;
+                break;
+            }
+            note_action(g, &a, record + steps * REC_WORDS);
         }
         int32_t route = a.kind == A_CLAIM ? a.arg : a.kind == A_PAY ? g->tun_route : -1;
-        if (fg_apply(g, &a)) {
+        if (bad || fg_apply(g, &a)) {
             steps = -1;
             break;
         }
-        int32_t *o = log + steps * LOG_FIELDS;
-        o[0] = seat;
-        o[1] = phase;
-        o[2] = a.kind;
-        o[3] = a.arg;
-        o[4] = route >= 0 && g->owners[route] == seat ? route : -1;
+        if (log) {
+            int32_t *o = log + steps * LOG_FIELDS;
+            o[0] = seat;
+            o[1] = phase;
+            o[2] = a.kind;
+            o[3] = a.arg;
+            o[4] = route >= 0 && g->owners[route] == seat ? route : -1;
+        }
         steps++;
     }
-    free(T);
+    free(S);
     return steps;
+}
+
+/* What sim/games.py's play_game plays when every seat's bot is one of the core's: seat q's bot
+ * is bots[q] (BOT_*), drawing from its own generator seeded with its key words, until the game
+ * ends or max_actions actions (the loop's cap), each action recorded when record is given
+ * (play_seats: its answers). */
+FG_API int64_t fg_play_bots(Game *g, const int32_t *bots, const uint32_t *keys,
+                            const int32_t *key_len, int64_t max_actions, int32_t *record,
+                            int64_t rec_cap) {
+    for (int32_t q = 0; q < g->R->players; q++)
+        if (bots[q] < 0 || bots[q] >= BOT_KINDS) return -3;
+    return play_seats(g, bots, NULL, keys, key_len, max_actions, record, rec_cap, NULL);
+}
+
+/* A playtest game (playtest/games.py's CORE_POLICIES and the core's bots) to the end or
+ * max_steps actions, each action logged as LOG_FIELDS ints (log holds max_steps *
+ * LOG_FIELDS): POLICY_UNIFORM takes legal[below(n)] from that seat's SplitMix64 stream,
+ * POLICY_PLAYOUT the greedy playout policy (Playout, as in fg_greedy_playout), a BOT_* seat
+ * its bot with its generator seeded from its key words (play_seats: its answers). */
+FG_API int64_t fg_policy_playout(Game *g, const int32_t *policy, uint64_t *rngs,
+                                 const uint32_t *keys, const int32_t *key_len, int64_t max_steps,
+                                 int32_t *log) {
+    return play_seats(g, policy, rngs, keys, key_len, max_steps, NULL, 0, log);
 }

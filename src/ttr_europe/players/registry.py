@@ -1,11 +1,11 @@
 """The registry of bots by name: ``BUILTIN_BOTS``, ``make_bot`` and ``split_specs``.
 
 ``make_bot`` resolves the names of ``BUILTIN_BOTS`` (the ladder's styles of ``players.styles``:
-``random``, ``claimer``, ``saver``, ``greedy``, ``mcts-fast``, ``mcts``; ``mcts-core``, the same
-search walked in the compiled core; ``baseline`` and ``bc-ppo``, the trained policies of
-``players.baseline``), ``package.module:Class`` and ``cmd:COMMAND`` specs (a program in another
-process, over the line protocol of ``players.protocol``). It sits above every bot it names, so
-none of them imports it.
+``random``, ``claimer``, ``saver``, ``greedy``, ``ambitious``, ``mcts-fast``, ``mcts``;
+``mcts-core``, the same search walked in the compiled core; ``baseline`` and ``bc-ppo``, the trained
+policies of ``players.baseline``), ``package.module:Class`` and ``cmd:COMMAND`` specs (a program in
+another process, over the line protocol of ``players.protocol``). It sits above every bot it names,
+so none of them imports it.
 """
 
 from __future__ import annotations
@@ -36,6 +36,12 @@ def _saver() -> Bot:
     from .styles import SaverBot
 
     return SaverBot()
+
+
+def _ambitious() -> Bot:
+    from .styles import AmbitiousBot
+
+    return AmbitiousBot()
 
 
 def _mcts_fast() -> Bot:
@@ -73,6 +79,7 @@ BUILTIN_BOTS: dict[str, Callable[[], Bot]] = {
     "claimer": _claimer,
     "saver": _saver,
     "greedy": GreedyBot,
+    "ambitious": _ambitious,
     "mcts-fast": _mcts_fast,
     "mcts": _mcts,
     "mcts-core": _mcts_core,  # the same search walked in the compiled core, 4-5x the playouts

@@ -8,15 +8,18 @@ Each rung adds one idea to the one below (ratings in docs/bots.md, ``scripts/sty
   ``SAVE_FOR`` cars or more (any route once its trains run low) and draws face up the two
   colours it holds most, so its sets grow toward the long routes that score most per car.
 - ``greedy``: connects its tickets along cheapest paths (``bots.GreedyBot``).
+- ``ambitious``: plays as ``greedy`` but keeps the tickets worth most, so it holds (and
+  pursues) the long tickets ``greedy`` always returns (``AmbitiousBot``); a side step of the
+  ladder rather than a rung above ``greedy``, there so that a playtest sees long tickets held.
 - ``mcts-fast``: the search bot on a budget of ``FAST_ITERATIONS`` playouts a move (a few
   milliseconds), so that thousands of games fit on a small machine.
 - ``mcts``: the search bot at its default budget (``mcts.MctsBot``).
 
 All of them read only their view, like every fair bot.
 
-policies.c's bots (``fg_play_bots``) mirror ``ClaimerBot`` and ``SaverBot`` move for move, as they
-do ``bots.RandomBot`` and ``bots.GreedyBot``. The differential tests (tests/sim/test_engines.py)
-keep the two alike.
+policies.c's bots (``fg_play_bots``) mirror ``ClaimerBot``, ``SaverBot`` and ``AmbitiousBot`` move
+for move, as they do ``bots.RandomBot`` and ``bots.GreedyBot``. The differential tests
+(tests/sim/test_engines.py, tests/playtest/test_games_logs.py) keep the two alike.
 """
 
 from __future__ import annotations
@@ -40,11 +43,20 @@ from ..errors import SetupError
 from ..state import Phase
 from ..views import View
 from ._routing import board_of, cheapest
+from .bots import GreedyBot, _Seat
 
 if TYPE_CHECKING:
     from .mcts import MctsBot
 
-__all__ = ["FAST_ITERATIONS", "LADDER", "SAVE_FOR", "ClaimerBot", "SaverBot", "fast_mcts"]
+__all__ = [
+    "FAST_ITERATIONS",
+    "LADDER",
+    "SAVE_FOR",
+    "AmbitiousBot",
+    "ClaimerBot",
+    "SaverBot",
+    "fast_mcts",
+]
 
 SAVE_FOR = 3  # the shortest route a SaverBot claims while it has trains to spare
 FAST_ITERATIONS = 8  # playouts a move of ``mcts-fast``
@@ -141,6 +153,26 @@ class SaverBot:
         return _draw(legal, rng, wanted)
 
 
+class AmbitiousBot(GreedyBot):
+    """``GreedyBot`` that keeps the tickets worth most: as few as allowed, most points first
+    (the offer's order among equals), then connects them as ``GreedyBot`` does.
+
+    At the start it is dealt one long ticket (20-21 points on Europe) among regular ones worth
+    at most 13, so it always keeps the long one, which ``GreedyBot`` (cheapest path first)
+    never does; it draws more tickets, as ``GreedyBot``, once its own are connected.
+    """
+
+    name = "ambitious"
+
+    def _keep(self, seat: _Seat, legal: Sequence[Action]) -> Action:
+        board = seat.board
+        options = [a for a in legal if isinstance(a, KeepTickets)]
+        smallest = min(len(a.tickets) for a in options)
+        best = sorted(seat.offer, key=lambda t: -board.tickets[t].points)[:smallest]
+        keep = KeepTickets(board.tickets[t].id for t in best)
+        return keep if keep in options else options[0]
+
+
 def fast_mcts() -> MctsBot:
     """The search bot on a budget of ``FAST_ITERATIONS`` playouts a move."""
     from .mcts import MctsBot  # the search module is loaded only when asked for
@@ -150,4 +182,4 @@ def fast_mcts() -> MctsBot:
     return bot
 
 
-LADDER = ("random", "claimer", "saver", "greedy", "mcts-fast", "mcts")
+LADDER = ("random", "claimer", "saver", "greedy", "ambitious", "mcts-fast", "mcts")

@@ -2,7 +2,8 @@
 
 ``playtest(map, players=(2, 3), bots=..., games=1000)`` plays the games on a backend of
 ``ttr_europe.sim`` (serial, a process pool or Ray), in the compiled core when every seat is a
-policy it plays (``CORE_POLICIES``) and in the reference engine otherwise, and returns a
+bot or policy it plays (``CORE_POLICIES``: the default lineup is) and in the reference engine
+otherwise, and returns a
 ``Playtest``: its ``figures()`` are the JSON document of every figure and
 ``playtest.report.write_report`` draws the report. With ``out`` (a directory) each game's log
 is appended to ``games-<n>p.jsonl`` as it ends, and ``resume`` plays only the games missing
@@ -44,9 +45,10 @@ from .games import (
 )
 
 FORMAT = "ttr_europe/playtest"
-DEFAULT_BOTS = ("random", "claimer", "saver", "greedy")
-"""The ladder's rungs that play thousands of games on a small machine (``players.styles.LADDER``
-without the search bots): four styles, from no plan to ticket routes."""
+DEFAULT_BOTS = ("random", "claimer", "saver", "greedy", "ambitious")
+"""The ladder's styles without the search bots (``players.styles.LADDER``): five styles, from no
+plan to ticket routes, ``ambitious`` holding the long tickets ``greedy`` returns, so that no
+ticket figure only says who held it. The compiled core plays all of them (``CORE_POLICIES``)."""
 
 Progress = Callable[[int, int], None]  # (games finished, games asked for), all counts together
 

@@ -15,8 +15,10 @@ Definitions a board designer may want spelled out:
   claimed where the other was claimed too (closed to a second claim at 2-3 players, R26b);
 - a city's *claims* are the claims of routes ending in it, per game; *stations* the stations
   built in it, per game; its *desirability* is the sum of the two;
-- a ticket's *completion* is the share of its holdings completed at the end (stations'
-  borrowing included); points *won* and *lost* are summed over the games, per game;
+- a ticket's *held* rate is the share of games in which a seat held it at the end (each ticket
+  is in a game once), its *completion* the share of those holdings completed (stations'
+  borrowing included), so that a ticket no seat kept reads as unheld, not as unfinished;
+  points *won* and *lost* are summed over the games, per game;
 - the *bonus decides* a game when a winner would fall behind another seat without the bonus;
 - *point shares* divide the points earned (routes, completed tickets, stations kept, the bonus)
   among their sources; tickets failed are the points lost, as a share of those earned;
@@ -237,6 +239,7 @@ def _tickets(board: Map, variant: str, games: Sequence[GameLog]) -> list[dict[st
             "points": t.points,
             "long": t.long,
             "held": held[t.index] / n,
+            "held_rate": rate(held[t.index], len(games)),
             "completed": rate(done[t.index], held[t.index]),
             "won": done[t.index] * t.points / n,
             "lost": (held[t.index] - done[t.index]) * t.points / n,

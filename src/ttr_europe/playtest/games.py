@@ -16,12 +16,12 @@ from typing import Any
 import attrs
 
 from .._rng import below, next_u64, seed_state
-from .._seeds import seat_rng
+from .._seeds import seat_rng, seat_seed, twister_key
 from .._unionfind import UnionFind
 from ..actions import Action, BuildStation, ClaimRoute, PayTunnel
 from ..board import Map
 from ..errors import SimulationError
-from ..fast import SeatScore
+from ..fast import CORE_BOTS, SeatScore
 from ..loop import play_out
 from ..maps import load_map
 from ..players import Bot, close_bots, decide, make_bot, tell
@@ -31,12 +31,16 @@ from ..state import GameState, Phase
 from ..views import OptionValue
 
 ENGINES = ("auto", "python", "core")
-CORE_POLICIES = ("uniform", "playout")
-"""The seat policies the compiled core plays (``fg_policy_playout``), also played by the
-reference engine: ``uniform`` takes ``legal_actions[below(n)]`` from the seat's own SplitMix64
-stream (``seat_stream``), ``playout`` is the search bot's greedy playout policy
-(``players.mcts.Playout``: tickets first along cheapest paths, then the longest route it can
-pay)."""
+SEAT_POLICIES = ("uniform", "playout")
+"""The seat policies that are no bot of the registry, played by both engines: ``uniform`` takes
+``legal_actions[below(n)]`` from the seat's own SplitMix64 stream (``seat_stream``), ``playout``
+is the search bot's greedy playout policy (``players.mcts.Playout``: tickets first along
+cheapest paths, then the longest route it can pay)."""
+CORE_POLICIES = (*CORE_BOTS, *SEAT_POLICIES)
+"""What the compiled core plays in a playtest (``fg_policy_playout``, each name's index its code
+in policies.h): the bots it copies move for move (``fast.CORE_BOTS``: ``random``, ``greedy``,
+``claimer``, ``saver``, ``ambitious``, each seat's generator ``_seeds.seat_rng(seed, seat)`` as
+the reference hands it), then ``SEAT_POLICIES``."""
 
 MAX_ACTIONS = 5_000
 """Where a playtest game stops unfinished: a board whose games go on this long is reported
@@ -196,7 +200,7 @@ def _play_python(spec: PlaytestSpec) -> GameLog:
     board = board_of(spec)
     state = new_game(board, spec.variant, len(spec.bots), spec.seed, 0, **dict(spec.options))
     players: list[Bot | None] = [
-        None if name in CORE_POLICIES else make_bot(name) for name in spec.bots
+        None if name in SEAT_POLICIES else make_bot(name) for name in spec.bots
     ]
     playout = Playout(board)  # one for the game, as the core keeps one
     streams = [seat_stream(spec.seed, q) for q in range(len(spec.bots))]
@@ -251,7 +255,11 @@ def _play_core(spec: PlaytestSpec) -> GameLog:
     game = fast.new_game(board_of(spec), spec.variant, n, spec.seed, 0, **dict(spec.options))
     policies = [CORE_POLICIES.index(name) for name in spec.bots]
     streams = [seat_stream(spec.seed, q) for q in range(n)]
-    steps, log = game.policy_playout(policies, streams, spec.max_actions, _LOG)
+    keys = [
+        () if name in SEAT_POLICIES else twister_key(seat_seed(spec.seed, q))
+        for q, name in enumerate(spec.bots)
+    ]
+    steps, log = game.policy_playout(policies, streams, spec.max_actions, _LOG, keys)
     if steps < 0:  # pragma: no cover (checked, not trusted)
         raise SimulationError(f"the compiled core failed ({steps}) in game {spec.seed}")
     return _summarise(spec, log, game.to_state(), game.scores())
@@ -333,6 +341,7 @@ __all__ = [
     "CORE_POLICIES",
     "ENGINES",
     "MAX_ACTIONS",
+    "SEAT_POLICIES",
     "GameLog",
     "PlaytestSpec",
     "board_of",

@@ -101,7 +101,8 @@ def _svg(width: float, height: float, title: str, body: Sequence[str]) -> str:
 
 
 def ticket_chart(count: dict[str, Any]) -> str:
-    """Each ticket held in the games: completion rate (bar), 95 % interval (whisker), points."""
+    """Each ticket held in the games: completion rate when held (bar), 95 % interval (whisker),
+    points, and the share of games it was held in (a ticket no seat kept is left out)."""
     rows = sorted(
         (t for t in count["tickets"] if t["completed"]["of"]),
         key=lambda t: (-t["completed"]["rate"], t["id"]),
@@ -109,7 +110,7 @@ def ticket_chart(count: dict[str, Any]) -> str:
     left, bar, line, top = 230, 420, 15, 34
     height = top + line * len(rows) + 34
     body = [
-        f'<text x="10" y="18" font-size="13" font-weight="bold">Ticket completion, '
+        f'<text x="10" y="18" font-size="13" font-weight="bold">Ticket completion when held, '
         f"{count['players']} players ({count['finished']} games)</text>"
     ]
     for tick in range(0, 101, 25):
@@ -131,9 +132,10 @@ def ticket_chart(count: dict[str, Any]) -> str:
             f'<line x1="{left + bar * done["low"]:.1f}" y1="{y + line / 2:.1f}" '
             f'x2="{left + bar * done["high"]:.1f}" y2="{y + line / 2:.1f}" stroke="#111" '
             'stroke-width="1.2"/>',
-            f'<text x="{left + bar + 6}" y="{y + 10}">{done["rate"]:.0%} of {done["of"]}</text>',
+            f'<text x="{left + bar + 6}" y="{y + 10}">{done["rate"]:.0%} of {done["of"]} held '
+            f"({t['held_rate']['rate']:.0%} of games)</text>",
         ]
-    return _svg(left + bar + 80, height, "ticket completion", body)
+    return _svg(left + bar + 190, height, "ticket completion", body)
 
 
 def shares_chart(doc: dict[str, Any]) -> str:
@@ -381,7 +383,7 @@ def _count_section(board: Map, c: dict[str, Any]) -> list[str]:
             [
                 "ticket",
                 "points",
-                "held a game",
+                "held (share of games)",
                 "completed",
                 "points won a game",
                 "points lost a game",
@@ -390,7 +392,7 @@ def _count_section(board: Map, c: dict[str, Any]) -> list[str]:
                 [
                     escape(t["id"]),
                     str(t["points"]) + (" long" if t["long"] else ""),
-                    f"{t['held']:.2f}",
+                    _pct(t["held_rate"]),
                     _pct(t["completed"]) if t["completed"]["of"] else "-",
                     f"{t['won']:.2f}",
                     f"{t['lost']:.2f}",

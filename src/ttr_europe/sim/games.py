@@ -32,7 +32,7 @@ from ..maps import load_map
 from ..players import Bot, GreedyBot, RandomBot, close_bots, decide, make_bot, tell
 from ..players import bot_name as reported_name
 from ..players.protocol import ProcessBot, TimeControl
-from ..players.styles import ClaimerBot, SaverBot
+from ..players.styles import AmbitiousBot, ClaimerBot, SaverBot
 from ..rules import new_game
 from ..state import GameState, Phase
 from ..views import OptionValue
@@ -67,13 +67,14 @@ _CORE_CLASSES: dict[str, type] = {
     "greedy": GreedyBot,
     "claimer": ClaimerBot,
     "saver": SaverBot,
+    "ambitious": AmbitiousBot,
 }
 
 
 def core_bot(bot: BotLike) -> str | None:
     """The name the compiled core knows ``bot`` by, when it plays it move for move (the specs
-    of ``fast.CORE_BOTS``: ``random``, ``greedy``, ``claimer``, ``saver``; or an unaltered
-    object of those bots' classes), else None."""
+    of ``fast.CORE_BOTS``: ``random``, ``greedy``, ``claimer``, ``saver``, ``ambitious``; or an
+    unaltered object of those bots' classes), else None."""
     if isinstance(bot, str):
         name = bot.strip()
         return name if name in fast.CORE_BOTS else None
