@@ -401,69 +401,91 @@ def _entry(kind: str, key: str, figure: str, test: dict[str, Any]) -> dict[str, 
     return {"kind": kind, "id": key, "figure": figure, **test}
 
 
-def count_comparison(
-    a: Map, b: Map, variant: str, players: int, logs_a: Sequence[GameLog], logs_b: Sequence[GameLog]
-) -> dict[str, Any]:
-    """The comparison at one player count: every figure's change with its test, Holm-adjusted
-    over the count's tests, significant changes first in ``significant``."""
-    by_seed_b = {g.seed: g for g in logs_b}
-    paired = [(g, by_seed_b[g.seed]) for g in logs_a if g.seed in by_seed_b]
+Pair = tuple[_Facts, _Facts]
+
+
+def _paired(logs_a: Sequence[GameLog], logs_b: Sequence[GameLog]) -> list[tuple[GameLog, GameLog]]:
+    """The games of the same seed on both boards (each with the same lineup, or a bug)."""
+    by_seed = {g.seed: g for g in logs_b}
+    paired = [(g, by_seed[g.seed]) for g in logs_a if g.seed in by_seed]
     for ga, gb in paired:
         if ga.bots != gb.bots:  # the design's promise; a broken one is a bug, not a finding
             raise SimulationError(f"game {ga.seed} seats {ga.bots} on A and {gb.bots} on B")
-    ended = [(ga, gb) for ga, gb in paired if ga.end != "cap" and gb.end != "cap"]
-    facts = [(_Facts(a, ga), _Facts(b, gb)) for ga, gb in ended]
-    tests: list[dict[str, Any]] = []
-    games = [
-        _entry("game", "games", "ended", paired_rate([(x.end != "cap", y.end != "cap")
-                                                     for x, y in paired])),
+    return paired
+
+
+def _game_tests(
+    paired: Sequence[tuple[GameLog, GameLog]], facts: Sequence[Pair], players: int
+) -> list[dict[str, Any]]:
+    ended = [(x.end != "cap", y.end != "cap") for x, y in paired]
+    scores = [(math.fsum(x.scores) / players, math.fsum(y.scores) / players) for x, y in facts]
+    return [
+        _entry("game", "games", "ended", paired_rate(ended)),
         _entry("game", "games", "turns", paired_mean([(x.turns, y.turns) for x, y in facts])),
-        _entry("game", "games", "score", paired_mean(
-            [(math.fsum(x.scores) / players, math.fsum(y.scores) / players) for x, y in facts])),
-    ]  # fmt: skip
-    seats = []
+        _entry("game", "games", "score", paired_mean(scores)),
+    ]
+
+
+def _seat_tests(facts: Sequence[Pair], players: int) -> list[dict[str, Any]]:
+    out = []
     for q in range(players):
-        seats += [
-            _entry("seat", str(q), "wins", paired_mean([(x.wins[q], y.wins[q]) for x, y in facts])),
-            _entry(
-                "seat", str(q), "score", paired_mean([(x.scores[q], y.scores[q]) for x, y in facts])
-            ),
+        wins = [(x.wins[q], y.wins[q]) for x, y in facts]
+        scores = [(float(x.scores[q]), float(y.scores[q])) for x, y in facts]
+        out += [
+            _entry("seat", str(q), "wins", paired_mean(wins)),
+            _entry("seat", str(q), "score", paired_mean(scores)),
         ]
-    routes_a = {r.id for r in a.routes}
-    routes = [
-        _entry("route", r.id, "claimed", paired_rate([(r.id in x.claimed, r.id in y.claimed)
-                                                      for x, y in facts]))
-        for r in b.routes if r.id in routes_a
-    ]  # fmt: skip
-    cities_a = {c.id for c in a.cities}
-    cities = []
-    for c in b.cities:
-        if c.id in cities_a:
-            cities += [
-                _entry("city", c.id, "desirability",
-                       paired_mean([(x.desire[c.id], y.desire[c.id]) for x, y in facts])),
-                _entry("city", c.id, "never_reached",
-                       paired_rate([(c.id not in x.reached, c.id not in y.reached)
-                                    for x, y in facts])),
-            ]  # fmt: skip
-    held_a: Counter[str] = Counter()
-    done_a: Counter[str] = Counter()
-    held_b: Counter[str] = Counter()
-    done_b: Counter[str] = Counter()
-    for x, y in facts:
-        for key, done in x.held:
-            held_a[key] += 1
-            done_a[key] += done
-        for key, done in y.held:
-            held_b[key] += 1
-            done_b[key] += done
+    return out
+
+
+def _route_tests(a: Map, b: Map, facts: Sequence[Pair]) -> list[dict[str, Any]]:
+    out = []
+    for route in b.routes:
+        if route.id in a.route_index:
+            key = route.id
+            pairs = [(key in x.claimed, key in y.claimed) for x, y in facts]
+            out.append(_entry("route", key, "claimed", paired_rate(pairs)))
+    return out
+
+
+def _city_tests(a: Map, b: Map, facts: Sequence[Pair]) -> list[dict[str, Any]]:
+    out = []
+    for city in b.cities:
+        if city.id in a.city_index:
+            key = city.id
+            desire = [(float(x.desire[key]), float(y.desire[key])) for x, y in facts]
+            never = [(key not in x.reached, key not in y.reached) for x, y in facts]
+            out += [
+                _entry("city", key, "desirability", paired_mean(desire)),
+                _entry("city", key, "never_reached", paired_rate(never)),
+            ]
+    return out
+
+
+def _holdings(facts: Sequence[_Facts]) -> tuple[Counter[str], Counter[str]]:
+    """How often each ticket was held, and completed, in these games."""
+    held: Counter[str] = Counter()
+    done: Counter[str] = Counter()
+    for game in facts:
+        for key, completed in game.held:
+            held[key] += 1
+            done[key] += completed
+    return held, done
+
+
+def _ticket_tests(a: Map, b: Map, variant: str, facts: Sequence[Pair]) -> list[dict[str, Any]]:
+    held_a, done_a = _holdings([x for x, _ in facts])
+    held_b, done_b = _holdings([y for _, y in facts])
     pool_a = set(_pool(a, variant))
-    tickets = [
+    return [
         _entry("ticket", t, "completed", two_rates(done_a[t], held_a[t], done_b[t], held_b[t]))
         for t in _pool(b, variant)
         if t in pool_a
     ]
-    tests = [*games, *seats, *routes, *cities, *tickets]
+
+
+def _adjust(tests: Sequence[dict[str, Any]]) -> int:
+    """Holm's adjusted p-value and the verdict on every test with a p-value; how many."""
     tested = [e for e in tests if e["p"] is not None]
     for e, adjusted in zip(tested, holm([e["p"] for e in tested]), strict=True):
         e["p_adjusted"] = adjusted
@@ -471,16 +493,34 @@ def count_comparison(
     for e in tests:
         if e["p"] is None:
             e["p_adjusted"], e["significant"] = None, False
-    removed = [
-        {"id": r.id, "a": rate(sum(r.id in x.claimed for x, _ in facts), len(facts))}
-        for r in a.routes
-        if r.id not in {s.id for s in b.routes}
+    return len(tested)
+
+
+def _one_board(mine: Map, other: Map, facts: Sequence[_Facts], side: str) -> list[dict[str, Any]]:
+    """The routes of ``mine`` not on ``other``, with their claim rate (on ``side``)."""
+    return [
+        {"id": r.id, side: rate(sum(r.id in game.claimed for game in facts), len(facts))}
+        for r in mine.routes
+        if r.id not in other.route_index
     ]
-    added = [
-        {"id": r.id, "b": rate(sum(r.id in y.claimed for _, y in facts), len(facts))}
-        for r in b.routes
-        if r.id not in routes_a
+
+
+def count_comparison(
+    a: Map, b: Map, variant: str, players: int, logs_a: Sequence[GameLog], logs_b: Sequence[GameLog]
+) -> dict[str, Any]:
+    """The comparison at one player count: every figure's change with its test, Holm-adjusted
+    over the count's tests, significant changes first in ``significant``."""
+    paired = _paired(logs_a, logs_b)
+    facts = [
+        (_Facts(a, ga), _Facts(b, gb)) for ga, gb in paired if ga.end != "cap" and gb.end != "cap"
     ]
+    games = _game_tests(paired, facts, players)
+    seats = _seat_tests(facts, players)
+    routes = _route_tests(a, b, facts)
+    cities = _city_tests(a, b, facts)
+    tickets = _ticket_tests(a, b, variant, facts)
+    tests = [*games, *seats, *routes, *cities, *tickets]
+    tested = _adjust(tests)
     significant = sorted(
         (e for e in tests if e["significant"]),
         key=lambda e: (e["p_adjusted"], -abs(_scaled(e)), e["kind"], e["id"], e["figure"]),
@@ -491,13 +531,13 @@ def count_comparison(
         "paired": len(paired),
         "ended_on_both": len(facts),
         "unfinished": [sum(g.end == "cap" for g in logs_a), sum(g.end == "cap" for g in logs_b)],
-        "tests": len(tested),
+        "tests": tested,
         "significant": [_brief(e) for e in significant],
         "games_figures": games,
         "seats": seats,
         "routes": routes,
-        "added_routes": added,
-        "removed_routes": removed,
+        "added_routes": _one_board(b, a, [y for _, y in facts], "b"),
+        "removed_routes": _one_board(a, b, [x for x, _ in facts], "a"),
         "cities": cities,
         "tickets": tickets,
     }
