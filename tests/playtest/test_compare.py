@@ -21,6 +21,7 @@ from ttr_europe.errors import SimulationError
 from ttr_europe.maps import load_map, load_map_file
 from ttr_europe.playtest import Playtest
 from ttr_europe.playtest.compare import (
+    CITY_EDGE,
     LESS,
     MORE,
     NARROW,
@@ -266,6 +267,13 @@ def test_removed_and_added_routes_and_the_heat_map(tmp_path: Path) -> None:
             ]
     drawn = [m for m in marks if "Fenwick-Hollin-new" in m.routes]
     assert drawn and drawn[0].colour == band(new / 200)[1]  # type: ignore[index]
+    ringed = {city: m.colour for m in marks for city in m.cities}
+    assert ringed == {
+        e["id"]: MORE[1] if e["difference"] > 0 else LESS[1]
+        for e in count["cities"]
+        if e["figure"] == "desirability" and e["significant"] and abs(e["difference"]) >= CITY_EDGE
+    }
+    assert ringed["Fenwick"] == LESS[1]  # a route fewer into it
     removed = [m for m in marks if m.label.startswith("removed from A")]
     assert len(removed) == 1 and CHANGED in removed[0].label and not removed[0].routes
 

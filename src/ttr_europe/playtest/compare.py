@@ -54,6 +54,7 @@ CORRECTION = "holm"
 EDGES = (0.02, 0.10, 0.25)  # where the bands of the size of a change begin
 LESS = ("#8cc4e8", "#2f7fc1", "#0b3c7d")  # claimed less often on B: light to dark blue
 MORE = ("#fdbf6f", "#e66101", "#7f2704")  # claimed more often on B: light to dark orange
+CITY_EDGE = 0.05  # a city is ringed when its desirability changed significantly and this much
 WIDE, NARROW = 26.0, 14.0  # the band around a route: a significant change, one that is not
 
 _RULES = (
@@ -731,7 +732,8 @@ def heat_marks(count: dict[str, Any]) -> list[Highlight]:
     """What the heat map marks: each route banded by the change of its claim rate (blue:
     claimed less often on B, orange: more often, darker the larger; wide: significant), an
     added route as a change from never claimed, the cities whose desirability changed
-    significantly ringed, and the removed routes named in the legend."""
+    significantly and by ``CITY_EDGE`` or more ringed, and the removed routes named in the
+    legend."""
     changes: dict[str, tuple[float, bool]] = {
         e["id"]: (e["difference"], e["significant"]) for e in count["routes"]
     }
@@ -757,12 +759,15 @@ def heat_marks(count: dict[str, Any]) -> list[Highlight]:
         cities = tuple(
             e["id"]
             for e in count["cities"]
-            if e["figure"] == "desirability" and e["significant"] and (e["difference"] > 0) == up
+            if e["figure"] == "desirability"
+            and e["significant"]
+            and abs(e["difference"]) >= CITY_EDGE
+            and (e["difference"] > 0) == up
         )
         if cities:
-            label = (
-                f"cities {'more' if up else 'less'} desirable on B (significant): {_few(cities)}"
-            )
+            how = "more" if up else "less"
+            label = f"cities {how} desirable on B (significant, by {CITY_EDGE} a game or more): "
+            label += _few(cities)
             marks.append(Highlight(label, (), cities, colour, 14.0))
     added = [r["id"] for r in count["added_routes"]]
     if added:
