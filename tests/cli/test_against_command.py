@@ -16,9 +16,10 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "tessel.json"
 
 
 def board(tmp_path: Path, edit: Any) -> Path:
+    """A copy of the example board with ``edit`` applied, named after the edit."""
     doc = json.loads(EXAMPLE.read_text())
     edit(doc)
-    path = tmp_path / "changed.json"
+    path = tmp_path / f"{edit.__name__}.json"
     path.write_text(json.dumps(doc))
     return path
 
@@ -61,8 +62,13 @@ def test_bad_boards_are_refused_in_one_line(
     def rename(doc: dict[str, Any]) -> None:
         doc["variants"] = {"other": doc["variants"]["base"]}
 
+    def two_players(doc: dict[str, Any]) -> None:
+        doc["variants"]["base"]["players"]["max"] = 2
+
+    seats_two = board(tmp_path, two_players)
     cases = [
         (str(tmp_path / "missing.json"), "No such file or directory"),
+        (f"{seats_two} --players 2,3", "board B (tessel): R1: 2 to 2 players, not 3"),
         (
             str(board(tmp_path, rename)),
             "board B (tessel) has no variant 'base'; its variants: other",
@@ -71,7 +77,7 @@ def test_bad_boards_are_refused_in_one_line(
     ]
     for other, said in cases:
         out = tmp_path / "never"
-        assert main(["playtest", str(EXAMPLE), "--against", other, "--games", "2",
+        assert main(["playtest", str(EXAMPLE), "--against", *other.split(), "--games", "2",
                      "--backend", "serial", "--out", str(out)]) == 2  # fmt: skip
         err = capsys.readouterr().err
         assert err.startswith("ttr-europe: error: ") and err.count("\n") == 1 and said in err

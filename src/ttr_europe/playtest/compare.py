@@ -19,8 +19,8 @@ proportions (Newcombe 1998, method 10), a mean by the paired t-test and its inte
 completion, a rate over holdings that need not pair up, is compared as two independent
 proportions (pooled z-test, Newcombe's hybrid score interval, method 10 of the unpaired paper).
 Holm's step-down correction runs over every test of a player count, so "significant" (adjusted
-p <= ``ALPHA``) bounds the chance that any change listed as significant is noise by 5 %,
-whatever the dependence between the figures. ``heat_map`` draws the differences on B's board;
+p <= ``ALPHA``) calls a figure the change left alone significant with a chance of at most 5 %
+for the whole count, whatever the dependence between the figures. ``heat_map`` draws the differences on B's board;
 ``write_comparison`` writes ``compare.json``, ``compare.html`` and the pictures.
 """
 
@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from ..board import Map
-from ..errors import SimulationError
+from ..errors import SetupError, SimulationError
 from ..render import Highlight, render_svg
 from . import Playtest, board_digest, playtest
 from .figures import mean, rate
@@ -352,6 +352,7 @@ def against(a: str | Map, b: str | Map, **settings: Any) -> tuple[Playtest, Play
                 f"board {which} ({board.id}) has no variant {variant!r}; its variants: "
                 f"{', '.join(sorted(board.variants))}"
             )
+    _check_settings(first, second, settings)
     out = settings.pop("out", None)
     progress: Callable[[str, int, int], None] | None = settings.pop("progress", None)
     results = []
@@ -366,6 +367,29 @@ def against(a: str | Map, b: str | Map, **settings: Any) -> tuple[Playtest, Play
             )
         )
     return results[0], results[1]
+
+
+def _check_settings(first: Map, second: Map, settings: dict[str, Any]) -> None:
+    """Refuse what either board cannot play (its player counts, rules), naming the board,
+    before any game of either is played, as ``playtest`` does for one board."""
+    from . import DEFAULT_BOTS, plan
+
+    players = settings.get("players", 2)
+    counts = (players,) if isinstance(players, int) else tuple(players)
+    for which, board in (("A", first), ("B", second)):
+        for n in counts:
+            try:
+                plan(
+                    board,
+                    tuple(settings.get("bots", DEFAULT_BOTS)),
+                    players=n,
+                    games=0,
+                    variant=settings.get("variant", "base"),
+                    seed=settings.get("seed", 0),
+                    options=settings.get("options"),
+                )
+            except SetupError as exc:
+                raise SimulationError(f"board {which} ({board.id}): {exc}") from None
 
 
 # --------------------------------------------------------------------------- the figures
@@ -663,10 +687,13 @@ def summary(doc: dict[str, Any], top: int = 8) -> str:
         entries = _all(c)
         shown = [e for e in entries if e["significant"]][:top]
         if not shown:
-            lines.append("  no significant change; the largest differences:")
-            shown = sorted((e for e in entries if e["difference"]), key=lambda e: -abs(_scaled(e)))[
-                :top
-            ]
+            shown = sorted((e for e in entries if e["difference"]), key=lambda e: -abs(_scaled(e)))
+            shown = shown[:top]
+            lines.append(
+                "  no significant change; the largest differences:"
+                if shown
+                else "  no significant change, and no difference at all"
+            )
         for e in shown:
             name, values, change = _figure_words(e)
             lines.append(f"  {name}: {values}, {change}, p {_p(e['p_adjusted'])} adjusted")
