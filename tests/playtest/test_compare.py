@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -310,6 +311,8 @@ def test_the_files_of_a_comparison(tmp_path: Path, lengthened: tuple[Playtest, P
     assert '<section class="comparison">' in page and "Paired design" in page
     assert page.count("<svg") == 2  # the heat map and its scale
     assert f'<tr class="significant"><td>route {CHANGED} claimed</td>' in page
+    assert re.search(r"<td>seat 0 win share</td><td>\d+\.\d% -&gt; \d+\.\d%</td>", page)
+    assert not re.search(r"-0\.0+\b", page)  # a change that rounds to nothing has no sign
 
 
 def test_bad_boards_are_refused_in_one_line(tmp_path: Path) -> None:

@@ -20,8 +20,9 @@ completion, a rate over holdings that need not pair up, is compared as two indep
 proportions (pooled z-test, Newcombe's hybrid score interval, method 10 of the unpaired paper).
 Holm's step-down correction runs over every test of a player count, so "significant" (adjusted
 p <= ``ALPHA``) calls a figure the change left alone significant with a chance of at most 5 %
-for the whole count, whatever the dependence between the figures. ``heat_map`` draws the differences on B's board;
-``write_comparison`` writes ``compare.json``, ``compare.html`` and the pictures.
+for the whole count, whatever the dependence between the figures. ``heat_map`` draws the
+differences on B's board; ``write_comparison`` writes ``compare.json``, ``compare.html`` and the
+pictures.
 """
 
 from __future__ import annotations
@@ -632,18 +633,26 @@ def _figure_words(e: dict[str, Any]) -> tuple[str, str, str]:
         }[e["figure"]]
         name = f"{what} {e['id']} {figure}"
     low, high = e["low"], e["high"]
-    if e["test"] == "paired-t":
+    if e["test"] == "paired-t" and e["figure"] != "wins":
         a, b = e["a"]["mean"], e["b"]["mean"]
         values = "-" if a is None else f"{a:.2f} -> {b:.2f}"
-        change = f"{e['difference']:+.2f}" + (
-            "" if low is None else f" ({low:+.2f} to {high:+.2f})"
+        change = _signed(e["difference"], 2) + (
+            "" if low is None else f" ({_signed(low, 2)} to {_signed(high, 2)})"
         )
-    else:
-        values = f"{e['a']['rate']:.1%} -> {e['b']['rate']:.1%}"
-        change = f"{100 * e['difference']:+.1f} points" + (
-            "" if low is None else f" ({100 * low:+.1f} to {100 * high:+.1f})"
+    else:  # a rate, or a win share (a mean of shares, read as a rate)
+        a, b = (e["a"]["mean"], e["b"]["mean"]) if e["test"] == "paired-t" else (
+            e["a"]["rate"], e["b"]["rate"])  # fmt: skip
+        values = "-" if a is None else f"{a:.1%} -> {b:.1%}"
+        change = f"{_signed(100 * e['difference'], 1)} points" + (
+            "" if low is None else f" ({_signed(100 * low, 1)} to {_signed(100 * high, 1)})"
         )
     return name, values, change
+
+
+def _signed(value: float, digits: int) -> str:
+    """A change with its sign, and none where it rounds to zero (no "-0.00")."""
+    text = f"{value:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text
 
 
 def _p(value: float | None) -> str:
@@ -870,7 +879,7 @@ def compare_section(board: Map, doc: dict[str, Any]) -> str:
     """The comparison as a section of a page (B's board is ``board``)."""
     parts = [
         '<section class="comparison">',
-        f"<h2>{escape(doc['b']['name'])} against {escape(doc['a']['name'])}</h2>",
+        f"<h2>From A, {escape(doc['a']['name'])}, to B, {escape(doc['b']['name'])}</h2>",
         f"<p>Variant {escape(doc['variant'])}; bots {escape(', '.join(doc['bots']))}; seeds from "
         f"{doc['seed']}. Paired design: game <i>g</i> has the same seed and lineup on both "
         "boards. Rates per game: McNemar's exact test, Newcombe's paired hybrid score interval; "
@@ -910,7 +919,7 @@ def html_page(board: Map, doc: dict[str, Any]) -> str:
             [
                 "<!DOCTYPE html>",
                 '<html lang="en"><head><meta charset="utf-8">',
-                f"<title>{escape(doc['b']['name'])} against {escape(doc['a']['name'])}</title>"
+                f"<title>From {escape(doc['a']['name'])} to {escape(doc['b']['name'])}</title>"
                 f"<style>{_STYLE}</style></head><body>",
                 '<p>The reports of each board: <a href="a/report.html">A</a>, '
                 '<a href="b/report.html">B</a>.</p>',
