@@ -335,7 +335,8 @@ def board_changes(a: Map, b: Map, variant: str) -> dict[str, Any]:
 def against(a: str | Map, b: str | Map, **settings: Any) -> tuple[Playtest, Playtest]:
     """Play the same playtest (``playtest``'s keywords) on board A and on board B.
 
-    With ``out``, A's games go to ``out/a`` and B's to ``out/b``. ``SimulationError`` (one
+    With ``out``, A's games go to ``out/a`` and B's to ``out/b``; ``progress`` is called with
+    the board (``"a"`` or ``"b"``), the games done and the games asked. ``SimulationError`` (one
     line) when B lacks the variant asked for or does not seat the player counts."""
     from ..maps import load_map
 
