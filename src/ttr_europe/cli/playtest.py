@@ -66,6 +66,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add("--resume", action="store_true", help="finish the run in --out, playing missing games")
     add("--no-png", action="store_true", help="SVG pictures only (PNG needs CairoSVG)")
     add("--json", action="store_true", help="print the figures document instead of a summary")
+    add(
+        "--against",
+        metavar="B",
+        help="a second board (shipped map or .json file) played with the same bots and seeds; "
+        "reports what changed from MAP to B",
+    )
 
 
 def summary(doc: dict[str, Any], top: int = 5) -> str:
@@ -116,6 +122,10 @@ def run(args: argparse.Namespace) -> int:
     if not bots:
         return fail("--bots names no bot")
     board = open_map(args.map)  # a faulty file: DataError naming file and JSON path
+    if args.against:
+        from .against import run as run_against
+
+        return run_against(args, board, fail)
     out = args.out or f"playtest-{board.id}"
     backend = args.backend or ("ray" if args.address else "process")
     bar = ProgressBar(sys.stderr)

@@ -1,0 +1,990 @@
+"""Two boards side by side: the same games on each, what changed, and whether it means anything.
+
+``against(a, b, ...)`` plays a playtest on board A and the same playtest on board B (the same
+bots, lineups, seeds, player counts, rules options and cap), and ``compare(pa, pb)`` returns the
+JSON document of what changed (``FORMAT``; docs/playtest.md, "Comparing two boards"):
+
+- the boards themselves: routes, cities and tickets matched by id, those found on one board
+  only (added on B, removed from A) and the matched ones whose length, colour, ends ... differ,
+  and the variant's rules that differ;
+- per player count, from the games that ended on both boards, every figure of A beside B's
+  with the difference B - A, its 95 % interval and a two-sided p-value: routes (claim rate),
+  cities (desirability, never reached), tickets (completion when held), seats (win share,
+  score), the games (ended, turns, mean final score).
+
+The design is paired: game ``g`` has the same seed and lineup on both boards (the same deal
+until the boards first make a difference), so a figure a game has on both boards is compared
+game by game: a rate by McNemar's exact test with Newcombe's hybrid score interval for paired
+proportions (Newcombe 1998, method 10), a mean by the paired t-test and its interval. Ticket
+completion, a rate over holdings that need not pair up, is compared as two independent
+proportions (pooled z-test, Newcombe's hybrid score interval, method 10 of the unpaired paper).
+Holm's step-down correction runs over every test of a player count, so "significant" (adjusted
+p <= ``ALPHA``) calls a figure the change left alone significant with a chance of at most 5 %
+for the whole count, whatever the dependence between the figures. ``heat_map`` draws the
+differences on B's board; ``write_comparison`` writes ``compare.json``, ``compare.html`` and the
+pictures.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections import Counter
+from collections.abc import Callable, Sequence
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from ..board import Map
+from ..errors import SetupError, SimulationError
+from ..render import Highlight, render_svg
+from . import Playtest, board_digest, playtest
+from .figures import mean, rate
+from .games import GameLog
+
+FORMAT = "ttr_europe/playtest-compare"
+VERSION = 1
+ALPHA = 0.05
+CORRECTION = "holm"
+
+# The heat map's diverging scale (the claim rate on B minus on A, in points of a percentage):
+# blue where B's route is claimed less often, orange where more often, darker the larger the
+# change; one colour-blind-safe ramp (tests/playtest/test_compare.py holds its colours apart
+# under every simulated vision with ``colours.distances``). Changes under 2 points are not drawn.
+EDGES = (0.02, 0.10, 0.25)  # where the bands of the size of a change begin
+LESS = ("#8cc4e8", "#2f7fc1", "#0b3c7d")  # claimed less often on B: light to dark blue
+MORE = ("#fdbf6f", "#e66101", "#7f2704")  # claimed more often on B: light to dark orange
+CITY_EDGE = 0.05  # a city is ringed when its desirability changed significantly and this much
+WIDE, NARROW = 26.0, 14.0  # the band around a route: a significant change, one that is not
+
+_RULES = (
+    "min_players",
+    "max_players",
+    "trains",
+    "stations",
+    "station_points",
+    "hand",
+    "face_up",
+    "reset_locomotives",
+    "deal_long",
+    "deal_regular",
+    "keep_initial",
+    "max_long_kept",
+    "initial_rejects",
+    "draw_tickets",
+    "keep_drawn",
+    "double_routes_min_players",
+    "tiebreaks",
+)
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+def _betacf(a: float, b: float, x: float) -> float:
+    """The continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 1000):
+        for aa in (
+            m * (b - m) * x / ((a - 1.0 + 2 * m) * (a + 2 * m)),
+            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 1.0 + 2 * m)),
+        ):
+            d = 1.0 + aa * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + aa / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-15:
+            break
+    return h
+
+
+def _beta_regularized(a: float, b: float, x: float) -> float:
+    """``I_x(a, b)``, the regularized incomplete beta function."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    front = math.exp(
+        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    )
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _betacf(a, b, x) / a
+    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
+
+
+def t_p_value(t: float, df: int) -> float:
+    """The two-sided p-value of Student's ``t`` with ``df`` degrees of freedom."""
+    if math.isinf(t):
+        return 0.0
+    return min(1.0, _beta_regularized(df / 2.0, 0.5, df / (df + t * t)))
+
+
+@functools.lru_cache(maxsize=512)
+def t_quantile(df: int) -> float:
+    """The 97.5 % quantile of Student's t with ``df`` degrees of freedom (bisection)."""
+    low, high = 0.0, 1000.0
+    for _ in range(200):
+        middle = (low + high) / 2
+        if t_p_value(middle, df) > 0.05:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
+
+
+def mcnemar(only_a: int, only_b: int) -> float:
+    """McNemar's exact two-sided p-value: of the games that differ, how lopsided the split of
+    ``only_a`` (the event on A alone) against ``only_b`` (on B alone) is, under 1:1."""
+    k, least = only_a + only_b, min(only_a, only_b)
+    if k == 0:
+        return 1.0
+    base = math.lgamma(k + 1) - k * math.log(2)
+    logs = [base - math.lgamma(i + 1) - math.lgamma(k - i + 1) for i in range(least + 1)]
+    top = logs[-1]
+    return min(1.0, 2.0 * math.exp(top) * math.fsum(math.exp(v - top) for v in logs))
+
+
+def paired_rate(pairs: Sequence[tuple[bool, bool]]) -> dict[str, Any]:
+    """A rate on A and on B over the same games: the difference B - A with Newcombe's hybrid
+    score interval for paired proportions (1998, method 10) and McNemar's exact p-value."""
+    n = len(pairs)
+    both = sum(1 for x, y in pairs if x and y)
+    only_a = sum(1 for x, y in pairs if x and not y)
+    only_b = sum(1 for x, y in pairs if y and not x)
+    neither = n - both - only_a - only_b
+    ra, rb = rate(both + only_a, n), rate(both + only_b, n)
+    out: dict[str, Any] = {"a": ra, "b": rb, "n": n, "test": "mcnemar"}
+    if n == 0:
+        return {**out, "difference": 0.0, "low": None, "high": None, "p": None}
+    p1, l1, u1 = rb["rate"], rb["low"], rb["high"]  # B first: the difference is B - A
+    p2, l2, u2 = ra["rate"], ra["low"], ra["high"]
+    margins = (both + only_a) * (only_b + neither) * (both + only_b) * (only_a + neither)
+    # phi, the correlation of the two rates, as Newcombe corrects it: a positive association
+    # is shrunk by n / 2 (and no less than 0), which keeps the interval from being too narrow
+    product = both * neither - only_a * only_b
+    cross = product - n / 2 if product > n / 2 else min(product, 0)
+    phi = cross / math.sqrt(margins) if margins else 0.0
+    d1, d2 = p1 - l1, u2 - p2
+    e1, e2 = u1 - p1, p2 - l2
+    diff = p1 - p2
+    delta = math.sqrt(max(0.0, d1 * d1 - 2 * phi * d1 * d2 + d2 * d2))
+    epsilon = math.sqrt(max(0.0, e1 * e1 - 2 * phi * e1 * e2 + e2 * e2))
+    return {
+        **out,
+        "difference": diff,
+        "low": max(-1.0, diff - delta),
+        "high": min(1.0, diff + epsilon),
+        "p": mcnemar(only_a, only_b),
+        "discordant": [only_a, only_b],
+    }
+
+
+def paired_mean(pairs: Sequence[tuple[float, float]]) -> dict[str, Any]:
+    """A mean on A and on B over the same games: the mean difference B - A with its paired
+    t interval (95 %) and the paired t-test's p-value."""
+    n = len(pairs)
+    out: dict[str, Any] = {
+        "a": mean([x for x, _ in pairs]),
+        "b": mean([y for _, y in pairs]),
+        "n": n,
+        "test": "paired-t",
+    }
+    diffs = [y - x for x, y in pairs]
+    if n < 2:
+        d = math.fsum(diffs) / n if n else 0.0
+        return {**out, "difference": d, "low": None, "high": None, "p": None}
+    d = math.fsum(diffs) / n
+    sd = math.sqrt(math.fsum((v - d) ** 2 for v in diffs) / (n - 1))
+    se = sd / math.sqrt(n)
+    if se == 0.0:  # every game changed by the same amount (nothing at all, A against A)
+        return {**out, "difference": d, "low": d, "high": d, "p": 1.0 if d == 0 else 0.0}
+    half = t_quantile(n - 1) * se
+    return {
+        **out,
+        "difference": d,
+        "low": d - half,
+        "high": d + half,
+        "p": t_p_value(d / se, n - 1),
+    }
+
+
+def two_rates(hits_a: float, of_a: int, hits_b: float, of_b: int) -> dict[str, Any]:
+    """Two independent rates: the difference B - A with Newcombe's hybrid score interval
+    (1998, method 10) and the pooled two-proportion z-test's p-value (none without data)."""
+    ra, rb = rate(hits_a, of_a), rate(hits_b, of_b)
+    out: dict[str, Any] = {"a": ra, "b": rb, "n": [of_a, of_b], "test": "two-proportion"}
+    if not of_a or not of_b:
+        return {**out, "difference": rb["rate"] - ra["rate"], "low": None, "high": None, "p": None}
+    p1, l1, u1 = rb["rate"], rb["low"], rb["high"]
+    p2, l2, u2 = ra["rate"], ra["low"], ra["high"]
+    diff = p1 - p2
+    low = diff - math.hypot(p1 - l1, u2 - p2)
+    high = diff + math.hypot(u1 - p1, p2 - l2)
+    pooled = (hits_a + hits_b) / (of_a + of_b)
+    spread = math.sqrt(pooled * (1 - pooled) * (1 / of_a + 1 / of_b))
+    p = 1.0 if spread == 0 else math.erfc(abs(diff) / spread / math.sqrt(2))
+    return {**out, "difference": diff, "low": max(-1.0, low), "high": min(1.0, high), "p": p}
+
+
+def holm(ps: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (valid under any dependence between the tests)."""
+    m = len(ps)
+    order = sorted(range(m), key=lambda i: ps[i])
+    out = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * ps[i]))
+        out[i] = running
+    return out
+
+
+# --------------------------------------------------------------------------- the boards
+
+
+def _route_facts(board: Map, index: int) -> dict[str, Any]:
+    r = board.routes[index]
+    return {
+        "ends": sorted((board.cities[r.a].id, board.cities[r.b].id)),
+        "length": r.length,
+        "colour": r.colour_name,
+        "tunnel": r.tunnel,
+        "ferry": r.ferry,
+        "double": r.twin is not None,
+    }
+
+
+def _ticket_facts(board: Map, index: int) -> dict[str, Any]:
+    t = board.tickets[index]
+    return {
+        "ends": sorted((board.cities[t.a].id, board.cities[t.b].id)),
+        "points": t.points,
+        "long": t.long,
+    }
+
+
+def _changed(
+    a: Map, b: Map, ids: Sequence[str], facts: Callable[[Map, str], dict[str, Any]]
+) -> list[dict[str, Any]]:
+    out = []
+    for key in ids:
+        fa, fb = facts(a, key), facts(b, key)
+        diff = {k: [fa[k], fb[k]] for k in fa if fa[k] != fb[k]}
+        if diff:
+            out.append({"id": key, "changes": diff})
+    return out
+
+
+def _pool(board: Map, variant: str) -> list[str]:
+    v = board.variants[variant]
+    indexes = {*v.long_pool, *v.regular_pool}
+    return [t.id for t in board.tickets if t.index in indexes]
+
+
+def board_changes(a: Map, b: Map, variant: str) -> dict[str, Any]:
+    """What differs on the boards themselves: routes, cities and tickets (of the variant's
+    pools) by id, and the variant's rules."""
+    va, vb = a.variants[variant], b.variants[variant]
+    routes_a, routes_b = [r.id for r in a.routes], [r.id for r in b.routes]
+    cities_a, cities_b = [c.id for c in a.cities], [c.id for c in b.cities]
+    tickets_a, tickets_b = _pool(a, variant), _pool(b, variant)
+    rules = {
+        k: [getattr(va, k), getattr(vb, k)] for k in _RULES if getattr(va, k) != getattr(vb, k)
+    }
+    if va.bonus.points != vb.bonus.points:
+        rules["longest_path_bonus"] = [va.bonus.points, vb.bonus.points]
+    points_a, points_b = dict(a.route_points), dict(b.route_points)
+    if points_a != points_b:
+        rules["route_points"] = [
+            {str(k): v for k, v in sorted(points_a.items())},
+            {str(k): v for k, v in sorted(points_b.items())},
+        ]
+    rules = {k: [list(x) if isinstance(x, tuple) else x for x in v] for k, v in rules.items()}
+    matched_routes = [r for r in routes_b if r in set(routes_a)]
+    matched_tickets = [t for t in tickets_b if t in set(tickets_a)]
+    return {
+        "routes": {
+            "added": [r for r in routes_b if r not in set(routes_a)],
+            "removed": [r for r in routes_a if r not in set(routes_b)],
+            "changed": _changed(
+                a, b, matched_routes, lambda m, key: _route_facts(m, m.route_index[key])
+            ),
+        },
+        "cities": {
+            "added": [c for c in cities_b if c not in set(cities_a)],
+            "removed": [c for c in cities_a if c not in set(cities_b)],
+        },
+        "tickets": {
+            "added": [t for t in tickets_b if t not in set(tickets_a)],
+            "removed": [t for t in tickets_a if t not in set(tickets_b)],
+            "changed": _changed(
+                a, b, matched_tickets, lambda m, key: _ticket_facts(m, m.ticket_index[key])
+            ),
+        },
+        "rules": rules,
+    }
+
+
+# --------------------------------------------------------------------------- playing both
+
+
+def against(a: str | Map, b: str | Map, **settings: Any) -> tuple[Playtest, Playtest]:
+    """Play the same playtest (``playtest``'s keywords) on board A and on board B.
+
+    With ``out``, A's games go to ``out/a`` and B's to ``out/b``; ``progress`` is called with
+    the board (``"a"`` or ``"b"``), the games done and the games asked. ``SimulationError`` (one
+    line) when B lacks the variant asked for or does not seat the player counts."""
+    from ..maps import load_map
+
+    first = load_map(a) if isinstance(a, str) else a
+    second = load_map(b) if isinstance(b, str) else b
+    if not {r.id for r in first.routes} & {r.id for r in second.routes}:
+        raise SimulationError(
+            f"board B ({second.id}) has no route of board A ({first.id}): it is another board, "
+            "not a changed copy of A (routes are matched by id)"
+        )
+    variant = settings.get("variant", "base")
+    for which, board in (("A", first), ("B", second)):
+        if variant not in board.variants:
+            raise SimulationError(
+                f"board {which} ({board.id}) has no variant {variant!r}; its variants: "
+                f"{', '.join(sorted(board.variants))}"
+            )
+    _check_settings(first, second, settings)
+    out = settings.pop("out", None)
+    progress: Callable[[str, int, int], None] | None = settings.pop("progress", None)
+    results = []
+    for which, board in (("a", first), ("b", second)):
+        folder = None if out is None else Path(out) / which
+        results.append(
+            playtest(
+                board,
+                out=folder,
+                progress=None if progress is None else functools.partial(progress, which),
+                **settings,
+            )
+        )
+    return results[0], results[1]
+
+
+def _check_settings(first: Map, second: Map, settings: dict[str, Any]) -> None:
+    """Refuse what either board cannot play (its player counts, rules), naming the board,
+    before any game of either is played, as ``playtest`` does for one board."""
+    from . import DEFAULT_BOTS, plan
+
+    players = settings.get("players", 2)
+    counts = (players,) if isinstance(players, int) else tuple(players)
+    for which, board in (("A", first), ("B", second)):
+        for n in counts:
+            try:
+                plan(
+                    board,
+                    tuple(settings.get("bots", DEFAULT_BOTS)),
+                    players=n,
+                    games=0,
+                    variant=settings.get("variant", "base"),
+                    seed=settings.get("seed", 0),
+                    options=settings.get("options"),
+                )
+            except SetupError as exc:
+                raise SimulationError(f"board {which} ({board.id}): {exc}") from None
+
+
+# --------------------------------------------------------------------------- the figures
+
+
+def _wins(game: GameLog) -> list[float]:
+    winners = game.winners
+    return [1 / len(winners) if q in winners else 0.0 for q in range(len(game.scores))]
+
+
+class _Facts:
+    """What one game shows, by id, so the games of two boards can be set side by side."""
+
+    def __init__(self, board: Map, game: GameLog) -> None:
+        self.claimed = {board.routes[r].id for r, _, _ in game.claims}
+        desire: Counter[str] = Counter()
+        for r, _, _ in game.claims:
+            route = board.routes[r]
+            desire[board.cities[route.a].id] += 1
+            desire[board.cities[route.b].id] += 1
+        self.reached = set(desire)
+        for c, _, _ in game.stations:
+            desire[board.cities[c].id] += 1
+        self.desire = desire
+        self.held: list[tuple[str, bool]] = [
+            (board.tickets[t].id, done) for _, t, done in game.tickets
+        ]
+        self.wins = _wins(game)
+        self.scores = [s.total for s in game.scores]
+        self.turns = game.turns
+
+
+def _entry(kind: str, key: str, figure: str, test: dict[str, Any]) -> dict[str, Any]:
+    return {"kind": kind, "id": key, "figure": figure, **test}
+
+
+Pair = tuple[_Facts, _Facts]
+
+
+def _paired(logs_a: Sequence[GameLog], logs_b: Sequence[GameLog]) -> list[tuple[GameLog, GameLog]]:
+    """The games of the same seed on both boards (each with the same lineup, or a bug)."""
+    by_seed = {g.seed: g for g in logs_b}
+    paired = [(g, by_seed[g.seed]) for g in logs_a if g.seed in by_seed]
+    for ga, gb in paired:
+        if ga.bots != gb.bots:  # the design's promise; a broken one is a bug, not a finding
+            raise SimulationError(f"game {ga.seed} seats {ga.bots} on A and {gb.bots} on B")
+    return paired
+
+
+def _game_tests(
+    paired: Sequence[tuple[GameLog, GameLog]], facts: Sequence[Pair], players: int
+) -> list[dict[str, Any]]:
+    ended = [(x.end != "cap", y.end != "cap") for x, y in paired]
+    scores = [(math.fsum(x.scores) / players, math.fsum(y.scores) / players) for x, y in facts]
+    return [
+        _entry("game", "games", "ended", paired_rate(ended)),
+        _entry("game", "games", "turns", paired_mean([(x.turns, y.turns) for x, y in facts])),
+        _entry("game", "games", "score", paired_mean(scores)),
+    ]
+
+
+def _seat_tests(facts: Sequence[Pair], players: int) -> list[dict[str, Any]]:
+    out = []
+    for q in range(players):
+        wins = [(x.wins[q], y.wins[q]) for x, y in facts]
+        scores = [(float(x.scores[q]), float(y.scores[q])) for x, y in facts]
+        out += [
+            _entry("seat", str(q), "wins", paired_mean(wins)),
+            _entry("seat", str(q), "score", paired_mean(scores)),
+        ]
+    return out
+
+
+def _route_tests(a: Map, b: Map, facts: Sequence[Pair]) -> list[dict[str, Any]]:
+    out = []
+    for route in b.routes:
+        if route.id in a.route_index:
+            key = route.id
+            pairs = [(key in x.claimed, key in y.claimed) for x, y in facts]
+            out.append(_entry("route", key, "claimed", paired_rate(pairs)))
+    return out
+
+
+def _city_tests(a: Map, b: Map, facts: Sequence[Pair]) -> list[dict[str, Any]]:
+    out = []
+    for city in b.cities:
+        if city.id in a.city_index:
+            key = city.id
+            desire = [(float(x.desire[key]), float(y.desire[key])) for x, y in facts]
+            never = [(key not in x.reached, key not in y.reached) for x, y in facts]
+            out += [
+                _entry("city", key, "desirability", paired_mean(desire)),
+                _entry("city", key, "never_reached", paired_rate(never)),
+            ]
+    return out
+
+
+def _holdings(facts: Sequence[_Facts]) -> tuple[Counter[str], Counter[str]]:
+    """How often each ticket was held, and completed, in these games."""
+    held: Counter[str] = Counter()
+    done: Counter[str] = Counter()
+    for game in facts:
+        for key, completed in game.held:
+            held[key] += 1
+            done[key] += completed
+    return held, done
+
+
+def _ticket_tests(a: Map, b: Map, variant: str, facts: Sequence[Pair]) -> list[dict[str, Any]]:
+    held_a, done_a = _holdings([x for x, _ in facts])
+    held_b, done_b = _holdings([y for _, y in facts])
+    pool_a = set(_pool(a, variant))
+    return [
+        _entry("ticket", t, "completed", two_rates(done_a[t], held_a[t], done_b[t], held_b[t]))
+        for t in _pool(b, variant)
+        if t in pool_a
+    ]
+
+
+def _adjust(tests: Sequence[dict[str, Any]]) -> int:
+    """Holm's adjusted p-value and the verdict on every test with a p-value; how many."""
+    tested = [e for e in tests if e["p"] is not None]
+    for e, adjusted in zip(tested, holm([e["p"] for e in tested]), strict=True):
+        e["p_adjusted"] = adjusted
+        e["significant"] = adjusted <= ALPHA
+    for e in tests:
+        if e["p"] is None:
+            e["p_adjusted"], e["significant"] = None, False
+    return len(tested)
+
+
+def _one_board(mine: Map, other: Map, facts: Sequence[_Facts], side: str) -> list[dict[str, Any]]:
+    """The routes of ``mine`` not on ``other``, with their claim rate (on ``side``)."""
+    return [
+        {"id": r.id, side: rate(sum(r.id in game.claimed for game in facts), len(facts))}
+        for r in mine.routes
+        if r.id not in other.route_index
+    ]
+
+
+def count_comparison(
+    a: Map, b: Map, variant: str, players: int, logs_a: Sequence[GameLog], logs_b: Sequence[GameLog]
+) -> dict[str, Any]:
+    """The comparison at one player count: every figure's change with its test, Holm-adjusted
+    over the count's tests, significant changes first in ``significant``."""
+    paired = _paired(logs_a, logs_b)
+    facts = [
+        (_Facts(a, ga), _Facts(b, gb)) for ga, gb in paired if ga.end != "cap" and gb.end != "cap"
+    ]
+    games = _game_tests(paired, facts, players)
+    seats = _seat_tests(facts, players)
+    routes = _route_tests(a, b, facts)
+    cities = _city_tests(a, b, facts)
+    tickets = _ticket_tests(a, b, variant, facts)
+    tests = [*games, *seats, *routes, *cities, *tickets]
+    tested = _adjust(tests)
+    significant = sorted(
+        (e for e in tests if e["significant"]),
+        key=lambda e: (e["p_adjusted"], -abs(_scaled(e)), e["kind"], e["id"], e["figure"]),
+    )
+    return {
+        "players": players,
+        "games": max(len(logs_a), len(logs_b)),
+        "paired": len(paired),
+        "ended_on_both": len(facts),
+        "unfinished": [sum(g.end == "cap" for g in logs_a), sum(g.end == "cap" for g in logs_b)],
+        "tests": tested,
+        "significant": [_brief(e) for e in significant],
+        "games_figures": games,
+        "seats": seats,
+        "routes": routes,
+        "added_routes": _one_board(b, a, [y for _, y in facts], "b"),
+        "removed_routes": _one_board(a, b, [x for x, _ in facts], "a"),
+        "cities": cities,
+        "tickets": tickets,
+    }
+
+
+def _scaled(e: dict[str, Any]) -> float:
+    """A change on a comparable scale for ranking: rates as they are, means relative to A's."""
+    d = float(e["difference"])
+    if e["test"] == "paired-t":
+        base = e["a"]["mean"]
+        return d / abs(base) if base else d
+    return d
+
+
+def _brief(e: dict[str, Any]) -> dict[str, Any]:
+    return {
+        k: e[k]
+        for k in ("kind", "id", "figure", "difference", "low", "high", "p", "p_adjusted", "test")
+    }
+
+
+def compare(a: Playtest, b: Playtest) -> dict[str, Any]:
+    """The comparison document (``FORMAT``) of two playtests of the same settings."""
+    if a.variant != b.variant or a.bots != b.bots or a.seed != b.seed:
+        raise SimulationError("the two playtests differ in variant, bots or seed: not paired")
+    counts_b = {r.players: r for r in b.runs}
+    if [r.players for r in a.runs] != [r.players for r in b.runs]:
+        raise SimulationError("the two playtests are of different player counts")
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "a": {"map": a.map.id, "name": a.map.name, "digest": board_digest(a.map)},
+        "b": {"map": b.map.id, "name": b.map.name, "digest": board_digest(b.map)},
+        "variant": a.variant,
+        "bots": list(a.bots),
+        "seed": a.seed,
+        "design": "paired: game g has seed + g and the same lineup on both boards",
+        "alpha": ALPHA,
+        "correction": CORRECTION,
+        "board": board_changes(a.map, b.map, a.variant),
+        "counts": [
+            count_comparison(a.map, b.map, a.variant, r.players, r.logs, counts_b[r.players].logs)
+            for r in a.runs
+        ],
+    }
+
+
+# --------------------------------------------------------------------------- words
+
+
+def _figure_words(e: dict[str, Any]) -> tuple[str, str, str]:
+    """A change as words: what, A -> B, the difference with its interval."""
+    name = {
+        ("game", "ended"): "games that ended",
+        ("game", "turns"): "game length (turns)",
+        ("game", "score"): "final score (mean of the seats)",
+    }.get((e["kind"], e["figure"]))
+    if name is None:
+        what = {"seat": "seat", "route": "route", "city": "city", "ticket": "ticket"}[e["kind"]]
+        figure = {
+            "wins": "win share",
+            "score": "score",
+            "claimed": "claimed",
+            "desirability": "desirability",
+            "never_reached": "never reached",
+            "completed": "completed when held",
+        }[e["figure"]]
+        name = f"{what} {e['id']} {figure}"
+    low, high = e["low"], e["high"]
+    if e["test"] == "paired-t" and e["figure"] != "wins":
+        a, b = e["a"]["mean"], e["b"]["mean"]
+        values = "-" if a is None else f"{a:.2f} -> {b:.2f}"
+        change = _signed(e["difference"], 2) + (
+            "" if low is None else f" ({_signed(low, 2)} to {_signed(high, 2)})"
+        )
+    else:  # a rate, or a win share (a mean of shares, read as a rate)
+        a, b = (e["a"]["mean"], e["b"]["mean"]) if e["test"] == "paired-t" else (
+            e["a"]["rate"], e["b"]["rate"])  # fmt: skip
+        values = "-" if a is None else f"{a:.1%} -> {b:.1%}"
+        change = f"{_signed(100 * e['difference'], 1)} points" + (
+            "" if low is None else f" ({_signed(100 * low, 1)} to {_signed(100 * high, 1)})"
+        )
+    return name, values, change
+
+
+def _signed(value: float, digits: int) -> str:
+    """A change with its sign, and none where it rounds to zero (no "-0.00")."""
+    text = f"{value:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text
+
+
+def _p(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.2g}" if value >= 1e-4 else "<0.0001"
+
+
+def summary(doc: dict[str, Any], top: int = 8) -> str:
+    """What a designer reads first: what differs on the boards, then per player count the
+    significant changes, most certain first (or the largest differences when none is)."""
+    lines = [
+        f"from A, {doc['a']['name']} ({doc['a']['map']}), to B, {doc['b']['name']} "
+        f"({doc['b']['map']}), variant {doc['variant']}: the same bots, seeds and lineups on "
+        "both (paired games)"
+    ]
+    board = doc["board"]
+    said = []
+    for kind in ("routes", "cities", "tickets"):
+        for how in ("added", "removed"):
+            if board[kind][how]:
+                said.append(f"{kind} {how}: {_few(board[kind][how], top)}")
+        changed = board[kind].get("changed", [])
+        for c in changed[:top]:
+            said.append(
+                f"{kind[:-1]} {c['id']}: "
+                + ", ".join(f"{k} {v[0]} -> {v[1]}" for k, v in c["changes"].items())
+            )
+        if len(changed) > top:
+            said.append(f"and {len(changed) - top} more {kind} changed")
+    for k, (x, y) in board["rules"].items():
+        said.append(f"rule {k}: {x} -> {y}")
+    lines.append("board: " + ("; ".join(said) if said else "no difference"))
+    for c in doc["counts"]:
+        lines.append("")
+        lines.append(
+            f"{c['players']} players: {c['ended_on_both']} games ended on both boards; "
+            f"{len(c['significant'])} significant change{'s' * (len(c['significant']) != 1)} "
+            f"of {c['tests']} tested (Holm, {doc['alpha']:.0%})"
+        )
+        entries = _all(c)
+        shown = [e for e in entries if e["significant"]][:top]
+        if not shown:
+            shown = sorted((e for e in entries if e["difference"]), key=lambda e: -abs(_scaled(e)))
+            shown = shown[:top]
+            lines.append(
+                "  no significant change; the largest differences:"
+                if shown
+                else "  no significant change, and no difference at all"
+            )
+        for e in shown:
+            name, values, change = _figure_words(e)
+            lines.append(f"  {name}: {values}, {change}, p {_p(e['p_adjusted'])} adjusted")
+        for r in c["removed_routes"][:top]:
+            lines.append(f"  route {r['id']} removed (claimed in {r['a']['rate']:.1%} on A)")
+        for r in c["added_routes"][:top]:
+            lines.append(f"  route {r['id']} added (claimed in {r['b']['rate']:.1%} on B)")
+    return "\n".join(lines)
+
+
+def _all(c: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every test of a count, significant first (by adjusted p), then by the size of the
+    change."""
+    entries = [*c["games_figures"], *c["seats"], *c["routes"], *c["cities"], *c["tickets"]]
+    return sorted(
+        entries,
+        key=lambda e: (
+            not e["significant"],
+            e["p_adjusted"] if e["significant"] else 0.0,
+            -abs(_scaled(e)),
+            e["kind"],
+            e["id"],
+            e["figure"],
+        ),
+    )
+
+
+# --------------------------------------------------------------------------- pictures, page
+
+
+def band(change: float) -> tuple[int, str] | None:
+    """The band of a change of a claim rate: its level (1 to 3, by ``EDGES``, negative when
+    claimed less often on B) and colour; None under the first edge (not drawn)."""
+    size = abs(change)
+    level = sum(size >= edge for edge in EDGES)
+    if level == 0:
+        return None
+    return (level, MORE[level - 1]) if change > 0 else (-level, LESS[level - 1])
+
+
+def _band_label(level: int) -> str:
+    bounds = (*EDGES, 1.0)
+    low, high = bounds[abs(level) - 1], bounds[abs(level)]
+    how = "more" if level > 0 else "less"
+    return f"{100 * low:.0f}-{100 * high:.0f} points {how} often on B"
+
+
+def _few(ids: Sequence[str], most: int = 4) -> str:
+    return ", ".join(ids[:most]) + (f" and {len(ids) - most} more" if len(ids) > most else "")
+
+
+def heat_map(board: Map, count: dict[str, Any]) -> str:
+    """B's board with the changes of ``heat_marks`` drawn on it (SVG)."""
+    svg = render_svg(board, highlights=heat_marks(count))
+    title = (
+        f"{board.name}: change of each route's claim rate against board A, "
+        f"{count['players']} players, {count['ended_on_both']} paired games"
+    )
+    return svg.replace(f"<title>{escape(board.name)}</title>", f"<title>{escape(title)}</title>", 1)
+
+
+def heat_marks(count: dict[str, Any]) -> list[Highlight]:
+    """What the heat map marks: each route banded by the change of its claim rate (blue:
+    claimed less often on B, orange: more often, darker the larger; wide: significant), an
+    added route as a change from never claimed, the cities whose desirability changed
+    significantly and by ``CITY_EDGE`` or more ringed, and the removed routes named in the
+    legend."""
+    changes: dict[str, tuple[float, bool]] = {
+        e["id"]: (e["difference"], e["significant"]) for e in count["routes"]
+    }
+    for r in count["added_routes"]:
+        changes[r["id"]] = (r["b"]["rate"], False)
+    marks: list[Highlight] = []
+    levels = [(-3, LESS[2]), (-2, LESS[1]), (-1, LESS[0]), (1, MORE[0]), (2, MORE[1]), (3, MORE[2])]
+    for level, colour in levels:
+        for significant in (True, False):
+            ids = tuple(
+                key
+                for key, (d, s) in changes.items()
+                if s == significant and band(d) == (level, colour)
+            )
+            if ids:
+                label = (
+                    f"claimed {_band_label(level)} "
+                    f"({'significant' if significant else 'not significant'}: {len(ids)} "
+                    f"route{'s' * (len(ids) != 1)})"
+                )
+                marks.append(Highlight(label, ids, (), colour, WIDE if significant else NARROW))
+    for up, colour in ((True, MORE[1]), (False, LESS[1])):
+        cities = tuple(
+            e["id"]
+            for e in count["cities"]
+            if e["figure"] == "desirability"
+            and e["significant"]
+            and abs(e["difference"]) >= CITY_EDGE
+            and (e["difference"] > 0) == up
+        )
+        if cities:
+            how = "more" if up else "less"
+            label = f"cities {how} desirable on B (significant, by {CITY_EDGE} a game or more): "
+            label += _few(cities)
+            marks.append(Highlight(label, (), cities, colour, 14.0))
+    added = [r["id"] for r in count["added_routes"]]
+    if added:
+        marks.append(
+            Highlight(f"added on B (banded as a change from never claimed): {_few(added)}",
+                      (), (), "#555555", NARROW)
+        )  # fmt: skip
+    removed = count["removed_routes"]
+    if removed:
+        text = ", ".join(f"{r['id']} ({r['a']['rate']:.0%})" for r in removed[:4])
+        more = f" and {len(removed) - 4} more" if len(removed) > 4 else ""
+        marks.append(
+            Highlight(f"removed from A (not drawn; claimed on A in): {text}{more}", (), (),
+                      LESS[2], NARROW)
+        )  # fmt: skip
+    return marks
+
+
+def scale_svg() -> str:
+    """The heat map's colour scale as a bar with its ticks (points of a percentage, B - A)."""
+    step, left = 70, 20
+    colours = [*reversed(LESS), "#ffffff", *MORE]
+    body = [
+        '<text x="10" y="16" font-size="12" font-weight="bold">Change of the claim rate, '
+        "B minus A (points of a percentage)</text>"
+    ]
+    for i, colour in enumerate(colours):
+        body.append(
+            f'<rect x="{left + i * step}" y="24" width="{step}" height="14" fill="{colour}" '
+            'stroke="#999" stroke-width="0.5"/>'
+        )
+    body.append(
+        f'<text x="{left + 3.5 * step:.0f}" y="35" text-anchor="middle" font-size="10">'
+        "not drawn</text>"
+    )
+    ticks = [-100, *(-100 * e for e in reversed(EDGES)), *(100 * e for e in EDGES), 100]
+    for i, t in enumerate(ticks):
+        body.append(
+            f'<text x="{left + i * step}" y="52" text-anchor="middle" font-size="10">'
+            f"{t:+.0f}</text>"
+        )
+    width = left * 2 + len(colours) * step
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="60" '
+        f'viewBox="0 0 {width} 60" font-family="sans-serif" class="scale">'
+        "<title>the heat map's scale</title>" + "".join(body) + "</svg>\n"
+    )
+
+
+_STYLE = """
+body { font-family: sans-serif; margin: 1.5em; color: #111; max-width: 1200px; }
+table { border-collapse: collapse; margin: 0.5em 0 1.2em; font-size: 13px; }
+th, td { border: 1px solid #ccc; padding: 2px 8px; text-align: right; }
+th { background: #f0f0f0; } td:first-child, th:first-child { text-align: left; }
+tr.significant td { font-weight: bold; } small { color: #666; }
+svg { max-width: 100%; height: auto; } details { margin: 0.4em 0 1em; }
+"""
+
+
+def _rows(entries: Sequence[dict[str, Any]]) -> str:
+    head = ["figure", "A -> B", "B - A (95 % interval)", "p", "p adjusted (Holm)", "test"]
+    out = ["<table><thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in head) + "</tr></thead>"]
+    for e in entries:
+        name, values, change = _figure_words(e)
+        cls = ' class="significant"' if e["significant"] else ""
+        cells = [name, values, change, _p(e["p"]), _p(e["p_adjusted"]), e["test"]]
+        out.append(f"<tr{cls}>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def compare_section(board: Map, doc: dict[str, Any]) -> str:
+    """The comparison as a section of a page (B's board is ``board``)."""
+    parts = [
+        '<section class="comparison">',
+        f"<h2>From A, {escape(doc['a']['name'])}, to B, {escape(doc['b']['name'])}</h2>",
+        f"<p>Variant {escape(doc['variant'])}; bots {escape(', '.join(doc['bots']))}; seeds from "
+        f"{doc['seed']}. Paired design: game <i>g</i> has the same seed and lineup on both "
+        "boards. Rates per game: McNemar's exact test, Newcombe's paired hybrid score interval; "
+        "means: paired t; ticket completion: two independent proportions. Significant (bold): "
+        f"p adjusted by Holm's method over every test of a player count at most {doc['alpha']}."
+        "</p>",
+        "<pre>" + escape(summary(doc).split("\n", 1)[1].split("\n\n")[0]) + "</pre>",
+    ]
+    for c in doc["counts"]:
+        entries = _all(c)
+        parts += [
+            f"<h3>{c['players']} players: {len(c['significant'])} significant changes of "
+            f"{c['tests']} tested ({c['ended_on_both']} games ended on both boards)</h3>",
+            _rows([e for e in entries if e["kind"] in ("game", "seat")]),
+            heat_map(board, c) if c["ended_on_both"] else "",
+            scale_svg(),
+            "<details open><summary>Every change, significant first</summary>",
+            _rows(entries),
+            "</details>",
+        ]
+        if c["removed_routes"] or c["added_routes"]:
+            rows = [
+                f"removed {r['id']}: claimed in {r['a']['rate']:.1%} on A"
+                for r in c["removed_routes"]
+            ]
+            rows += [f"added {r['id']}: claimed in {r['b']['rate']:.1%} on B"
+                     for r in c["added_routes"]]  # fmt: skip
+            parts.append("<ul>" + "".join(f"<li>{escape(x)}</li>" for x in rows) + "</ul>")
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def html_page(board: Map, doc: dict[str, Any]) -> str:
+    """The comparison as one self-contained page, linking the two boards' own reports."""
+    return (
+        "\n".join(
+            [
+                "<!DOCTYPE html>",
+                '<html lang="en"><head><meta charset="utf-8">',
+                f"<title>From {escape(doc['a']['name'])} to {escape(doc['b']['name'])}</title>"
+                f"<style>{_STYLE}</style></head><body>",
+                '<p>The reports of each board: <a href="a/report.html">A</a>, '
+                '<a href="b/report.html">B</a>.</p>',
+                compare_section(board, doc),
+                "</body></html>",
+            ]
+        )
+        + "\n"
+    )
+
+
+def write_comparison(
+    board: Map, doc: dict[str, Any], folder: str | Path, *, png: bool = True
+) -> list[Path]:
+    """Write ``compare.json``, ``compare.html`` and each count's heat map (SVG, and PNG where
+    CairoSVG is installed and ``png``) into ``folder``; the paths written."""
+    from .report import png_of
+
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    files = [
+        ("compare.json", json.dumps(doc, indent=1, ensure_ascii=False) + "\n"),
+        ("compare.html", html_page(board, doc)),
+        *(
+            (f"compare-heatmap-{c['players']}p.svg", heat_map(board, c))
+            for c in doc["counts"]
+            if c["ended_on_both"]
+        ),
+    ]
+    written = []
+    for name, text in files:
+        path = out / name
+        path.write_text(text, "utf-8")
+        written.append(path)
+        if png and name.endswith(".svg"):
+            data = png_of(text)
+            if data is not None:
+                path = path.with_suffix(".png")
+                path.write_bytes(data)
+                written.append(path)
+    return written
+
+
+__all__ = [
+    "ALPHA",
+    "EDGES",
+    "FORMAT",
+    "LESS",
+    "MORE",
+    "against",
+    "board_changes",
+    "compare",
+    "compare_section",
+    "count_comparison",
+    "heat_map",
+    "heat_marks",
+    "holm",
+    "html_page",
+    "mcnemar",
+    "paired_mean",
+    "paired_rate",
+    "summary",
+    "t_p_value",
+    "t_quantile",
+    "two_rates",
+    "write_comparison",
+]
