@@ -14,10 +14,13 @@ Definitions a board designer may want spelled out:
 - a double route's *second track* rate is the share of the games in which one track was
   claimed where the other was claimed too (closed to a second claim at 2-3 players, R26b);
 - a city's *claims* are the claims of routes ending in it, per game; *stations* the stations
-  built in it, per game; its *desirability* is the sum of the two;
+  built in it, per game; its *desirability* is the sum of the two (means over the games, with
+  their intervals); it is *reached* in a game when a route into it was claimed;
 - a ticket's *completion* is the share of its holdings completed at the end (stations'
   borrowing included); points *won* and *lost* are summed over the games, per game;
 - the *bonus decides* a game when a winner would fall behind another seat without the bonus;
+- a seat's *points* by source (routes, tickets won and lost, stations kept, the bonus) are
+  means over the seats of the finished games, with their intervals;
 - *point shares* divide the points earned (routes, completed tickets, stations kept, the bonus)
   among their sources; tickets failed are the points lost, as a share of those earned;
 - *stalls*: seats that passed (could neither draw nor claim, D1) and games that ended because
@@ -26,42 +29,19 @@ Definitions a board designer may want spelled out:
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from ..board import Map
-from ..sim.stats import Z95, wilson
+from . import shape
 from .games import GameLog
+from .intervals import mean, mean_of, rate
+
+__all__ = ["FORMAT", "VERSION", "count_figures", "figures", "mean", "rate"]  # rate, mean: old home
 
 FORMAT = "ttr_europe/playtest-figures"
-VERSION = 1
-
-
-def rate(hits: float, total: int) -> dict[str, Any]:
-    """A share with its 95 % Wilson interval."""
-    low, high = wilson(hits, total)
-    return {
-        "count": hits,
-        "of": total,
-        "rate": hits / total if total else 0.0,
-        "low": low,
-        "high": high,
-    }
-
-
-def mean(values: Sequence[float]) -> dict[str, Any]:
-    """A mean with its 95 % normal interval (no interval below two values)."""
-    n = len(values)
-    if n == 0:
-        return {"n": 0, "mean": None, "low": None, "high": None}
-    m = math.fsum(values) / n
-    if n < 2:
-        return {"n": n, "mean": m, "low": None, "high": None}
-    sd = math.sqrt(math.fsum((v - m) ** 2 for v in values) / (n - 1))
-    half = Z95 * sd / math.sqrt(n)
-    return {"n": n, "mean": m, "low": m - half, "high": m + half}
+VERSION = 2  # 2: the shape of the game; cities and points a seat with intervals
 
 
 def figures(
@@ -84,6 +64,8 @@ def count_figures(
     """The figures of the games at one player count."""
     done = [g for g in logs if g.end != "cap"]
     games = len(done)
+    seats = _seats(done, players)
+    tickets = shape.ticket_difficulty(board, _tickets(board, variant, done), done)
     return {
         "players": players,
         "games": len(logs),
@@ -93,11 +75,15 @@ def count_figures(
         "turns": mean([g.turns for g in done]),
         "rounds": mean([g.turns / players for g in done]),
         "bots": _bots(done),
-        "seats": _seats(done, players),
+        "seats": seats,
+        "seat_advantage": shape.seat_advantage(seats, players),
+        "distributions": shape.distributions(done),
         "routes": _routes(board, done),
         "doubles": _doubles(board, done),
         "cities": _cities(board, done),
-        "tickets": _tickets(board, variant, done),
+        "tickets": tickets,
+        "ticket_outliers": shape.ticket_outliers(tickets),
+        "rarely_used": shape.neglected(board, done),
         "longest_path": _longest(done),
         "points": _points(board, done),
         "stalls": _stalls(done),
@@ -196,23 +182,34 @@ def _doubles(board: Map, games: Sequence[GameLog]) -> list[dict[str, Any]]:
 
 
 def _cities(board: Map, games: Sequence[GameLog]) -> list[dict[str, Any]]:
-    claims = [0] * len(board.cities)
-    stations = [0] * len(board.cities)
+    """Per city: the games in which a route into it was claimed; claims and stations a game
+    and their sum (its desirability), each a mean over the games."""
+    sums = [[0, 0, 0] for _ in board.cities]  # claims, stations, desirability
+    squares = [[0, 0, 0] for _ in board.cities]
+    reached = [0] * len(board.cities)
     for g in games:
+        here: dict[int, list[int]] = {}
         for route, _, _ in g.claims:
             r = board.routes[route]
-            claims[r.a] += 1
-            claims[r.b] += 1
+            here.setdefault(r.a, [0, 0])[0] += 1
+            here.setdefault(r.b, [0, 0])[0] += 1
         for city, _, _ in g.stations:
-            stations[city] += 1
-    n = len(games) or 1
+            here.setdefault(city, [0, 0])[1] += 1
+        for city, (claims, stations) in here.items():
+            reached[city] += claims > 0
+            for k, v in enumerate((claims, stations, claims + stations)):
+                sums[city][k] += v
+                squares[city][k] += v * v
+    n = len(games)
     return [
         {
             "id": c.id,
             "name": c.name,
-            "claims": claims[c.index] / n,
-            "stations": stations[c.index] / n,
-            "desirability": (claims[c.index] + stations[c.index]) / n,
+            "reached": rate(reached[c.index], n),
+            **{
+                name: mean_of(sums[c.index][k], squares[c.index][k], n)
+                for k, name in enumerate(("claims", "stations", "desirability"))
+            },
         }
         for c in board.cities
     ]
@@ -263,32 +260,39 @@ def _longest(games: Sequence[GameLog]) -> dict[str, Any]:
 
 
 def _points(board: Map, games: Sequence[GameLog]) -> dict[str, Any]:
-    routes = sum(s.route_points for g in games for s in g.scores)
-    stations = sum(s.station_points for g in games for s in g.scores)
-    bonus = sum(s.bonus for g in games for s in g.scores)
-    won = sum(board.tickets[t].points for g in games for _, t, d in g.tickets if d)
-    lost = sum(board.tickets[t].points for g in games for _, t, d in g.tickets if not d)
-    earned = routes + won + stations + bonus
-    seats = sum(len(g.scores) for g in games) or 1
+    parts: dict[str, list[int]] = {
+        "routes": [],
+        "tickets_won": [],
+        "tickets_lost": [],
+        "stations": [],
+        "bonus": [],
+    }
+    for g in games:
+        won = [0] * len(g.scores)
+        lost = [0] * len(g.scores)
+        for q, t, d in g.tickets:
+            (won if d else lost)[q] += board.tickets[t].points
+        parts["tickets_won"] += won
+        parts["tickets_lost"] += lost
+        for s in g.scores:
+            parts["routes"].append(s.route_points)
+            parts["stations"].append(s.station_points)
+            parts["bonus"].append(s.bonus)
+    totals = {name: sum(values) for name, values in parts.items()}
+    earned = totals["routes"] + totals["tickets_won"] + totals["stations"] + totals["bonus"]
 
     def share(points: int) -> float:
         return points / earned if earned else 0.0
 
     return {
-        "per_seat": {
-            "routes": routes / seats,
-            "tickets_won": won / seats,
-            "tickets_lost": lost / seats,
-            "stations": stations / seats,
-            "bonus": bonus / seats,
-        },
+        "per_seat": {name: mean(values) for name, values in parts.items()},
         "shares": {
-            "routes": share(routes),
-            "tickets": share(won),
-            "stations": share(stations),
-            "bonus": share(bonus),
+            "routes": share(totals["routes"]),
+            "tickets": share(totals["tickets_won"]),
+            "stations": share(totals["stations"]),
+            "bonus": share(totals["bonus"]),
         },
-        "lost_share": share(lost),
+        "lost_share": share(totals["tickets_lost"]),
         "total": mean([s.total for g in games for s in g.scores]),
     }
 
