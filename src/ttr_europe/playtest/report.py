@@ -113,7 +113,8 @@ def _heat_route(
     ]
     if rare:
         out.append(
-            f'<line {line} stroke="{scale.CASING}" stroke-width="2" stroke-dasharray="4,4" class="dash"/>'
+            f'<line {line} stroke="{scale.CASING}" stroke-width="2" '
+            'stroke-dasharray="4,4" class="dash"/>'
         )
     out.append("</g>")
     return out
