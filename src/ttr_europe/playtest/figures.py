@@ -31,6 +31,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 from ..board import Map
@@ -65,6 +67,8 @@ def count_figures(
     done = [g for g in logs if g.end != "cap"]
     games = len(done)
     seats = _seats(done, players)
+    routes = _routes(board, done)
+    cities = _cities(board, done)
     tickets = shape.ticket_difficulty(board, _tickets(board, variant, done), done)
     return {
         "players": players,
@@ -78,12 +82,12 @@ def count_figures(
         "seats": seats,
         "seat_advantage": shape.seat_advantage(seats, players),
         "distributions": shape.distributions(done),
-        "routes": _routes(board, done),
+        "routes": routes,
         "doubles": _doubles(board, done),
-        "cities": _cities(board, done),
+        "cities": cities,
         "tickets": tickets,
         "ticket_outliers": shape.ticket_outliers(tickets),
-        "rarely_used": shape.neglected(board, done),
+        "rarely_used": shape.neglected(routes, cities, games),
         "longest_path": _longest(done),
         "points": _points(board, done),
         "stalls": _stalls(done),
@@ -183,35 +187,39 @@ def _doubles(board: Map, games: Sequence[GameLog]) -> list[dict[str, Any]]:
 
 def _cities(board: Map, games: Sequence[GameLog]) -> list[dict[str, Any]]:
     """Per city: the games in which a route into it was claimed; claims and stations a game
-    and their sum (its desirability), each a mean over the games."""
-    sums = [[0, 0, 0] for _ in board.cities]  # claims, stations, desirability
-    squares = [[0, 0, 0] for _ in board.cities]
-    reached = [0] * len(board.cities)
+    and their sum (its desirability), each a mean over the games (kept as sums of values and
+    of squares, counted at C speed: a route is claimed once a game at most)."""
+    ends = [(r.a, r.b) for r in board.routes]
+    first = itemgetter(0)
+    n_cities = len(board.cities)
+    tally: Counter[tuple[int, int]] = Counter()  # (city, claims into it): games
+    stations, stations2, both = [0] * n_cities, [0] * n_cities, [0] * n_cities
     for g in games:
-        here: dict[int, list[int]] = {}
-        for route, _, _ in g.claims:
-            r = board.routes[route]
-            here.setdefault(r.a, [0, 0])[0] += 1
-            here.setdefault(r.b, [0, 0])[0] += 1
-        for city, _, _ in g.stations:
-            here.setdefault(city, [0, 0])[1] += 1
-        for city, (claims, stations) in here.items():
-            reached[city] += claims > 0
-            for k, v in enumerate((claims, stations, claims + stations)):
-                sums[city][k] += v
-                squares[city][k] += v * v
+        here = Counter(chain.from_iterable(map(ends.__getitem__, map(first, g.claims))))
+        tally.update(here.items())
+        if g.stations:
+            for city, s in Counter(map(first, g.stations)).items():
+                stations[city] += s
+                stations2[city] += s * s
+                both[city] += s * here[city]
+    claims, claims2, reached = [0] * n_cities, [0] * n_cities, [0] * n_cities
+    for (city, c), times in tally.items():
+        claims[city] += c * times
+        claims2[city] += c * c * times
+        reached[city] += times
     n = len(games)
     return [
         {
             "id": c.id,
             "name": c.name,
-            "reached": rate(reached[c.index], n),
-            **{
-                name: mean_of(sums[c.index][k], squares[c.index][k], n)
-                for k, name in enumerate(("claims", "stations", "desirability"))
-            },
+            "reached": rate(reached[i], n),
+            "claims": mean_of(claims[i], claims2[i], n),
+            "stations": mean_of(stations[i], stations2[i], n),
+            "desirability": mean_of(
+                claims[i] + stations[i], claims2[i] + 2 * both[i] + stations2[i], n
+            ),
         }
-        for c in board.cities
+        for i, c in enumerate(board.cities)
     ]
 
 

@@ -29,6 +29,7 @@ import functools
 import math
 from collections import Counter
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any
 
 from ..board import Map
@@ -144,16 +145,16 @@ def ticket_difficulty(
     paths = ticket_paths(board)
     held: Counter[int] = Counter()
     contested: Counter[int] = Counter()
+    pair = itemgetter(0, 1)
     for g in games:
-        if not g.tickets:
-            continue
-        by_seat: dict[int, set[int]] = {}
-        for route, seat, _ in g.claims:
-            by_seat.setdefault(seat, set()).add(route)
+        owner = dict(map(pair, g.claims))  # route -> the seat that claimed it
+        others: dict[int, set[int]] = {}  # seat -> the routes the other seats claimed
         for seat, t, _ in g.tickets:
             held[t] += 1
-            on = paths[t][1]
-            contested[t] += any(q != seat and not on.isdisjoint(rs) for q, rs in by_seat.items())
+            theirs = others.get(seat)
+            if theirs is None:
+                theirs = others[seat] = {r for r, q in owner.items() if q != seat}
+            contested[t] += not paths[t][1].isdisjoint(theirs)
     for entry in tickets:
         t = board.ticket_index[entry["id"]]
         trains = paths[t][0]
@@ -209,29 +210,25 @@ def _outlier(
     }
 
 
-def neglected(board: Map, games: Sequence[GameLog]) -> dict[str, Any]:
-    """Routes never or rarely claimed and cities never or rarely reached, with their rates."""
-    claimed: Counter[int] = Counter()
-    reached: Counter[int] = Counter()
-    for g in games:
-        routes = {route for route, _, _ in g.claims}
-        claimed.update(routes)
-        reached.update({c for r in routes for c in (board.routes[r].a, board.routes[r].b)})
-    n = len(games)
+def neglected(
+    routes: Sequence[dict[str, Any]], cities: Sequence[dict[str, Any]], games: int
+) -> dict[str, Any]:
+    """Routes never or rarely claimed and cities never or rarely reached, with their rates
+    (read from the route and city figures: a route is claimed at most once a game)."""
 
-    def rare(count: int) -> bool:
-        return count == 0 or rate(count, n)["high"] < RARE
+    def rare(share: dict[str, Any]) -> bool:
+        return games > 0 and (share["count"] == 0 or share["high"] < RARE)
 
     return {
         "rare_below": RARE,
         "routes": [
-            {"id": r.id, "claimed": rate(claimed[r.index], n), "never": claimed[r.index] == 0}
-            for r in board.routes
-            if rare(claimed[r.index])
+            {"id": r["id"], "claimed": r["claimed"], "never": r["claimed"]["count"] == 0}
+            for r in routes
+            if rare(r["claimed"])
         ],
         "cities": [
-            {"id": c.id, "reached": rate(reached[c.index], n), "never": reached[c.index] == 0}
-            for c in board.cities
-            if rare(reached[c.index])
+            {"id": c["id"], "reached": c["reached"], "never": c["reached"]["count"] == 0}
+            for c in cities
+            if rare(c["reached"])
         ],
     }
