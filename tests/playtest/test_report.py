@@ -136,11 +136,10 @@ def test_the_page_gives_the_shape_of_the_game_with_its_intervals(result: Any) ->
     summary = page[page.index('class="summary"') : page.index("</table>")]
     for count in doc["counts"]:
         first = count["seat_advantage"]["first"]
-        verdict = {"above": "above", "below": "below", "fair": "consistent with it"}
+        verdict = {"above": "above fair", "below": "below fair", "fair": "consistent with fair"}
         assert (
-            f"seat 1 wins {first['rate']:.1%} <small>({first['low']:.1%}-{first['high']:.1%})"
-            f"</small>: {verdict[count['seat_advantage']['first_verdict']]} the fair "
-            f"{1 / count['players']:.1%}"
+            f"{first['rate']:.1%} <small>({first['low']:.1%}-{first['high']:.1%})</small>, fair "
+            f"{1 / count['players']:.1%}: {verdict[count['seat_advantage']['first_verdict']]}"
         ) in summary
         margin = count["distributions"]["margin"]["mean"]
         assert f"{margin['mean']:.1f} <small>({margin['low']:.1f}-{margin['high']:.1f})" in summary

@@ -333,7 +333,7 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]], cls: str = "") ->
 
 QUANTILE_NAMES = {"0": "min", "0.1": "10 %", "0.25": "25 %", "0.5": "median", "0.75": "75 %",
                   "0.9": "90 %", "1": "max"}  # fmt: skip
-VERDICTS = {"above": "above", "below": "below", "fair": "consistent with it"}
+VERDICTS = {"above": "above fair", "below": "below fair", "fair": "consistent with fair"}
 
 
 def _verdict(wins: dict[str, Any], fair: float) -> str:
@@ -342,10 +342,10 @@ def _verdict(wins: dict[str, Any], fair: float) -> str:
 
 
 def _first_seat(advantage: dict[str, Any]) -> str:
-    first = advantage["first"]
+    """Seat 1's win rate, the fair share and whether its interval excludes it."""
     return (
-        f"seat 1 wins {_pct(first)}: {VERDICTS[advantage['first_verdict']]} "
-        f"the fair {advantage['fair']:.1%}"
+        f"{_pct(advantage['first'])}, fair {advantage['fair']:.1%}: "
+        f"{VERDICTS[advantage['first_verdict']]}"
     )
 
 
@@ -476,7 +476,7 @@ def _count_section(board: Map, c: dict[str, Any]) -> list[str]:
             ],
         ),
         "<h3>Seats</h3>",
-        f"<p>Seat 1 plays first. {_first_seat(c['seat_advantage'])}</p>",
+        f"<p>Seat 1 plays first; it wins {_first_seat(c['seat_advantage'])}.</p>",
         _table(
             ["seat", "win rate", "against the fair share", "mean score"],
             [
