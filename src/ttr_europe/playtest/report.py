@@ -120,6 +120,10 @@ def _heat_route(
     return out
 
 
+def _n(count: int, one: str, many: str | None = None) -> str:
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
 def heat_legend(count: dict[str, Any], top: float) -> list[str]:
     """The scale's steps, each with its range and how many routes and cities fall in it."""
     routes = [0] * len(scale.HEAT)
@@ -141,8 +145,8 @@ def heat_legend(count: dict[str, Any], top: float) -> list[str]:
             f'<rect class="step" x="{x}" y="10" width="140" height="16" fill="{ink}" '
             f'stroke="{scale.CASING}"/>',
             f'<text x="{x}" y="40">{low:.0%}-{high:.0%}</text>',
-            f'<text x="{x}" y="54" class="step-count">{routes[i]} routes, {cities[i]} '
-            "cities</text>",
+            f'<text x="{x}" y="54" class="step-count">{_n(routes[i], "route")}, '
+            f"{_n(cities[i], 'city', 'cities')}</text>",
         ]
     rare = count["rarely_used"]
     out += [
