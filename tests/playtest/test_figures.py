@@ -22,7 +22,6 @@ from ttr_europe.loop import play_out
 from ttr_europe.maps import load_map, load_map_file
 from ttr_europe.players.mcts import Playout
 from ttr_europe.playtest import Playtest, playtest
-from ttr_europe.playtest.figures import mean, rate
 from ttr_europe.playtest.games import PlaytestSpec, seat_stream
 from ttr_europe.records import GameRecord
 from ttr_europe.rules import apply, events_between, legal_actions
@@ -394,22 +393,3 @@ def test_the_cores_figures_match_the_replayed_records(
     )
     assert result.engine == "core"
     check_against_records(result)
-
-
-def test_a_rate_carries_its_wilson_interval() -> None:
-    assert rate(8, 10) == {"count": 8, "of": 10, "rate": 0.8, **dict(zip(("low", "high"),
-                           wilson(8, 10), strict=True))}  # fmt: skip
-    assert rate(0, 0) == {"count": 0, "of": 0, "rate": 0.0, "low": 0.0, "high": 1.0}
-    half = rate(2.5, 5)  # shared wins count as fractions
-    assert half["rate"] == 0.5 and half["low"] < 0.5 < half["high"]
-
-
-def test_a_mean_carries_its_normal_interval_from_two_values_on() -> None:
-    assert mean([]) == {"n": 0, "mean": None, "low": None, "high": None}
-    assert mean([7.0]) == {"n": 1, "mean": 7.0, "low": None, "high": None}
-    two = mean([1.0, 3.0])  # sd sqrt(2), standard error 1: mean 2 +- 1.96
-    assert two["n"] == 2 and two["mean"] == 2.0
-    assert two["low"] == pytest.approx(2 - 1.96, abs=1e-3)
-    assert two["high"] == pytest.approx(2 + 1.96, abs=1e-3)
-    same = mean([4.0] * 5)
-    assert same["low"] == same["mean"] == same["high"] == 4.0

@@ -1,19 +1,15 @@
 """The shape of the game's rules on figures made by hand (``playtest/shape.py``): the
-histogram's width, the quantiles, seat 1's verdict, the outliers' fences; and the heat map's
-scale (``playtest/scale.py``) under the project's own colour check. The figures of real games
-are recounted from replayed records in test_figures.py."""
+histogram's width, the quantiles, seat 1's verdict, the outliers' fences. The figures of real
+games are recounted from replayed records in test_figures.py."""
 
 from __future__ import annotations
 
-import itertools
 import statistics
 from typing import Any
 
 import pytest
 
-from ttr_europe.colours import CARD_COLOURS, ROUTE_COLOURS, VISIONS
-from ttr_europe.playtest import scale
-from ttr_europe.playtest.intervals import mean, mean_of, rate
+from ttr_europe.playtest.intervals import rate
 from ttr_europe.playtest.shape import (
     bin_width,
     distribution,
@@ -83,28 +79,3 @@ def test_outliers_lie_beyond_the_tukey_fences() -> None:
     assert fences["points_per_train"] == pytest.approx([0.425, 2.425])
     assert fences["completed"] == pytest.approx([0.45, 0.55])
     assert ticket_outliers(tickets[:3]) == []  # fewer than four: no fences
-
-
-def test_a_mean_of_sums_is_the_mean_of_the_values() -> None:
-    values = [3.0, 0.0, 1.0, 7.0, 2.0]
-    assert mean_of(sum(values), sum(v * v for v in values), 5) == pytest.approx(mean(values))
-    assert mean_of(4.0, 16.0, 1) == mean([4.0]) and mean_of(0, 0, 0) == mean([])
-
-
-def test_the_heat_scale_stays_readable_in_every_simulated_vision() -> None:
-    """Neighbouring steps at least MIN_STEP apart (CIEDE2000) after protanopia, deuteranopia
-    and tritanopia as for normal vision; lightness falling step by step in every vision."""
-    found = scale.step_distances()
-    assert set(found) == set(VISIONS) >= {"protanopia", "deuteranopia", "tritanopia"}
-    for vision, steps in found.items():
-        assert len(steps) == len(scale.HEAT) - 1
-        assert min(steps) >= scale.MIN_STEP, vision
-    for vision, light in scale.lightness().items():
-        assert all(a > b + 10 for a, b in itertools.pairwise(light)), vision
-    assert not {CARD_COLOURS[c] for c in ROUTE_COLOURS} & set(scale.HEAT)
-
-
-def test_a_share_falls_in_the_step_of_its_bounds() -> None:
-    assert [scale.step(x) for x in (0.0, 0.19, 0.2, 0.59, 0.6, 0.8, 1.0)] == [0, 0, 1, 2, 3, 4, 4]
-    assert scale.colour(0.95) == scale.HEAT[-1] == "#440154"
-    assert len(scale.BOUNDS) == len(scale.HEAT) + 1

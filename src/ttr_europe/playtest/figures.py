@@ -36,9 +36,15 @@ from operator import itemgetter
 from typing import Any
 
 from ..board import Map
-from . import shape
 from .games import GameLog
 from .intervals import mean, mean_of, rate
+from .shape import (
+    distributions,
+    neglected,
+    seat_advantage,
+    ticket_difficulty,
+    ticket_outliers,
+)
 
 __all__ = ["FORMAT", "VERSION", "count_figures", "figures", "mean", "rate"]  # rate, mean: old home
 
@@ -69,7 +75,7 @@ def count_figures(
     seats = _seats(done, players)
     routes = _routes(board, done)
     cities = _cities(board, done)
-    tickets = shape.ticket_difficulty(board, _tickets(board, variant, done), done)
+    tickets = ticket_difficulty(board, _tickets(board, variant, done), done)
     return {
         "players": players,
         "games": len(logs),
@@ -80,14 +86,14 @@ def count_figures(
         "rounds": mean([g.turns / players for g in done]),
         "bots": _bots(done),
         "seats": seats,
-        "seat_advantage": shape.seat_advantage(seats, players),
-        "distributions": shape.distributions(done),
+        "seat_advantage": seat_advantage(seats, players),
+        "distributions": distributions(done),
         "routes": routes,
         "doubles": _doubles(board, done),
         "cities": cities,
         "tickets": tickets,
-        "ticket_outliers": shape.ticket_outliers(tickets),
-        "rarely_used": shape.neglected(routes, cities, games),
+        "ticket_outliers": ticket_outliers(tickets),
+        "rarely_used": neglected(routes, cities, games),
         "longest_path": _longest(done),
         "points": _points(board, done),
         "stalls": _stalls(done),
