@@ -141,6 +141,14 @@ def test_the_page_gives_the_shape_of_the_game_with_its_intervals(result: Any) ->
             f"{first['rate']:.1%} <small>({first['low']:.1%}-{first['high']:.1%})</small>, fair "
             f"{1 / count['players']:.1%}: {verdict[count['seat_advantage']['first_verdict']]}"
         ) in summary
+        by_seat = "<br>".join(
+            f"{q + 1}: {w['rate']:.1%} <small>({w['low']:.1%}-{w['high']:.1%})</small>"
+            for q, w in enumerate(count["seat_advantage"]["wins"])
+        )
+        assert (
+            f"<td>{by_seat}</td>" in summary
+            and len(count["seat_advantage"]["wins"]) == count["players"]
+        )
         margin = count["distributions"]["margin"]["mean"]
         assert f"{margin['mean']:.1f} <small>({margin['low']:.1f}-{margin['high']:.1f})" in summary
         section = page[page.index(f'id="players-{count["players"]}"') :]

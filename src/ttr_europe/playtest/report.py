@@ -435,6 +435,7 @@ def html_report(board: Map, doc: dict[str, Any]) -> str:
                 "bonus decides",
                 "ended by passes",
                 "seat 1 wins (fair share)",
+                "win rate by seat",
                 "winning margin",
             ],
             [
@@ -448,6 +449,9 @@ def html_report(board: Map, doc: dict[str, Any]) -> str:
                     _pct(c["longest_path"]["bonus_decides"]),
                     _pct(c["ended_by_passes"]),
                     _first_seat(c["seat_advantage"]),
+                    "<br>".join(
+                        f"{q + 1}: {_pct(w)}" for q, w in enumerate(c["seat_advantage"]["wins"])
+                    ),
                     _num(c["distributions"]["margin"]["mean"]),
                 ]
                 for c in doc["counts"]
@@ -511,7 +515,7 @@ def _count_section(board: Map, c: dict[str, Any]) -> list[str]:
                 ]
             ],
         ),
-        "<h3>Route contention and city desirability</h3>",
+        "<h3>Route contention and cities reached</h3>",
         heat_map(board, c),
     ]
     routes = sorted(c["routes"], key=lambda r: (-r["claimed"]["rate"], r["id"]))
