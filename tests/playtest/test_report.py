@@ -163,6 +163,12 @@ def test_the_page_gives_the_shape_of_the_game_with_its_intervals(result: Any) ->
                 assert f"{c['rate']:.1%} <small>({c['low']:.1%}-{c['high']:.1%})" in section
         for o in count["ticket_outliers"]:
             assert f"<li>{o['id']}: " in section
+        for key, label in (("turns", "turns a game"), ("margin", "winning margin")):
+            q = count["distributions"][key]["quantiles"]
+            row = section[section.index(f"<td>{label}</td>") :].split("</tr>", 1)[0]
+            cells = re.findall(r"<td>([^<]*)</td>", row)[1:]
+            wanted = ("0", "0.1", "0.25", "0.5", "0.75", "0.9", "1")
+            assert cells == [f"{q[k]:g}" for k in wanted]
         rare = count["rarely_used"]
         assert f"Routes rarely claimed ({len(rare['routes'])})" in section
         for r in rare["routes"]:
