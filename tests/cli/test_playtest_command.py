@@ -67,3 +67,31 @@ def status(argv: list[str]) -> int:
         return main(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
+
+
+def test_without_cairosvg_the_command_says_in_one_line_how_to_get_pngs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ttr_europe.cli.playtest import PNG_HINT
+    from ttr_europe.playtest import report
+
+    monkeypatch.setattr(report, "png_of", lambda svg: None)  # as without CairoSVG
+    args = ["playtest", str(EXAMPLE), "--games", "4", "--backend", "serial", "--out"]
+    assert main([*args, str(tmp_path / "a")]) == 0
+    captured = capsys.readouterr()
+    hints = [line for line in captured.err.splitlines() if "PNG" in line]
+    assert hints == [PNG_HINT] and 'pip install "ttr_europe[webtest]"' in PNG_HINT
+    assert not list((tmp_path / "a").glob("*.png")) and list((tmp_path / "a").glob("*.svg"))
+    assert "seat 1 wins" in captured.out and "winning margin: median" in captured.out
+    assert main([*args, str(tmp_path / "b"), "--no-png"]) == 0  # none asked: nothing to say
+    assert "PNG" not in capsys.readouterr().err
+
+
+def test_the_png_hint_names_an_extra_that_brings_cairosvg() -> None:
+    import tomllib
+
+    from ttr_europe.cli.playtest import PNG_HINT
+
+    extra = PNG_HINT.split('"ttr_europe[')[1].split("]")[0]
+    project = tomllib.loads((EXAMPLE.parents[1] / "pyproject.toml").read_text())
+    assert any(d.startswith("cairosvg") for d in project["project"]["optional-dependencies"][extra])

@@ -5,6 +5,8 @@ for the ladder's bots and the core's; rates and means with their intervals."""
 
 from __future__ import annotations
 
+import math
+import statistics
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,6 @@ from ttr_europe.loop import play_out
 from ttr_europe.maps import load_map, load_map_file
 from ttr_europe.players.mcts import Playout
 from ttr_europe.playtest import Playtest, playtest
-from ttr_europe.playtest.figures import mean, rate
 from ttr_europe.playtest.games import PlaytestSpec, seat_stream
 from ttr_europe.records import GameRecord
 from ttr_europe.rules import apply, events_between, legal_actions
@@ -140,8 +141,8 @@ def check_against_records(result: Playtest) -> None:
         )
         for c in figures["cities"]:
             city = board.city_index[c["id"]]
-            assert c["stations"] == pytest.approx(built[city] / len(ended))
-            assert c["claims"] == pytest.approx(touching[city] / len(ended))
+            assert c["stations"]["mean"] == pytest.approx(built[city] / len(ended))
+            assert c["claims"]["mean"] == pytest.approx(touching[city] / len(ended))
         done = Counter(
             t.ticket for g in ended for p in g["players"] for t in p.tickets if t.completed
         )
@@ -165,9 +166,9 @@ def check_against_records(result: Playtest) -> None:
             assert b["wins"]["count"] == pytest.approx(wins[b["name"]])
         routes = sum(p.route_points for g in ended for p in g["players"])
         seats = sum(len(g["players"]) for g in ended)
-        assert figures["points"]["per_seat"]["routes"] == pytest.approx(routes / seats)
+        assert figures["points"]["per_seat"]["routes"]["mean"] == pytest.approx(routes / seats)
         bonus = sum(p.bonus for g in ended for p in g["players"])
-        assert figures["points"]["per_seat"]["bonus"] == pytest.approx(bonus / seats)
+        assert figures["points"]["per_seat"]["bonus"]["mean"] == pytest.approx(bonus / seats)
         turns = sum(g["turns"] for g in ended) / len(ended)
         assert figures["turns"]["mean"] == pytest.approx(turns)
         by_passes = sum(g["end"] == "passes" for g in ended)
@@ -182,6 +183,192 @@ def check_against_records(result: Playtest) -> None:
             // 2
         )
         assert sum(d["second_track"]["count"] for d in figures["doubles"]) == second
+        check_shape(board, ended, figures)
+
+
+def spread(values: list[float]) -> tuple[float, float]:
+    """Mean and its 95 % normal half-width, counted here (statistics, not the module's)."""
+    if len(values) < 2:
+        return (statistics.fmean(values), 0.0)
+    return statistics.fmean(values), 1.959964 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def assert_mean(figure: dict[str, Any], values: list[float]) -> None:
+    m, half = spread(values)
+    assert figure["n"] == len(values)
+    assert figure["mean"] == pytest.approx(m, abs=1e-9)
+    if len(values) >= 2:
+        assert figure["high"] - figure["mean"] == pytest.approx(half, abs=1e-6)
+        assert figure["mean"] - figure["low"] == pytest.approx(half, abs=1e-6)
+
+
+def assert_rate(figure: dict[str, Any], hits: float, total: int) -> None:
+    assert (figure["count"], figure["of"]) == (pytest.approx(hits), total)
+    assert (figure["low"], figure["high"]) == pytest.approx(wilson(hits, total))
+
+
+def assert_distribution(figure: dict[str, Any], values: list[int]) -> None:
+    """Each bin's count recounted, every value in a bin, the quantiles from ``statistics``."""
+    start, width, counts = figure["start"], figure["width"], figure["counts"]
+    assert width in (1, 2, 5, 10, 20, 50, 100, 200, 500) and len(counts) <= 40
+    assert start % width == 0 and start <= min(values) < start + width
+    assert start + width * (len(counts) - 1) <= max(values) < start + width * len(counts)
+    for i, n in enumerate(counts):
+        assert n == sum(start + i * width <= v < start + (i + 1) * width for v in values)
+    assert sum(counts) == len(values)
+    assert_mean(figure["mean"], [float(v) for v in values])
+    q = figure["quantiles"]
+    assert (q["0"], q["1"]) == (min(values), max(values))
+    if len(values) >= 2:
+        quartiles = statistics.quantiles(values, n=4, method="inclusive")
+        deciles = statistics.quantiles(values, n=10, method="inclusive")
+        assert [q["0.25"], q["0.5"], q["0.75"]] == pytest.approx(quartiles)
+        assert [q["0.1"], q["0.9"]] == pytest.approx([deciles[0], deciles[-1]])
+
+
+def distances(board: Map) -> list[list[float]]:
+    """Every pair's fewest trains on the empty board, by Floyd-Warshall (not networkx)."""
+    n = len(board.cities)
+    d = [[0.0 if i == j else math.inf for j in range(n)] for i in range(n)]
+    for r in board.routes:
+        d[r.a][r.b] = d[r.b][r.a] = min(d[r.a][r.b], r.length)
+    for k in range(n):
+        for i in range(n):
+            for j in range(n):
+                if d[i][k] + d[k][j] < d[i][j]:
+                    d[i][j] = d[i][k] + d[k][j]
+    return d
+
+
+def check_shape(board: Map, ended: list[dict[str, Any]], figures: dict[str, Any]) -> None:
+    """The shape of the game, recounted from the replayed games."""
+    players = figures["players"]
+    shape = figures["distributions"]
+    assert_distribution(shape["turns"], [g["turns"] for g in ended])
+    assert_distribution(shape["scores"], [p.total for g in ended for p in g["players"]])
+    margins = []
+    for g in ended:
+        totals = sorted((p.total for p in g["players"]), reverse=True)
+        margins.append(totals[0] - totals[1])
+    assert_distribution(shape["margin"], margins)
+    wins = [0.0] * players
+    for g in ended:
+        winners = [q for q, p in enumerate(g["players"]) if p.rank == 1]
+        for q in winners:
+            wins[q] += 1 / len(winners)
+    advantage = figures["seat_advantage"]
+    assert advantage["fair"] == pytest.approx(1 / players)
+    for q, w in enumerate(advantage["wins"]):
+        assert_rate(w, wins[q], len(ended))
+    low, high = wilson(wins[0], len(ended))
+    fair = 1 / players
+    assert advantage["first_verdict"] == (
+        "above" if low > fair else "below" if high < fair else "fair"
+    )
+    for part, values in {
+        "routes": [p.route_points for g in ended for p in g["players"]],
+        "stations": [p.station_points for g in ended for p in g["players"]],
+        "bonus": [p.bonus for g in ended for p in g["players"]],
+        "tickets_won": [
+            sum(t.points for t in p.tickets if t.completed) for g in ended for p in g["players"]
+        ],
+        "tickets_lost": [
+            sum(-t.points for t in p.tickets if not t.completed)
+            for g in ended
+            for p in g["players"]
+        ],
+    }.items():
+        assert_mean(figures["points"]["per_seat"][part], [float(v) for v in values])
+    check_cities(board, ended, figures)
+    check_tickets(board, ended, figures)
+
+
+def check_cities(board: Map, ended: list[dict[str, Any]], figures: dict[str, Any]) -> None:
+    """Each city's figures per game, and the routes and cities rarely used."""
+    n = len(ended)
+    claimed = Counter(r for g in ended for r in {c[0] for c in g["claims"]})
+    for c in figures["cities"]:
+        city = board.city_index[c["id"]]
+        into = [
+            sum(city in (board.routes[r].a, board.routes[r].b) for r, _, _ in g["claims"])
+            for g in ended
+        ]
+        built = [sum(s == city for s, _, _ in g["stations"]) for g in ended]
+        assert_mean(c["claims"], [float(v) for v in into])
+        assert_mean(c["stations"], [float(v) for v in built])
+        assert_mean(c["desirability"], [float(a + b) for a, b in zip(into, built, strict=True)])
+        assert_rate(c["reached"], sum(v > 0 for v in into), n)
+    rare = figures["rarely_used"]
+    assert rare["rare_below"] == 0.05
+    expected = [
+        r.id for r in board.routes if claimed[r.index] == 0 or wilson(claimed[r.index], n)[1] < 0.05
+    ]
+    assert [r["id"] for r in rare["routes"]] == expected
+    for r in rare["routes"]:
+        assert r["never"] == (claimed[board.route_index[r["id"]]] == 0)
+    reached = Counter(
+        c for g in ended for c in
+        {end for r, _, _ in g["claims"] for end in (board.routes[r].a, board.routes[r].b)}
+    )  # fmt: skip
+    assert [c["id"] for c in rare["cities"]] == [
+        c.id for c in board.cities if reached[c.index] == 0 or wilson(reached[c.index], n)[1] < 0.05
+    ]
+
+
+def check_tickets(board: Map, ended: list[dict[str, Any]], figures: dict[str, Any]) -> None:
+    """Trains, points per train, contention and outliers of each ticket, recounted."""
+    d = distances(board)
+    held: Counter[str] = Counter()
+    contested: Counter[str] = Counter()
+    for g in ended:
+        for q, p in enumerate(g["players"]):
+            for result in p.tickets:
+                t = board.ticket(result.ticket)
+                held[t.id] += 1
+                best = d[t.a][t.b]
+                contested[t.id] += any(
+                    seat != q
+                    and min(
+                        d[t.a][r.a] + r.length + d[r.b][t.b], d[t.a][r.b] + r.length + d[r.a][t.b]
+                    )
+                    == best
+                    for route, seat, _ in g["claims"]
+                    for r in (board.routes[route],)
+                )
+    for entry in figures["tickets"]:
+        t = board.ticket(entry["id"])
+        trains = d[t.a][t.b]
+        assert entry["trains"] == (None if trains == math.inf else trains)
+        if entry["trains"]:
+            assert entry["points_per_train"] == pytest.approx(t.points / trains)
+        assert_rate(entry["contention"], contested[t.id], held[t.id])
+    check_outliers(figures)
+
+
+def check_outliers(figures: dict[str, Any]) -> None:
+    """The outliers: exactly the tickets beyond the Tukey fences, by the documented rule."""
+
+    def fences(values: list[float]) -> tuple[float, float]:
+        q1, _, q3 = statistics.quantiles(values, n=4, method="inclusive")
+        return q1 - 1.5 * (q3 - q1), q3 + 1.5 * (q3 - q1)
+
+    tickets = figures["tickets"]
+    expected = set()
+    ppt = [t for t in tickets if t["points_per_train"] is not None]
+    if len(ppt) >= 4:
+        lo, hi = fences([t["points_per_train"] for t in ppt])
+        expected |= {
+            (t["id"], "points_per_train") for t in ppt if not lo <= t["points_per_train"] <= hi
+        }
+    held = [t for t in tickets if t["completed"]["of"]]
+    if len(held) >= 4:
+        lo, hi = fences([t["completed"]["rate"] for t in held])
+        expected |= {
+            (t["id"], "completed")
+            for t in held
+            if t["completed"]["high"] < lo or t["completed"]["low"] > hi
+        }
+    assert {(o["id"], o["figure"]) for o in figures["ticket_outliers"]} == expected
 
 
 @pytest.mark.parametrize(
@@ -221,22 +408,3 @@ def test_the_default_lineup_plays_in_the_core_and_its_figures_match_the_records(
     result = playtest(board, players=players, games=10, backend="serial")
     assert result.engine == "core" and "ambitious" in result.bots
     check_against_records(result)
-
-
-def test_a_rate_carries_its_wilson_interval() -> None:
-    assert rate(8, 10) == {"count": 8, "of": 10, "rate": 0.8, **dict(zip(("low", "high"),
-                           wilson(8, 10), strict=True))}  # fmt: skip
-    assert rate(0, 0) == {"count": 0, "of": 0, "rate": 0.0, "low": 0.0, "high": 1.0}
-    half = rate(2.5, 5)  # shared wins count as fractions
-    assert half["rate"] == 0.5 and half["low"] < 0.5 < half["high"]
-
-
-def test_a_mean_carries_its_normal_interval_from_two_values_on() -> None:
-    assert mean([]) == {"n": 0, "mean": None, "low": None, "high": None}
-    assert mean([7.0]) == {"n": 1, "mean": 7.0, "low": None, "high": None}
-    two = mean([1.0, 3.0])  # sd sqrt(2), standard error 1: mean 2 +- 1.96
-    assert two["n"] == 2 and two["mean"] == 2.0
-    assert two["low"] == pytest.approx(2 - 1.96, abs=1e-3)
-    assert two["high"] == pytest.approx(2 + 1.96, abs=1e-3)
-    same = mean([4.0] * 5)
-    assert same["low"] == same["mean"] == same["high"] == 4.0

@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 
+from ttr_europe.colours import CARD_COLOURS, ROUTE_COLOURS
 from ttr_europe.maps import load_map_file
-from ttr_europe.playtest import playtest
+from ttr_europe.playtest import playtest, scale
 from ttr_europe.playtest.report import (
-    ROUTE_BANDS,
     heat_map,
     html_report,
+    shape_chart,
     shares_chart,
     ticket_chart,
     write_report,
@@ -33,29 +34,54 @@ def result() -> Any:
     return playtest(board, players=(2, 3, 4), games=24, backend="serial", seed=1)
 
 
-def test_the_heat_map_bands_every_route_by_its_claim_rate(result: Any) -> None:
+def test_the_heat_map_draws_every_route_and_city_in_the_step_of_its_share(result: Any) -> None:
     count = result.figures()["counts"][1]
     svg = heat_map(result.map, count)
-    bands = re.findall(
-        r'<g class="highlight" data-highlight="\d+" data-label="([^"]*)">(.*?)</g>', svg, re.S
-    )
-    routes = [b for b in bands if b[0].startswith("claimed in")]
-    assert sum(len(re.findall("<line ", body)) for _, body in routes) == len(result.map.routes)
-    for label, body in routes:
-        low, high = (int(x) / 100 for x in re.findall(r"(\d+)%", label)[:2])
-        in_band = [
-            r
-            for r in count["routes"]
-            if low <= r["claimed"]["rate"] and (r["claimed"]["rate"] < high or high == 1)
-        ]
-        assert f"({len(in_band)} route" in label
-        assert len(re.findall("<line ", body)) == len(in_band)
-        colour = dict((f"{lo:.0%}", c) for lo, c in ROUTE_BANDS)[f"{low:.0%}"]
-        assert body.count(f'stroke="{colour}"') == len(in_band)
-    cities = [b for b in bands if b[0].startswith("cities")]
-    top = max(count["cities"], key=lambda c: c["desirability"])
-    assert f'data-city="{top["id"]}"' in svg and cities and "<circle" in cities[0][1]
+    strokes = dict(
+        re.findall(r'<g class="heat-route[^"]*" data-route="([^"]*)">.*?<line class="heat" '
+                   r'[^>]*stroke="(#[0-9a-f]{6})"', svg, re.S)
+    )  # fmt: skip
+    assert len(strokes) == len(count["routes"]) == len(result.map.routes)
+    for r in count["routes"]:
+        assert strokes[r["id"]] == scale.colour(r["claimed"]["rate"]), r["id"]
+    discs = dict(re.findall(r'data-city="([^"]*)" cx="[^"]*" cy="[^"]*" r="[^"]*" fill="([^"]*)"',
+                            svg))  # fmt: skip
+    assert discs == {c["id"]: scale.colour(c["reached"]["rate"]) for c in count["cities"]}
+    dashed = re.findall(r'<g class="heat-route rare" data-route="([^"]*)"', svg)
+    assert dashed == [r["id"] for r in count["rarely_used"]["routes"]]
+    legend = svg[svg.index('class="heat-legend"') :]
+    steps = re.findall(r'<rect class="step" [^>]*fill="([^"]*)"', legend)
+    assert steps == list(scale.HEAT)
+    numbers = re.findall(r"(\d+) routes?, (\d+) cit(?:y|ies)<", legend)
+    for i, (routes, cities) in enumerate(numbers):
+        assert int(routes) == sum(scale.step(r["claimed"]["rate"]) == i for r in count["routes"])
+        assert int(cities) == sum(scale.step(c["reached"]["rate"]) == i for c in count["cities"])
+    assert len(numbers) == len(scale.HEAT) and "0%-20%" in legend and "80%-100%" in legend
+    assert f"rarely claimed: {len(dashed)}" in legend
+    drawn = set(re.findall(r'(?:fill|stroke)="(#[0-9a-fA-F]{6})"', svg))
+    assert drawn & {CARD_COLOURS[c] for c in ROUTE_COLOURS} == {"#ffffff"}  # the paper alone
+    assert drawn <= {*scale.HEAT, scale.CASING, "#ffffff", "#111111"}
     assert "3 players" in re.search(r"<title>(.*?)</title>", svg).group(1)  # type: ignore[union-attr]
+
+
+def test_the_shape_chart_draws_each_histogram(result: Any) -> None:
+    count = result.figures()["counts"][0]
+    svg = shape_chart(count)
+    bins = re.findall(
+        r'<rect class="bin" x="[\d.]+" y="[\d.]+" width="[\d.]+" height="([\d.]+)" '
+        r'fill="[^"]*"><title>(-?\d+)-(-?\d+): (\d+)</title>',
+        svg,
+    )
+    shapes = count["distributions"]
+    assert len(bins) == sum(len(shapes[k]["counts"]) for k in ("turns", "scores", "margin"))
+    flat = [(k, i) for k in ("turns", "scores", "margin") for i in range(len(shapes[k]["counts"]))]
+    for (key, i), (height, low, high, n) in zip(flat, bins, strict=True):
+        d = shapes[key]
+        assert int(n) == d["counts"][i] and int(low) == d["start"] + i * d["width"]
+        assert int(high) == int(low) + d["width"] - 1
+        assert float(height) == pytest.approx(120 * d["counts"][i] / max(d["counts"]), abs=0.06)
+    for key in ("turns", "scores", "margin"):
+        assert f"median {shapes[key]['quantiles']['0.5']:g}" in svg
 
 
 def test_the_charts_draw_the_figures(result: Any) -> None:
@@ -93,11 +119,66 @@ def test_the_report_is_one_page_that_needs_nothing_from_elsewhere(result: Any) -
     assert "<script" not in page and "<link" not in page and "@import" not in page
     assert not re.search(r'(src|href)="', page)
     assert set(re.findall(r"https?://[^\"' ]+", page)) == {"http://www.w3.org/2000/svg"}
-    assert page.count("<svg") == 1 + 2 * len(doc["counts"])  # shares, then a map and a chart
+    assert page.count("<svg") == 1 + 3 * len(doc["counts"])  # shares; a map and two charts each
     for count in doc["counts"]:
         assert f'id="players-{count["players"]}"' in page
-    for heading in ("Bots", "Route contention", "Tickets", "Stalls", "Points a seat"):
-        assert heading in page
+    for heading in (
+        "Bots",
+        "Seats",
+        "The shape of the game",
+        "Route contention",
+        "Tickets",
+        "Stalls",
+        "Points a seat",
+        "Routes rarely claimed",
+        "Cities rarely reached",
+    ):
+        assert heading in page  # fmt: skip
+
+
+def test_the_page_gives_the_shape_of_the_game_with_its_intervals(result: Any) -> None:
+    doc = result.figures()
+    page = html_report(result.map, doc)
+    summary = page[page.index('class="summary"') : page.index("</table>")]
+    for count in doc["counts"]:
+        first = count["seat_advantage"]["first"]
+        verdict = {"above": "above fair", "below": "below fair", "fair": "consistent with fair"}
+        assert (
+            f"{first['rate']:.1%} <small>({first['low']:.1%}-{first['high']:.1%})</small>, fair "
+            f"{1 / count['players']:.1%}: {verdict[count['seat_advantage']['first_verdict']]}"
+        ) in summary
+        by_seat = "<br>".join(
+            f"{q + 1}: {w['rate']:.1%} <small>({w['low']:.1%}-{w['high']:.1%})</small>"
+            for q, w in enumerate(count["seat_advantage"]["wins"])
+        )
+        assert (
+            f"<td>{by_seat}</td>" in summary
+            and len(count["seat_advantage"]["wins"]) == count["players"]
+        )
+        margin = count["distributions"]["margin"]["mean"]
+        assert f"{margin['mean']:.1f} <small>({margin['low']:.1f}-{margin['high']:.1f})" in summary
+        section = page[page.index(f'id="players-{count["players"]}"') :]
+        city = max(count["cities"], key=lambda c: c["desirability"]["mean"])
+        d = city["desirability"]
+        assert f"{d['mean']:.2f} <small>({d['low']:.2f}-{d['high']:.2f})</small>" in section
+        routes = count["points"]["per_seat"]["routes"]
+        assert f"{routes['mean']:.1f} <small>({routes['low']:.1f}-" in section
+        for t in count["tickets"]:
+            if t["contention"]["of"]:
+                c = t["contention"]
+                assert f"{c['rate']:.1%} <small>({c['low']:.1%}-{c['high']:.1%})" in section
+        for o in count["ticket_outliers"]:
+            assert f"<li>{o['id']}: " in section
+        for key, label in (("turns", "turns a game"), ("margin", "winning margin")):
+            q = count["distributions"][key]["quantiles"]
+            row = section[section.index(f"<td>{label}</td>") :].split("</tr>", 1)[0]
+            cells = re.findall(r"<td>([^<]*)</td>", row)[1:]
+            wanted = ("0", "0.1", "0.25", "0.5", "0.75", "0.9", "1")
+            assert cells == [f"{q[k]:g}" for k in wanted]
+        rare = count["rarely_used"]
+        assert f"Routes rarely claimed ({len(rare['routes'])})" in section
+        for r in rare["routes"]:
+            assert r["id"] + (" (never)" if r["never"] else " (") in section
 
 
 def test_write_report_writes_the_figures_the_page_and_the_pictures(
@@ -113,6 +194,7 @@ def test_write_report_writes_the_figures_the_page_and_the_pictures(
         "shares.svg",
         "heatmap-2p.svg",
         "tickets-4p.svg",
+        "shape-3p.svg",
     } <= names
     assert json.loads((out / "figures.json").read_text()) == doc
     assert write_report(result.map, doc, tmp_path / "again", png=False)  # the same files again

@@ -35,9 +35,9 @@ def test_the_report_opens_from_the_file_and_shows_its_pictures(
         "svg",
         "all => all.map(s => [s.getBoundingClientRect().width, s.getBoundingClientRect().height])",
     )
-    assert len(sizes) == 5 and all(w > 300 and h > 100 for w, h in sizes)
-    routes = page.eval_on_selector_all("#players-3 ~ svg .highlight line", "all => all.length")
-    assert routes >= len(result.map.routes)
+    assert len(sizes) == 7 and all(w > 300 and h > 100 for w, h in sizes)
+    routes = page.eval_on_selector_all("#players-3 ~ svg .heat-route", "all => all.length")
+    assert routes == len(result.map.routes)
     image = pytest.importorskip("PIL.Image")
     out = Path(os.environ.get("TTR_SCREENSHOTS", tmp_path)) / "playtest-report.png"
     picture = image.open(io.BytesIO(page.screenshot())).convert("RGB")

@@ -91,6 +91,19 @@ def summary(doc: dict[str, Any], top: int = 5) -> str:
             f"{c['longest_path']['bonus_decides']['rate']:.1%} of games; "
             f"{c['stalls']['ended_by_passes']} ended by passes"
         )
+        lines.append("  " + seat_line(c["seat_advantage"]))
+        margin = c["distributions"]["margin"]
+        lines.append(
+            f"  winning margin: median {margin['quantiles']['0.5']:g}, mean "
+            f"{margin['mean']['mean']:.1f}; final score median "
+            f"{c['distributions']['scores']['quantiles']['0.5']:g}"
+        )
+        rare = c["rarely_used"]
+        if rare["routes"] or rare["cities"]:
+            lines.append(
+                f"  rarely used (interval below {rare['rare_below']:.0%}): "
+                f"{len(rare['routes'])} routes, {len(rare['cities'])} cities"
+            )
         for b in c["bots"]:
             w = b["wins"]
             lines.append(
@@ -101,11 +114,26 @@ def summary(doc: dict[str, Any], top: int = 5) -> str:
         lines.append(
             "  most claimed: " + ", ".join(f"{r['id']} {r['claimed']['rate']:.0%}" for r in routes)
         )
-        cities = sorted(c["cities"], key=lambda x: (-x["desirability"], x["id"]))[:top]
+        cities = sorted(c["cities"], key=lambda x: (-x["desirability"]["mean"], x["id"]))[:top]
         lines.append(
-            "  most desirable: " + ", ".join(f"{x['id']} {x['desirability']:.1f}" for x in cities)
+            "  most desirable: "
+            + ", ".join(f"{x['id']} {x['desirability']['mean']:.1f}" for x in cities)
         )
     return "\n".join(lines)
+
+
+def seat_line(advantage: dict[str, Any]) -> str:
+    """Seat 1's win rate against the fair share, and the other seats' rates."""
+    first = advantage["first"]
+    verdict = {"above": "above fair", "below": "below fair", "fair": "consistent with fair"}
+    rest = ", ".join(f"{w['rate']:.1%}" for w in advantage["wins"][1:])
+    return (
+        f"seat 1 wins {first['rate']:.1%} ({first['low']:.1%}-{first['high']:.1%}), fair "
+        f"{advantage['fair']:.1%}: {verdict[advantage['first_verdict']]}; seats 2 on: {rest}"
+    )
+
+
+PNG_HINT = 'PNG pictures need CairoSVG: pip install "ttr_europe[webtest]" (SVGs were written)'
 
 
 def run(args: argparse.Namespace) -> int:
@@ -160,6 +188,8 @@ def run(args: argparse.Namespace) -> int:
         bar.close()
     doc = result.figures()
     written = write_report(result.map, doc, out, png=not args.no_png)
+    if not args.no_png and not any(p.suffix == ".png" for p in written):
+        print(PNG_HINT, file=sys.stderr)
     if args.json:
         print(json.dumps(doc, indent=1, ensure_ascii=False))
     else:

@@ -14,12 +14,15 @@ Definitions a board designer may want spelled out:
 - a double route's *second track* rate is the share of the games in which one track was
   claimed where the other was claimed too (closed to a second claim at 2-3 players, R26b);
 - a city's *claims* are the claims of routes ending in it, per game; *stations* the stations
-  built in it, per game; its *desirability* is the sum of the two;
+  built in it, per game; its *desirability* is the sum of the two (means over the games, with
+  their intervals); it is *reached* in a game when a route into it was claimed;
 - a ticket's *held* rate is the share of games in which a seat held it at the end (each ticket
   is in a game once), its *completion* the share of those holdings completed (stations'
   borrowing included), so that a ticket no seat kept reads as unheld, not as unfinished;
   points *won* and *lost* are summed over the games, per game;
 - the *bonus decides* a game when a winner would fall behind another seat without the bonus;
+- a seat's *points* by source (routes, tickets won and lost, stations kept, the bonus) are
+  means over the seats of the finished games, with their intervals;
 - *point shares* divide the points earned (routes, completed tickets, stations kept, the bonus)
   among their sources; tickets failed are the points lost, as a share of those earned;
 - *stalls*: seats that passed (could neither draw nor claim, D1) and games that ended because
@@ -28,42 +31,27 @@ Definitions a board designer may want spelled out:
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Sequence
+from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 from ..board import Map
-from ..sim.stats import Z95, wilson
 from .games import GameLog
+from .intervals import mean, mean_of, rate
+from .shape import (
+    distributions,
+    neglected,
+    seat_advantage,
+    ticket_difficulty,
+    ticket_outliers,
+)
+
+__all__ = ["FORMAT", "VERSION", "count_figures", "figures", "mean", "rate"]  # rate, mean: old home
 
 FORMAT = "ttr_europe/playtest-figures"
-VERSION = 1
-
-
-def rate(hits: float, total: int) -> dict[str, Any]:
-    """A share with its 95 % Wilson interval."""
-    low, high = wilson(hits, total)
-    return {
-        "count": hits,
-        "of": total,
-        "rate": hits / total if total else 0.0,
-        "low": low,
-        "high": high,
-    }
-
-
-def mean(values: Sequence[float]) -> dict[str, Any]:
-    """A mean with its 95 % normal interval (no interval below two values)."""
-    n = len(values)
-    if n == 0:
-        return {"n": 0, "mean": None, "low": None, "high": None}
-    m = math.fsum(values) / n
-    if n < 2:
-        return {"n": n, "mean": m, "low": None, "high": None}
-    sd = math.sqrt(math.fsum((v - m) ** 2 for v in values) / (n - 1))
-    half = Z95 * sd / math.sqrt(n)
-    return {"n": n, "mean": m, "low": m - half, "high": m + half}
+VERSION = 2  # 2: the shape of the game; cities and points a seat with intervals
 
 
 def figures(
@@ -86,6 +74,10 @@ def count_figures(
     """The figures of the games at one player count."""
     done = [g for g in logs if g.end != "cap"]
     games = len(done)
+    seats = _seats(done, players)
+    routes = _routes(board, done)
+    cities = _cities(board, done)
+    tickets = ticket_difficulty(board, _tickets(board, variant, done), done)
     return {
         "players": players,
         "games": len(logs),
@@ -95,11 +87,15 @@ def count_figures(
         "turns": mean([g.turns for g in done]),
         "rounds": mean([g.turns / players for g in done]),
         "bots": _bots(done),
-        "seats": _seats(done, players),
-        "routes": _routes(board, done),
+        "seats": seats,
+        "seat_advantage": seat_advantage(seats, players),
+        "distributions": distributions(done),
+        "routes": routes,
         "doubles": _doubles(board, done),
-        "cities": _cities(board, done),
-        "tickets": _tickets(board, variant, done),
+        "cities": cities,
+        "tickets": tickets,
+        "ticket_outliers": ticket_outliers(tickets),
+        "rarely_used": neglected(routes, cities, games),
         "longest_path": _longest(done),
         "points": _points(board, done),
         "stalls": _stalls(done),
@@ -198,25 +194,40 @@ def _doubles(board: Map, games: Sequence[GameLog]) -> list[dict[str, Any]]:
 
 
 def _cities(board: Map, games: Sequence[GameLog]) -> list[dict[str, Any]]:
-    claims = [0] * len(board.cities)
-    stations = [0] * len(board.cities)
+    """Per city: the games in which a route into it was claimed; claims and stations a game
+    and their sum (its desirability), each a mean over the games (kept as sums of values and
+    of squares, counted at C speed: a route is claimed once a game at most)."""
+    ends = [(r.a, r.b) for r in board.routes]
+    first = itemgetter(0)
+    n_cities = len(board.cities)
+    tally: Counter[tuple[int, int]] = Counter()  # (city, claims into it): games
+    stations, stations2, both = [0] * n_cities, [0] * n_cities, [0] * n_cities
     for g in games:
-        for route, _, _ in g.claims:
-            r = board.routes[route]
-            claims[r.a] += 1
-            claims[r.b] += 1
-        for city, _, _ in g.stations:
-            stations[city] += 1
-    n = len(games) or 1
+        here = Counter(chain.from_iterable(map(ends.__getitem__, map(first, g.claims))))
+        tally.update(here.items())
+        if g.stations:
+            for city, s in Counter(map(first, g.stations)).items():
+                stations[city] += s
+                stations2[city] += s * s
+                both[city] += s * here[city]
+    claims, claims2, reached = [0] * n_cities, [0] * n_cities, [0] * n_cities
+    for (city, c), times in tally.items():
+        claims[city] += c * times
+        claims2[city] += c * c * times
+        reached[city] += times
+    n = len(games)
     return [
         {
             "id": c.id,
             "name": c.name,
-            "claims": claims[c.index] / n,
-            "stations": stations[c.index] / n,
-            "desirability": (claims[c.index] + stations[c.index]) / n,
+            "reached": rate(reached[i], n),
+            "claims": mean_of(claims[i], claims2[i], n),
+            "stations": mean_of(stations[i], stations2[i], n),
+            "desirability": mean_of(
+                claims[i] + stations[i], claims2[i] + 2 * both[i] + stations2[i], n
+            ),
         }
-        for c in board.cities
+        for i, c in enumerate(board.cities)
     ]
 
 
@@ -266,32 +277,39 @@ def _longest(games: Sequence[GameLog]) -> dict[str, Any]:
 
 
 def _points(board: Map, games: Sequence[GameLog]) -> dict[str, Any]:
-    routes = sum(s.route_points for g in games for s in g.scores)
-    stations = sum(s.station_points for g in games for s in g.scores)
-    bonus = sum(s.bonus for g in games for s in g.scores)
-    won = sum(board.tickets[t].points for g in games for _, t, d in g.tickets if d)
-    lost = sum(board.tickets[t].points for g in games for _, t, d in g.tickets if not d)
-    earned = routes + won + stations + bonus
-    seats = sum(len(g.scores) for g in games) or 1
+    parts: dict[str, list[int]] = {
+        "routes": [],
+        "tickets_won": [],
+        "tickets_lost": [],
+        "stations": [],
+        "bonus": [],
+    }
+    for g in games:
+        won = [0] * len(g.scores)
+        lost = [0] * len(g.scores)
+        for q, t, d in g.tickets:
+            (won if d else lost)[q] += board.tickets[t].points
+        parts["tickets_won"] += won
+        parts["tickets_lost"] += lost
+        for s in g.scores:
+            parts["routes"].append(s.route_points)
+            parts["stations"].append(s.station_points)
+            parts["bonus"].append(s.bonus)
+    totals = {name: sum(values) for name, values in parts.items()}
+    earned = totals["routes"] + totals["tickets_won"] + totals["stations"] + totals["bonus"]
 
     def share(points: int) -> float:
         return points / earned if earned else 0.0
 
     return {
-        "per_seat": {
-            "routes": routes / seats,
-            "tickets_won": won / seats,
-            "tickets_lost": lost / seats,
-            "stations": stations / seats,
-            "bonus": bonus / seats,
-        },
+        "per_seat": {name: mean(values) for name, values in parts.items()},
         "shares": {
-            "routes": share(routes),
-            "tickets": share(won),
-            "stations": share(stations),
-            "bonus": share(bonus),
+            "routes": share(totals["routes"]),
+            "tickets": share(totals["tickets_won"]),
+            "stations": share(totals["stations"]),
+            "bonus": share(totals["bonus"]),
         },
-        "lost_share": share(lost),
+        "lost_share": share(totals["tickets_lost"]),
         "total": mean([s.total for g in games for s in g.scores]),
     }
 

@@ -1,11 +1,13 @@
 """The pictures and the report of a playtest: a heat map of the board, charts, one HTML file.
 
-- ``heat_map``: the board as ``render.render_svg`` draws it, each route glowing in the colour
-  of how often it was claimed and the most desirable cities ringed (render's ``Highlight``
-  bands, so the picture is the project's board picture with its legend);
-- ``ticket_chart`` and ``shares_chart``: bar charts in plain SVG written here (no plotting
-  library): each ticket's completion rate with its interval, and the sources of the points at
-  each player count;
+- ``heat_map``: the board laid out as ``render.render_svg`` lays it out, drawn in the heat
+  scale alone (``scale``: five viridis steps, colour-blind safe): each route a thick stroke in
+  the step of its claim rate, each city a disc in the step of the games that reached it, the
+  rarely claimed routes dashed, and a legend of the steps with their numbers; the card colours
+  are left out, so they do not compete with the scale;
+- ``ticket_chart``, ``shares_chart`` and ``shape_chart``: charts in plain SVG written here (no
+  plotting library): each ticket's completion rate with its interval, the sources of the points
+  at each player count, and the histograms of game length, final scores and winning margin;
 - ``html_report``: one self-contained page with the pictures inline and every table (no
   script, no file or font from elsewhere: it opens from the disk);
 - ``write_report``: all of it in a directory, with ``figures.json`` and, where CairoSVG is
@@ -17,23 +19,21 @@ Everything is drawn from the figures document alone, so the same figures give th
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 from typing import Any
 
 from ..board import Map
-from ..render import Highlight, render_svg
-
-ROUTE_BANDS = (  # (lowest claim rate, colour): red for contested, blue for neglected
-    (0.8, "#b2182b"),
-    (0.6, "#ef6548"),
-    (0.4, "#fdae61"),
-    (0.2, "#74add1"),
-    (0.0, "#313695"),
+from ..render import (  # the board picture's own layout, shared
+    MAP_WIDTH,
+    MARGIN,
+    _label_places,
+    _layout,
 )
-ROUTE_GLOW = 18.0  # the width of a route's band colour around its spaces
-CITY_BANDS = ((0.1, "#111111"), (0.25, "#1b9e77"))  # (top share of the cities, ring colour)
+from . import scale
+
 SHARE_COLOURS = {
     "routes": "#4c72b0",
     "tickets": "#55a868",
@@ -42,46 +42,127 @@ SHARE_COLOURS = {
     "lost": "#c44e52",
 }
 FONT = 'font-family="sans-serif" font-size="11"'
+PAPER = "#ffffff"  # the heat map's ground: no board colour under the scale
+INK = "#111111"
+HEAT_WIDTH = 6.0  # a route's heat stroke
+HEAT_CITY = 6.5  # a city's heat disc
+LEGEND_HEIGHT = 90.0
 
 
 def heat_map(board: Map, count: dict[str, Any]) -> str:
-    """The board with routes banded by claim rate and the top cities ringed (SVG)."""
-    marks: list[Highlight] = []
-    upper = 1.0
-    for low, colour in ROUTE_BANDS:
-        ids = tuple(
-            r["id"]
-            for r in count["routes"]
-            if low <= r["claimed"]["rate"] and (r["claimed"]["rate"] < upper or upper == 1.0)
-        )
-        if ids:
-            label = (
-                f"claimed in {low:.0%}-{upper:.0%} of games ({len(ids)} "
-                f"route{'s' * (len(ids) != 1)})"
-            )
-            marks.append(Highlight(label, ids, (), colour, ROUTE_GLOW))
-        upper = low
-    ranked = sorted(count["cities"], key=lambda c: (-c["desirability"], c["id"]))
-    start = 0
-    for share, colour in CITY_BANDS:
-        end = max(start + 1, round(share * len(ranked)))
-        chosen = ranked[start:end]
-        if chosen:
-            least = chosen[-1]["desirability"]
-            marks.append(
-                Highlight(
-                    f"cities: the most desirable {share:.0%} (claims and stations a game "
-                    f">= {least:.1f})",
-                    (),
-                    tuple(c["id"] for c in chosen),
-                    colour,
-                    ROUTE_GLOW,
-                )
-            )
-        start = end
-    svg = render_svg(board, highlights=marks)
+    """The board in the heat scale alone (SVG): each route a thick stroke in the step of its
+    claim rate, each city a disc in the step of the share of games that reached it, routes
+    rarely claimed dashed, and a legend of the steps with their numbers. No card colour is
+    drawn, so nothing competes with the scale."""
+    map_height, pos = _layout(board)
+    rare = {r["id"] for r in count["rarely_used"]["routes"]}
     title = f"{board.name}: route contention, {count['players']} players, {count['finished']} games"
-    return svg.replace(f"<title>{escape(board.name)}</title>", f"<title>{escape(title)}</title>", 1)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{MAP_WIDTH}" '
+        f'height="{map_height + LEGEND_HEIGHT:.0f}" viewBox="0 0 {MAP_WIDTH} '
+        f'{map_height + LEGEND_HEIGHT:.0f}" {FONT} class="ttr-heat" data-map="{escape(board.id)}">',
+        f"<title>{escape(title)}</title>",
+        f'<rect width="100%" height="100%" fill="{PAPER}"/>',
+        '<g class="heat-routes">',
+    ]
+    for r in count["routes"]:
+        out += _heat_route(board, pos, r, r["id"] in rare)
+    out += ["</g>", '<g class="heat-cities">']
+    for c in count["cities"]:
+        x, y = pos[board.city_index[c["id"]]]
+        share = c["reached"]["rate"]
+        out.append(
+            f'<circle class="heat-city" data-city="{escape(c["id"])}" cx="{x:.1f}" cy="{y:.1f}" '
+            f'r="{HEAT_CITY}" fill="{scale.colour(share)}" stroke="{scale.CASING}" '
+            f'stroke-width="1.5"><title>{escape(c["name"])}: reached in {share:.0%} of games'
+            "</title></circle>"
+        )
+    labels = _label_places(board)
+    for city in board.cities:
+        lx, ly, anchor = labels[city.index]
+        at = f'x="{lx:.1f}" y="{ly:.1f}" text-anchor="{anchor}"'
+        out.append(
+            f'<text {at} fill="{PAPER}" stroke="{PAPER}" stroke-width="3" '
+            f'stroke-linejoin="round">{escape(city.name)}</text>'
+            f'<text {at} fill="{INK}">{escape(city.name)}</text>'
+        )
+    out += ["</g>", *heat_legend(count, map_height), "</svg>"]
+    return "\n".join(out) + "\n"
+
+
+def _heat_route(
+    board: Map, pos: Sequence[tuple[float, float]], r: dict[str, Any], rare: bool
+) -> list[str]:
+    """One route: a neutral casing, the heat stroke, and a dash along it when rarely claimed."""
+    route = board.route(r["id"])
+    (x1, y1), (x2, y2) = pos[route.a], pos[route.b]
+    norm = math.hypot(x2 - x1, y2 - y1) or 1.0
+    off = (
+        0.0
+        if route.twin is None
+        else (HEAT_WIDTH / 2 + 1) * (1 if route.index < route.twin else -1)
+    )
+    ox, oy = -(y2 - y1) / norm * off, (x2 - x1) / norm * off
+    line = f'x1="{x1 + ox:.1f}" y1="{y1 + oy:.1f}" x2="{x2 + ox:.1f}" y2="{y2 + oy:.1f}"'
+    share = r["claimed"]["rate"]
+    out = [
+        f'<g class="heat-route{" rare" * rare}" data-route="{escape(r["id"])}">'
+        f"<title>{escape(r['id'])}: claimed in {share:.0%} of games</title>",
+        f'<line {line} stroke="{scale.CASING}" stroke-width="{HEAT_WIDTH + 2.5}"/>',
+        f'<line class="heat" {line} stroke="{scale.colour(share)}" stroke-width="{HEAT_WIDTH}"/>',
+    ]
+    if rare:
+        out.append(
+            f'<line {line} stroke="{scale.CASING}" stroke-width="2" '
+            'stroke-dasharray="4,4" class="dash"/>'
+        )
+    out.append("</g>")
+    return out
+
+
+def _n(count: int, one: str, many: str | None = None) -> str:
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
+def heat_legend(count: dict[str, Any], top: float) -> list[str]:
+    """The scale's steps, each with its range and how many routes and cities fall in it."""
+    routes = [0] * len(scale.HEAT)
+    cities = [0] * len(scale.HEAT)
+    for r in count["routes"]:
+        routes[scale.step(r["claimed"]["rate"])] += 1
+    for c in count["cities"]:
+        cities[scale.step(c["reached"]["rate"])] += 1
+    y = top + 20
+    out = [
+        f'<g class="heat-legend" transform="translate({MARGIN} {y:.0f})">',
+        '<text x="0" y="0" font-weight="bold">Share of games in which a route was claimed '
+        "(stroke) or a city reached (disc)</text>",
+    ]
+    for i, ink in enumerate(scale.HEAT):
+        x = i * 150
+        low, high = scale.BOUNDS[i], scale.BOUNDS[i + 1]
+        out += [
+            f'<rect class="step" x="{x}" y="10" width="140" height="16" fill="{ink}" '
+            f'stroke="{scale.CASING}"/>',
+            f'<text x="{x}" y="40">{low:.0%}-{high:.0%}</text>',
+            f'<text x="{x}" y="54" class="step-count">{_n(routes[i], "route")}, '
+            f"{_n(cities[i], 'city', 'cities')}</text>",
+        ]
+    rare = count["rarely_used"]
+    out += [
+        f'<line x1="{len(scale.HEAT) * 150 + 10}" y1="18" x2="{len(scale.HEAT) * 150 + 44}" '
+        f'y2="18" stroke="{scale.CASING}" stroke-width="{HEAT_WIDTH + 2.5}"/>',
+        f'<line x1="{len(scale.HEAT) * 150 + 10}" y1="18" x2="{len(scale.HEAT) * 150 + 44}" '
+        f'y2="18" stroke="{scale.HEAT[0]}" stroke-width="{HEAT_WIDTH}"/>',
+        f'<line x1="{len(scale.HEAT) * 150 + 10}" y1="18" x2="{len(scale.HEAT) * 150 + 44}" '
+        f'y2="18" stroke="{scale.CASING}" stroke-width="2" stroke-dasharray="4,4"/>',
+        f'<text x="{len(scale.HEAT) * 150 + 50}" y="22">rarely claimed: '
+        f"{len(rare['routes'])}</text>",
+        f'<text x="{len(scale.HEAT) * 150 + 10}" y="40">(interval below '
+        f"{rare['rare_below']:.0%})</text>",
+        "</g>",
+    ]
+    return out
 
 
 def _svg(width: float, height: float, title: str, body: Sequence[str]) -> str:
@@ -185,6 +266,51 @@ def shares_chart(doc: dict[str, Any]) -> str:
     return _svg(left + bar + 60, height, "point shares", body)
 
 
+SHAPES = (
+    ("turns", "turns a game"),
+    ("scores", "final score of a seat"),
+    ("margin", "winning margin"),
+)
+
+
+def shape_chart(count: dict[str, Any]) -> str:
+    """The three distributions of a player count side by side: a bar per histogram bin, the
+    median marked."""
+    panel, gap, top, high = 300, 30, 40, 120
+    body = [
+        f'<text x="10" y="18" font-size="13" font-weight="bold">The shape of the game, '
+        f"{count['players']} players ({count['finished']} games)</text>"
+    ]
+    for k, (key, label) in enumerate(SHAPES):
+        d = count["distributions"][key]
+        left = 10 + k * (panel + gap)
+        body.append(f'<text x="{left}" y="{top - 8}">{escape(label)}</text>')
+        if not d["counts"]:
+            continue
+        most = max(d["counts"])
+        wide = panel / len(d["counts"])
+        for i, n in enumerate(d["counts"]):
+            h = high * n / most
+            low = d["start"] + i * d["width"]
+            body.append(
+                f'<rect class="bin" x="{left + i * wide:.1f}" y="{top + high - h:.1f}" '
+                f'width="{max(wide - 1, 0.5):.1f}" height="{h:.1f}" fill="#4c72b0">'
+                f"<title>{low}-{low + d['width'] - 1}: {n}</title></rect>"
+            )
+        median = d["quantiles"]["0.5"]
+        x = left + (median - d["start"]) / (d["width"] * len(d["counts"])) * panel
+        end = d["start"] + d["width"] * len(d["counts"])
+        body += [
+            f'<line x1="{x:.1f}" y1="{top - 2}" x2="{x:.1f}" y2="{top + high}" stroke="#c44e52" '
+            'stroke-width="1.5"/>',
+            f'<text x="{left}" y="{top + high + 14}">{d["start"]}</text>',
+            f'<text x="{left + panel}" y="{top + high + 14}" text-anchor="end">{end}</text>',
+            f'<text x="{x:.1f}" y="{top + high + 28}" text-anchor="middle" fill="#c44e52">'
+            f"median {median:g}</text>",
+        ]
+    return _svg(3 * panel + 2 * gap + 20, top + high + 40, "the shape of the game", body)
+
+
 # --------------------------------------------------------------------------- the page
 
 
@@ -209,6 +335,56 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]], cls: str = "") ->
     out += ["<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows]
     out.append("</tbody></table>")
     return "\n".join(out)
+
+
+QUANTILE_NAMES = {"0": "min", "0.1": "10 %", "0.25": "25 %", "0.5": "median", "0.75": "75 %",
+                  "0.9": "90 %", "1": "max"}  # fmt: skip
+VERDICTS = {"above": "above fair", "below": "below fair", "fair": "consistent with fair"}
+
+
+def _verdict(wins: dict[str, Any], fair: float) -> str:
+    side = "above" if wins["low"] > fair else "below" if wins["high"] < fair else "fair"
+    return f"{VERDICTS[side]} ({fair:.1%})"
+
+
+def _first_seat(advantage: dict[str, Any]) -> str:
+    """Seat 1's win rate, the fair share and whether its interval excludes it."""
+    return (
+        f"{_pct(advantage['first'])}, fair {advantage['fair']:.1%}: "
+        f"{VERDICTS[advantage['first_verdict']]}"
+    )
+
+
+def _rarely_used(rare: dict[str, Any]) -> list[str]:
+    """Routes never or rarely claimed and cities never or rarely reached, named."""
+
+    def named(items: list[dict[str, Any]], key: str) -> str:
+        return ", ".join(
+            f"{escape(x['id'])} ({'never' if x['never'] else _pct(x[key])})" for x in items
+        )
+
+    out = [f"<p>Rarely used: the upper end of the interval is below {rare['rare_below']:.0%}.</p>"]
+    out.append(f"<p>Routes rarely claimed ({len(rare['routes'])}): "
+               f"{named(rare['routes'], 'claimed') or 'none'}.</p>")  # fmt: skip
+    out.append(f"<p>Cities rarely reached ({len(rare['cities'])}): "
+               f"{named(rare['cities'], 'reached') or 'none'}.</p>")  # fmt: skip
+    return out
+
+
+def _outliers(found: list[dict[str, Any]]) -> list[str]:
+    """The tickets far from the rest, named with the figure and its fences."""
+    if not found:
+        return ["<p>Ticket outliers: none (no ticket lies beyond the Tukey fences).</p>"]
+    words = {"points_per_train": "points a train", "completed": "completion"}
+    return [
+        "<p>Ticket outliers (beyond the Tukey fences of all tickets):</p><ul>",
+        *(
+            f"<li>{escape(o['id'])}: {words[o['figure']]} {o['value']:.2f}, {o['side']} "
+            f"(fences {o['fences'][0]:.2f}-{o['fences'][1]:.2f})</li>"
+            for o in found
+        ),
+        "</ul>",
+    ]
 
 
 def warnings(count: dict[str, Any]) -> list[str]:
@@ -260,6 +436,9 @@ def html_report(board: Map, doc: dict[str, Any]) -> str:
                 "longest path",
                 "bonus decides",
                 "ended by passes",
+                "seat 1 wins (fair share)",
+                "win rate by seat",
+                "winning margin",
             ],
             [
                 [
@@ -271,6 +450,11 @@ def html_report(board: Map, doc: dict[str, Any]) -> str:
                     _num(c["longest_path"]["length"]),
                     _pct(c["longest_path"]["bonus_decides"]),
                     _pct(c["ended_by_passes"]),
+                    _first_seat(c["seat_advantage"]),
+                    "<br>".join(
+                        f"{q + 1}: {_pct(w)}" for q, w in enumerate(c["seat_advantage"]["wins"])
+                    ),
+                    _num(c["distributions"]["margin"]["mean"]),
                 ]
                 for c in doc["counts"]
             ],
@@ -291,6 +475,7 @@ def _count_section(board: Map, c: dict[str, Any]) -> list[str]:
     if c["finished"] == 0:
         return out
     pts = c["points"]["per_seat"]
+    fair = c["seat_advantage"]["fair"]
     out += [
         "<h3>Bots</h3>",
         _table(
@@ -300,25 +485,39 @@ def _count_section(board: Map, c: dict[str, Any]) -> list[str]:
                 for b in c["bots"]
             ],
         ),
+        "<h3>Seats</h3>",
+        f"<p>Seat 1 plays first; it wins {_first_seat(c['seat_advantage'])}.</p>",
         _table(
-            ["seat", "win rate", "mean score"],
-            [[str(s["seat"]), _pct(s["wins"]), _num(s["score"])] for s in c["seats"]],
+            ["seat", "win rate", "against the fair share", "mean score"],
+            [
+                [str(s["seat"] + 1), _pct(s["wins"]), _verdict(s["wins"], fair), _num(s["score"])]
+                for s in c["seats"]
+            ],
+        ),
+        "<h3>The shape of the game</h3>",
+        shape_chart(c),
+        _table(
+            ["figure", "mean", *(f"{q}" for q in QUANTILE_NAMES.values())],
+            [
+                [label, _num(c["distributions"][key]["mean"])]
+                + [f"{c['distributions'][key]['quantiles'][q]:g}" for q in QUANTILE_NAMES]
+                for key, label in SHAPES
+            ],
         ),
         "<h3>Points a seat</h3>",
         _table(
             ["routes", "tickets won", "tickets lost", "stations kept", "bonus", "total"],
             [
                 [
-                    f"{pts['routes']:.1f}",
-                    f"{pts['tickets_won']:.1f}",
-                    f"{pts['tickets_lost']:.1f}",
-                    f"{pts['stations']:.1f}",
-                    f"{pts['bonus']:.1f}",
+                    *(
+                        _num(pts[k])
+                        for k in ("routes", "tickets_won", "tickets_lost", "stations", "bonus")
+                    ),
                     _num(c["points"]["total"]),
                 ]
             ],
         ),
-        "<h3>Route contention and city desirability</h3>",
+        "<h3>Route contention and cities reached</h3>",
         heat_map(board, c),
     ]
     routes = sorted(c["routes"], key=lambda r: (-r["claimed"]["rate"], r["id"]))
@@ -360,17 +559,19 @@ def _count_section(board: Map, c: dict[str, Any]) -> list[str]:
             ),
             "</details>",
         ]
-    cities = sorted(c["cities"], key=lambda x: (-x["desirability"], x["id"]))
+    cities = sorted(c["cities"], key=lambda x: (-x["desirability"]["mean"], x["id"]))
     out += [
+        *_rarely_used(c["rarely_used"]),
         "<details open><summary>Cities, most desirable first</summary>",
         _table(
-            ["city", "claims a game", "stations a game", "desirability"],
+            ["city", "reached", "claims a game", "stations a game", "desirability"],
             [
                 [
                     escape(x["name"]),
-                    f"{x['claims']:.2f}",
-                    f"{x['stations']:.2f}",
-                    f"{x['desirability']:.2f}",
+                    _pct(x["reached"]),
+                    _num(x["claims"], 2),
+                    _num(x["stations"], 2),
+                    _num(x["desirability"], 2),
                 ]
                 for x in cities
             ],
@@ -378,13 +579,17 @@ def _count_section(board: Map, c: dict[str, Any]) -> list[str]:
         "</details>",
         "<h3>Tickets</h3>",
         ticket_chart(c),
-        "<details><summary>Tickets: completion and points</summary>",
+        *_outliers(c["ticket_outliers"]),
+        "<details><summary>Tickets: completion, points and difficulty</summary>",
         _table(
             [
                 "ticket",
                 "points",
+                "trains",
+                "points a train",
                 "held (share of games)",
                 "completed",
+                "contested",
                 "points won a game",
                 "points lost a game",
             ],
@@ -392,8 +597,11 @@ def _count_section(board: Map, c: dict[str, Any]) -> list[str]:
                 [
                     escape(t["id"]),
                     str(t["points"]) + (" long" if t["long"] else ""),
+                    "-" if t["trains"] is None else str(t["trains"]),
+                    "-" if t["points_per_train"] is None else f"{t['points_per_train']:.2f}",
                     _pct(t["held_rate"]),
                     _pct(t["completed"]) if t["completed"]["of"] else "-",
+                    _pct(t["contention"]) if t["contention"]["of"] else "-",
                     f"{t['won']:.2f}",
                     f"{t['lost']:.2f}",
                 ]
@@ -439,6 +647,7 @@ def write_report(
         if c["finished"]:
             pictures[f"heatmap-{c['players']}p.svg"] = heat_map(board, c)
             pictures[f"tickets-{c['players']}p.svg"] = ticket_chart(c)
+            pictures[f"shape-{c['players']}p.svg"] = shape_chart(c)
     written = []
     for name, text in [
         ("figures.json", json.dumps(doc, indent=1, ensure_ascii=False) + "\n"),
