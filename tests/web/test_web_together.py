@@ -614,7 +614,7 @@ def test_the_lobby_invites_and_the_hand_over_speak_the_browsers_language(
         )
         assert page.locator("#my-games-button span").first.inner_text() == tr.t("My games")
         assert page.locator("#lobby-link").inner_text() == tr.t("Lobby")
-        assert page.locator("#invites h3").text_content() == tr.t("Invite friends")
+        assert page.locator("#invites h2").text_content() == tr.t("Invite friends")
         assert page.locator("#offline h2").text_content() == tr.t("Not connected")
         assert not english_left(page.locator("aside").inner_text(), lang)
         assert not english_words(page.locator("aside").inner_text(), lang, ("Ann", "Cleo"))
