@@ -162,6 +162,7 @@ def test_every_control_of_the_game_page_takes_a_finger_on_a_phone(
         page.wait_for_function(f"document.body.dataset.seq !== {seq!r}", timeout=TIMEOUT)
         page.wait_for_selector("#offer:not([hidden])", timeout=TIMEOUT)
         _fingers(page, "a ticket offer", seen)
+        _axe(page, "a ticket offer on a phone")
         shot(page, "phone-tickets", tmp_path)
         for width in (320, 390, 768):
             page.set_viewport_size({"width": width, "height": 844})
@@ -182,4 +183,5 @@ def test_every_control_of_the_game_page_takes_a_finger_on_a_phone(
         page.wait_for_function("document.body.dataset.state === 'over'", timeout=TIMEOUT)
         _fingers(page, "the end", seen)
         assert "rematch" in seen
+        _axe(page, "the end on a phone")
         shot(page, "phone-end", tmp_path)
