@@ -782,8 +782,8 @@ class Hub:
         # the tabs whose "my games" hold this match hear that the seat is taken or renamed
         told = [(c, self._games(c)) for c in self.followers.get(hosted.id, ()) if seated or renamed]
         # ...and a new name shows at once on every other tab of the match, not at the next move
-        others = [(c, self._update(c)) for c in hosted.tabs.clients if c is not client and renamed]
-        return [(client, joined), (client, self._update(client)), *others, *told]
+        redrawn = [(c, self._update(c)) for c in hosted.tabs.clients if c is not client and renamed]
+        return [(client, joined), (client, self._update(client)), *redrawn, *told]
 
     def _joined_match(self, client: Client, match_id: str | None) -> Hosted:
         """The match a ``join`` names (None: the latest, or a new one if it left memory)."""
