@@ -472,3 +472,19 @@ def test_a_refused_move_is_said_in_players_words_with_the_rule_apart() -> None:
     assert _only(_send(hub, b, {"type": "act", "action": "blind"}), b)["text"] == (
         "It is not your turn."
     )
+
+
+def test_a_new_name_is_sent_at_once_to_every_other_tab_of_the_match() -> None:
+    hub = Hub(lambda: Match.new("europe", "base", 2, 3, ["person", "person"]))
+    ann, bob, watcher = Client(), Client(), Client()
+    _send(hub, ann, {"type": "join", "seat": 0, "name": "Ann"})
+    bob_token = _send(hub, bob, {"type": "join", "seat": 1})[0][1]["token"]
+    _send(hub, watcher, {"type": "join"})
+    out = _send(hub, bob, {"type": "join", "seat": 1, "token": bob_token, "name": "Bob"})
+    heard = {id(c): doc for c, doc in out if doc["type"] == "update"}
+    assert set(heard) == {id(ann), id(bob), id(watcher)}
+    assert all(doc["seats"][1]["player"] == "Bob" for doc in heard.values())
+    # the same name again (Bob's second tab) redraws only the tab that asked
+    tab = Client()
+    again = _send(hub, tab, {"type": "join", "seat": 1, "token": bob_token, "name": "Bob"})
+    assert [c for c, doc in again if doc["type"] == "update"] == [tab]

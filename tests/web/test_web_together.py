@@ -597,6 +597,7 @@ def test_the_lobby_invites_and_the_hand_over_speak_the_browsers_language(
         variants = page.locator("#variant option").all_inner_texts()
         assert tr.marked("Europe Expanded (Europa 1912)") in variants
         assert not english_words(page.locator("main").inner_text(), lang)
+        _axe(page, f"the lobby in {lang}")
         match_id, links = make_match(page, server.url, [("here", "Ann"), ("invite", None),
                                                         ("here", "Cleo")])  # fmt: skip
         # the names the server gives seats nobody named are said in the language too
@@ -614,14 +615,21 @@ def test_the_lobby_invites_and_the_hand_over_speak_the_browsers_language(
         )
         assert page.locator("#my-games-button span").first.inner_text() == tr.t("My games")
         assert page.locator("#lobby-link").inner_text() == tr.t("Lobby")
-        assert page.locator("#invites h3").text_content() == tr.t("Invite friends")
+        assert page.locator("#invites h2").text_content() == tr.t("Invite friends")
         assert page.locator("#offline h2").text_content() == tr.t("Not connected")
         assert not english_left(page.locator("aside").inner_text(), lang)
         assert not english_words(page.locator("aside").inner_text(), lang, ("Ann", "Cleo"))
+        _axe(page, f"the game page with its invite box in {lang}")
         bob = browser.new_context(extra_http_headers={"Accept-Language": accept}).new_page()
         bob.goto(links[1])
         bob.wait_for_function(TURN + " || document.body.dataset.state === 'waiting'",
                               timeout=TIMEOUT)  # fmt: skip
+        # Bob is asked his name in his language, and skips: he stays "Player 2"
+        bob.wait_for_selector("#name-ask:not([hidden])", timeout=TIMEOUT)
+        assert bob.locator("#name-ask-title").inner_text() == tr.t("Your name at this table")
+        assert not english_left(bob.locator("#name-ask").inner_text(), lang)
+        _axe(bob, f"the name asked in {lang}")
+        bob.click("#name-ask-skip")
         match = server.hub.matches[match_id].match
         names = {0: "Ann", 2: "Cleo"}
         for _ in range(12):  # whoever acts plays, until this device is handed over
@@ -638,6 +646,7 @@ def test_the_lobby_invites_and_the_hand_over_speak_the_browsers_language(
                 timeout=TIMEOUT,
             )
         assert _state(page) == "handoff"
+        _axe(page, f"the hand-over in {lang}")
         name = names[match.current]
         assert page.locator("#handoff-title").inner_text() == tr.t(
             "Hand the device to {name}", name=name

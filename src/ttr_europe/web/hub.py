@@ -772,15 +772,18 @@ class Hub:
             raise WebError("too_many_tabs", f"{len(others)} tabs are {where} already")
         self._charge(client, COSTS["join"])  # only a join that sends the position costs more
         seated = seat is not None and seat not in hosted.seating.tokens
+        renamed = seat is not None and name is not None and hosted.seating.names.get(seat) != name
         if seat is not None:
             token = self._sit(hosted, seat, token, name)
         self.leave(client)
         client.hosted, client.seat, client.seen = hosted, seat, 0
         hosted.tabs.clients.append(client)
         joined = {"type": "joined", "match": hosted.id, "seat": seat, "token": token}
-        # the tabs whose "my games" hold this match hear that the seat is taken
-        told = [(c, self._games(c)) for c in self.followers.get(hosted.id, ()) if seated]
-        return [(client, joined), (client, self._update(client)), *told]
+        # the tabs whose "my games" hold this match hear that the seat is taken or renamed
+        told = [(c, self._games(c)) for c in self.followers.get(hosted.id, ()) if seated or renamed]
+        # ...and a new name shows at once on every other tab of the match, not at the next move
+        redrawn = [(c, self._update(c)) for c in hosted.tabs.clients if c is not client and renamed]
+        return [(client, joined), (client, self._update(client)), *redrawn, *told]
 
     def _joined_match(self, client: Client, match_id: str | None) -> Hosted:
         """The match a ``join`` names (None: the latest, or a new one if it left memory)."""

@@ -20,6 +20,10 @@ const coarse = window.matchMedia("(pointer: coarse)");
 
 function tokenKey(match, s) { return `ttr-token:${match}:${s}`; }
 function myName() { return localStorage.getItem("ttr-name") || null; }
+// A person who comes by an invite link or by the lobby's "Sit" is asked the name the others
+// will see (instead of "Player 2") once seated; "sit" in the address marks the lobby's links.
+let askName = params.has("invite") || params.has("sit");
+let nameDue = false;
 
 // A "continue on another device" link carries its seat's token after "#": this browser keeps
 // it (a fragment never reaches the server) and the address drops it at once.
@@ -52,7 +56,8 @@ function send(doc) {
 function join(s) {
   const token = matchId !== null && s !== null ? localStorage.getItem(tokenKey(matchId, s)) : null;
   const invite = token === null && s !== null && s === seat ? params.get("invite") : null;
-  const name = s === null ? null : window.Together ? Together.nameFor(matchId, s, myName()) : myName();
+  // a name asked for on arrival is sent once answered
+  const name = s === null || askName ? null : window.Together ? Together.nameFor(matchId, s, myName()) : myName();
   const doc = { type: "join", match: matchId, seat: s, token: token, name: name };
   if (invite) doc.invite = invite; // an invite link: its first holder takes the seat
   send(doc);
@@ -70,6 +75,7 @@ function receive(msg) {
     url.searchParams.set("match", matchId);
     url.searchParams.delete("watch");
     url.searchParams.delete("invite"); // used: the seat's token is this browser's now
+    url.searchParams.delete("sit");
     if (seat === null) url.searchParams.delete("seat"); else url.searchParams.set("seat", seat);
     history.replaceState(null, "", url);
     showWhere();
@@ -78,6 +84,8 @@ function receive(msg) {
     replaying = true; // ...and they are not news to read out
     for (const k of Object.keys(lastMoves)) delete lastMoves[k];
     if (window.Together) Together.joined(msg);
+    nameDue = askName && seat !== null; // asked once the page is drawn, on arrival only
+    askName = false; // a refused seat (watching) is never asked
     return;
   }
   if (msg.type === "created") {
@@ -232,6 +240,8 @@ function update(msg) {
   pendingFocus = null;
   render();
   restoreFocus(focus);
+  // (after the page is live again: it is inert while "connecting", and focus cannot go there)
+  if (nameDue) { nameDue = false; setTimeout(showNameAsk, 0); }
   const mine = msg.moves !== null;
   if (!replaying) {
     for (const { seq: n, event } of msg.events) announce(describe(event, n)); // one's own moves too
@@ -1070,11 +1080,33 @@ $("zoom-in").onclick = () => zoomAt(scale() * 1.5);
 $("zoom-out").onclick = () => zoomAt(scale() / 1.5);
 $("zoom-fit").onclick = () => { zoom = null; applyZoom(); };
 $("name").value = myName() || "";
-$("name").onchange = () => {
-  const name = $("name").value.trim();
+function rename(name) {
   if (name) localStorage.setItem("ttr-name", name); else localStorage.removeItem("ttr-name");
-  if (seat !== null) join(seat); // the server takes the new name; the page is sent again
+  $("name").value = name;
+  if (seat !== null) join(seat); // the server takes the new name and tells the other players
+}
+$("name").onchange = () => rename($("name").value.trim());
+
+// The question asked on arrival: the name this browser goes by already filled in (else empty,
+// the seat's own name shown as what the others see if it is skipped); the turn's heading next.
+function showNameAsk() {
+  $("name-ask-hint").textContent = t("The other players see this name instead of “{name}”. Skip to stay “{name}”.",
+    { name: t("Player {n}", { n: seat + 1 }) });
+  $("name-ask-input").value = myName() || "";
+  $("name-ask").hidden = false;
+  $("name-ask-input").focus();
+}
+function closeNameAsk() {
+  $("name-ask").hidden = true;
+  $("turn-title").focus();
+}
+$("name-ask-form").onsubmit = (e) => {
+  e.preventDefault();
+  const name = $("name-ask-input").value.trim();
+  if (name) rename(name); // an empty answer is a skip
+  closeNameAsk();
 };
+$("name-ask-skip").onclick = closeNameAsk;
 const boardEl = $("board");
 boardEl.addEventListener("click", onBoardClick);
 boardEl.addEventListener("pointerdown", onPointerDown);

@@ -153,14 +153,16 @@
     lastLobby = msg;
     if (!choices) { choices = msg.choices; setUp(); }
     const table = $("open-list");
-    const head = el("tr", {}, ...[t("Map"), t("Players"), t("Turn"), ""].map((h) => el("th", { textContent: h })));
+    // the actions' column is named too (read aloud; an empty header is no header)
+    const head = el("tr", {}, ...[t("Map"), t("Players"), t("Turn")].map((h) => el("th", { textContent: h })),
+      el("th", {}, el("span", { className: "sr-only", textContent: t("Sit or watch") })));
     const rows = msg.matches.map((m) => {
       // a seat kept for an invited friend is theirs: said so, never offered
       const who = m.seats.map((s) => (s.invited ? t("{name} (invited)", { name: Together.seatName(s) })
         : s.person && !s.taken ? t("{name} (free)", { name: Together.seatName(s) }) : Together.seatName(s))).join(", ");
       const actions = el("td", { className: "actions" });
       for (const s of m.free) {
-        actions.append(el("a", { className: "button sit", href: `/?match=${encodeURIComponent(m.match)}&seat=${s}`, textContent: t("Sit as Player {n}", { n: s + 1 }) }));
+        actions.append(el("a", { className: "button sit", href: `/?match=${encodeURIComponent(m.match)}&seat=${s}&sit`, textContent: t("Sit as Player {n}", { n: s + 1 }) }));
       }
       actions.append(el("a", { className: "button quiet watch", href: `/?match=${encodeURIComponent(m.match)}&watch`, textContent: t("Watch") }));
       const tr = el("tr", {}, el("td", { textContent: `${named(m.map_name)} · ${named(m.variant_name)}` }), el("td", { textContent: who }),

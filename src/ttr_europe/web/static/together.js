@@ -206,7 +206,8 @@
       const aside = document.querySelector("aside");
       aside.insertBefore(box, aside.firstChild.nextSibling);
     }
-    box.replaceChildren(el("h3", { textContent: t("Invite friends") }),
+    // an h2: the box comes before the turn's own h2, under the page's h1
+    box.replaceChildren(el("h2", { textContent: t("Invite friends") }),
       el("p", { className: "hint", textContent: t("Send each link to the person who is to sit there; the first to open it takes the seat.") }), ...rows);
   }
 
