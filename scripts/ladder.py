@@ -32,7 +32,7 @@ from pathlib import Path
 
 from ttr_europe.players import make_bot, split_specs
 from ttr_europe.players.bots import Bot
-from ttr_europe.sim import ENGINES, simulate
+from ttr_europe.sim import ENGINES, read_rows, simulate
 from ttr_europe.sim.games import GameResult
 from ttr_europe.sim.ladder import run, table
 
@@ -103,18 +103,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     seconds: dict[tuple[str, str], float] = {}
 
     def play(a: str, b: str, games: int) -> Sequence[GameResult]:
+        path = args.out / f"{a}-vs-{b}.jsonl"
+        # a rerun's first rounds ask for fewer games than the file holds from later rounds
+        held = max((r.seed - args.seed + 1 for r in read_rows(path)[1]), default=0) if (
+            path.exists()) else 0  # fmt: skip
         started = time.process_time()
         result = simulate(
-            [build(spec_of[a], args), build(spec_of[b], args)], games=games, seed=args.seed,
-            backend="serial", out=args.out / f"{a}-vs-{b}.jsonl", resume=True,
-            engine=args.engine,
+            [build(spec_of[a], args), build(spec_of[b], args)], games=max(games, held),
+            seed=args.seed, backend="serial", out=path, resume=True, engine=args.engine,
         )  # fmt: skip
         if result.failures:
             raise SystemExit(f"{a} vs {b}: games failed: {result.failures[:3]}")
         if result.played:
             seconds[a, b] = (time.process_time() - started) / result.played
-        print(f"{a} vs {b}: {len(result.results)} games", flush=True)
-        return result.results
+        rows = [r for r in result.results if r.seed < args.seed + games]
+        print(f"{a} vs {b}: {len(rows)} games", flush=True)
+        return rows
 
     def first(a: str, b: str) -> int:
         searchy = spec_of[a] in SEARCHY or spec_of[b] in SEARCHY

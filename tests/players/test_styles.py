@@ -117,7 +117,7 @@ def test_each_rung_beats_the_one_below_on_seeded_games() -> None:
 
 def test_the_rating_script_plays_every_pair_rates_and_resumes(tmp_path, capsys) -> None:
     ladder = load_script("ladder")
-    argv = ["--bots", "random,claimer,saver", "--anchor", "claimer", "--games", "4"]
+    argv = ["--bots", "random,claimer,saver", "--anchor", "claimer", "--games", "2"]
     argv += ["--step", "2", "--budget", "16", "--out", str(tmp_path)]
     ladder.main(argv)
     first = capsys.readouterr().out
@@ -130,9 +130,14 @@ def test_the_rating_script_plays_every_pair_rates_and_resumes(tmp_path, capsys) 
     ranked = [row.split(" | ")[1] for row in rows[1:4]]
     assert ranked == ["saver", "claimer", "random"]  # strongest first
     assert "| claimer | 1500 | anchor |" in first
-    assert "Contradictions: none" in first and "| claimer vs random | 4-0 (100.0 %" in first
-    assert "12 games, seeds from 0, 0 rounds" in first  # 4-0 everywhere: every pair decisive
+    assert "Contradictions: none" in first and "| claimer vs random | 4 | 4-0 (100.0 %" in first
+    # 2-0 decides nothing: one round gives the open neighbours 2 more games, then 4-0 does
+    assert "10 games, seeds from 0, 1 rounds after the first" in first
+    assert "| saver vs random | 2 | 2-0 (100.0 %, 34.2-100.0) | no |" in first
+    # the rerun reads the rounds' games from the files and finds the same table
     assert first.split("processor seconds")[0] == second.split("processor seconds")[0]
+    assert "seconds a game (pairs that played new games in this run):\n" in second
+    assert second.rstrip().endswith("in this run):")
 
 
 def test_the_rating_script_rates_searches_at_a_stated_budget(tmp_path, capsys) -> None:

@@ -352,10 +352,14 @@ def table(ladder: Ladder) -> str:
         ]
     else:
         lines.append("Contradictions: none (every decisive pair is rated in its games' order).")
-    lines += ["", "| pair (stronger-rated first) | wins-losses (rate, 95 % Wilson) | decisive |"]
-    lines.append("|---|---|---|")
+    lines += [
+        "",
+        "| pair (stronger-rated first) | games | wins-losses (rate, 95 % Wilson) | decisive |",
+        "|---|---|---|---|",
+    ]
     for above, below in combinations(order, 2):
         rec = lookup(recs, above, below)
         if rec.games:
-            lines.append(f"| {above} vs {below} | {rec.text()} | {'yes' if rec.decisive else 'no'} |")
+            decisive = "yes" if rec.decisive else "no"
+            lines.append(f"| {above} vs {below} | {rec.games} | {rec.text()} | {decisive} |")
     return "\n".join(lines)
