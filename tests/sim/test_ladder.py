@@ -161,3 +161,31 @@ def test_records_count_shared_wins_as_half_from_every_pair_of_seats() -> None:
     assert recs == {("a", "b"): Record("a", "b", 1.5, 3)}
     assert lookup(recs, "b", "a") == Record("b", "a", 1.5, 3)
     assert recs["a", "b"].text() == "1.5-1.5 (50.0 %, 12.5-87.5)"  # Wilson at n = 3
+
+
+def test_every_decisive_pair_is_rated_its_way_or_named_on_any_field() -> None:
+    """The invariant on fields with no order at all (each pair's rate drawn at random, so
+    intransitive triples abound): a decisive pair is either rated in its games' order or
+    listed among the contradictions, never silently reversed."""
+    rng = random.Random(3)
+    names = list("abcde")
+    named = 0
+    for _ in range(60):
+        recs = {}
+        for i, a in enumerate(names):
+            for b in names[i + 1 :]:
+                games, rate = rng.choice([20, 60, 200]), rng.random()
+                wins = sum(rng.random() < rate for _ in range(games))
+                recs[a, b] = Record(a, b, float(wins), games)
+        model = fit(recs, names, anchor="a")
+        listed = {(c.record.a, c.record.b) for c in contradictions(model, recs)}
+        for rec in recs.values():
+            if not rec.decisive:
+                continue
+            winner, loser = (rec.a, rec.b) if rec.rate > 0.5 else (rec.b, rec.a)
+            if model.ratings[winner] <= model.ratings[loser]:
+                assert (winner, loser) in listed
+                named += 1
+            else:
+                assert (winner, loser) not in listed
+    assert named > 10, named  # the fields did hold contradictions to name
