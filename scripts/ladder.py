@@ -1,59 +1,88 @@
-"""Rate the ladder of opponents: seeded 2-player games between every pair, Bradley-Terry ratings.
+"""Rate the ladder of opponents: one Bradley-Terry fit of every game, head-to-head records,
+more games where neighbours' order is open.
 
-    PYTHONPATH=src python scripts/ladder.py                      # the table of docs/bots.md
-    PYTHONPATH=src python scripts/ladder.py --games 20 --search-games 4 --mcts-games 2  # quick
+    PYTHONPATH=src python scripts/ladder.py --out ladder-results        # the table of docs/bots.md
+    PYTHONPATH=src python scripts/ladder.py --bots random,claimer,saver --games 4 --budget 20
 
-Every pair of bots plays ``--games`` seeded Europe games (seeds ``--seed`` on, seats
-alternating, so both bots play each deal from each seat); a pair with ``mcts-fast`` plays
-``--search-games``, a pair with ``mcts`` or ``mcts-core`` ``--mcts-games``, and those two meet
-only ``greedy``, ``bc-ppo``, ``mcts-fast`` and each other (their search costs seconds a game; on
-a shared 2-core machine the defaults take about ten processor minutes). Rows go to ``--out``
-(one JSON Lines file per pair), and a rerun plays only the games missing from them. Ratings are
-``sim.stats.elo`` (Bradley-Terry, Elo scale, centred on 1500, one virtual draw per pair);
-intervals are the 2.5 and 97.5 percentiles of ``--boot`` bootstrap refits, resampling the games
-of each pair. Prints a Markdown table, the pairwise win rates and processor seconds a game.
-``--engine`` (default ``auto``) plays the pairs below the search bots in the compiled core when
-it is built, with the same rows (docs/simulation.md).
+Every pair of bots plays ``--games`` seeded 2-player Europe games (seeds ``--seed`` on, seats
+alternating, so both bots play each deal from each seat); a pair with a search plays
+``--search-games``. Then, in rounds, each pair of neighbours in the rating order whose
+head-to-head 95 % Wilson interval still holds 50 % plays ``--step`` more games (the next seeds
+of that pair), until no neighbour pair is open or the next round would take the total past
+``--budget`` games (``sim.ladder.run``). Ratings are one Bradley-Terry fit of every game
+(``sim.ladder.fit``: maximum likelihood, one virtual draw per pair that played, Elo scale,
+``--anchor`` rated 1500), with 95 % intervals from the observed Fisher information; the table
+names any decisive pair the fit orders against its games.
+
+The searches play at a fixed number of playouts a move, so their games are the same on every
+machine: ``mcts`` and ``mcts-core`` at ``--playouts`` (named ``mcts@N``, ``mcts-core@N``),
+``mcts-fast`` at its own 8. ``--seconds S`` rates ``mcts`` and ``mcts-core`` at ``S`` seconds a
+move instead (named ``mcts@Ss``; games then depend on the machine). Rows go to ``--out``, one
+JSON Lines file per pair, and a rerun plays only the games missing from them. ``--engine``
+plays pairs of the core's bots in the compiled core when it is built (the same rows).
 """
 
 from __future__ import annotations
 
 import argparse
-import random
+import platform
 import time
-from itertools import combinations
+from collections.abc import Sequence
 from pathlib import Path
 
-from ttr_europe.players import split_specs
-from ttr_europe.players.styles import LADDER
-from ttr_europe.sim import ENGINES, simulate
+from ttr_europe.players import make_bot, split_specs
+from ttr_europe.players.bots import Bot
+from ttr_europe.sim import ENGINES, read_rows, simulate
 from ttr_europe.sim.games import GameResult
-from ttr_europe.sim.stats import elo
+from ttr_europe.sim.ladder import run, table
 
-# the trained policies among the rungs, and the search with its walk in the core at the top
-DEFAULT_BOTS = (*LADDER[:-2], "baseline", "bc-ppo", *LADDER[-2:], "mcts-core")
-SEARCH = ("mcts", "mcts-core")  # seconds a game: these meet only the strongest
-MCTS_MEETS = ("greedy", "bc-ppo", "mcts-fast", *SEARCH)
-
-
-def games_for(a: str, b: str, args: argparse.Namespace) -> int:
-    """How many games the pair plays (0: it does not meet)."""
-    if a in SEARCH or b in SEARCH:
-        other = b if a in SEARCH else a
-        return args.mcts_games if other in MCTS_MEETS else 0
-    if "mcts-fast" in (a, b):
-        return args.search_games
-    return int(args.games)
+DEFAULT_BOTS = ("random", "claimer", "saver", "racer", "greedy", "baseline", "bc-ppo",
+                "mcts-fast", "mcts-core")  # fmt: skip
+SEARCHES = ("mcts", "mcts-core")  # rated at --playouts (or --seconds)
+SEARCHY = ("mcts-fast", *SEARCHES)  # pairs with one of these play --search-games first
 
 
-def main() -> None:
+def rated_name(spec: str, args: argparse.Namespace) -> str:
+    """The name a bot has in the ladder: a search's carries its budget."""
+    if spec not in SEARCHES:
+        return spec
+    return f"{spec}@{args.seconds:g}s" if args.seconds else f"{spec}@{args.playouts}"
+
+
+def build(spec: str, args: argparse.Namespace) -> Bot | str:
+    """A search at the stated budget, any other bot by its spec."""
+    if spec not in SEARCHES:
+        return spec
+    from ttr_europe.players.mcts import CoreMctsBot, MctsBot
+
+    kind = CoreMctsBot if spec == "mcts-core" else MctsBot
+    bot = kind(iterations=None, seconds=args.seconds) if args.seconds else kind(args.playouts)
+    bot.name = rated_name(spec, args)
+    return bot
+
+
+def processor() -> str:
+    """The processor's model name (``/proc/cpuinfo``), for the table's caption."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bots", default=",".join(DEFAULT_BOTS))
-    parser.add_argument("--games", type=int, default=400)
-    parser.add_argument("--search-games", type=int, default=60)
-    parser.add_argument("--mcts-games", type=int, default=10)
+    parser.add_argument("--anchor", default="greedy", help="the bot rated 1500")
+    parser.add_argument("--games", type=int, default=40, help="first games of each pair")
+    parser.add_argument("--search-games", type=int, default=20, help="... of a pair with a search")
+    parser.add_argument("--step", type=int, default=20, help="games an open pair adds a round")
+    parser.add_argument("--budget", type=int, default=2000, help="games in all, at most")
+    parser.add_argument("--playouts", type=int, default=64, help="playouts a move of a search")
+    parser.add_argument("--seconds", type=float, default=None, help="else seconds a move")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--boot", type=int, default=200)
     parser.add_argument("--out", type=Path, default=Path("ladder-results"))
     parser.add_argument(
         "--engine",
@@ -61,66 +90,51 @@ def main() -> None:
         default="auto",
         help="auto, fast or python: who plays the games (the same rows)",
     )
-    args = parser.parse_args()
-    bots = split_specs(args.bots)
+    args = parser.parse_args(argv)
+    specs = split_specs(args.bots)
+    names = [rated_name(s, args) for s in specs]
+    spec_of = dict(zip(names, specs, strict=True))
+    anchor = rated_name(args.anchor, args)
+    if anchor not in names:
+        raise SystemExit(f"--anchor {args.anchor} is not among --bots")
+    for spec in specs:
+        make_bot(spec)  # a bad name fails before any game
     args.out.mkdir(parents=True, exist_ok=True)
-    by_pair: dict[tuple[str, str], list[GameResult]] = {}
     seconds: dict[tuple[str, str], float] = {}
-    for a, b in combinations(bots, 2):
-        games = games_for(a, b, args)
-        if not games:
-            continue
+
+    def play(a: str, b: str, games: int) -> Sequence[GameResult]:
+        path = args.out / f"{a}-vs-{b}.jsonl"
+        # a rerun's first rounds ask for fewer games than the file holds from later rounds
+        held = max((r.seed - args.seed + 1 for r in read_rows(path)[1]), default=0) if (
+            path.exists()) else 0  # fmt: skip
         started = time.process_time()
-        run = simulate(
-            [a, b], games=games, seed=args.seed, backend="serial",
-            out=args.out / f"{a}-vs-{b}.jsonl", resume=True, engine=args.engine,
+        result = simulate(
+            [build(spec_of[a], args), build(spec_of[b], args)], games=max(games, held),
+            seed=args.seed, backend="serial", out=path, resume=True, engine=args.engine,
         )  # fmt: skip
-        if run.failures:
-            raise SystemExit(f"{a} vs {b}: games failed: {run.failures[:3]}")
-        by_pair[a, b] = list(run.results)
-        if run.played:
-            seconds[a, b] = (time.process_time() - started) / run.played
-        won = sum(r.returns[r.bots.index(a)] for r in run.results) / len(run.results)
-        print(f"{a} vs {b}: {len(run.results)} games, {a} wins {won:.3f}", flush=True)
-    results = [r for rows in by_pair.values() for r in rows]
-    ratings = elo(results, bots)
-    rng = random.Random(args.seed)
-    draws: dict[str, list[float]] = {b: [] for b in bots}
-    for _ in range(args.boot):
-        sample = [r for rows in by_pair.values() for r in rng.choices(rows, k=len(rows))]
-        for name, value in elo(sample, bots).items():
-            draws[name].append(value)
-    print(f"\n{len(results)} games, {len(by_pair)} pairs, seed {args.seed}\n")
-    print("| bot | games | win rate | rating | 95 % interval |")
-    print("|---|---|---|---|---|")
-    for name in sorted(bots, key=lambda n: ratings[n]):
-        mine = [r for r in results if name in r.bots]
-        wins = sum(r.returns[r.bots.index(name)] for r in mine) / max(1, len(mine))
-        low, high = _percentiles(draws[name])
-        print(
-            f"| {name} | {len(mine)} | {wins:.3f} | {ratings[name]:.0f} | {low:.0f} to {high:.0f} |"
-        )
-    print("\n| row wins against column | " + " | ".join(bots) + " |")
-    print("|---" * (len(bots) + 1) + "|")
-    for a in bots:
-        cells = []
-        for b in bots:
-            rows = by_pair.get((a, b)) or by_pair.get((b, a)) or []
-            won = sum(r.returns[r.bots.index(a)] for r in rows) / len(rows) if rows else None
-            cells.append("" if a == b or won is None else f"{won:.2f}")
-        print(f"| {a} | " + " | ".join(cells) + " |")
+        if result.failures:
+            raise SystemExit(f"{a} vs {b}: games failed: {result.failures[:3]}")
+        if result.played:
+            seconds[a, b] = (time.process_time() - started) / result.played
+        rows = [r for r in result.results if r.seed < args.seed + games]
+        print(f"{a} vs {b}: {len(rows)} games", flush=True)
+        return rows
+
+    def first(a: str, b: str) -> int:
+        searchy = spec_of[a] in SEARCHY or spec_of[b] in SEARCHY
+        return int(args.search_games if searchy else args.games)
+
+    ladder = run(names, play, anchor=anchor, first=first, step=args.step, budget=args.budget)
+    budget = f"{args.seconds:g} s a move" if args.seconds else f"{args.playouts} playouts a move"
+    print(
+        f"\n{len(ladder.results)} games, seeds from {args.seed}, {len(ladder.rounds)} rounds "
+        f"after the first; stopped: {ladder.stopped}.\nSearches: mcts, mcts-core at {budget}, "
+        f"mcts-fast at 8 playouts a move. Processor: {processor()}.\n"
+    )
+    print(table(ladder))
     print("\nprocessor seconds a game (pairs that played new games in this run):")
     for (a, b), value in seconds.items():
         print(f"  {a} vs {b}: {value:.3f}")
-
-
-def _percentiles(values: list[float]) -> tuple[float, float]:
-    if not values:
-        return float("nan"), float("nan")
-    ordered = sorted(values)
-    low = ordered[int(0.025 * (len(ordered) - 1))]
-    high = ordered[round(0.975 * (len(ordered) - 1))]
-    return low, high
 
 
 if __name__ == "__main__":

@@ -360,6 +360,7 @@ SEAT_KINDS = {
     "random": N_("random-move bot"),
     "claimer": N_("route-grabbing bot"),
     "saver": N_("card-saving bot"),
+    "racer": N_("racing bot"),
     "greedy": N_("ticket-chasing bot"),
     "ambitious": N_("long-ticket bot"),
     "mcts-fast": N_("quick look-ahead bot"),

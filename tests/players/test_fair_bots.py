@@ -398,7 +398,7 @@ def test_the_shipped_bots_look_only_at_what_they_may_see(bot: Bot, moves: int) -
 
 
 @pytest.mark.parametrize(
-    "name", ["claimer", "saver", "mcts-fast", pytest.param("mcts", marks=pytest.mark.slow)]
+    "name", ["claimer", "saver", "racer", "mcts-fast", pytest.param("mcts", marks=pytest.mark.slow)]
 )
 def test_the_ladders_styles_look_only_at_what_they_may_see(name: str) -> None:
     """The ladder's rungs (``random`` and ``greedy`` above); the searches, on their fixed

@@ -1,11 +1,11 @@
 """The registry of bots by name: ``BUILTIN_BOTS``, ``make_bot`` and ``split_specs``.
 
-``make_bot`` resolves the names of ``BUILTIN_BOTS`` (the ladder's styles of ``players.styles``:
-``random``, ``claimer``, ``saver``, ``greedy``, ``ambitious``, ``mcts-fast``, ``mcts``;
-``mcts-core``, the same search walked in the compiled core; ``baseline`` and ``bc-ppo``, the trained
-policies of ``players.baseline``), ``package.module:Class`` and ``cmd:COMMAND`` specs (a program in
-another process, over the line protocol of ``players.protocol``). It sits above every bot it names,
-so none of them imports it.
+``make_bot`` resolves the names of ``BUILTIN_BOTS`` (the ladder's styles of
+``players.styles``: ``random``, ``claimer``, ``saver``, ``racer``, ``greedy``, ``ambitious``,
+``mcts-fast``, ``mcts``; ``mcts-core``, the same search walked in the compiled core;
+``baseline`` and ``bc-ppo``, the trained policies of ``players.baseline``),
+``package.module:Class`` and ``cmd:COMMAND`` specs (a program in another process, over the line
+protocol of ``players.protocol``). It sits above every bot it names, so none of them imports it.
 """
 
 from __future__ import annotations
@@ -44,6 +44,12 @@ def _ambitious() -> Bot:
     return AmbitiousBot()
 
 
+def _racer() -> Bot:
+    from .styles import RacerBot
+
+    return RacerBot()
+
+
 def _mcts_fast() -> Bot:
     from .styles import fast_mcts
 
@@ -78,6 +84,7 @@ BUILTIN_BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "claimer": _claimer,
     "saver": _saver,
+    "racer": _racer,  # the two cheapest tickets, long routes, a fast end
     "greedy": GreedyBot,
     "ambitious": _ambitious,
     "mcts-fast": _mcts_fast,

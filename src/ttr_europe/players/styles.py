@@ -7,6 +7,10 @@ Each rung adds one idea to the one below (ratings in docs/bots.md, ``scripts/sty
 - ``saver``: ticket-blind too, but saves its cards for long routes: it claims only routes of
   ``SAVE_FOR`` cars or more (any route once its trains run low) and draws face up the two
   colours it holds most, so its sets grow toward the long routes that score most per car.
+- ``racer``: the "racing" style that learners on the USA map converge on (wqparker's
+  ttr-strategy-emergence study): keeps the two cheapest tickets (fewest trains to finish) at
+  every ticket choice, never draws more, claims the longest route it can pay for and draws the
+  colours of the longest routes still open, to run its trains out and end the game fast.
 - ``greedy``: connects its tickets along cheapest paths (``bots.GreedyBot``).
 - ``ambitious``: plays as ``greedy`` but keeps the tickets worth most, so it holds (and
   pursues) the long tickets ``greedy`` always returns (``AmbitiousBot``); a side step of the
@@ -40,9 +44,9 @@ from ..actions import (
 )
 from ..cards import LOCOMOTIVE
 from ..errors import SetupError
-from ..state import Phase
+from ..state import NO_OWNER, Phase
 from ..views import View
-from ._routing import board_of, cheapest
+from ._routing import board_of, cheapest, shortest_path
 from .bots import GreedyBot, _Seat
 
 if TYPE_CHECKING:
@@ -54,6 +58,7 @@ __all__ = [
     "SAVE_FOR",
     "AmbitiousBot",
     "ClaimerBot",
+    "RacerBot",
     "SaverBot",
     "fast_mcts",
 ]
@@ -173,6 +178,81 @@ class AmbitiousBot(GreedyBot):
         return keep if keep in options else options[0]
 
 
+RACER_KEEPS = 2  # the tickets a RacerBot keeps at every ticket choice
+
+
+def _owners(view: View) -> list[int]:
+    """The seat owning each route, by index (``NO_OWNER`` when free)."""
+    board = board_of(view)
+    owners = [NO_OWNER] * len(board.routes)
+    for p in view.players:
+        for r in p.routes:
+            owners[board.route_index[r]] = p.seat
+    return owners
+
+
+class RacerBot:
+    """Races to the end: the two cheapest tickets, no more, the longest routes it can pay for.
+
+    A ticket's cost is the trains its cheapest path still needs (its own routes free, others'
+    closed; unreachable: never cheapest). It draws face up the colours of the longest free
+    routes it has trains for (a gray one: the colour it holds most), else blind.
+    """
+
+    name = "racer"
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        if view.phase is Phase.INITIAL_TICKETS or view.phase is Phase.CHOOSE_TICKETS:
+            return self._keep(view, legal)
+        if view.phase is Phase.TUNNEL:
+            return _tunnel(view, legal)
+        if view.phase is not Phase.SECOND_DRAW:
+            claim = _longest_claim(view, legal, 1)
+            if claim is not None:
+                return claim
+        return _draw(legal, rng, self._wanted_slots(view))
+
+    def _keep(self, view: View, legal: Sequence[Action]) -> Action:
+        me = view.me
+        keeps = [a for a in legal if isinstance(a, KeepTickets)]
+        if me is None or me.offer is None:
+            raise SetupError("a bot needs the view of its own seat, not a spectator's")
+        board, owners = board_of(view), _owners(view)
+
+        def trains(ticket_id: str) -> int:
+            ticket = board.tickets[board.ticket_index[ticket_id]]
+            path = shortest_path(board, owners, me.seat, ticket.a, ticket.b)
+            if path is None:
+                return 1 << 20
+            return sum(board.routes[r].length for r in path if owners[r] == NO_OWNER)
+
+        fewest = min(len(a.tickets) for a in keeps)
+        most = max(len(a.tickets) for a in keeps)
+        size = min(max(RACER_KEEPS, fewest), most)
+        offer = me.offer
+        ranked = sorted(offer, key=lambda t: (trains(t), offer.index(t)))
+        keep = KeepTickets(ranked[:size])
+        return keep if keep in keeps else _fewest_tickets(legal)
+
+    def _wanted_slots(self, view: View) -> list[int]:
+        me = view.me
+        if me is None or me.hand is None:
+            raise SetupError("a bot needs the view of its own seat, not a spectator's")
+        board, owners = board_of(view), _owners(view)
+        free = [
+            route
+            for route in board.routes
+            if owners[route.index] == NO_OWNER and route.length <= me.trains
+        ]
+        if not free:
+            return []
+        longest = max(route.length for route in free)
+        hand = me.hand
+        held_most = max((c for c in range(8) if c != LOCOMOTIVE), key=lambda c: hand[c])
+        colours = {held_most if r.colour is None else r.colour for r in free if r.length == longest}
+        return [slot for slot, card in enumerate(view.row) if card in colours]
+
+
 def fast_mcts() -> MctsBot:
     """The search bot on a budget of ``FAST_ITERATIONS`` playouts a move."""
     from .mcts import MctsBot  # the search module is loaded only when asked for
@@ -182,4 +262,4 @@ def fast_mcts() -> MctsBot:
     return bot
 
 
-LADDER = ("random", "claimer", "saver", "greedy", "ambitious", "mcts-fast", "mcts")
+LADDER = ("random", "claimer", "saver", "racer", "greedy", "ambitious", "mcts-fast", "mcts")
