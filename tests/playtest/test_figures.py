@@ -279,6 +279,27 @@ def check_shape(board: Map, ended: list[dict[str, Any]], figures: dict[str, Any]
         ],
     }.items():
         assert_mean(figures["points"]["per_seat"][part], [float(v) for v in values])
+    earned = sum(
+        p.route_points
+        + p.station_points
+        + p.bonus
+        + sum(t.points for t in p.tickets if t.completed)
+        for g in ended
+        for p in g["players"]
+    )
+    for part, key in {
+        "routes": "route_points",
+        "stations": "station_points",
+        "bonus": "bonus",
+    }.items():
+        points = sum(getattr(p, key) for g in ended for p in g["players"])
+        share = figures["points"]["shares"][part]
+        assert share["rate"] == pytest.approx(points / earned)
+        assert share["n"] == len(ended) and share["low"] <= share["rate"] <= share["high"]
+    failed = sum(
+        -t.points for g in ended for p in g["players"] for t in p.tickets if not t.completed
+    )
+    assert figures["points"]["lost_share"]["rate"] == pytest.approx(failed / earned)
     check_cities(board, ended, figures)
     check_tickets(board, ended, figures)
 
@@ -320,11 +341,14 @@ def check_tickets(board: Map, ended: list[dict[str, Any]], figures: dict[str, An
     d = distances(board)
     held: Counter[str] = Counter()
     contested: Counter[str] = Counter()
-    for g in ended:
+    won: dict[str, list[float]] = {t.id: [0.0] * len(ended) for t in board.tickets}
+    lost: dict[str, list[float]] = {t.id: [0.0] * len(ended) for t in board.tickets}
+    for game_number, g in enumerate(ended):
         for q, p in enumerate(g["players"]):
             for result in p.tickets:
                 t = board.ticket(result.ticket)
                 held[t.id] += 1
+                (won if result.completed else lost)[t.id][game_number] += t.points
                 best = d[t.a][t.b]
                 contested[t.id] += any(
                     seat != q
@@ -342,6 +366,8 @@ def check_tickets(board: Map, ended: list[dict[str, Any]], figures: dict[str, An
         if entry["trains"]:
             assert entry["points_per_train"] == pytest.approx(t.points / trains)
         assert_rate(entry["contention"], contested[t.id], held[t.id])
+        assert_mean(entry["won"], won[t.id])
+        assert_mean(entry["lost"], lost[t.id])
     check_outliers(figures)
 
 

@@ -3,10 +3,12 @@ figure; ``figures`` still answers for ``rate`` and ``mean``, their old home."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from ttr_europe.playtest import figures
-from ttr_europe.playtest.intervals import mean, mean_of, rate
+from ttr_europe.playtest.intervals import mean, mean_of, rate, ratio
 from ttr_europe.sim.stats import wilson
 
 
@@ -37,3 +39,23 @@ def test_a_mean_of_sums_is_the_mean_of_the_values() -> None:
 
 def test_the_figures_module_still_answers_for_rate_and_mean() -> None:
     assert figures.rate is rate and figures.mean is mean
+
+
+def test_a_ratio_carries_its_linearised_interval() -> None:
+    exact = ratio([1, 2, 3], [2, 4, 6])  # every game at the same share: no spread
+    assert exact == {"n": 3, "rate": 0.5, "low": 0.5, "high": 0.5}
+    two = ratio([0, 2], [2, 2])  # residuals -1 and 1: se sqrt(2 / 2) / 2
+    assert two["rate"] == 0.5
+    assert two["high"] - two["rate"] == pytest.approx(1.959964 / 2)
+    assert ratio([1], [2])["low"] is None and ratio([], [])["rate"] == 0.0
+
+
+def test_a_ratio_interval_covers_the_true_share_about_19_times_in_20() -> None:
+    rng = random.Random(44)
+    covered = 0
+    for _ in range(400):
+        totals = [rng.randint(40, 160) for _ in range(60)]
+        parts = [sum(rng.random() < 0.3 for _ in range(t)) for t in totals]
+        r = ratio(parts, totals)
+        covered += r["low"] <= 0.3 <= r["high"]
+    assert 0.92 <= covered / 400 <= 0.98

@@ -39,7 +39,7 @@ from typing import Any
 
 from ..board import Map
 from .games import GameLog
-from .intervals import mean, mean_of, rate
+from .intervals import mean, mean_of, rate, ratio
 from .shape import (
     distributions,
     neglected,
@@ -252,8 +252,12 @@ def _tickets(board: Map, variant: str, games: Sequence[GameLog]) -> list[dict[st
             "held": held[t.index] / n,
             "held_rate": rate(held[t.index], len(games)),
             "completed": rate(done[t.index], held[t.index]),
-            "won": done[t.index] * t.points / n,
-            "lost": (held[t.index] - done[t.index]) * t.points / n,
+            "won": mean_of(done[t.index] * t.points, done[t.index] * t.points**2, n),
+            "lost": mean_of(
+                (held[t.index] - done[t.index]) * t.points,
+                (held[t.index] - done[t.index]) * t.points**2,
+                n,
+            ),
         }
         for t in board.tickets
         if t.index in pools
@@ -295,21 +299,32 @@ def _points(board: Map, games: Sequence[GameLog]) -> dict[str, Any]:
             parts["routes"].append(s.route_points)
             parts["stations"].append(s.station_points)
             parts["bonus"].append(s.bonus)
-    totals = {name: sum(values) for name, values in parts.items()}
-    earned = totals["routes"] + totals["tickets_won"] + totals["stations"] + totals["bonus"]
+    seats = [len(g.scores) for g in games]
 
-    def share(points: int) -> float:
-        return points / earned if earned else 0.0
+    def by_game(values: list[int]) -> list[int]:
+        """A seat figure summed over each game's seats: the games are the units."""
+        out, at = [], 0
+        for n in seats:
+            out.append(sum(values[at : at + n]))
+            at += n
+        return out
 
+    game = {name: by_game(values) for name, values in parts.items()}
+    earned = [
+        r + t + st + b
+        for r, t, st, b in zip(
+            game["routes"], game["tickets_won"], game["stations"], game["bonus"], strict=True
+        )
+    ]
     return {
         "per_seat": {name: mean(values) for name, values in parts.items()},
         "shares": {
-            "routes": share(totals["routes"]),
-            "tickets": share(totals["tickets_won"]),
-            "stations": share(totals["stations"]),
-            "bonus": share(totals["bonus"]),
+            "routes": ratio(game["routes"], earned),
+            "tickets": ratio(game["tickets_won"], earned),
+            "stations": ratio(game["stations"], earned),
+            "bonus": ratio(game["bonus"], earned),
         },
-        "lost_share": share(totals["tickets_lost"]),
+        "lost_share": ratio(game["tickets_lost"], earned),
         "total": mean([s.total for g in games for s in g.scores]),
     }
 

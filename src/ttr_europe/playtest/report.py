@@ -245,22 +245,24 @@ def shares_chart(doc: dict[str, Any]) -> str:
         )
         at = float(left)
         for name in ("routes", "tickets", "stations", "bonus"):
-            width = bar * shares[name]
+            part = shares[name]
+            width = bar * part["rate"]
             body.append(
                 f'<rect x="{at:.1f}" y="{y}" width="{width:.1f}" height="20" '
-                f'fill="{SHARE_COLOURS[name]}"><title>{name}: {shares[name]:.1%}'
+                f'fill="{SHARE_COLOURS[name]}"><title>{name}: {_share(part)}'
                 "</title></rect>"
             )
-            if shares[name] >= 0.06:
+            if part["rate"] >= 0.06:
                 body.append(
                     f'<text x="{at + width / 2:.1f}" y="{y + 14}" text-anchor="middle" '
-                    f'fill="#fff">{shares[name]:.0%}</text>'
+                    f'fill="#fff">{part["rate"]:.0%}</text>'
                 )
             at += width
-        lost = count["points"]["lost_share"]
+        lost_part = count["points"]["lost_share"]
+        lost = lost_part["rate"]
         body += [
             f'<rect x="{left}" y="{y + 23}" width="{bar * min(lost, 1.0):.1f}" height="8" '
-            f'fill="{SHARE_COLOURS["lost"]}"><title>lost: {lost:.1%}</title></rect>',
+            f'fill="{SHARE_COLOURS["lost"]}"><title>lost: {_share(lost_part)}</title></rect>',
             f'<text x="{left + bar * min(lost, 1.0) + 4:.1f}" y="{y + 31}">{lost:.0%} lost</text>',
         ]
     return _svg(left + bar + 60, height, "point shares", body)
@@ -316,6 +318,13 @@ def shape_chart(count: dict[str, Any]) -> str:
 
 def _pct(r: dict[str, Any]) -> str:
     return f"{r['rate']:.1%} <small>({r['low']:.1%}-{r['high']:.1%})</small>"
+
+
+def _share(r: dict[str, Any]) -> str:
+    """A ratio's share with its interval, as a chart's tooltip reads it."""
+    if r["low"] is None:
+        return f"{r['rate']:.1%}"
+    return f"{r['rate']:.1%} ({r['low']:.1%}-{r['high']:.1%})"
 
 
 def _num(m: dict[str, Any], digits: int = 1) -> str:
@@ -602,8 +611,8 @@ def _count_section(board: Map, c: dict[str, Any]) -> list[str]:
                     _pct(t["held_rate"]),
                     _pct(t["completed"]) if t["completed"]["of"] else "-",
                     _pct(t["contention"]) if t["contention"]["of"] else "-",
-                    f"{t['won']:.2f}",
-                    f"{t['lost']:.2f}",
+                    _num(t["won"], 2),
+                    _num(t["lost"], 2),
                 ]
                 for t in sorted(c["tickets"], key=lambda t: (-t["completed"]["rate"], t["id"]))
             ],
