@@ -1,7 +1,7 @@
 """Two boards side by side (``playtest/compare.py``): the statistics against published and exact
 values, a board against itself (no change at all), a board with one route lengthened (that
 route's change significant, every figure recounted here from the games' rows), routes removed
-and added, the heat map's marks and palette, the files, and bad input."""
+and added, the heat map's colours and legend, the files, and bad input."""
 
 from __future__ import annotations
 
@@ -17,20 +17,13 @@ import pytest
 from test_figures import EXAMPLE, example
 
 from ttr_europe.board import Map
-from ttr_europe.colours import BACKGROUND, MIN_DISTANCE, VISIONS, delta_e2000, distances, seen
 from ttr_europe.errors import SimulationError
 from ttr_europe.maps import load_map, load_map_file
-from ttr_europe.playtest import Playtest
+from ttr_europe.playtest import Playtest, scale
 from ttr_europe.playtest.compare import (
-    CITY_EDGE,
-    LESS,
-    MORE,
-    NARROW,
-    WIDE,
     against,
-    band,
     compare,
-    heat_marks,
+    heat_map,
     holm,
     mcnemar,
     paired_mean,
@@ -61,6 +54,32 @@ def lengthen(doc: dict[str, Any]) -> None:
     route = next(r for r in doc["routes"] if r["id"] == CHANGED)
     route["length"] = 5
     doc["name"] = "Tessel, Fenwick-Hollin lengthened"
+
+
+NEUTRAL = scale.CHANGE[scale.NEUTRAL]
+
+
+def strokes(svg: str) -> dict[str, str]:
+    """Each route of a heat map with its stroke's colour."""
+    return dict(
+        re.findall(r'<g class="heat-route[^"]*" data-route="([^"]*)">.*?<line class="heat" '
+                   r'[^>]*stroke="(#[0-9a-f]{6})"', svg, re.S)
+    )  # fmt: skip
+
+
+def discs(svg: str) -> dict[str, str]:
+    """Each city of a heat map with its disc's colour."""
+    return dict(re.findall(r'data-city="([^"]*)" cx="[^"]*" cy="[^"]*" r="[^"]*" fill="([^"]*)"',
+                           svg))  # fmt: skip
+
+
+def reached(count: dict[str, Any]) -> dict[str, tuple[float, bool]]:
+    """Each city's change of the share of games that reached it, and whether significant."""
+    return {
+        e["id"]: (-e["difference"], e["significant"])
+        for e in count["cities"]
+        if e["figure"] == "never_reached"
+    }
 
 
 # --------------------------------------------------------------------------- the statistics
@@ -137,6 +156,9 @@ def test_a_board_against_itself_changes_nothing() -> None:
             assert e["difference"] == 0 and not e["significant"]
             assert e["p"] in (1.0, None)
     assert summary(doc).count("0 significant changes") == 2
+    svg = heat_map(second.map, doc["counts"][0])
+    assert set(strokes(svg).values()) == set(discs(svg).values()) == {NEUTRAL}
+    assert len(strokes(svg)) == len(second.map.routes) and "not significant" in svg
     assert summary(doc).count("no significant change, and no difference at all") == 2
 
 
@@ -257,46 +279,56 @@ def test_removed_and_added_routes_and_the_heat_map(tmp_path: Path) -> None:
     assert count["removed_routes"][0]["a"]["count"] == on_a > 100
     new = sum("Fenwick-Hollin-new" in claimed(pb.map, g) for g in pb.runs[0].logs)
     assert count["added_routes"][0]["b"]["count"] == new
-    marks = heat_marks(count)
-    for e in count["routes"]:  # every drawn route in the band of its change, wide if significant
-        found = [m for m in marks if e["id"] in m.routes]
-        expected = band(e["difference"])
-        if expected is None:
-            assert not found
-        else:
-            assert [(m.colour, m.width) for m in found] == [
-                (expected[1], WIDE if e["significant"] else NARROW)
-            ]
-    drawn = [m for m in marks if "Fenwick-Hollin-new" in m.routes]
-    assert drawn and drawn[0].colour == band(new / 200)[1]  # type: ignore[index]
-    ringed = {city: m.colour for m in marks for city in m.cities}
-    assert ringed == {
-        e["id"]: MORE[1] if e["difference"] > 0 else LESS[1]
-        for e in count["cities"]
-        if e["figure"] == "desirability" and e["significant"] and abs(e["difference"]) >= CITY_EDGE
+    svg = heat_map(pb.map, count)
+    drawn = strokes(svg)
+    assert set(drawn) == {r.id for r in pb.map.routes}  # the removed one is not drawn
+    for e in count["routes"]:  # every matched route in the step of its change
+        assert drawn[e["id"]] == scale.CHANGE[scale.change_step(e["difference"], e["significant"])]
+    assert drawn["Fenwick-Hollin-new"] == NEUTRAL  # no change to measure: neutral, marked
+    marked = re.findall(r'<g class="heat-route added" data-route="([^"]*)">(.*?)</g>\n', svg, re.S)
+    assert [key for key, _ in marked] == ["Fenwick-Hollin-new"] and 'class="plus"' in marked[0][1]
+    assert svg.count('class="heat-route added"') == 1
+    cities = {
+        key: scale.CHANGE[scale.change_step(*change)] for key, change in reached(count).items()
     }
-    assert ringed["Fenwick"] == LESS[1]  # a route fewer into it
-    removed = [m for m in marks if m.label.startswith("removed from A")]
-    assert len(removed) == 1 and CHANGED in removed[0].label and not removed[0].routes
+    assert discs(svg) == cities and len(cities) == len(pb.map.cities)
+    legend = svg[svg.index('class="heat-legend"') :]
+    assert "only on B (1): Fenwick-Hollin-new" in legend
+    rate = count["removed_routes"][0]["a"]["rate"]
+    assert f"removed from A, not drawn (1): {CHANGED} (claimed in {rate:.0%} on A)" in legend
 
 
-def test_the_bands_of_the_scale() -> None:
-    assert band(0.0) is None and band(0.019) is None and band(-0.019) is None
-    assert band(0.02) == (1, MORE[0]) and band(-0.1) == (-2, LESS[1])
-    assert band(0.3) == (3, MORE[2]) and band(-1.0) == (-3, LESS[2])
-
-
-def test_the_palette_is_colour_blind_safe() -> None:
-    """Every colour of the scale apart from every other and from the board's background by the
-    project's own measure (CIEDE2000 after simulated colour blindness), and the two sides of
-    the scale far apart in every vision."""
-    palette = {**{f"less{i}": c for i, c in enumerate(LESS)},
-               **{f"more{i}": c for i, c in enumerate(MORE)}, "background": BACKGROUND}  # fmt: skip
-    for vision, (distance, _, _) in distances(palette, tuple(palette)).items():
-        assert distance >= MIN_DISTANCE, vision
-    for vision in VISIONS:
-        apart = min(delta_e2000(seen(x, vision), seen(y, vision)) for x in LESS for y in MORE)
-        assert apart >= 2.5 * MIN_DISTANCE, vision
+def test_a_lengthened_route_is_drawn_on_the_side_of_less_and_the_rest_neutral(
+    lengthened: tuple[Playtest, Playtest],
+) -> None:
+    """Fenwick-Hollin, 2 cars on A and 5 on B, is claimed far less often on B: its stroke is
+    in the darkest step of the blue half, and Fenwick, reached less often, in the blue half too;
+    the routes claimed significantly more often in the red half; every route whose change is
+    not significant in the neutral middle; the legend counts each step."""
+    count = compare(*lengthened)["counts"][0]
+    svg = heat_map(lengthened[1].map, count)
+    drawn = strokes(svg)
+    assert drawn[CHANGED] == scale.CHANGE[0]
+    gained = [e for e in count["routes"] if e["significant"] and e["difference"] > 0]
+    assert gained and all(drawn[e["id"]] in scale.CHANGE[scale.NEUTRAL + 1 :] for e in gained)
+    changes = reached(count)
+    assert discs(svg) == {key: scale.CHANGE[scale.change_step(*c)] for key, c in changes.items()}
+    assert changes["Fenwick"][0] < 0 and discs(svg)["Fenwick"] in scale.CHANGE[: scale.NEUTRAL]
+    quiet = [e["id"] for e in count["routes"] if not e["significant"]]
+    assert len(quiet) > 20 and {drawn[key] for key in quiet} == {NEUTRAL}
+    legend = svg[svg.index('class="heat-legend"') :]
+    assert re.findall(r'<rect class="step" [^>]*fill="([^"]*)"', legend) == list(scale.CHANGE)
+    labels = re.findall(r'<text x="\d+" y="40">([^<]*)</text>', legend)
+    assert labels == [scale.change_range(i) for i in range(len(scale.CHANGE))]
+    numbers = re.findall(r"(\d+) routes?, (\d+) cit(?:y|ies)<", legend)
+    assert len(numbers) == len(scale.CHANGE)
+    for i, (routes, cities) in enumerate(numbers):
+        assert int(routes) == sum(
+            scale.change_step(e["difference"], e["significant"]) == i for e in count["routes"]
+        )
+        assert int(cities) == sum(scale.change_step(*c) == i for c in changes.values())
+    assert int(numbers[0][0]) >= 1 and int(numbers[scale.NEUTRAL][0]) == len(quiet)
+    assert "only on B (0)" in legend and "removed from A, not drawn (0)" in legend
 
 
 # --------------------------------------------------------------------------- files, bad input
@@ -309,7 +341,7 @@ def test_the_files_of_a_comparison(tmp_path: Path, lengthened: tuple[Playtest, P
     assert json.loads((tmp_path / "compare.json").read_text()) == doc
     page = (tmp_path / "compare.html").read_text()
     assert '<section class="comparison">' in page and "Paired design" in page
-    assert page.count("<svg") == 2  # the heat map and its scale
+    assert page.count("<svg") == 1  # the heat map, its legend inside
     assert f'<tr class="significant"><td>route {CHANGED} claimed</td>' in page
     assert re.search(r"<td>seat 0 win share</td><td>\d+\.\d% -&gt; \d+\.\d%</td>", page)
     assert not re.search(r"-0\.0+\b", page)  # a change that rounds to nothing has no sign

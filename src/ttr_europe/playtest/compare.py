@@ -21,8 +21,8 @@ proportions (pooled z-test, Newcombe's hybrid score interval, method 10 of the u
 Holm's step-down correction runs over every test of a player count, so "significant" (adjusted
 p <= ``ALPHA``) calls a figure the change left alone significant with a chance of at most 5 %
 for the whole count, whatever the dependence between the figures. ``heat_map`` draws the
-differences on B's board; ``write_comparison`` writes ``compare.json``, ``compare.html`` and the
-pictures.
+differences on B's board in a diverging scale (``scale.CHANGE``); ``write_comparison`` writes
+``compare.json``, ``compare.html`` and the pictures.
 """
 
 from __future__ import annotations
@@ -38,25 +38,16 @@ from typing import Any
 
 from ..board import Map
 from ..errors import SetupError, SimulationError
-from ..render import Highlight, render_svg
-from . import Playtest, board_digest, playtest
+from ..render import MARGIN
+from . import Playtest, board_digest, playtest, scale
 from .figures import mean, rate
 from .games import GameLog
+from .report import Painted, heat_svg, legend_steps, plus, png_of
 
 FORMAT = "ttr_europe/playtest-compare"
 VERSION = 1
 ALPHA = 0.05
 CORRECTION = "holm"
-
-# The heat map's diverging scale (the claim rate on B minus on A, in points of a percentage):
-# blue where B's route is claimed less often, orange where more often, darker the larger the
-# change; one colour-blind-safe ramp (tests/playtest/test_compare.py holds its colours apart
-# under every simulated vision with ``colours.distances``). Changes under 2 points are not drawn.
-EDGES = (0.02, 0.10, 0.25)  # where the bands of the size of a change begin
-LESS = ("#8cc4e8", "#2f7fc1", "#0b3c7d")  # claimed less often on B: light to dark blue
-MORE = ("#fdbf6f", "#e66101", "#7f2704")  # claimed more often on B: light to dark orange
-CITY_EDGE = 0.05  # a city is ringed when its desirability changed significantly and this much
-WIDE, NARROW = 26.0, 14.0  # the band around a route: a significant change, one that is not
 
 _RULES = (
     "min_players",
@@ -734,124 +725,122 @@ def _all(c: dict[str, Any]) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- pictures, page
 
 
-def band(change: float) -> tuple[int, str] | None:
-    """The band of a change of a claim rate: its level (1 to 3, by ``EDGES``, negative when
-    claimed less often on B) and colour; None under the first edge (not drawn)."""
-    size = abs(change)
-    level = sum(size >= edge for edge in EDGES)
-    if level == 0:
-        return None
-    return (level, MORE[level - 1]) if change > 0 else (-level, LESS[level - 1])
-
-
-def _band_label(level: int) -> str:
-    bounds = (*EDGES, 1.0)
-    low, high = bounds[abs(level) - 1], bounds[abs(level)]
-    how = "more" if level > 0 else "less"
-    return f"{100 * low:.0f}-{100 * high:.0f} points {how} often on B"
-
-
 def _few(ids: Sequence[str], most: int = 4) -> str:
     return ", ".join(ids[:most]) + (f" and {len(ids) - most} more" if len(ids) > most else "")
 
 
-def heat_map(board: Map, count: dict[str, Any]) -> str:
-    """B's board with the changes of ``heat_marks`` drawn on it (SVG)."""
-    svg = render_svg(board, highlights=heat_marks(count))
-    title = (
-        f"{board.name}: change of each route's claim rate against board A, "
-        f"{count['players']} players, {count['ended_on_both']} paired games"
-    )
-    return svg.replace(f"<title>{escape(board.name)}</title>", f"<title>{escape(title)}</title>", 1)
-
-
-def heat_marks(count: dict[str, Any]) -> list[Highlight]:
-    """What the heat map marks: each route banded by the change of its claim rate (blue:
-    claimed less often on B, orange: more often, darker the larger; wide: significant), an
-    added route as a change from never claimed, the cities whose desirability changed
-    significantly and by ``CITY_EDGE`` or more ringed, and the removed routes named in the
-    legend."""
-    changes: dict[str, tuple[float, bool]] = {
-        e["id"]: (e["difference"], e["significant"]) for e in count["routes"]
-    }
-    for r in count["added_routes"]:
-        changes[r["id"]] = (r["b"]["rate"], False)
-    marks: list[Highlight] = []
-    levels = [(-3, LESS[2]), (-2, LESS[1]), (-1, LESS[0]), (1, MORE[0]), (2, MORE[1]), (3, MORE[2])]
-    for level, colour in levels:
-        for significant in (True, False):
-            ids = tuple(
-                key
-                for key, (d, s) in changes.items()
-                if s == significant and band(d) == (level, colour)
-            )
-            if ids:
-                label = (
-                    f"claimed {_band_label(level)} "
-                    f"({'significant' if significant else 'not significant'}: {len(ids)} "
-                    f"route{'s' * (len(ids) != 1)})"
-                )
-                marks.append(Highlight(label, ids, (), colour, WIDE if significant else NARROW))
-    for up, colour in ((True, MORE[1]), (False, LESS[1])):
-        cities = tuple(
-            e["id"]
-            for e in count["cities"]
-            if e["figure"] == "desirability"
-            and e["significant"]
-            and abs(e["difference"]) >= CITY_EDGE
-            and (e["difference"] > 0) == up
-        )
-        if cities:
-            how = "more" if up else "less"
-            label = f"cities {how} desirable on B (significant, by {CITY_EDGE} a game or more): "
-            label += _few(cities)
-            marks.append(Highlight(label, (), cities, colour, 14.0))
-    added = [r["id"] for r in count["added_routes"]]
-    if added:
-        marks.append(
-            Highlight(f"added on B (banded as a change from never claimed): {_few(added)}",
-                      (), (), "#555555", NARROW)
-        )  # fmt: skip
-    removed = count["removed_routes"]
-    if removed:
-        text = ", ".join(f"{r['id']} ({r['a']['rate']:.0%})" for r in removed[:4])
-        more = f" and {len(removed) - 4} more" if len(removed) > 4 else ""
-        marks.append(
-            Highlight(f"removed from A (not drawn; claimed on A in): {text}{more}", (), (),
-                      LESS[2], NARROW)
-        )  # fmt: skip
-    return marks
-
-
-def scale_svg() -> str:
-    """The heat map's colour scale as a bar with its ticks (points of a percentage, B - A)."""
-    step, left = 70, 20
-    colours = [*reversed(LESS), "#ffffff", *MORE]
-    body = [
-        '<text x="10" y="16" font-size="12" font-weight="bold">Change of the claim rate, '
-        "B minus A (points of a percentage)</text>"
+def _reached(count: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each city's change of the share of games that reached it (a route into it claimed):
+    the never-reached test read the other way round, B - A."""
+    return [
+        {
+            "id": e["id"],
+            "a": 1 - e["a"]["rate"],
+            "b": 1 - e["b"]["rate"],
+            "difference": -e["difference"],
+            "significant": e["significant"],
+        }
+        for e in count["cities"]
+        if e["figure"] == "never_reached"
     ]
-    for i, colour in enumerate(colours):
-        body.append(
-            f'<rect x="{left + i * step}" y="24" width="{step}" height="14" fill="{colour}" '
-            'stroke="#999" stroke-width="0.5"/>'
-        )
-    body.append(
-        f'<text x="{left + 3.5 * step:.0f}" y="35" text-anchor="middle" font-size="10">'
-        "not drawn</text>"
-    )
-    ticks = [-100, *(-100 * e for e in reversed(EDGES)), *(100 * e for e in EDGES), 100]
-    for i, t in enumerate(ticks):
-        body.append(
-            f'<text x="{left + i * step}" y="52" text-anchor="middle" font-size="10">'
-            f"{t:+.0f}</text>"
-        )
-    width = left * 2 + len(colours) * step
+
+
+def _change_words(e: dict[str, Any], a: float, b: float) -> str:
+    verdict = "significant" if e["significant"] else "not significant"
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="60" '
-        f'viewBox="0 0 {width} 60" font-family="sans-serif" class="scale">'
-        "<title>the heat map's scale</title>" + "".join(body) + "</svg>\n"
+        f"{a:.0%} of games on A, {b:.0%} on B: "
+        f"{_signed(100 * e['difference'], 1)} points, {verdict}"
     )
+
+
+def heat_map(board: Map, count: dict[str, Any]) -> str:
+    """B's board in the diverging scale alone (SVG; ``scale.CHANGE``): each route a stroke in
+    the step of the change of its claim rate, each city a disc in the step of the change of the
+    share of games that reached it, a change that is not significant in the light middle step,
+    the routes only on B marked with a plus, those removed from A named in the legend."""
+    added = {r["id"]: r for r in count["added_routes"]}
+    names = {c.id: c.name for c in board.cities}
+
+    def route(e: dict[str, Any]) -> Painted:
+        if e["id"] in added:
+            share = added[e["id"]]["b"]["rate"]
+            return Painted(
+                scale.CHANGE[scale.NEUTRAL],
+                f"{e['id']}: only on B, claimed in {share:.0%} of games",
+                "added",
+            )
+        words = _change_words(e, e["a"]["rate"], e["b"]["rate"])
+        colour = scale.CHANGE[scale.change_step(e["difference"], e["significant"])]
+        return Painted(colour, f"{e['id']}: claimed in {words}")
+
+    def city(e: dict[str, Any]) -> Painted:
+        if "a" not in e:
+            return Painted(scale.CHANGE[scale.NEUTRAL], f"{names[e['id']]}: only on B")
+        words = _change_words(e, e["a"], e["b"])
+        colour = scale.CHANGE[scale.change_step(e["difference"], e["significant"])]
+        return Painted(colour, f"{names[e['id']]}: reached in {words}")
+
+    cities = _reached(count)
+    tested = {e["id"] for e in cities}
+    cities += [{"id": c.id} for c in board.cities if c.id not in tested]
+    title = (
+        f"{board.name}: change from board A, {count['players']} players, "
+        f"{count['ended_on_both']} paired games"
+    )
+    return heat_svg(
+        board,
+        title,
+        ([*count["routes"], *count["added_routes"]], route),
+        (cities, city),
+        lambda top: change_legend(count, top),
+        LEGEND_HEIGHT,
+    )
+
+
+LEGEND_HEIGHT = 136.0  # the change legend: the steps, then the routes on one board only
+PITCH = 146  # seven steps across the map's width
+
+
+def change_legend(count: dict[str, Any], top: float) -> list[str]:
+    """The diverging scale's steps, each with its range and how many routes and cities fall
+    in it, then the routes added on B (marked) and removed from A (named, with their rate)."""
+    routes = [0] * len(scale.CHANGE)
+    cities = [0] * len(scale.CHANGE)
+    for e in count["routes"]:
+        routes[scale.change_step(e["difference"], e["significant"])] += 1
+    for c in _reached(count):
+        cities[scale.change_step(c["difference"], c["significant"])] += 1
+    right = len(scale.CHANGE) * PITCH - 6
+    out = [
+        f'<g class="heat-legend" transform="translate({MARGIN} {top + 20:.0f})">',
+        '<text x="0" y="0" font-weight="bold">Change from A to B of the share of games in which '
+        "a route was claimed (stroke) or a city reached (disc), B minus A in points</text>",
+        *legend_steps(
+            [
+                (ink, scale.change_range(i), routes[i], cities[i])
+                for i, ink in enumerate(scale.CHANGE)
+            ],
+            PITCH,
+            PITCH - 6,
+        ),
+        '<text x="0" y="70">&#8592; less often on B</text>',
+        f'<text x="{right}" y="70" text-anchor="end">more often on B &#8594;</text>',
+        f'<text x="{PITCH * 3.5 - 3:.0f}" y="70" text-anchor="middle">significant: Holm-'
+        "adjusted p at most 0.05; the rest in the middle step</text>",
+    ]
+    added = [r["id"] for r in count["added_routes"]]
+    removed = count["removed_routes"]
+    listed = ", ".join(f"{r['id']} (claimed in {r['a']['rate']:.0%} on A)" for r in removed[:4])
+    listed += f" and {len(removed) - 4} more" if len(removed) > 4 else ""
+    out += [
+        plus(7, 88),
+        f'<text x="20" y="92" class="added">only on B ({len(added)})'
+        f"{': ' + escape(_few(added)) if added else ''}</text>",
+        f'<text x="0" y="108" class="removed">removed from A, not drawn ({len(removed)})'
+        f"{': ' + escape(listed) if removed else ''}</text>",
+        "</g>",
+    ]
+    return out
 
 
 _STYLE = """
@@ -896,7 +885,6 @@ def compare_section(board: Map, doc: dict[str, Any]) -> str:
             f"{c['tests']} tested ({c['ended_on_both']} games ended on both boards)</h3>",
             _rows([e for e in entries if e["kind"] in ("game", "seat")]),
             heat_map(board, c) if c["ended_on_both"] else "",
-            scale_svg(),
             "<details open><summary>Every change, significant first</summary>",
             _rows(entries),
             "</details>",
@@ -937,8 +925,6 @@ def write_comparison(
 ) -> list[Path]:
     """Write ``compare.json``, ``compare.html`` and each count's heat map (SVG, and PNG where
     CairoSVG is installed and ``png``) into ``folder``; the paths written."""
-    from .report import png_of
-
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     files = [
@@ -966,17 +952,14 @@ def write_comparison(
 
 __all__ = [
     "ALPHA",
-    "EDGES",
     "FORMAT",
-    "LESS",
-    "MORE",
     "against",
     "board_changes",
+    "change_legend",
     "compare",
     "compare_section",
     "count_comparison",
     "heat_map",
-    "heat_marks",
     "holm",
     "html_page",
     "mcnemar",

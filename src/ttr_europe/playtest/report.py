@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..board import Map
 from ..render import (  # the board picture's own layout, shared
@@ -49,33 +49,78 @@ HEAT_CITY = 6.5  # a city's heat disc
 LEGEND_HEIGHT = 90.0
 
 
+class Painted(NamedTuple):
+    """How a heat picture draws one route or city: its colour, its tooltip (plain text) and an
+    optional mark, ``"rare"`` (a dash along a route) or ``"added"`` (a plus at its middle)."""
+
+    colour: str
+    tip: str
+    mark: str = ""
+
+
+Paint = Callable[[dict[str, Any]], Painted]
+
+
 def heat_map(board: Map, count: dict[str, Any]) -> str:
     """The board in the heat scale alone (SVG): each route a thick stroke in the step of its
     claim rate, each city a disc in the step of the share of games that reached it, routes
     rarely claimed dashed, and a legend of the steps with their numbers. No card colour is
     drawn, so nothing competes with the scale."""
-    map_height, pos = _layout(board)
     rare = {r["id"] for r in count["rarely_used"]["routes"]}
+
+    def route(r: dict[str, Any]) -> Painted:
+        share = r["claimed"]["rate"]
+        tip = f"{r['id']}: claimed in {share:.0%} of games"
+        return Painted(scale.colour(share), tip, "rare" if r["id"] in rare else "")
+
+    def city(c: dict[str, Any]) -> Painted:
+        share = c["reached"]["rate"]
+        return Painted(scale.colour(share), f"{c['name']}: reached in {share:.0%} of games")
+
     title = f"{board.name}: route contention, {count['players']} players, {count['finished']} games"
+    return heat_svg(
+        board,
+        title,
+        (count["routes"], route),
+        (count["cities"], city),
+        lambda top: heat_legend(count, top),
+    )
+
+
+def heat_svg(
+    board: Map,
+    title: str,
+    routes: tuple[Sequence[dict[str, Any]], Paint],
+    cities: tuple[Sequence[dict[str, Any]], Paint],
+    legend: Callable[[float], list[str]],
+    legend_height: float = LEGEND_HEIGHT,
+) -> str:
+    """A heat picture of ``board`` (SVG) laid out as ``render.render_svg`` lays it out: each of
+    the ``routes`` (entries with an ``id``) a thick stroke and each of the ``cities`` a disc,
+    coloured by the paint given with them, the city names, and ``legend(top)`` below the map.
+    Nothing but the scale is coloured, so nothing competes with it."""
+    map_height, pos = _layout(board)
+    height = map_height + legend_height
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{MAP_WIDTH}" '
-        f'height="{map_height + LEGEND_HEIGHT:.0f}" viewBox="0 0 {MAP_WIDTH} '
-        f'{map_height + LEGEND_HEIGHT:.0f}" {FONT} class="ttr-heat" data-map="{escape(board.id)}">',
+        f'height="{height:.0f}" viewBox="0 0 {MAP_WIDTH} '
+        f'{height:.0f}" {FONT} class="ttr-heat" data-map="{escape(board.id)}">',
         f"<title>{escape(title)}</title>",
         f'<rect width="100%" height="100%" fill="{PAPER}"/>',
         '<g class="heat-routes">',
     ]
-    for r in count["routes"]:
-        out += _heat_route(board, pos, r, r["id"] in rare)
+    entries, paint = routes
+    for r in entries:
+        out += _heat_route(board, pos, r["id"], paint(r))
     out += ["</g>", '<g class="heat-cities">']
-    for c in count["cities"]:
+    entries, paint = cities
+    for c in entries:
         x, y = pos[board.city_index[c["id"]]]
-        share = c["reached"]["rate"]
+        painted = paint(c)
         out.append(
             f'<circle class="heat-city" data-city="{escape(c["id"])}" cx="{x:.1f}" cy="{y:.1f}" '
-            f'r="{HEAT_CITY}" fill="{scale.colour(share)}" stroke="{scale.CASING}" '
-            f'stroke-width="1.5"><title>{escape(c["name"])}: reached in {share:.0%} of games'
-            "</title></circle>"
+            f'r="{HEAT_CITY}" fill="{painted.colour}" stroke="{scale.CASING}" '
+            f'stroke-width="1.5"><title>{escape(painted.tip)}</title></circle>'
         )
     labels = _label_places(board)
     for city in board.cities:
@@ -86,15 +131,16 @@ def heat_map(board: Map, count: dict[str, Any]) -> str:
             f'stroke-linejoin="round">{escape(city.name)}</text>'
             f'<text {at} fill="{INK}">{escape(city.name)}</text>'
         )
-    out += ["</g>", *heat_legend(count, map_height), "</svg>"]
+    out += ["</g>", *legend(map_height), "</svg>"]
     return "\n".join(out) + "\n"
 
 
 def _heat_route(
-    board: Map, pos: Sequence[tuple[float, float]], r: dict[str, Any], rare: bool
+    board: Map, pos: Sequence[tuple[float, float]], key: str, painted: Painted
 ) -> list[str]:
-    """One route: a neutral casing, the heat stroke, and a dash along it when rarely claimed."""
-    route = board.route(r["id"])
+    """One route: a neutral casing, the heat stroke, and its mark (a dash along it, or a plus
+    at its middle)."""
+    route = board.route(key)
     (x1, y1), (x2, y2) = pos[route.a], pos[route.b]
     norm = math.hypot(x2 - x1, y2 - y1) or 1.0
     off = (
@@ -104,24 +150,53 @@ def _heat_route(
     )
     ox, oy = -(y2 - y1) / norm * off, (x2 - x1) / norm * off
     line = f'x1="{x1 + ox:.1f}" y1="{y1 + oy:.1f}" x2="{x2 + ox:.1f}" y2="{y2 + oy:.1f}"'
-    share = r["claimed"]["rate"]
+    mark = f" {painted.mark}" if painted.mark else ""
     out = [
-        f'<g class="heat-route{" rare" * rare}" data-route="{escape(r["id"])}">'
-        f"<title>{escape(r['id'])}: claimed in {share:.0%} of games</title>",
+        f'<g class="heat-route{mark}" data-route="{escape(key)}">'
+        f"<title>{escape(painted.tip)}</title>",
         f'<line {line} stroke="{scale.CASING}" stroke-width="{HEAT_WIDTH + 2.5}"/>',
-        f'<line class="heat" {line} stroke="{scale.colour(share)}" stroke-width="{HEAT_WIDTH}"/>',
+        f'<line class="heat" {line} stroke="{painted.colour}" stroke-width="{HEAT_WIDTH}"/>',
     ]
-    if rare:
+    if painted.mark == "rare":
         out.append(
             f'<line {line} stroke="{scale.CASING}" stroke-width="2" '
             'stroke-dasharray="4,4" class="dash"/>'
         )
+    elif painted.mark == "added":
+        out.append(plus((x1 + x2) / 2 + ox, (y1 + y2) / 2 + oy))
     out.append("</g>")
     return out
 
 
+def plus(x: float, y: float) -> str:
+    """The mark of a route only one board has: a plus in a white disc."""
+    return (
+        f'<g class="plus"><circle cx="{x:.1f}" cy="{y:.1f}" r="7" fill="{PAPER}" '
+        f'stroke="{scale.CASING}" stroke-width="1.5"/><path d="M{x - 4:.1f} {y:.1f}h8M{x:.1f} '
+        f'{y - 4:.1f}v8" stroke="{INK}" stroke-width="2"/></g>'
+    )
+
+
 def _n(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else many or one + 's'}"
+
+
+def legend_steps(
+    steps: Sequence[tuple[str, str, int, int]], pitch: int = 150, width: int = 140
+) -> list[str]:
+    """The swatches of a scale in a row, each ``(colour, range, routes, cities)`` with its
+    range and how many routes and cities fall in it."""
+    out = []
+    for i, (ink, label, routes, cities) in enumerate(steps):
+        x = i * pitch
+        out += [
+            f'<rect class="step" x="{x}" y="10" width="{width}" height="16" fill="{ink}" '
+            f'stroke="{scale.CASING}"/>',
+            f'<text x="{x}" y="40">{escape(label)}</text>',
+            f'<text x="{x}" y="54" class="step-count">{_n(routes, "route")}, '
+            f"{_n(cities, 'city', 'cities')}</text>",
+        ]
+    return out
 
 
 def heat_legend(count: dict[str, Any], top: float) -> list[str]:
@@ -137,17 +212,13 @@ def heat_legend(count: dict[str, Any], top: float) -> list[str]:
         f'<g class="heat-legend" transform="translate({MARGIN} {y:.0f})">',
         '<text x="0" y="0" font-weight="bold">Share of games in which a route was claimed '
         "(stroke) or a city reached (disc)</text>",
+        *legend_steps(
+            [
+                (ink, f"{scale.BOUNDS[i]:.0%}-{scale.BOUNDS[i + 1]:.0%}", routes[i], cities[i])
+                for i, ink in enumerate(scale.HEAT)
+            ]
+        ),
     ]
-    for i, ink in enumerate(scale.HEAT):
-        x = i * 150
-        low, high = scale.BOUNDS[i], scale.BOUNDS[i + 1]
-        out += [
-            f'<rect class="step" x="{x}" y="10" width="140" height="16" fill="{ink}" '
-            f'stroke="{scale.CASING}"/>',
-            f'<text x="{x}" y="40">{low:.0%}-{high:.0%}</text>',
-            f'<text x="{x}" y="54" class="step-count">{_n(routes[i], "route")}, '
-            f"{_n(cities[i], 'city', 'cities')}</text>",
-        ]
     rare = count["rarely_used"]
     out += [
         f'<line x1="{len(scale.HEAT) * 150 + 10}" y1="18" x2="{len(scale.HEAT) * 150 + 44}" '
