@@ -133,12 +133,13 @@ def test_the_saved_network_reloads_and_plays_a_fair_game(tmp_path: Path) -> None
     assert check_bot(GuidedBot(net, iterations=3), games=1) == []
 
 
-@pytest.mark.skipif(not GUIDED_PATH.exists(), reason="no shipped guided weights")
 def test_the_registry_builds_the_shipped_guided_search() -> None:
     from ttr_europe.players import make_bot
 
+    assert GUIDED_PATH.exists()
     bot = make_bot("guided")
     assert isinstance(bot, GuidedBot) and bot.iterations == GuidedBot.DEFAULT_ITERATIONS
+    assert bot.net.sizes == GuidedNet(_arrays()).sizes
     state = _positions(2)[-1]
     legal = legal_actions(state)
     assert bot.choose(observe(state, state.current), legal, random.Random(0)) in legal
