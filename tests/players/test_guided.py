@@ -95,6 +95,7 @@ def test_the_value_head_alone_and_noise_still_play_legal_moves() -> None:
         ({"playout": 1.5}, "playout must be"),
         ({"noise": -0.1}, "noise must be"),
         ({"exploration": float("nan")}, "exploration must be"),
+        ({"exploration": float("inf")}, "exploration must be"),
     ],
 )
 def test_bad_settings_are_refused(options: dict[str, Any], words: str) -> None:

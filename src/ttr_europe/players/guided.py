@@ -173,7 +173,7 @@ class GuidedBot:
             raise SetupError(f"seconds must be a positive number, not {seconds!r}")
         for label, number, top in (("exploration", exploration, math.inf),
                                    ("playout", playout, 1.0), ("noise", noise, 1.0)):  # fmt: skip
-            if not (isinstance(number, int | float) and 0 <= number <= top):
+            if not (isinstance(number, int | float) and 0 <= number <= top and number < math.inf):
                 raise SetupError(f"{label} must be a number from 0 to {top}, not {number!r}")
         self.net = net
         self.iterations = iterations
@@ -188,10 +188,13 @@ class GuidedBot:
     def _encoder(self, view: View) -> Encoder:
         key = (view.map, view.variant)
         if key not in self._encoders:
-            layout = layout_for(board_of(view), view.variant)
-            if self.net.sizes[0] != layout.size:
-                raise SetupError(f"the network reads {self.net.sizes[0]} inputs, the "
-                                 f"{view.map} observation has {layout.size}")  # fmt: skip
+            board = board_of(view)
+            layout = layout_for(board, view.variant)
+            codes = codec_for(board, view.variant).size
+            if self.net.sizes != (layout.size, codes):
+                raise SetupError(f"the network reads {self.net.sizes[0]} inputs and gives "
+                                 f"{self.net.sizes[1]} codes; {view.map}/{view.variant} has "
+                                 f"{layout.size} inputs and {codes} codes")  # fmt: skip
             self._encoders[key] = Encoder(layout)
         return self._encoders[key]
 
