@@ -13,6 +13,8 @@ by default when built: the same games, faster).
 ``MctsBot``; ``--opponent mcts`` (or ``mcts-core``) puts a search bot in the other seat instead
 of ``GreedyBot``, on its own budget (``--opponent-iterations`` or ``--opponent-seconds``), so
 one search can be measured against another at the same time or the same playouts a move.
+``--bot guided`` (or ``--opponent guided``) is the search guided by a learned network
+(``players.guided``, its shipped weights).
 
 prints one line per game, then the win rate with its 95 % Wilson interval, mean scores, and
 the median, 95th percentile and maximum processor time per move of the search bot.
@@ -40,7 +42,15 @@ from ttr_europe.rules import apply
 from ttr_europe.scoring import score
 from ttr_europe.state import Phase
 
-SEARCHES = {"mcts": MctsBot, "mcts-core": CoreMctsBot}
+
+def _guided(iterations: int | None, seconds: float | None, compiled: bool | None = None) -> Bot:
+    """The ``guided`` search with its shipped network (its playouts use the core when built)."""
+    from ttr_europe.players.guided import guided_bot  # needs numpy
+
+    return guided_bot(iterations=iterations, seconds=seconds)
+
+
+SEARCHES: dict[str, Any] = {"mcts": MctsBot, "mcts-core": CoreMctsBot, "guided": _guided}
 
 
 def play_game(
@@ -105,6 +115,13 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
+def _check_guided(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    if "guided" in (args.bot, args.opponent) and (
+        args.confidence is not None or args.compiled != "auto"
+    ):
+        parser.error("--confidence and --compiled are not options of guided")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games (even: pairs of seats)")
@@ -133,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.guide is not None and args.bot != "mcts-core":
         parser.error("--guide is an option of --bot mcts-core")
+    _check_guided(parser, args)
     seconds = None if args.iterations else args.seconds
     compiled = {"auto": None, "yes": True, "no": False}[args.compiled]
     opponent = (args.opponent, args.opponent_iterations, args.opponent_seconds)

@@ -368,6 +368,7 @@ SEAT_KINDS = {
     "mcts-core": N_("deep look-ahead bot"),
     "baseline": N_("trained bot"),
     "bc-ppo": N_("self-trained bot"),
+    "guided": N_("learned look-ahead bot"),
 }
 
 # Why a typed move could not be read (``notation.parse_action``'s ``ActionParseError``): its

@@ -42,3 +42,20 @@ def test_a_guide_is_for_mcts_core(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         bench.main(["--games", "2", "--bot", "mcts", "--guide", "bc-ppo"])
     assert "--guide is an option of --bot mcts-core" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not fast.available(), reason="the compiled core is not built")
+def test_the_guided_search_plays_mcts_core_with_both_budgets_noted() -> None:
+    """``--bot guided --opponent mcts-core``: a whole game, the guided search's walks noted
+    on its budget (4 a move) and the opponent's playouts on its own (3 a move)."""
+    pytest.importorskip("numpy")
+    game = bench.play_game(0, 42, 4, None, None, "guided", ("mcts-core", 3, None))
+    assert game["seat"] == 0 and game["won"] in (0.0, 0.5, 1.0)
+    assert {p for p in game["playouts"] if p} == {4}
+    assert game["theirs"] and {p for _, p in game["theirs"]} == {3}
+
+
+def test_the_guided_search_takes_no_guard(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        bench.main(["--games", "2", "--bot", "guided", "--confidence", "2"])
+    assert "not options of guided" in capsys.readouterr().err

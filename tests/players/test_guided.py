@@ -1,0 +1,146 @@
+"""The guided search (players.guided): legal moves, its budget, its network's file, a game."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ttr_europe.codec import legal_action_mask_bytes
+from ttr_europe.errors import DataError, SetupError
+from ttr_europe.players import GreedyBot, play
+from ttr_europe.rules import legal_actions, new_game
+from ttr_europe.state import Phase
+from ttr_europe.views import observe
+
+np = pytest.importorskip("numpy")
+
+from ttr_europe.players.guided import GUIDED_PATH, GuidedBot, GuidedNet  # noqa: E402
+
+
+def _arrays(seed: int = 0, hidden: int = 16) -> dict[str, Any]:
+    """A small random network of the Europe observation and codes."""
+    from ttr_europe.codec import codec_for
+    from ttr_europe.maps import load_map
+    from ttr_europe.rl.encoding import layout_for
+
+    board = load_map("europe")
+    size, codes = layout_for(board, "base").size, codec_for(board, "base").size
+    gen = np.random.default_rng(seed)
+
+    def layer(a: int, b: int) -> tuple[Any, Any]:
+        return gen.normal(0, 1 / np.sqrt(a), (a, b)).astype(np.float32), np.zeros(b, np.float32)
+
+    (w0, b0), (w1, b1), (vw0, vb0), (vw1, vb1) = (
+        layer(size, hidden), layer(hidden, codes), layer(hidden, 8), layer(8, 1)
+    )  # fmt: skip
+    high = layout_for(board, "base").high
+    return {"w0": w0, "b0": b0, "w1": w1, "b1": b1, "vw0": vw0, "vb0": vb0, "vw1": vw1,
+            "vb1": vb1, "mean": np.zeros(size, np.float32),
+            "var": (np.maximum(high, 1.0) ** 2).astype(np.float32)}  # fmt: skip
+
+
+def _positions(count: int) -> list[Any]:
+    """States of a greedy game at its first ``count`` decisions with a choice."""
+    states = play(new_game(players=2, seed=5), [GreedyBot(), GreedyBot()], seed=5)
+    return [s for s in states if len(legal_actions(s)) > 1][::7][:count]
+
+
+def test_the_search_plays_only_legal_moves_within_its_walks() -> None:
+    bot = GuidedBot(GuidedNet(_arrays()), iterations=12)
+    positions = _positions(6)
+    assert {s.phase for s in positions} >= {Phase.INITIAL_TICKETS, Phase.TURN}
+    for state in positions:
+        legal = legal_actions(state)
+        move = bot.choose(observe(state, state.current), legal, random.Random(1))
+        assert move in legal
+        assert bot.last_playouts == 12
+        assert sum(bot.last_visits.values()) == 12  # every walk leaves the root by one code
+        mask = np.frombuffer(legal_action_mask_bytes(state), bool)
+        assert all(mask[code] for code in bot.last_visits)  # the root visits legal codes only
+
+
+def test_the_same_randomness_gives_the_same_move_and_seconds_cap_the_search() -> None:
+    net = GuidedNet(_arrays())
+    state = _positions(3)[-1]
+    view, legal = observe(state, state.current), legal_actions(state)
+    first = GuidedBot(net, iterations=20)
+    second = GuidedBot(net, iterations=20)
+    moves = [bot.choose(view, legal, random.Random(3)) for bot in (first, second)]
+    assert moves[0] == moves[1]
+    assert first.last_visits == second.last_visits
+    timed = GuidedBot(net, iterations=None, seconds=0.05)
+    start = time.process_time()
+    timed.choose(view, legal, random.Random(3))
+    spent = time.process_time() - start
+    assert timed.last_playouts >= 1 and spent < 0.05 + 0.1
+
+
+def test_the_value_head_alone_and_noise_still_play_legal_moves() -> None:
+    bot = GuidedBot(GuidedNet(_arrays(1)), iterations=8, playout=0.0, noise=0.25)
+    for state in _positions(4):
+        legal = legal_actions(state)
+        assert bot.choose(observe(state, state.current), legal, random.Random(2)) in legal
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"iterations": None}, "needs a budget"),
+        ({"iterations": 0}, "positive int"),
+        ({"seconds": -1.0}, "positive number"),
+        ({"playout": 1.5}, "playout must be"),
+        ({"noise": -0.1}, "noise must be"),
+        ({"exploration": float("nan")}, "exploration must be"),
+        ({"exploration": float("inf")}, "exploration must be"),
+    ],
+)
+def test_bad_settings_are_refused(options: dict[str, Any], words: str) -> None:
+    with pytest.raises(SetupError, match=words):
+        GuidedBot(GuidedNet(_arrays()), **options)
+
+
+def test_a_network_without_its_value_head_or_of_another_size_is_refused(tmp_path: Path) -> None:
+    arrays = _arrays()
+    del arrays["vw1"]
+    with pytest.raises(DataError, match="lacks"):
+        GuidedNet(arrays)
+    arrays = _arrays()
+    arrays["vw0"] = arrays["vw0"][:3]
+    with pytest.raises(DataError, match="value head"):
+        GuidedNet(arrays)
+    with pytest.raises(DataError, match="cannot read"):
+        GuidedNet.load(tmp_path / "none.npz")
+    arrays = _arrays()
+    arrays["w0"], arrays["mean"], arrays["var"] = arrays["w0"][:40], arrays["mean"][:40], \
+        arrays["var"][:40]  # fmt: skip
+    state = _positions(1)[0]
+    with pytest.raises(SetupError, match="inputs"):
+        GuidedBot(GuidedNet(arrays), iterations=2).choose(
+            observe(state, state.current), legal_actions(state), random.Random(0)
+        )
+
+
+def test_the_saved_network_reloads_and_plays_a_fair_game(tmp_path: Path) -> None:
+    from ttr_europe.testing import check_bot
+
+    path = tmp_path / "net.npz"
+    np.savez(path, **_arrays())
+    net = GuidedNet.load(path)
+    assert net.sizes == GuidedNet(_arrays()).sizes
+    assert check_bot(GuidedBot(net, iterations=3), games=1) == []
+
+
+def test_the_registry_builds_the_shipped_guided_search() -> None:
+    from ttr_europe.players import make_bot
+
+    assert GUIDED_PATH.exists()
+    bot = make_bot("guided")
+    assert isinstance(bot, GuidedBot) and bot.iterations == GuidedBot.DEFAULT_ITERATIONS
+    assert bot.net.sizes == GuidedNet(_arrays()).sizes
+    state = _positions(2)[-1]
+    legal = legal_actions(state)
+    assert bot.choose(observe(state, state.current), legal, random.Random(0)) in legal
