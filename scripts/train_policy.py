@@ -27,7 +27,17 @@ Every update prints one line and appends a JSON line to ``OUT/log.jsonl``; every
 of ``claimer``, ``saver``, ``greedy`` (seats alternating, seeds from 1,000,000 on, unseen in
 training) and the win rates go to the log. ``OUT/checkpoint.pt`` (network, optimiser, counters,
 random states; not the replay) is written after every update and ``--resume`` goes on from it.
-At the end, and with ``--plot-only``, the PNG figures are drawn from the log. Seeds are fixed
+At the end, and with ``--plot-only``, the PNG figures are drawn from the log.
+
+``--players 3,4,5`` (2 alone by default) trains at several player counts at once: ``--games`` is
+split between one table of games a count, all stepped in every update, the learner's seat
+moving to the next seat with every deal and every other seat of a game played by that game's
+league member (the same network observes every count: ``rl.encoding``'s layout is sized for
+five). The reward generalises the two-player one: ``n/(n-1) * (share - 1/n)`` with ``share`` the
+learner's part of the win (1 alone, ``1/k`` when ``k`` share it), so +1 for a win, ``-1/(n-1)`` for
+a loss, zero-sum over the seats; at two players it is the +1/-1/0 above, and a two-player run is
+unchanged. Evaluation plays each opponent in every other seat at each count (``"players"`` in the
+log), and ``--ship`` writes ``bc_ppo_multi.npz``. Seeds are fixed
 (``--seed``); torch runs on one thread, on the GPU when there is one. The budget is in processor
 seconds (``--cpu-minutes``), so a busy machine takes longer but trains as much.
 """
