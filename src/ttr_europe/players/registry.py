@@ -3,7 +3,7 @@
 ``make_bot`` resolves the names of ``BUILTIN_BOTS`` (the ladder's styles of
 ``players.styles``: ``random``, ``claimer``, ``saver``, ``racer``, ``greedy``, ``ambitious``,
 ``mcts-fast``, ``mcts``; ``mcts-core``, the same search walked in the compiled core;
-``baseline`` and ``bc-ppo``, the trained policies of ``players.baseline``),
+``baseline``, ``bc-ppo`` and ``bc-ppo-multi``, the trained policies of ``players.baseline``),
 ``package.module:Class`` and ``cmd:COMMAND`` specs (a program in another process, over the line
 protocol of ``players.protocol``). It sits above every bot it names, so none of them imports it.
 """
@@ -80,6 +80,12 @@ def _bc_ppo() -> Bot:
     return bc_ppo_bot()
 
 
+def _bc_ppo_multi() -> Bot:
+    from .baseline import bc_ppo_multi_bot  # needs numpy
+
+    return bc_ppo_multi_bot()
+
+
 BUILTIN_BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "claimer": _claimer,
@@ -92,6 +98,7 @@ BUILTIN_BOTS: dict[str, Callable[[], Bot]] = {
     "mcts-core": _mcts_core,  # the same search walked in the compiled core, 4-5x the playouts
     "baseline": _baseline,  # the trained baseline
     "bc-ppo": _bc_ppo,  # imitation then PPO (scripts/train_policy.py)
+    "bc-ppo-multi": _bc_ppo_multi,  # bc-ppo trained on at 3-5 players
 }
 
 
