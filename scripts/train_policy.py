@@ -27,7 +27,17 @@ Every update prints one line and appends a JSON line to ``OUT/log.jsonl``; every
 of ``claimer``, ``saver``, ``greedy`` (seats alternating, seeds from 1,000,000 on, unseen in
 training) and the win rates go to the log. ``OUT/checkpoint.pt`` (network, optimiser, counters,
 random states; not the replay) is written after every update and ``--resume`` goes on from it.
-At the end, and with ``--plot-only``, the PNG figures are drawn from the log. Seeds are fixed
+At the end, and with ``--plot-only``, the PNG figures are drawn from the log.
+
+``--players 3,4,5`` (2 alone by default) trains at several player counts at once: ``--games`` is
+split between one table of games a count, all stepped in every update, the learner's seat
+moving to the next seat with every deal and every other seat of a game played by that game's
+league member (the same network observes every count: ``rl.encoding``'s layout is sized for
+five). The reward generalises the two-player one: ``n/(n-1) * (share - 1/n)`` with ``share`` the
+learner's part of the win (1 alone, ``1/k`` when ``k`` share it), so +1 for a win, ``-1/(n-1)`` for
+a loss, zero-sum over the seats; at two players it is the +1/-1/0 above, and a two-player run is
+unchanged. Evaluation plays each opponent in every other seat at each count (``"players"`` in the
+log), and ``--ship`` writes ``bc_ppo_multi.npz``. Seeds are fixed
 (``--seed``); torch runs on one thread, on the GPU when there is one. The budget is in processor
 seconds (``--cpu-minutes``), so a busy machine takes longer but trains as much.
 """
@@ -63,6 +73,7 @@ EVAL_OPPONENTS = ("claimer", "saver", "greedy")
 EVAL_SEED = 1_000_000
 HIDDEN = (128, 128)
 SHIPPED = Path(__file__).resolve().parents[1] / "src/ttr_europe/players/weights/bc_ppo.npz"
+SHIPPED_MULTI = SHIPPED.with_name("bc_ppo_multi.npz")  # --ship of a run at 3-5 players
 
 Arr = np.ndarray[Any, Any]
 
@@ -147,21 +158,29 @@ def teacher_code(batch: BatchGames, i: int, key: list[int], bot: str = TEACHER) 
     return code
 
 
+def reward(share: float, players: int) -> float:
+    """The learner's reward from its share of the win (``scoring.returns``: 1 alone, ``1/k``
+    shared by ``k``, else 0): ``n/(n-1) * (share - 1/n)``, so +1 for a sole win and
+    ``-1/(n-1)`` for a loss, a shared win in between; the seats' rewards sum to zero, so the
+    fair share earns nothing, and at two players it is +1, -1 and 0 for a shared win."""
+    return players / (players - 1) * (share - 1.0 / players)
+
+
 def result(game: FastGame, seat: int) -> float:
-    """The learner's reward for an ended game: 1 a win, -1 a loss, 0 a shared win."""
-    share = returns(game.to_state())[seat]
-    return 2.0 * share - 1.0 if share in (0.0, 1.0) else 0.0
+    """The learner's reward for an ended game (``reward``)."""
+    return reward(returns(game.to_state())[seat], game.rules.players)
 
 
 class Table:
-    """``n`` games, the learner in one seat of each (alternating with every new deal), the
-    other seat played by a core bot or by a past network; ``advance`` plays the core bots until
-    the learner or the past network is to move."""
+    """``n`` games of ``players`` seats, the learner in one seat of each (the next seat with
+    every new deal), the other seats played by a core bot or by a past network; ``advance``
+    plays the core bots until the learner or the past network is to move."""
 
-    def __init__(self, n: int, seed: int, opponents: list[str]) -> None:
-        self.batch = BatchGames(n, "europe", "base", 2, seed, autoreset=False)
+    def __init__(self, n: int, seed: int, opponents: list[str], players: int = 2) -> None:
+        self.batch = BatchGames(n, "europe", "base", players, seed, autoreset=False)
+        self.players = players
         self.opponents = opponents
-        self.seat = np.arange(n) % 2
+        self.seat = np.arange(n) % players
         self.next_seed = seed + n
         self.moves = 0
         self.finished: list[tuple[int, float]] = []  # (game, learner's reward)
@@ -173,7 +192,7 @@ class Table:
     def redeal(self, i: int) -> None:
         self.batch.deal(i, self.next_seed)
         self.next_seed += 1
-        self.seat[i] ^= 1
+        self.seat[i] = (self.seat[i] + 1) % self.players
 
     def advance(self) -> None:
         batch = self.batch
@@ -189,7 +208,7 @@ class Table:
                 if opponent == "past" or game.current == self.seat[i]:
                     break
                 key = self.key(i)
-                game.play_bots([opponent, opponent], [key, key], 1)
+                game.play_bots([opponent] * self.players, [key] * self.players, 1)
                 moved = True
             if moved:
                 batch._observe(i)
@@ -199,7 +218,7 @@ class Table:
         batch.step(codes)
         for i in np.flatnonzero(batch.done):
             share = float(batch.returns[i, self.seat[i]])
-            self.finished.append((int(i), 2.0 * share - 1.0 if share in (0.0, 1.0) else 0.0))
+            self.finished.append((int(i), reward(share, self.players)))
             self.redeal(int(i))
 
 
@@ -217,23 +236,34 @@ def act(net: Net, obs: Arr, mask: Arr, device: torch.device, sample: bool,
     return codes.numpy(), logp.numpy(), logits
 
 
-def evaluate(net: Net, opponent: str, games: int, device: torch.device) -> float:
-    """Sum of the learner's returns (a win 1, a shared win 1/2) in ``games`` games, seats
-    alternating, the most likely legal move."""
-    table = Table(games, EVAL_SEED, [opponent] * games)
+def evaluate(net: Net, opponent: str, games: int, device: torch.device, players: int = 2) -> float:
+    """Sum of the learner's returns (a win 1, a win shared by ``k`` 1/k) in ``games`` games
+    against ``opponent`` in every other seat, the learner's seat rotating, the most likely
+    legal move."""
+    table = Table(games, EVAL_SEED, [opponent] * games, players)
     won, seen = 0.0, np.zeros(games, bool)
     while not seen.all():
         table.advance()
-        for i, reward in table.finished:
+        for i, got in table.finished:
             if not seen[i]:
                 seen[i] = True
-                won += (reward + 1.0) / 2.0
+                won += got * (players - 1) / players + 1.0 / players  # the share again
         table.finished.clear()
         if seen.all():
             break
         codes, _, _ = act(net, table.batch.observations, table.batch.masks, device, False)
         table.step(codes)
-    return won
+    return round(won, 6)  # a share of 1/3 summed again from rewards carries rounding
+
+
+def tables(games: int, seed: int, opponents: list[str], counts: tuple[int, ...]) -> list[Table]:
+    """One ``Table`` a player count, the ``games`` split between them (all at one count),
+    the opponents dealt to each count's games in turn, the counts' seeds 100,000 apart."""
+    each = max(1, games // len(counts))
+    return [
+        Table(each, seed + 100_000 * k, [opponents[i % len(opponents)] for i in range(each)], n)
+        for k, n in enumerate(counts)
+    ]
 
 
 # --------------------------------------------------------------------------- the run
@@ -323,13 +353,19 @@ class Run:
         self.evaluated = evals[-1] if evals else -1
 
     def evaluate(self) -> None:
+        """``--eval-games`` games against each evaluation bot at each player count (a line of
+        the log each, with the count when training is not at two players alone)."""
         self.evaluated = self.update
-        for opponent in EVAL_OPPONENTS:
-            games = self.args.eval_games
-            won = evaluate(self.net, opponent, games, self.device)
-            lo, hi = wilson(won, games)
-            self.log({"eval": opponent, "won": won, "games": games, "rate": round(won / games, 4),
-                      "lo": round(lo, 4), "hi": round(hi, 4)})  # fmt: skip
+        counts = self.args.players
+        for n in counts:
+            for opponent in EVAL_OPPONENTS:
+                games = self.args.eval_games
+                won = evaluate(self.net, opponent, games, self.device, n)
+                lo, hi = wilson(won, games)
+                at = {} if counts == (2,) else {"players": n}
+                self.log({"eval": opponent, **at, "won": won, "games": games,
+                          "rate": round(won / games, 4), "lo": round(lo, 4),
+                          "hi": round(hi, 4)})  # fmt: skip
 
     # ------------------------------------------------------------------ imitation (DAgger)
     def remember(self, obs: Arr, mask: Arr, labels: Arr) -> None:
@@ -341,18 +377,21 @@ class Run:
             self.head = (self.head + 1) % cap
             self.filled = min(self.filled + 1, cap)
 
-    def imitate_update(self, table: Table) -> None:
+    def imitate_update(self, sides: list[Table]) -> None:
         args = self.args
         mix = max(0.0, 1.0 - self.update / max(args.mix_updates, 1))  # chance the teacher plays
-        batch = table.batch
         for _ in range(args.rollout):
-            table.advance()
-            table.finished.clear()
-            labels = np.array([teacher_code(batch, i, table.key(i)) for i in range(len(batch))])
-            self.remember(batch.observations, batch.masks, labels)
-            mine, _, _ = act(self.net, batch.observations, batch.masks, self.device, True, self.gen)
-            teach = self.rng.random(len(batch)) < mix
-            table.step(np.where(teach, labels, mine))
+            for table in sides:
+                batch = table.batch
+                table.advance()
+                table.finished.clear()
+                labels = np.array([teacher_code(batch, i, table.key(i)) for i in range(len(batch))])
+                self.remember(batch.observations, batch.masks, labels)
+                mine, _, _ = act(
+                    self.net, batch.observations, batch.masks, self.device, True, self.gen
+                )
+                teach = self.rng.random(len(batch)) < mix
+                table.step(np.where(teach, labels, mine))
         losses, ents, hits = [], [], []
         for _ in range(args.sgd_steps):
             idx = self.rng.integers(0, self.filled, args.batch)
@@ -367,47 +406,52 @@ class Run:
             losses.append(float(loss.detach()))
             ents.append(float(entropy(logits.detach()).mean()))
             hits.append(float((logits.argmax(-1) == y).float().mean()))
-        self.steps += args.rollout * len(batch)
+        self.steps += args.rollout * sum(len(table.batch) for table in sides)
         self.log({"phase": "imitate", "mix": round(mix, 3), "loss": round(np.mean(losses), 4),
                   "entropy": round(np.mean(ents), 4),
                   "agree": round(np.mean(hits), 4)})  # fmt: skip
 
     # ------------------------------------------------------------------ PPO against a league
     def ppo_rollout(
-        self, table: Table, past: Net
+        self, sides: list[Table], past: Net
     ) -> tuple[list[list[dict[str, Any]]], dict[str, list[float]]]:
-        """``--rollout`` moves in every game: the learner's moves per game, and the rewards of
-        the games that ended, by opponent."""
-        batch = table.batch
-        traj: list[list[dict[str, Any]]] = [[] for _ in range(len(batch))]
+        """``--rollout`` moves in every game of every table: the learner's moves per game, and
+        the rewards of the games that ended, by opponent (and by player count when the tables
+        are not all of two players)."""
+        trajs = [[[] for _ in range(len(table.batch))] for table in sides]
         by_opponent: dict[str, list[float]] = {}
+        counted = any(table.players != 2 for table in sides)
 
-        def collect() -> None:
-            for i, reward in table.finished:
-                self.close(traj[i], reward)
-                by_opponent.setdefault(table.opponents[i], []).append(reward)
+        def collect(table: Table, traj: list[list[dict[str, Any]]]) -> None:
+            for i, got in table.finished:
+                self.close(traj[i], got)
+                name = table.opponents[i]
+                key = f"{name}@{table.players}" if counted else name
+                by_opponent.setdefault(key, []).append(got)
             table.finished.clear()
 
         for _ in range(self.args.rollout):
-            table.advance()
-            collect()
-            obs, msk = batch.observations, batch.masks
-            seats = np.array(batch.seats)
-            mine = seats == table.seat
-            codes, logp, _ = act(self.net, obs, msk, self.device, True, self.gen)
-            if (~mine).any():
-                theirs, _, _ = act(past, obs[~mine], msk[~mine], self.device, True, self.gen)
-                codes[~mine] = theirs
-            with torch.no_grad():
-                values = self.value(torch.as_tensor(obs, device=self.device) * self.value.scale)
-            for i in np.flatnonzero(mine):
-                traj[i].append({"obs": obs[i].astype(np.float16), "mask": np.packbits(msk[i]),
-                                "code": int(codes[i]), "logp": float(logp[i]),
-                                "value": float(values[i, 0]), "reward": 0.0,
-                                "done": False})  # fmt: skip
-            table.step(codes)
-            collect()
-        return traj, by_opponent
+            for table, traj in zip(sides, trajs, strict=True):
+                batch = table.batch
+                table.advance()
+                collect(table, traj)
+                obs, msk = batch.observations, batch.masks
+                seats = np.array(batch.seats)
+                mine = seats == table.seat
+                codes, logp, _ = act(self.net, obs, msk, self.device, True, self.gen)
+                if (~mine).any():
+                    theirs, _, _ = act(past, obs[~mine], msk[~mine], self.device, True, self.gen)
+                    codes[~mine] = theirs
+                with torch.no_grad():
+                    values = self.value(torch.as_tensor(obs, device=self.device) * self.value.scale)
+                for i in np.flatnonzero(mine):
+                    traj[i].append({"obs": obs[i].astype(np.float16),
+                                    "mask": np.packbits(msk[i]), "code": int(codes[i]),
+                                    "logp": float(logp[i]), "value": float(values[i, 0]),
+                                    "reward": 0.0, "done": False})  # fmt: skip
+                table.step(codes)
+                collect(table, traj)
+        return [moves for traj in trajs for moves in traj], by_opponent
 
     def advantages(self, traj: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
         """GAE over each game's moves; an unfinished tail bootstraps from its own value."""
@@ -428,9 +472,9 @@ class Run:
             rows.extend(moves)
         return rows
 
-    def ppo_update(self, table: Table, past: Net) -> None:
+    def ppo_update(self, sides: list[Table], past: Net) -> None:
         args = self.args
-        traj, by_opponent = self.ppo_rollout(table, past)
+        traj, by_opponent = self.ppo_rollout(sides, past)
         done_rewards = [r for rewards in by_opponent.values() for r in rewards]
         rows = self.advantages(traj)
         x_all = np.stack([r["obs"] for r in rows]).astype(np.float32)
@@ -500,10 +544,9 @@ class Run:
         total = args.imitate_updates + args.ppo_updates
         imitation = None
         if self.update < args.imitate_updates:
-            imitation = Table(args.games, args.seed * 1_000_000 + 7, [TEACHER] * args.games)
-            imitation.opponents = ["past"] * args.games  # self-play: the network or the teacher
-        league = [args.league[i % len(args.league)] for i in range(args.games)]
-        ppo = Table(args.games, args.seed * 1_000_000 + 500_000, league)
+            # self-play: every seat the network or the teacher
+            imitation = tables(args.games, args.seed * 1_000_000 + 7, ["past"], args.players)
+        ppo = tables(args.games, args.seed * 1_000_000 + 500_000, list(args.league), args.players)
         past = Net(self.high, self.codes).to(self.device)
         if self.evaluated < 0:
             self.evaluate()
@@ -576,17 +619,22 @@ def plot(out: Path) -> list[Path]:
     for ax, x, label in ((axes[0], "steps", "learner decisions trained on"),
                          (axes[1], "cpu_s", "processor minutes")):  # fmt: skip
         scale = 60.0 if x == "cpu_s" else 1.0
-        for opponent in (*EVAL_OPPONENTS, "mcts"):
-            pts = [r for r in evals if r["eval"] == opponent]
+        counts = sorted({r.get("players", 2) for r in evals})
+        for opponent, n in itertools.product((*EVAL_OPPONENTS, "mcts"), counts):
+            pts = [r for r in evals if r["eval"] == opponent and r.get("players", 2) == n]
             if not pts:  # the search curve is drawn once --mcts-games has played it
                 continue
             xs = [r[x] / scale for r in pts]
-            ax.plot(xs, [r["rate"] for r in pts], marker="o", ms=3, label=f"vs {opponent}")
+            name = f"vs {opponent}" if counts == [2] else f"vs {opponent}, {n} players"
+            ax.plot(xs, [r["rate"] for r in pts], marker="o", ms=3, label=name)
             ax.fill_between(xs, [r["lo"] for r in pts], [r["hi"] for r in pts], alpha=0.2)
         if switch is not None:
             ax.axvline(switch[x] / scale, color="grey", ls="--", lw=1)
             ax.text(switch[x] / scale, 0.97, " PPO", va="top", color="grey")
-        ax.axhline(0.55, color="black", ls=":", lw=1)
+        if counts == [2]:
+            ax.axhline(0.55, color="black", ls=":", lw=1)
+        for n in counts if counts != [2] else []:  # the fair share at each count
+            ax.axhline(1 / n, color="black", ls=":", lw=1)
         ax.set_xlabel(label)
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("win rate (95 % Wilson interval)")
@@ -633,6 +681,17 @@ def plot(out: Path) -> list[Path]:
     return made
 
 
+def _counts(text: str) -> tuple[int, ...]:
+    """``--players``: distinct player counts of Europe (2-5), in the order given."""
+    try:
+        counts = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"player counts are integers: {text!r}") from None
+    if not counts or len(set(counts)) != len(counts) or not all(2 <= n <= 5 for n in counts):
+        raise argparse.ArgumentTypeError(f"distinct counts from 2 to 5: {text!r}")
+    return counts
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("runs/bc-ppo"))
@@ -640,6 +699,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--plot-only", action="store_true")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cpu-minutes", type=float, default=30.0)
+    parser.add_argument("--players", type=_counts, default=(2,),
+                        help="player counts, comma-separated (2-5): games at each count side "
+                        "by side, --games split between them, evaluated at each")  # fmt: skip
     parser.add_argument("--games", type=int, default=64, help="games played side by side")
     parser.add_argument("--rollout", type=int, default=64, help="moves per game per update")
     parser.add_argument("--imitate-updates", type=int, default=80)
@@ -684,7 +746,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--mcts-every", type=int, default=5,
                         help="every N-th kept weights (and the last) in that curve")  # fmt: skip
     parser.add_argument("--no-plot", action="store_true", help="leave the figures out")
-    parser.add_argument("--ship", action="store_true", help=f"copy the weights to {SHIPPED}")
+    parser.add_argument("--ship", action="store_true",
+                        help=f"copy the weights to {SHIPPED.name} ({SHIPPED_MULTI.name} when "
+                        "--players is not 2 alone)")  # fmt: skip
     args = parser.parse_args(argv)
     if args.ppo_lr_end is None:
         args.ppo_lr_end = args.ppo_lr
@@ -704,7 +768,8 @@ def main(argv: list[str] | None = None) -> None:
                 run.init_from(args.init)
         run.train()
         if args.ship:
-            SHIPPED.write_bytes((args.out / "bc_ppo.npz").read_bytes())
+            target = SHIPPED if args.players == (2,) else SHIPPED_MULTI
+            target.write_bytes((args.out / "bc_ppo.npz").read_bytes())
     if args.mcts_games:
         evaluate_search(args.out, args.mcts_games, args.mcts_every)
     if not args.no_plot:

@@ -368,6 +368,7 @@ SEAT_KINDS = {
     "mcts-core": N_("deep look-ahead bot"),
     "baseline": N_("trained bot"),
     "bc-ppo": N_("self-trained bot"),
+    "bc-ppo-multi": N_("self-trained bot for many players"),
     "guided": N_("learned look-ahead bot"),
 }
 

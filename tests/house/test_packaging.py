@@ -140,6 +140,7 @@ def test_wheel_contains_the_data(wheel: Path) -> None:
         "ttr_europe/locale/ro/LC_MESSAGES/ttr_europe.po",
         "ttr_europe/players/weights/baseline.npz",  # the trained baseline's weights (docs/rl.md)
         "ttr_europe/players/weights/bc_ppo.npz",  # the bc-ppo policy's weights (docs/rl.md)
+        "ttr_europe/players/weights/bc_ppo_multi.npz",  # bc-ppo-multi's, for 3-5 players
         "ttr_europe/players/weights/guided.npz",  # the guided search's network (docs/rl.md)
     ):
         assert needed in names

@@ -15,10 +15,12 @@ from ttr_europe.maps import load_map  # noqa: E402
 from ttr_europe.players import GreedyBot, RandomBot, make_bot, play  # noqa: E402
 from ttr_europe.players.baseline import (  # noqa: E402
     BASELINE_PATH,
+    BC_PPO_MULTI_PATH,
     BC_PPO_PATH,
     NumpyPolicy,
     baseline_bot,
     bc_ppo_bot,
+    bc_ppo_multi_bot,
 )
 from ttr_europe.players.policy_bot import PolicyBot  # noqa: E402
 from ttr_europe.rl import layout_for  # noqa: E402
@@ -112,3 +114,17 @@ def test_the_bc_ppo_bot_plays_whole_legal_games_and_beats_random() -> None:
             seats.reverse()
         won += returns(play(new_game("europe", "base", 2, seed), seats, seed=seed)[-1])[seed % 2]
     assert won == 4
+
+
+def test_the_bc_ppo_multi_bot_plays_whole_legal_games_at_three_to_five_players() -> None:
+    policy = NumpyPolicy.load(BC_PPO_MULTI_PATH)
+    board = load_map("europe")
+    assert policy.sizes == (layout_for(board, "base").size, codec_for(board, "base").size)
+    # trained on from bc-ppo: the same shape, other weights
+    shipped = NumpyPolicy.load(BC_PPO_PATH).weights
+    assert not all(np.array_equal(a, b) for a, b in zip(policy.weights, shipped, strict=True))
+    bot = make_bot("bc-ppo-multi")
+    assert isinstance(bot, PolicyBot) and bot.name == "bc-ppo-multi"
+    for players in (3, 4, 5):
+        opponents = [GreedyBot() for _ in range(players - 1)]
+        assert check_bot(bc_ppo_multi_bot(), games=1, players=players, opponents=opponents) == []

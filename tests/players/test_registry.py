@@ -59,7 +59,7 @@ def test_make_bot_imports_classes_and_factories(plugin: types.ModuleType) -> Non
         (
             "oracle",
             "unknown bot spec; known: random, claimer, saver, racer, greedy, ambitious, "
-            "mcts-fast, mcts, mcts-core, baseline, bc-ppo, guided",
+            "mcts-fast, mcts, mcts-core, baseline, bc-ppo, bc-ppo-multi, guided",
         ),
         ("", "unknown bot spec"),
         ("botplugin:", "not package.module:Class"),

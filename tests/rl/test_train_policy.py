@@ -129,3 +129,49 @@ def test_the_search_curve_plays_the_kept_weights_against_mcts(tmp_path: Path) ->
     recipe.main(["--out", str(out), "--plot-only", "--no-plot", "--mcts-games", "1",
                  "--mcts-every", "2"])  # fmt: skip
     assert [r for r in _log(out) if r.get("eval") == "mcts"] == search
+
+
+def test_the_reward_is_the_share_above_the_fair_one_and_sums_to_zero() -> None:
+    recipe = _recipe()
+    # two players: the recipe's +1, -1 and 0 for a shared win, exactly
+    assert [recipe.reward(s, 2) for s in (1.0, 0.0, 0.5)] == [1.0, -1.0, 0.0]
+    assert recipe.reward(1.0, 4) == pytest.approx(1.0)
+    assert recipe.reward(0.0, 4) == pytest.approx(-1 / 3)  # a loss: -1/(n-1)
+    for n in (3, 4, 5):
+        for shares in ([1.0] + [0.0] * (n - 1), [0.5, 0.5] + [0.0] * (n - 2)):
+            assert sum(recipe.reward(s, n) for s in shares) == pytest.approx(0.0)
+    assert 0.0 < recipe.reward(0.5, 3) < recipe.reward(1.0, 3)  # a shared win, in between
+
+
+def test_a_table_rotates_the_learner_and_stops_only_at_its_seat() -> None:
+    recipe = _recipe()
+    table = recipe.Table(3, 40, ["greedy"] * 3, players=4)
+    assert list(table.seat) == [0, 1, 2]
+    table.advance()
+    assert list(table.batch.seats) == list(table.seat)  # the core bots moved up to the learner
+    assert all(g.rules.players == 4 for g in table.batch.games)
+    table.redeal(2)
+    table.redeal(2)
+    assert table.seat[2] == 0  # 2 -> 3 -> 0: every seat in turn
+
+
+def test_a_multi_player_run_trains_evaluates_at_each_count_and_resumes(tmp_path: Path) -> None:
+    recipe = _recipe()
+    out = tmp_path / "multi"
+    args = ["--out", str(out), "--players", "3,4,5", "--imitate-updates", "2", *SMALL,
+            "--games", "6", "--eval-games", "3"]  # fmt: skip
+    recipe.main([*args, "--ppo-updates", "2"])
+    rows = _log(out)
+    assert [r["phase"] for r in rows if "phase" in r] == ["imitate"] * 2 + ["ppo"] * 2
+    assert [r["steps"] for r in rows if r.get("phase") == "imitate"] == [96, 192]  # 2 games a count
+    evals = [(r["eval"], r["players"]) for r in rows if "eval" in r]
+    each = [(o, n) for n in (3, 4, 5) for o in ("claimer", "saver", "greedy")]
+    assert evals == each * 2  # before training and after it
+    assert all(0 <= r["won"] <= r["games"] == 3 for r in rows if "eval" in r)
+    recipe.main([*args, "--ppo-updates", "3", "--resume"])
+    again = _log(out)
+    assert again[: len(rows)] == rows
+    assert [r["update"] for r in again[len(rows) :] if "phase" in r] == [4]
+    for bad in ("1,3", "3,3", "6", "three"):
+        with pytest.raises(SystemExit):
+            recipe.main(["--out", str(tmp_path / "bad"), "--players", bad, *SMALL])

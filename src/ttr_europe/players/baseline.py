@@ -9,7 +9,8 @@ the most likely legal code; ``baseline_bot()`` is the ``baseline`` bot of
 ``make_bot``, a ``PolicyBot`` that keeps the memory of public hands its training saw. Its
 rating is in docs/bots.md, its learning curve in docs/rl.md. ``bc_ppo_bot()`` is the ``bc-ppo``
 bot, the same kind of network (float16 weights, inputs scaled by ``layout.high``) trained by
-``scripts/train_policy.py``.
+``scripts/train_policy.py``; ``bc_ppo_multi_bot()`` is ``bc-ppo-multi``, the same recipe at 3-5
+players.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ WEIGHTS = Path(__file__).with_name("weights")
 BASELINE_PATH = WEIGHTS / "baseline.npz"
 BC_PPO_PATH = WEIGHTS / "bc_ppo.npz"
 """``bc-ppo``: imitation of ``greedy`` with relabelling, then PPO (``scripts/train_policy.py``)."""
+BC_PPO_MULTI_PATH = WEIGHTS / "bc_ppo_multi.npz"
+"""``bc-ppo-multi``: ``bc-ppo`` trained on by PPO at 3, 4 and 5 players (``--players 3,4,5``)."""
 
 Array = np.ndarray[Any, np.dtype[np.float32]]
 EPSILON = 1e-8  # VecNormalize's
@@ -105,3 +108,9 @@ def baseline_bot() -> PolicyBot:
 def bc_ppo_bot() -> PolicyBot:
     """The shipped ``bc-ppo`` policy as a bot (``make_bot("bc-ppo")``)."""
     return PolicyBot(NumpyPolicy.load(BC_PPO_PATH), name="bc-ppo")
+
+
+def bc_ppo_multi_bot() -> PolicyBot:
+    """The shipped ``bc-ppo-multi`` policy as a bot (``make_bot("bc-ppo-multi")``): the same
+    network trained further at 3-5 players, for games of more than two."""
+    return PolicyBot(NumpyPolicy.load(BC_PPO_MULTI_PATH), name="bc-ppo-multi")

@@ -3,8 +3,8 @@
 ``make_bot`` resolves the names of ``BUILTIN_BOTS`` (the ladder's styles of
 ``players.styles``: ``random``, ``claimer``, ``saver``, ``racer``, ``greedy``, ``ambitious``,
 ``mcts-fast``, ``mcts``; ``mcts-core``, the same search walked in the compiled core;
-``baseline`` and ``bc-ppo``, the trained policies of ``players.baseline``; ``guided``, the
-search guided by a learned evaluation of ``players.guided``),
+``baseline``, ``bc-ppo`` and ``bc-ppo-multi``, the trained policies of ``players.baseline``;
+``guided``, the search guided by a learned evaluation of ``players.guided``),
 ``package.module:Class`` and ``cmd:COMMAND`` specs (a program in another process, over the line
 protocol of ``players.protocol``). It sits above every bot it names, so none of them imports it.
 """
@@ -81,6 +81,12 @@ def _bc_ppo() -> Bot:
     return bc_ppo_bot()
 
 
+def _bc_ppo_multi() -> Bot:
+    from .baseline import bc_ppo_multi_bot  # needs numpy
+
+    return bc_ppo_multi_bot()
+
+
 def _guided() -> Bot:
     from .guided import guided_bot  # needs numpy
 
@@ -99,6 +105,7 @@ BUILTIN_BOTS: dict[str, Callable[[], Bot]] = {
     "mcts-core": _mcts_core,  # the same search walked in the compiled core, 4-5x the playouts
     "baseline": _baseline,  # the trained baseline
     "bc-ppo": _bc_ppo,  # imitation then PPO (scripts/train_policy.py)
+    "bc-ppo-multi": _bc_ppo_multi,  # bc-ppo trained on at 3-5 players
     "guided": _guided,  # PUCT with a policy-and-value network (scripts/train_guided.py)
 }
 
