@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from ..board import Map
 from .common import open_map
+from .playtest import run_options
 from .simulate import ProgressBar, stdout_to_stderr
 
 
@@ -38,20 +39,7 @@ def run(args: argparse.Namespace, board: Map, fail: Callable[[str, int], int]) -
             first, second = against(
                 board,
                 other,
-                players=args.players,
-                bots=bots,
-                games=args.games,
-                variant=args.variant,
-                seed=args.seed,
-                engine=args.engine,
-                backend=args.backend or ("ray" if args.address else "process"),
-                workers=args.workers,
-                address=args.address,
-                batch=args.batch,
-                out=out,
-                resume=args.resume,
-                max_actions=args.max_actions,
-                max_retries=args.retries,
+                **run_options(args, bots, out),
                 progress=progress,
             )
     except KeyboardInterrupt:

@@ -136,6 +136,27 @@ def seat_line(advantage: dict[str, Any]) -> str:
 PNG_HINT = 'PNG pictures need CairoSVG: pip install "ttr_europe[webtest]" (SVGs were written)'
 
 
+def run_options(args: argparse.Namespace, bots: list[str], out: str) -> dict[str, Any]:
+    """What the command line asks of a playtest run, as ``playtest``'s keywords (shared with
+    ``--against``, whose two runs take the same)."""
+    return {
+        "players": args.players,
+        "bots": bots,
+        "games": args.games,
+        "variant": args.variant,
+        "seed": args.seed,
+        "engine": args.engine,
+        "backend": args.backend or ("ray" if args.address else "process"),
+        "workers": args.workers,
+        "address": args.address,
+        "batch": args.batch,
+        "out": out,
+        "resume": args.resume,
+        "max_actions": args.max_actions,
+        "max_retries": args.retries,
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     from ..playtest import playtest
     from ..playtest.report import write_report
@@ -155,28 +176,10 @@ def run(args: argparse.Namespace) -> int:
 
         return run_against(args, board, fail)
     out = args.out or f"playtest-{board.id}"
-    backend = args.backend or ("ray" if args.address else "process")
     bar = ProgressBar(sys.stderr)
     try:
         with stdout_to_stderr():
-            result = playtest(
-                board,
-                players=args.players,
-                bots=bots,
-                games=args.games,
-                variant=args.variant,
-                seed=args.seed,
-                engine=args.engine,
-                backend=backend,
-                workers=args.workers,
-                address=args.address,
-                batch=args.batch,
-                out=out,
-                resume=args.resume,
-                max_actions=args.max_actions,
-                max_retries=args.retries,
-                progress=bar,
-            )
+            result = playtest(board, **run_options(args, bots, out), progress=bar)
     except KeyboardInterrupt:
         bar.close()
         return fail(

@@ -42,7 +42,7 @@ from ..render import MARGIN
 from . import Playtest, board_digest, playtest, scale
 from .figures import mean, rate
 from .games import GameLog
-from .report import Painted, heat_svg, legend_steps, plus, png_of
+from .report import Painted, heat_svg, legend_steps, plus, write_files
 
 FORMAT = "ttr_europe/playtest-compare"
 VERSION = 1
@@ -936,18 +936,7 @@ def write_comparison(
             if c["ended_on_both"]
         ),
     ]
-    written = []
-    for name, text in files:
-        path = out / name
-        path.write_text(text, "utf-8")
-        written.append(path)
-        if png and name.endswith(".svg"):
-            data = png_of(text)
-            if data is not None:
-                path = path.with_suffix(".png")
-                path.write_bytes(data)
-                written.append(path)
-    return written
+    return write_files(out, files, png)
 
 
 __all__ = [

@@ -728,12 +728,19 @@ def write_report(
             pictures[f"heatmap-{c['players']}p.svg"] = heat_map(board, c)
             pictures[f"tickets-{c['players']}p.svg"] = ticket_chart(c)
             pictures[f"shape-{c['players']}p.svg"] = shape_chart(c)
-    written = []
-    for name, text in [
+    files = [
         ("figures.json", json.dumps(doc, indent=1, ensure_ascii=False) + "\n"),
         ("report.html", html_report(board, doc)),
         *pictures.items(),
-    ]:
+    ]
+    return write_files(out, files, png)
+
+
+def write_files(out: Path, files: Sequence[tuple[str, str]], png: bool) -> list[Path]:
+    """Write each ``(name, text)`` into ``out``, and beside each SVG its PNG when ``png`` and
+    CairoSVG allow; the paths written, in order."""
+    written = []
+    for name, text in files:
         path = out / name
         path.write_text(text, "utf-8")
         written.append(path)
