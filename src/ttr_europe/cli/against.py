@@ -12,11 +12,32 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from ..board import Map
 from .common import open_map
-from .playtest import run_options
 from .simulate import ProgressBar, stdout_to_stderr
+
+
+def run_options(args: argparse.Namespace, bots: list[str], out: str) -> dict[str, Any]:
+    """What the command line asks of a playtest run, as ``playtest``'s keywords (shared with
+    ``--against``, whose two runs take the same)."""
+    return {
+        "players": args.players,
+        "bots": bots,
+        "games": args.games,
+        "variant": args.variant,
+        "seed": args.seed,
+        "engine": args.engine,
+        "backend": args.backend or ("ray" if args.address else "process"),
+        "workers": args.workers,
+        "address": args.address,
+        "batch": args.batch,
+        "out": out,
+        "resume": args.resume,
+        "max_actions": args.max_actions,
+        "max_retries": args.retries,
+    }
 
 
 def run(args: argparse.Namespace, board: Map, fail: Callable[[str, int], int]) -> int:

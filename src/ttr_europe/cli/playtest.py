@@ -13,6 +13,8 @@ import sys
 from typing import Any
 
 from ..i18n import from_environment, translator
+from .against import run as run_against
+from .against import run_options
 from .common import Command, error_line, int_between, open_map, positive_int, seed_int
 from .simulate import ProgressBar, stdout_to_stderr
 
@@ -136,27 +138,6 @@ def seat_line(advantage: dict[str, Any]) -> str:
 PNG_HINT = 'PNG pictures need CairoSVG: pip install "ttr_europe[webtest]" (SVGs were written)'
 
 
-def run_options(args: argparse.Namespace, bots: list[str], out: str) -> dict[str, Any]:
-    """What the command line asks of a playtest run, as ``playtest``'s keywords (shared with
-    ``--against``, whose two runs take the same)."""
-    return {
-        "players": args.players,
-        "bots": bots,
-        "games": args.games,
-        "variant": args.variant,
-        "seed": args.seed,
-        "engine": args.engine,
-        "backend": args.backend or ("ray" if args.address else "process"),
-        "workers": args.workers,
-        "address": args.address,
-        "batch": args.batch,
-        "out": out,
-        "resume": args.resume,
-        "max_actions": args.max_actions,
-        "max_retries": args.retries,
-    }
-
-
 def run(args: argparse.Namespace) -> int:
     from ..playtest import playtest
     from ..playtest.report import write_report
@@ -172,8 +153,6 @@ def run(args: argparse.Namespace) -> int:
         return fail("--bots names no bot")
     board = open_map(args.map)  # a faulty file: DataError naming file and JSON path
     if args.against:
-        from .against import run as run_against
-
         return run_against(args, board, fail)
     out = args.out or f"playtest-{board.id}"
     bar = ProgressBar(sys.stderr)
