@@ -65,6 +65,7 @@ def test_random_game_is_the_loop_with_the_uniform_policy() -> None:
 OTHER_LOOPS = {
     ("ttr_europe.records", "iter_replay"),  # replays the actions of a record
     ("ttr_europe.players.mcts", "_iterate"),  # walks down the search tree, then calls the playout
+    ("ttr_europe.players.guided", "_walk"),  # walks down the guided search's tree to a new node
     ("ttr_europe.testing.play", "_check_game"),  # check_bot: judges every move of the bot tested
     ("ttr_europe.testing.strategies", "replay"),  # replays the actions of an example
     ("ttr_europe.fast.__init__", "reference_playout"),  # the compiled core's own policy (rng.below)

@@ -42,7 +42,7 @@ from ..render import MARGIN
 from . import Playtest, board_digest, playtest, scale
 from .figures import mean, rate
 from .games import GameLog
-from .report import Painted, heat_svg, legend_steps, plus, write_files
+from .report import PAGE_STYLE, Painted, heat_svg, legend_steps, plus, write_files
 
 FORMAT = "ttr_europe/playtest-compare"
 VERSION = 1
@@ -843,14 +843,7 @@ def change_legend(count: dict[str, Any], top: float) -> list[str]:
     return out
 
 
-_STYLE = """
-body { font-family: sans-serif; margin: 1.5em; color: #111; max-width: 1200px; }
-table { border-collapse: collapse; margin: 0.5em 0 1.2em; font-size: 13px; }
-th, td { border: 1px solid #ccc; padding: 2px 8px; text-align: right; }
-th { background: #f0f0f0; } td:first-child, th:first-child { text-align: left; }
-tr.significant td { font-weight: bold; } small { color: #666; }
-svg { max-width: 100%; height: auto; } details { margin: 0.4em 0 1em; }
-"""
+_STYLE = PAGE_STYLE + "tr.significant td { font-weight: bold; }\n"
 
 
 def _rows(entries: Sequence[dict[str, Any]]) -> str:

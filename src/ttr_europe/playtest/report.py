@@ -486,14 +486,15 @@ def warnings(count: dict[str, Any]) -> list[str]:
     return out
 
 
-_STYLE = """
+PAGE_STYLE = """
 body { font-family: sans-serif; margin: 1.5em; color: #111; max-width: 1200px; }
 table { border-collapse: collapse; margin: 0.5em 0 1.2em; font-size: 13px; }
 th, td { border: 1px solid #ccc; padding: 2px 8px; text-align: right; }
 th { background: #f0f0f0; } td:first-child, th:first-child { text-align: left; }
-small { color: #666; } .warn { background: #fff3cd; border: 1px solid #e0c060; padding: 0.5em; }
-svg { max-width: 100%; height: auto; } details { margin: 0.4em 0 1em; }
+small { color: #666; } svg { max-width: 100%; height: auto; } details { margin: 0.4em 0 1em; }
 """
+"""The playtest pages' style (the report's and the comparison's)."""
+_STYLE = PAGE_STYLE + ".warn { background: #fff3cd; border: 1px solid #e0c060; padding: 0.5em; }\n"
 
 
 def html_report(board: Map, doc: dict[str, Any]) -> str:
