@@ -278,6 +278,10 @@ def test_bad_requests_are_render_errors() -> None:
         render_svg(view, map=load_map("usa"))
     with pytest.raises(RenderError, match="cannot draw str"):
         render_svg("europe")  # type: ignore[arg-type]
+    with pytest.raises(RenderError, match="labels is true or false, not bytearray"):
+        render_svg(board, labels=bytearray(b"x"))  # type: ignore[arg-type]
+    with pytest.raises(RenderError, match="sidebar is true or false, not str"):
+        render_svg(view, sidebar="no")  # type: ignore[arg-type]
     assert Highlight("one", "Dieppe-Paris").routes == ("Dieppe-Paris",)
 
 

@@ -405,6 +405,9 @@ def render_svg(
     and its tickets in a sidebar unless ``sidebar`` is false. ``lang`` ("en", "pt", "ru", "ro"
     or a tag such as "pt-BR"; English when none is shipped) is the language of its words.
     """
+    for name, flag in (("labels", labels), ("sidebar", sidebar)):
+        if not isinstance(flag, bool):
+            raise RenderError(f"{name} is true or false, not {type(flag).__name__}")
     tr = translator(lang)
     if isinstance(target, GameState):
         scene = _scene_of_state(target, tr)
