@@ -199,7 +199,7 @@ def test_the_lobby_lists_public_matches_with_their_free_seats(browser: Any, tmp_
         cleo.wait_for_function(
             "document.getElementById('where').textContent.includes('watching')", timeout=TIMEOUT
         )
-        assert cleo.locator("#hand-box").is_hidden()
+        cleo.wait_for_selector("#hand-box", state="hidden", timeout=TIMEOUT)  # a watcher: no hand
         cleo.goto(server.url + "lobby")
         cleo.click(f"#open-list tr[data-match='{open_id}'] a.sit")
         cleo.wait_for_function(
