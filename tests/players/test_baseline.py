@@ -128,3 +128,24 @@ def test_the_bc_ppo_multi_bot_plays_whole_legal_games_at_three_to_five_players()
     for players in (3, 4, 5):
         opponents = [GreedyBot() for _ in range(players - 1)]
         assert check_bot(bc_ppo_multi_bot(), games=1, players=players, opponents=opponents) == []
+
+
+def test_a_policy_reads_its_layers_among_other_arrays_and_names_a_missing_one(tmp_path) -> None:
+    rng = np.random.default_rng(2)
+    policy = _tiny(rng, rng.normal(size=6).astype(np.float32), np.full(6, 2.0, np.float32))
+    arrays = {f"w{i}": w for i, w in enumerate(policy.weights)}
+    arrays |= {f"b{i}": b for i, b in enumerate(policy.biases)}
+    arrays |= {"mean": policy.mean, "var": np.full(6, 2.0), "vw0": np.ones((3, 2), np.float32)}
+    again = NumpyPolicy.from_arrays(arrays)  # a value head beside the policy is left alone
+    obs = rng.uniform(0, 5, size=(3, 6)).astype(np.float32)
+    assert np.array_equal(again.logits(obs), policy.logits(obs))
+    hidden = again.hidden(obs)
+    assert hidden.shape == (3, 3)  # a row per observation, the last hidden layer's width
+    assert np.array_equal(again.head(hidden), policy.logits(obs))
+    assert np.allclose(again.hidden(obs[1]), hidden[1], atol=1e-6)  # rows are observations
+    del arrays["b1"]
+    np.savez(tmp_path / "p.npz", **arrays)
+    with pytest.raises(DataError, match=r"p\.npz: .*lack 'b1'"):
+        NumpyPolicy.load(tmp_path / "p.npz")
+    with pytest.raises(DataError, match=r"layers \(w0"):
+        NumpyPolicy.from_arrays({"mean": policy.mean})

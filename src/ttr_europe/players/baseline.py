@@ -16,10 +16,12 @@ players.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import DataError
 from ..rl.encoding import Obs
@@ -68,36 +70,75 @@ class NumpyPolicy:
         self.scale: Array = (1.0 / np.sqrt(spread + EPSILON)).astype(np.float32)
 
     @classmethod
+    def from_arrays(cls, arrays: Mapping[str, npt.ArrayLike]) -> NumpyPolicy:
+        """The layers ``w0, b0, w1, b1, ...`` of named arrays (an ``.npz`` file's), with ``mean``
+        and ``var`` where present. Other names are left alone, so a file may carry more than the
+        policy (``GuidedNet``'s value head)."""
+        count = sum(1 for name in arrays if name.startswith("w"))
+        if not count:
+            raise DataError("policy weights lack their layers (w0, b0, ...)")
+        try:
+            weights = [np.asarray(arrays[f"w{i}"], np.float32) for i in range(count)]
+            biases = [np.asarray(arrays[f"b{i}"], np.float32) for i in range(count)]
+        except KeyError as exc:
+            raise DataError(f"policy weights lack {exc}") from exc
+        mean = arrays.get("mean")
+        var = arrays.get("var")
+        return cls(
+            weights,
+            biases,
+            None if mean is None else np.asarray(mean, np.float32),
+            None if var is None else np.asarray(var, np.float64),
+        )
+
+    @classmethod
     def load(cls, path: Path | str = BASELINE_PATH) -> NumpyPolicy:
         """The layers ``w0, b0, w1, b1, ...`` of an ``.npz`` file, with ``mean`` and ``var``."""
+        arrays = read_arrays(path, "policy")
         try:
-            with np.load(path) as data:
-                count = sum(1 for name in data.files if name.startswith("w"))
-                weights = [data[f"w{i}"].astype(np.float32) for i in range(count)]
-                biases = [data[f"b{i}"].astype(np.float32) for i in range(count)]
-                mean = data["mean"] if "mean" in data.files else None
-                var = data["var"] if "var" in data.files else None
-        except (OSError, KeyError, ValueError) as exc:
-            raise DataError(f"cannot read policy weights: {exc}", source=str(path)) from exc
-        return cls(weights, biases, mean, var)
+            return cls.from_arrays(arrays)
+        except DataError as exc:
+            raise DataError(exc.reason, source=str(path)) from exc  # the file that is wrong
 
     @property
     def sizes(self) -> tuple[int, int]:
         """(observation size, number of codes) the network expects."""
         return self.weights[0].shape[0], self.weights[-1].shape[1]
 
-    def logits(self, obs: Obs) -> Array:
+    def normalise(self, obs: Obs) -> Array:
+        """``obs`` as the first layer reads it: ``(obs - mean) / sqrt(var + 1e-8)``, clipped."""
         x: Array = np.clip((np.asarray(obs, np.float32) - self.mean) * self.scale, -CLIP, CLIP)
-        last = len(self.weights) - 1
-        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
-            x = x @ w + b
-            if i < last:
-                x = np.tanh(x)
         return x
+
+    def hidden(self, obs: Obs) -> Array:
+        """The last hidden layer's activations (one row per row of ``obs``): what the policy
+        layer reads, and what another head on the same trunk (``GuidedNet``'s value) reads."""
+        x = self.normalise(obs)
+        for w, b in zip(self.weights[:-1], self.biases[:-1], strict=True):
+            x = np.tanh(x @ w + b)
+        return x
+
+    def head(self, hidden: Array) -> Array:
+        """The logits of a last hidden layer (``hidden``'s result)."""
+        logits: Array = hidden @ self.weights[-1] + self.biases[-1]
+        return logits
+
+    def logits(self, obs: Obs) -> Array:
+        return self.head(self.hidden(obs))
 
     def __call__(self, obs: Obs, mask: Mask) -> int:
         logits = np.where(np.asarray(mask, np.bool_), self.logits(obs), -np.inf)
         return int(np.argmax(logits))
+
+
+def read_arrays(path: Path | str, what: str) -> dict[str, Array]:
+    """Every array of the ``.npz`` file ``path``, read in full (a bad file fails here, not at
+    play); ``what`` names the weights in the error."""
+    try:
+        with np.load(path) as data:
+            return {name: data[name] for name in data.files}
+    except (OSError, ValueError) as exc:
+        raise DataError(f"cannot read {what} weights: {exc}", source=str(path)) from exc
 
 
 def baseline_bot() -> PolicyBot:
