@@ -144,3 +144,74 @@ def test_the_registry_builds_the_shipped_guided_search() -> None:
     state = _positions(2)[-1]
     legal = legal_actions(state)
     assert bot.choose(observe(state, state.current), legal, random.Random(0)) in legal
+
+
+def _formula(arrays: dict[str, Any], obs: Any, row: int | None) -> tuple[Any, Any]:
+    """The network's formula written out from its raw arrays: normalise, tanh trunk, the policy
+    layer on row ``row``, the value head on every row (all in float32, as at play)."""
+    layers = sum(1 for name in arrays if name.startswith("w"))
+    weights = [np.asarray(arrays[f"w{i}"], np.float32) for i in range(layers)]
+    biases = [np.asarray(arrays[f"b{i}"], np.float32) for i in range(layers)]
+    mean = np.asarray(arrays["mean"], np.float32)
+    scale = (1.0 / np.sqrt(np.asarray(arrays["var"], np.float64) + 1e-8)).astype(np.float32)
+    x = np.clip((np.atleast_2d(obs) - mean) * scale, -10.0, 10.0)
+    for w, b in zip(weights[:-1], biases[:-1], strict=True):
+        x = np.tanh(x @ w + b)
+    vw0, vb0, vw1, vb1 = (np.asarray(arrays[n], np.float32) for n in ("vw0", "vb0", "vw1", "vb1"))
+    values = np.tanh(np.tanh(x @ vw0 + vb0) @ vw1 + vb1)[:, 0]
+    return (None if row is None else x[row] @ weights[-1] + biases[-1]), values
+
+
+def test_the_shipped_network_gives_exactly_its_formula() -> None:
+    from ttr_europe.maps import load_map
+    from ttr_europe.rl.encoding import Encoder, layout_for
+
+    with np.load(GUIDED_PATH) as data:
+        arrays = {name: data[name] for name in data.files}
+    net = GuidedNet.load()
+    encoder = Encoder(layout_for(load_map("europe"), "base"))
+    states = _positions(4)
+    obs = np.stack([encoder.encode(s, seat) for s in states for seat in (0, 1)])
+    assert obs.dtype == np.float32 and len(obs) == 8
+    for row in (None, 0, 3, 7):
+        logits, values = net.evaluate(obs, policy_row=row)
+        want_logits, want_values = _formula(arrays, obs, row)
+        assert values.dtype == np.float32 and np.array_equal(values, want_values)
+        if row is None:
+            assert logits is None
+        else:
+            assert logits is not None and logits.dtype == np.float32
+            assert np.array_equal(logits, want_logits)
+    logits, values = net.evaluate(obs[5])  # one observation, not a batch
+    want_logits, want_values = _formula(arrays, obs[5], 0)
+    assert logits is not None and np.array_equal(logits, want_logits)
+    assert values.shape == (1,) and np.array_equal(values, want_values)
+    assert len(set(np.round(net.evaluate(obs, None)[1], 4))) > 1  # the rows are not all alike
+
+
+@pytest.mark.parametrize("name", ["vw0", "vb0", "vw1", "vb1", "mean", "var", "b1"])
+def test_a_network_missing_an_array_is_refused_by_its_name(tmp_path: Path, name: str) -> None:
+    arrays = _arrays()
+    del arrays[name]
+    with pytest.raises(DataError, match=f"lack.*'{name}'"):
+        GuidedNet(arrays)
+    np.savez(tmp_path / "net.npz", **arrays)
+    with pytest.raises(DataError, match=rf"net\.npz: .*'{name}'"):
+        GuidedNet.load(tmp_path / "net.npz")
+
+
+@pytest.mark.parametrize(
+    ("name", "shape"),
+    [("vw0", (16,)), ("vw0", (15, 8)), ("vb0", (9,)), ("vw1", (8, 2)), ("vw1", (7, 1)),
+     ("vb1", (2,)), ("vb1", ())],
+)  # fmt: skip
+def test_a_mis_shaped_value_head_is_refused_by_its_name(
+    tmp_path: Path, name: str, shape: tuple[int, ...]
+) -> None:
+    arrays = _arrays()  # a hidden layer of 16, a value head of 8 units
+    arrays[name] = np.zeros(shape, np.float32)
+    with pytest.raises(DataError, match=rf"value head's {name} is \({shape[0] if shape else ''}"):
+        GuidedNet(arrays)
+    np.savez(tmp_path / "net.npz", **arrays)
+    with pytest.raises(DataError, match=rf"net\.npz: .*{name}"):
+        GuidedNet.load(tmp_path / "net.npz")

@@ -18,7 +18,6 @@ root are the policy's targets and the games' rewards the value's. The shipped we
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 import time
@@ -39,6 +38,7 @@ from ..scoring import Outcome, outcome
 from ..state import GameState, Phase
 from ..views import Sampler, View
 from ._routing import board_of
+from .baseline import NumpyPolicy, read_arrays
 from .mcts import _MAX_PLAYOUT, Playout, _reward_of
 
 __all__ = ["GUIDED_PATH", "GuidedBot", "GuidedNet", "guided_bot", "reward_target"]
@@ -48,8 +48,7 @@ GUIDED_PATH = Path(__file__).with_name("weights") / "guided.npz"
 
 Array = np.ndarray[Any, np.dtype[np.float32]]
 MARGIN_SCALE = 20.0  # the search bots' squashing of a margin (mcts.MctsBot's default)
-_EPSILON = 1e-8
-_CLIP = 10.0
+_VALUE_HEAD = ("vw0", "vb0", "vw1", "vb1")
 
 
 def reward_target(result: Outcome, seat: int) -> float:
@@ -61,68 +60,55 @@ def reward_target(result: Outcome, seat: int) -> float:
 class GuidedNet:
     """The policy-and-value network in numpy: ``evaluate(obs) -> (logits, values)``.
 
-    The ``.npz`` holds ``w0, b0, w1, b1, ...`` (the policy network, as ``NumpyPolicy`` reads
-    it, so the policy alone also loads as one), ``mean`` and ``var`` (inputs are
-    ``(obs - mean) / sqrt(var + 1e-8)``, clipped to +-10), and ``vw0, vb0, vw1, vb1``, the
-    value head on the last hidden layer.
+    The ``.npz`` holds ``w0, b0, w1, b1, ...``, ``mean`` and ``var``: the policy network, read
+    and run by ``policy`` (a ``NumpyPolicy``, so the policy alone also loads as one), and
+    ``vw0, vb0, vw1, vb1``, the value head on its last hidden layer, read here.
     """
 
     def __init__(self, arrays: dict[str, Array]) -> None:
-        count = sum(1 for name in arrays if name.startswith("w"))
-        if count < 2:
+        for name in ("mean", "var"):  # optional to a NumpyPolicy; the training always writes them
+            if name not in arrays:
+                raise DataError(f"a guided network lacks {name!r}")
+        self.policy = NumpyPolicy.from_arrays(arrays)
+        if len(self.policy.weights) < 2:
             raise DataError("a guided network needs a hidden layer and a policy layer")
         try:
-            self.weights = [np.asarray(arrays[f"w{i}"], np.float32) for i in range(count)]
-            self.biases = [np.asarray(arrays[f"b{i}"], np.float32) for i in range(count)]
-            self.value = [np.asarray(arrays[f"v{k}{i}"], np.float32)
-                          for i in range(2) for k in "wb"]  # fmt: skip
-            mean = np.asarray(arrays["mean"], np.float32)
-            var = np.asarray(arrays["var"], np.float64)
+            self.value = [np.asarray(arrays[name], np.float32) for name in _VALUE_HEAD]
         except KeyError as exc:
-            raise DataError(f"a guided network lacks {exc}") from exc
-        layers = [*zip(self.weights, self.biases, strict=True), (self.value[0], self.value[1]),
-                  (self.value[2], self.value[3])]  # fmt: skip
-        for w, b in layers:
-            if w.ndim != 2 or b.shape != (w.shape[1],):
-                raise DataError(f"layer shapes do not fit: {w.shape} and {b.shape}")
-        hidden = self.weights[-1].shape[0]
-        chain = [w.shape for w in self.weights]
-        if any(a[1] != b[0] for a, b in itertools.pairwise(chain)):
-            raise DataError(f"layers do not chain: {chain}")
-        if self.value[0].shape[0] != hidden or self.value[2].shape != (self.value[0].shape[1], 1):
-            raise DataError(f"the value head does not fit a hidden layer of {hidden}")
-        size = self.weights[0].shape[0]
-        if mean.shape != (size,) or var.shape != (size,):
-            raise DataError(f"normalisation of {mean.shape}/{var.shape} for {size} inputs")
-        self.mean: Array = mean
-        self.scale: Array = (1.0 / np.sqrt(var + _EPSILON)).astype(np.float32)
+            raise DataError(f"a guided network lacks {exc} of its value head") from exc
+        hidden = self.policy.weights[-1].shape[0]
+        vw0 = self.value[0]
+        if vw0.ndim != 2 or vw0.shape[0] != hidden:
+            raise DataError(f"the value head's vw0 is {vw0.shape}, not ({hidden}, units): it "
+                            f"reads the last hidden layer, of {hidden}")  # fmt: skip
+        width = vw0.shape[1]
+        expected = ((width,), (width, 1), (1,))
+        for name, array, shape in zip(_VALUE_HEAD[1:], self.value[1:], expected, strict=True):
+            if array.shape != shape:
+                raise DataError(f"the value head's {name} is {array.shape}, not {shape}")
 
     @classmethod
     def load(cls, path: Path | str = GUIDED_PATH) -> GuidedNet:
+        arrays = read_arrays(path, "guided")
         try:
-            with np.load(path) as data:
-                arrays = {name: data[name] for name in data.files}
-        except (OSError, ValueError) as exc:
-            raise DataError(f"cannot read guided weights: {exc}", source=str(path)) from exc
-        return cls(arrays)
+            return cls(arrays)
+        except DataError as exc:
+            raise DataError(exc.reason, source=str(path)) from exc  # the file that is wrong
 
     @property
     def sizes(self) -> tuple[int, int]:
         """(observation size, number of codes) the network expects."""
-        return self.weights[0].shape[0], self.weights[-1].shape[1]
+        return self.policy.sizes
 
     def evaluate(self, obs: Array, policy_row: int | None = 0) -> tuple[Array | None, Array]:
         """The logits of row ``policy_row`` of ``obs`` (rows are observations; None: no
         logits) and the value of every row."""
-        x: Array = np.clip((np.atleast_2d(obs) - self.mean) * self.scale, -_CLIP, _CLIP)
-        for w, b in zip(self.weights[:-1], self.biases[:-1], strict=True):
-            x = np.tanh(x @ w + b)
+        x = self.policy.hidden(np.atleast_2d(obs))
         vw0, vb0, vw1, vb1 = self.value
         values: Array = np.tanh(np.tanh(x @ vw0 + vb0) @ vw1 + vb1)[:, 0]
         if policy_row is None:
             return None, values
-        logits: Array = x[policy_row] @ self.weights[-1] + self.biases[-1]
-        return logits, values
+        return self.policy.head(x[policy_row]), values
 
 
 class _Node:
