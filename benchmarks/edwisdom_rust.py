@@ -31,6 +31,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 REGISTRY = Path("/usr/share/cargo/registry")
@@ -160,8 +161,17 @@ def default_work() -> Path:
     return Path(tempfile.gettempdir()) / "ttr_edwisdom_rust"
 
 
-def build(checkout: str | Path, work: str | Path, registry: Path = REGISTRY) -> Path:
-    """Copy and adapt ``checkout`` under ``work``, build the driver; return its path."""
+def build(
+    checkout: str | Path,
+    work: str | Path,
+    registry: Path = REGISTRY,
+    bins: Mapping[str, str] | None = None,
+) -> Path:
+    """Copy and adapt ``checkout`` under ``work``, build the driver; return its path.
+
+    ``bins`` adds more programs to the driver crate, name to Rust source (the bridge of
+    ``edwisdom_bridge.py``); each is built beside the driver, in the same folder.
+    """  # fmt: skip
     checkout, work = Path(checkout).resolve(), Path(work).resolve()
     if not (checkout / "crates/ttr-core/Cargo.toml").is_file():
         raise SystemExit(f"{checkout}: not a checkout of edwisdom/ticket_to_ride")
@@ -181,6 +191,10 @@ def build(checkout: str | Path, work: str | Path, registry: Path = REGISTRY) -> 
     core = tree / "crates/ttr-core"
     (driver / "Cargo.toml").write_text(_DRIVER_TOML.format(core=core), encoding="utf-8")
     (driver / "src/main.rs").write_text(_DRIVER_MAIN, encoding="utf-8")
+    shutil.rmtree(driver / "src/bin", ignore_errors=True)
+    for name, source in (bins or {}).items():
+        (driver / "src/bin").mkdir(exist_ok=True)
+        (driver / "src/bin" / f"{name}.rs").write_text(source, encoding="utf-8")
     env = dict(os.environ, CARGO_HOME=str(home))
     subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=driver, env=env, check=True)
     return driver / "target/release" / DRIVER

@@ -95,3 +95,26 @@ def test_the_c_loop_plays_and_scores_the_games_fastgame_does(tmp_path: Path) -> 
         assert native["cpu"] > 0
     bad = subprocess.run([driver, info["lib"], rules, "8", "6", "both", "1", "0"], check=False)
     assert bad.returncode == 2
+
+
+def test_more_programs_are_written_beside_the_driver_and_built_with_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rust = _load("edwisdom_rust")
+    tree = _fake_peer(tmp_path / "peer")
+    (tmp_path / "registry").mkdir()
+    builds: list[Path] = []
+
+    def cargo(cmd: list[str], cwd: Path, env: dict[str, str], check: bool) -> None:
+        assert cmd[:2] == ["cargo", "build"] and check
+        assert env["CARGO_HOME"].endswith("cargo-home")
+        builds.append(Path(cwd))
+
+    monkeypatch.setattr(rust.subprocess, "run", cargo)
+    work = tmp_path / "work"
+    path = rust.build(tree, work, registry=tmp_path / "registry", bins={"bridge": "fn main() {}"})
+    driver = work / rust.DRIVER
+    assert builds == [driver] and path == driver / "target/release" / rust.DRIVER
+    assert (driver / "src/bin/bridge.rs").read_text(encoding="utf-8") == "fn main() {}"
+    rust.build(tree, work, registry=tmp_path / "registry")  # a later build without it
+    assert not (driver / "src/bin").exists()

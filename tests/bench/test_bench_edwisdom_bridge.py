@@ -1,0 +1,175 @@
+"""The bridge that plays our bots against edwisdom's heuristics (``benchmarks/edwisdom_bridge.py``).
+
+Their engine itself needs a checkout, cargo and Debian's crate sources, so it is run with the
+benchmark (by hand, docs/bots.md). What is checked here needs none of them: the board matched
+by names whatever its order, a board that differs refused naming what, positions and moves
+carried both ways without loss, and whole matches through a stand-in referee process that
+speaks the bridge's protocol (``edwisdom_fake_referee.py``, our engine underneath, written in
+their numbering independently of the bridge's code), including one that lies about a score.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from repo_scripts import load_script
+from ttr_europe import GameState, Phase, apply, legal_actions, new_game
+from ttr_europe.actions import ClaimRoute, KeepTickets
+from ttr_europe.maps import load_map
+
+FAKE = Path(__file__).with_name("edwisdom_fake_referee.py")
+fake = load_script("edwisdom_fake_referee", "tests/bench")
+
+
+def _bridge() -> ModuleType:
+    return load_script("edwisdom_bridge", "benchmarks")
+
+
+def _board() -> Any:
+    return _bridge().match_board(fake.board_json(), load_map("usa"))
+
+
+def _positions(players: int, seeds: range) -> list[GameState]:
+    """Every position of random games (our engine), from the deal to the end."""
+    out = []
+    for seed in seeds:
+        state = new_game("usa", players=players, seed=seed, first_player=0)
+        rng = random.Random(seed)
+        while True:
+            out.append(state)
+            if state.phase is Phase.GAME_OVER:
+                break
+            state = apply(state, rng.choice(legal_actions(state)))
+    return out
+
+
+def test_their_board_is_matched_by_names_whatever_its_order() -> None:
+    board = _board()
+    usa = load_map("usa")
+    assert board.route == tuple(range(len(usa.routes)))  # their segment s is our route s
+    assert [usa.tickets[t].id for t in board.ticket] == [t.id for t in fake.TICKETS]
+    assert [board.kind[t] for t in range(9)] == [fake.KIND[t] for t in range(9)]
+    assert board.pass_action == len(usa.routes) * 9 + 14
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda b: b["cities"].__setitem__(0, "Atlantis"), "their city 'Atlantis'"),
+        (lambda b: b["segments"][3].__setitem__(2, 7), "their segment 3 .* has no partner"),
+        (lambda b: b["tickets"].pop(), "1 of our tickets are not theirs"),
+        (lambda b: b["tickets"][0].__setitem__(2, 99), r"\(99\) is not ours"),
+        (lambda b: b.__setitem__("locomotive", 0), "locomotive is card type 0"),
+        (lambda b: b.__setitem__("actions", 10), "their actions number 10"),
+    ],
+)
+def test_a_board_that_differs_is_refused_naming_what(edit: Any, message: str) -> None:
+    peer = copy.deepcopy(fake.board_json())
+    edit(peer)
+    with pytest.raises(_bridge().BridgeError, match=message):
+        _bridge().match_board(peer, load_map("usa"))
+
+
+def _same_position(ours: GameState, back: GameState) -> None:
+    assert (back.phase, back.current, back.owners) == (ours.phase, ours.current, ours.owners)
+    assert (back.draw_pile, back.row, back.discard) == (ours.draw_pile, ours.row, ours.discard)
+    assert (back.final_turns, back.passes) == (ours.final_turns, ours.passes)
+    for p, q in zip(ours.players, back.players, strict=True):
+        assert (p.hand, p.trains, p.score) == (q.hand, q.trains, q.score)
+        assert sorted(p.tickets) == sorted(q.tickets)
+    assert back.players[ours.current].offer == ours.players[ours.current].offer
+    if ours.phase is not Phase.INITIAL_TICKETS:  # theirs deals the opening offers one by one
+        assert back.ticket_deck == ours.ticket_deck
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_positions_and_moves_survive_the_trip(players: int) -> None:
+    bridge, board = _bridge(), _board()
+    base = new_game("usa", players=players, seed=0, first_player=0)
+    claims = 0
+    for state in _positions(players, range(2)):
+        peer = fake.as_peer(state)
+        back = bridge.to_state(board, base, peer)
+        _same_position(state, back)
+        if state.phase is Phase.GAME_OVER:
+            continue
+        numbers = {}
+        for action in legal_actions(state):
+            n = bridge.to_peer(board, back, action, peer["offer"])
+            assert n == fake.number(state, action)
+            if bridge.canonical(back, action) != action:  # a payment their engine lacks
+                assert not fake.pays_most_colour(state, action)
+                continue
+            assert n not in numbers, f"{action} and {numbers.get(n)} are one move of theirs"
+            numbers[n] = action
+            again = bridge.from_peer(board, back, n, peer["offer"])
+            if isinstance(action, KeepTickets):
+                assert sorted(again.tickets) == sorted(action.tickets)
+            else:
+                assert again == action
+            claims += isinstance(action, ClaimRoute)
+        assert sorted(numbers) == peer["legal"]
+    assert claims > 100
+
+
+def _start(*flags: str) -> Any:
+    return _bridge().Referee([sys.executable, str(FAKE), *flags])
+
+
+def test_a_match_through_a_referee_process_pairs_the_deals_and_finds_no_difference() -> None:
+    bridge = _bridge()
+    referee = _start()
+    try:
+        board = bridge.match_board(referee.ask("board"), load_map("usa"))
+        out = io.StringIO()
+        row = bridge.play_match(referee, board, "greedy", "h0", 4, 2, 70, out, progress=False)
+    finally:
+        referee.close()
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [(r["seed"], r["ours"]) for r in records] == [(70, [0]), (70, [1]), (71, [0]), (71, [1])]
+    assert all(r["seats"][r["ours"][0]] == "greedy" for r in records)
+    won = sum(1 / len(r["winners"]) for r in records if r["ours"][0] in r["winners"])
+    assert row["wins"] == won and row["games"] == 4 and row["low"] <= row["rate"] <= row["high"]
+    assert row["moves_checked"] > 4 * 100
+    assert row["differences"] == {}, row["examples"]
+    assert "no difference" in bridge.summary([row])
+
+
+def test_a_referee_that_scores_differently_is_caught_move_by_move_and_at_the_end() -> None:
+    bridge = _bridge()
+    referee = _start("--lie")
+    try:
+        board = bridge.match_board(referee.ask("board"), load_map("usa"))
+        row = bridge.play_match(referee, board, "greedy", "h1", 2, 2, 5, progress=False)
+    finally:
+        referee.close()
+    assert row["differences"]["mover's score"] > 10
+    assert row["differences"]["final score"] == 2  # our scorer disputes the running score
+    assert "mover's score: " in bridge.summary([row])
+
+
+def test_a_move_the_referee_refuses_is_one_clear_error() -> None:
+    bridge = _bridge()
+    referee = _start()
+    try:
+        referee.ask("new 3 2 -,h0")
+        with pytest.raises(bridge.BridgeError, match="the referee refused 'step 0': illegal 0"):
+            referee.ask("step 0")
+    finally:
+        referee.close()
+
+
+@pytest.mark.parametrize(("spec", "playouts"), [("mcts-core@40", 40), ("mcts@12", 12)])
+def test_a_search_is_named_with_its_fixed_budget(spec: str, playouts: int) -> None:
+    bot = _bridge().make_ours(spec)
+    assert bot.iterations == playouts
+    assert _bridge().make_ours("greedy").name == "greedy"
