@@ -25,11 +25,11 @@ plays pairs of the core's bots in the compiled core when it is built (the same r
 from __future__ import annotations
 
 import argparse
-import platform
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from ttr_europe.bench import machine
 from ttr_europe.players import make_bot, split_specs
 from ttr_europe.players.bots import Bot
 from ttr_europe.sim import ENGINES, read_rows, simulate
@@ -59,17 +59,6 @@ def build(spec: str, args: argparse.Namespace) -> Bot | str:
     bot = kind(iterations=None, seconds=args.seconds) if args.seconds else kind(args.playouts)
     bot.name = rated_name(spec, args)
     return bot
-
-
-def processor() -> str:
-    """The processor's model name (``/proc/cpuinfo``), for the table's caption."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -129,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(
         f"\n{len(ladder.results)} games, seeds from {args.seed}, {len(ladder.rounds)} rounds "
         f"after the first; stopped: {ladder.stopped}.\nSearches: mcts, mcts-core at {budget}, "
-        f"mcts-fast at 8 playouts a move. Processor: {processor()}.\n"
+        f"mcts-fast at 8 playouts a move. Processor: {machine()['cpu']}.\n"
     )
     print(table(ladder))
     print("\nprocessor seconds a game (pairs that played new games in this run):")
