@@ -67,7 +67,7 @@ from ttr_europe.actions import (
 from ttr_europe.bench import machine
 from ttr_europe.board import Map
 from ttr_europe.cards import LOCOMOTIVE, Cards, kind_from_name
-from ttr_europe.errors import TTRError
+from ttr_europe.errors import CardsError, TTRError
 from ttr_europe.maps import load_map
 from ttr_europe.players.bots import Bot, bot_name, tell
 from ttr_europe.players.registry import make_bot
@@ -134,7 +134,10 @@ def match_board(peer: Mapping[str, Any], board: Map) -> Board:
         if name not in board.city_index:
             raise BridgeError(f"their city {name!r} is not on our {board.id} map")
         cities.append(board.city_index[name])
-    colours = [kind_from_name(name) for name in peer["colors"]]
+    try:
+        colours = [kind_from_name(name) for name in peer["colors"]]
+    except CardsError as exc:
+        raise BridgeError(f"their colours: {exc}") from None
     kind = (*colours, LOCOMOTIVE)
     if peer["locomotive"] != len(colours):
         raise BridgeError(f"their locomotive is card type {peer['locomotive']}, not last")

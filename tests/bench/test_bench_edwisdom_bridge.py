@@ -69,6 +69,7 @@ def test_their_board_is_matched_by_names_whatever_its_order() -> None:
         (lambda b: b["tickets"].pop(), "1 of our tickets are not theirs"),
         (lambda b: b["tickets"][0].__setitem__(2, 99), r"\(99\) is not ours"),
         (lambda b: b.__setitem__("locomotive", 0), "locomotive is card type 0"),
+        (lambda b: b["colors"].__setitem__(0, "teal"), "their colours: unknown card kind 'teal'"),
         (lambda b: b.__setitem__("actions", 10), "their actions number 10"),
     ],
 )
