@@ -1,6 +1,6 @@
 //! A line-protocol bridge to ttr-core: one command a line in, one JSON line out.
 //!
-//! board                      -> the board: cities, colours, segments, siblings, tickets
+//! board                      -> the board: cities, colours, segments, tickets, actions
 //! new SEED PLAYERS SEATS     -> a new game; SEATS is one tier a seat (h0..h4), `-` for a
 //!                               seat played from outside; each heuristic is seeded as the
 //!                               peer's arena seeds it (`begin_game(seat, SEED)`)
@@ -30,11 +30,10 @@ fn board_json(game: &Game) -> String {
         .map(|s| list([b.seg_a[s] as u32, b.seg_b[s] as u32, b.seg_len[s] as u32, b.seg_color[s] as u32]));
     let tickets = (0..b.n_tickets)
         .map(|t| list([b.ticket_a[t] as u32, b.ticket_b[t] as u32, b.ticket_points[t] as u32]));
-    let sibling = (0..b.n_segments).map(|s| i64::from(b.sibling[s]).min(65535));
     format!(
-        "{{\"cities\":{},\"colors\":{},\"locomotive\":{},\"segments\":{},\"sibling\":{},\"tickets\":{},\"actions\":{}}}",
-        quoted(b.raw.cities), quoted(b.raw.color_names), b.locomotive, list(segs), list(sibling),
-        list(tickets), game.space.n,
+        "{{\"cities\":{},\"colors\":{},\"locomotive\":{},\"segments\":{},\"tickets\":{},\"actions\":{}}}",
+        quoted(b.raw.cities), quoted(b.raw.color_names), b.locomotive, list(segs), list(tickets),
+        game.space.n,
     )
 }
 

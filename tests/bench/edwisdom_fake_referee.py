@@ -57,7 +57,6 @@ def board_json() -> dict[str, Any]:
             [CITY[r.b], CITY[r.a], r.length, 255 if r.colour is None else TYPE[r.colour]]
             for r in MAP.routes
         ],
-        "sibling": [65535 if r.twin is None else r.twin for r in MAP.routes],
         "tickets": [[CITY[t.a], CITY[t.b], t.points] for t in TICKETS],
         "actions": CLAIM_END + 15,
     }
