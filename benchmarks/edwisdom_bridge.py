@@ -338,7 +338,8 @@ def _compare(ours: GameState, theirs: GameState, mover: int, shuffled: bool) -> 
     """What differs between our engine's result and the referee's (public, and the mover's).
 
     After a reshuffle (``shuffled``) each engine has shuffled the discards with its own
-    generator, so the cards drawn, the row and the discards are compared by number only.
+    generator, so the cards drawn and the row are compared by number only, and the discards
+    not at all (a reset of the new row sends five cards there in one engine and not the other).
     """
     if shuffled:
         ours, theirs = _by_number(ours), _by_number(theirs)
@@ -364,11 +365,10 @@ def _compare(ours: GameState, theirs: GameState, mover: int, shuffled: bool) -> 
 
 
 def _by_number(state: GameState) -> GameState:
-    """``state`` with each hand, the row and the discards replaced by how many cards they hold."""
+    """``state`` with each hand counted, the row's slots filled or not, and no discards."""
     players = tuple(attrs.evolve(p, hand=Cards((0,) * 8 + (p.hand.total,))) for p in state.players)
     row = tuple(NO_CARD if c == NO_CARD else 0 for c in state.row)
-    discard = Cards((0,) * 8 + (state.discard.total,))
-    return attrs.evolve(state, players=players, row=row, discard=discard)
+    return attrs.evolve(state, players=players, row=row, discard=Cards())
 
 
 def _board_sizes(state: GameState) -> str:
@@ -420,7 +420,10 @@ def _check_move(
         checks.note("illegal in our engine", f"{action}: {reason}")
         return
     ours, theirs = apply(state, action), to_state(board, base, after)
-    shuffled = ours.discard.total < state.discard.total and not isinstance(action, ClaimRoute)
+    while ours.phase is Phase.CHOOSE_TICKETS and len(forced := legal_actions(ours)) == 1:
+        ours = apply(ours, forced[0])  # their engine makes a choice of one itself
+    paid = action.payment.total if isinstance(action, ClaimRoute) else 0
+    shuffled = ours.discard.total < state.discard.total + paid  # the discards became the pile
     for what in _compare(ours, theirs, state.current, shuffled):
         checks.note(what, f"{action} from {_board_sizes(state)}: ours {_board_sizes(ours)}, "
                           f"theirs {_board_sizes(theirs)}")  # fmt: skip

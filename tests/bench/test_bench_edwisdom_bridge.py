@@ -19,12 +19,15 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import attrs
 import pytest
 
 from repo_scripts import load_script
 from ttr_europe import GameState, Phase, apply, legal_actions, new_game
-from ttr_europe.actions import ClaimRoute, KeepTickets
+from ttr_europe.actions import ClaimRoute, DrawBlind, DrawTickets, KeepTickets
+from ttr_europe.cards import Cards
 from ttr_europe.maps import load_map
+from ttr_europe.state import NO_OWNER
 
 FAKE = Path(__file__).with_name("edwisdom_fake_referee.py")
 fake = load_script("edwisdom_fake_referee", "tests/bench")
@@ -174,3 +177,46 @@ def test_a_search_is_named_with_its_fixed_budget(spec: str, playouts: int) -> No
     bot = _bridge().make_ours(spec)
     assert bot.iterations == playouts
     assert _bridge().make_ours("greedy").name == "greedy"
+
+
+def _late_position() -> GameState:
+    """A position of a random 2-player game after 60 moves, a turn starting."""
+    state = new_game("usa", players=2, seed=11, first_player=0)
+    rng = random.Random(11)
+    for _ in range(60):
+        state = apply(state, rng.choice(legal_actions(state)))
+    while state.phase is not Phase.TURN:
+        state = apply(state, legal_actions(state)[0])
+    return state
+
+
+def test_a_choice_of_one_that_their_engine_makes_itself_is_no_difference() -> None:
+    bridge, board = _bridge(), _board()
+    base = new_game("usa", players=2, seed=0, first_player=0)
+    state = attrs.evolve(_late_position(), ticket_deck=(3,))  # one ticket left to draw
+    drawn = apply(state, DrawTickets())
+    assert drawn.phase is Phase.CHOOSE_TICKETS and len(legal_actions(drawn)) == 1
+    theirs = apply(drawn, legal_actions(drawn)[0])  # kept at once, the turn over
+    checks = bridge.Checks()
+    bridge._check_move(checks, board, base, state, DrawTickets(), fake.as_peer(theirs))
+    assert checks.moves == 1 and not checks.differences, checks.examples
+
+
+def test_after_a_reshuffle_the_cards_are_compared_by_number() -> None:
+    bridge, board = _bridge(), _board()
+    base = new_game("usa", players=2, seed=0, first_player=0)
+    late = _late_position()
+    state = attrs.evolve(late, pile=(), pile_top=0, discard=Cards(n + 3 for n in late.discard))
+    ours = apply(state, DrawBlind())
+    theirs = apply(attrs.evolve(state, rng=state.rng + 1), DrawBlind())  # their own shuffle
+    assert theirs.players[state.current].hand != ours.players[state.current].hand
+    checks = bridge.Checks()
+    bridge._check_move(checks, board, base, state, DrawBlind(), fake.as_peer(theirs))
+    reset = attrs.evolve(theirs, discard=Cards.of(red=5))  # their new row reset, ours not
+    bridge._check_move(checks, board, base, state, DrawBlind(), fake.as_peer(reset))
+    assert not checks.differences, checks.examples
+    free = theirs.owners.index(NO_OWNER)
+    owners = (*theirs.owners[:free], state.current, *theirs.owners[free + 1 :])
+    wrong = attrs.evolve(theirs, owners=owners)
+    bridge._check_move(checks, board, base, state, DrawBlind(), fake.as_peer(wrong))
+    assert set(checks.differences) == {"owners"}
