@@ -398,7 +398,11 @@ def play_game(
                      if to_peer(board, state, a, peer["offer"]) in peer["legal"]
                      and canonical(state, a) == a]  # fmt: skip
             start = time.process_time()
-            chosen = bot.choose(observe(state, seat), legal, rngs[seat])
+            try:
+                chosen = bot.choose(observe(state, seat), legal, rngs[seat])
+            except Exception as exc:
+                raise BridgeError(f"{bot_name(bot)} (seat {seat}, seed {seed}) raised "
+                                  f"{type(exc).__name__}: {exc}") from exc  # fmt: skip
             thinking[seat] += time.process_time() - start
             action = canonical(state, chosen)
             if action != chosen:

@@ -220,3 +220,23 @@ def test_after_a_reshuffle_the_cards_are_compared_by_number() -> None:
     wrong = attrs.evolve(theirs, owners=owners)
     bridge._check_move(checks, board, base, state, DrawBlind(), fake.as_peer(wrong))
     assert set(checks.differences) == {"owners"}
+
+
+class _Broken:
+    name = "broken"
+
+    def choose(self, view: Any, legal: Any, rng: Any) -> Any:
+        raise ValueError("operands could not be broadcast")
+
+
+def test_a_bot_that_raises_is_one_line_naming_it_its_seat_and_the_deal() -> None:
+    bridge = _bridge()
+    referee = _start()
+    try:
+        board = bridge.match_board(referee.ask("board"), load_map("usa"))
+        base = new_game("usa", players=2, seed=0, first_player=0)
+        message = r"broken \(seat 1, seed 9\) raised ValueError: operands could not be broadcast"
+        with pytest.raises(bridge.BridgeError, match=message):
+            bridge.play_game(referee, board, base, 9, ["h1", _Broken()], bridge.Checks())
+    finally:
+        referee.close()

@@ -117,3 +117,14 @@ def test_a_policy_answering_a_masked_out_code_is_named() -> None:
     state = new_game("europe", "base", 2, seed=2)
     with pytest.raises(BotError, match="sloppy"):
         decide(bot, state, random.Random(0))
+
+
+def test_a_learned_bot_on_a_map_it_was_not_trained_on_says_so_in_one_line() -> None:
+    from ttr_europe.players import make_bot
+
+    state = new_game("usa", "base", 2, seed=2)
+    message = r"bc-ppo takes 1645 inputs and \d+ codes, and usa/base gives \d+ and \d+: a learned"
+    with pytest.raises(BotError, match=message + " bot plays the map it was trained on"):
+        decide(make_bot("bc-ppo"), state, random.Random(0))
+    europe = new_game("europe", "base", 2, seed=2)
+    assert why_illegal(europe, decide(make_bot("bc-ppo"), europe, random.Random(0))) is None

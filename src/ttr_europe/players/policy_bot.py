@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 
 from ..actions import Action
 from ..codec import codec_for
+from ..errors import SetupError
 from ..rl.encoding import Obs, encoder_for
 from ..rl.mask import Mask, action_mask
 from ..rl.memory import PublicHands
@@ -56,5 +57,13 @@ class PolicyBot:
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         board = board_of(view)
         world = determinize(view, view.observer, rng, map=board)
-        code = self.policy(self.observe(view), action_mask(world))
+        obs, mask = self.observe(view), action_mask(world)
+        sizes = getattr(self.policy, "sizes", None)  # a network's (inputs, codes)
+        if sizes is not None and tuple(sizes) != (len(obs), len(mask)):
+            raise SetupError(
+                f"{self.name} takes {sizes[0]} inputs and {sizes[1]} codes, and "
+                f"{board.id}/{view.variant} gives {len(obs)} and {len(mask)}: a learned bot "
+                "plays the map it was trained on"
+            )
+        code = self.policy(obs, mask)
         return codec_for(board, view.variant).decode(int(code), world)
