@@ -244,9 +244,7 @@ def to_peer(board: Board, state: GameState, action: Action, offer: Sequence[int]
                                         if board.ticket[t] in kept)  # fmt: skip
     if isinstance(action, ClaimRoute):
         segment = board.segment[board.map.route_index[action.route]]
-        colours = [k for k in range(8) if action.payment[k]]
-        paid = colours[0] if colours else LOCOMOTIVE
-        return segment * board.kinds + board.kind.index(paid)
+        return segment * board.kinds + board.kind.index(_paid(action.payment))
     raise BridgeError(f"{action} has no counterpart in their engine")
 
 
@@ -254,16 +252,19 @@ def canonical(state: GameState, action: Action) -> Action:
     """``action`` paid as their engine pays it: the most cards of its colour, then locomotives."""
     if not isinstance(action, ClaimRoute):
         return action
-    payment = action.payment
-    colours = [k for k in range(8) if payment[k]]
-    if not colours:
+    colour = _paid(action.payment)
+    if colour == LOCOMOTIVE:
         return action
-    hand = state.players[state.current].hand
-    length = payment.total
-    coloured = min(hand[colours[0]], length)
+    length = action.payment.total
+    coloured = min(state.players[state.current].hand[colour], length)
     values = [0] * 9
-    values[colours[0]], values[LOCOMOTIVE] = coloured, length - coloured
+    values[colour], values[LOCOMOTIVE] = coloured, length - coloured
     return ClaimRoute(action.route, Cards(values))
+
+
+def _paid(payment: Cards) -> int:
+    """The colour a claim's ``payment`` is in (a set of one colour), or ``LOCOMOTIVE``."""
+    return next((k for k in range(8) if payment[k]), LOCOMOTIVE)
 
 
 def from_peer(board: Board, state: GameState, number: int, offer: Sequence[int]) -> Action:
