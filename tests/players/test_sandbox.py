@@ -356,9 +356,10 @@ def test_a_bot_cannot_erase_its_loss_by_killing_its_worker() -> None:
 @pytest.mark.parametrize("settings", ["move=30", "move=30,sandbox=off"])
 @pytest.mark.parametrize("backend", ["process", "serial"])
 def test_no_bot_outlives_a_killed_simulate(
-    token: str, backend: str, settings: str, how: int
+    token: str, backend: str, settings: str, how: int, tmp_path: Path
 ) -> None:
-    _stop_simulate_while_a_bot_thinks(token, backend, settings, how, ENV)
+    env = {**ENV, "TMPDIR": str(tmp_path)}  # a killed driver cannot remove its own folders
+    _stop_simulate_while_a_bot_thinks(token, backend, settings, how, env)
     assert gone(token), holding(token)
 
 
