@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
 import statistics
 import sys
@@ -40,6 +39,7 @@ from ttr_europe.players import Bot, GreedyBot, decide, make_bot, seat_rng, tell
 from ttr_europe.players.mcts import CoreMctsBot, MctsBot
 from ttr_europe.rules import apply
 from ttr_europe.scoring import score
+from ttr_europe.sim.stats import wilson
 from ttr_europe.state import Phase
 
 
@@ -103,16 +103,6 @@ def play_game(
 
 def _job(args: tuple[Any, ...]) -> dict[str, Any]:
     return play_game(*args)
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def _check_guided(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
