@@ -72,12 +72,15 @@ from ttr_europe.maps import load_map
 from ttr_europe.players.bots import Bot, bot_name, tell
 from ttr_europe.players.registry import make_bot
 from ttr_europe.scoring import outcome
-from ttr_europe.sim.stats import wilson
+from ttr_europe.sim.stats import Sequential, wilson
 from ttr_europe.state import NO_CARD, NO_OWNER, PlayerState
 
 BRIDGE = "ttr-peer-bridge"
 SOURCE = Path(__file__).with_name("edwisdom_bridge.rs")
 TIERS = ("h0", "h1", "h2", "h3", "h4")
+BREAKDOWN = ("routes", "tickets_made", "tickets_missed", "ticket_points", "longest_bonus",
+             "longest_trail", "total")  # fmt: skip
+"""The fields of the referee's score breakdown, one row a seat, in its order."""
 SEARCHES = ("mcts", "mcts-core")  # may be named with a fixed budget: mcts-core@100
 
 # Their phases, in their numbering, and ours.
@@ -455,6 +458,7 @@ def _record(
         "seats": [s if isinstance(s, str) else bot_name(s) for s in seats],
         "ours": [i for i, s in enumerate(seats) if not isinstance(s, str)],
         "totals": totals,
+        "breakdown": [dict(zip(BREAKDOWN, row, strict=True)) for row in final["breakdown"]],
         "winners": final["winners"],
         "turns": final["turn"],
         "processor": [round(t, 4) for t in thinking],
@@ -483,50 +487,90 @@ def schedule(games: int, players: int, seed: int) -> Iterator[tuple[int, int]]:
 
 def play_match(
     referee: Referee, board: Board, ours: str, theirs: str, games: int, players: int,
-    seed: int, out: Any = None, progress: bool = True,
+    seed: int, out: Any = None, progress: bool = True, test: Sequential | None = None,
 ) -> dict[str, Any]:  # fmt: skip
-    """``games`` games of our bot ``ours`` in one seat, their tier ``theirs`` in the others."""
+    """``games`` games of our bot ``ours`` in one seat, their tier ``theirs`` in the others;
+    with ``test``, fewer: the match stops at the end of the first deal (played from every
+    seat) after which the sequential test decides, and ``games`` is its cap."""
     base = new_game(board.map, players=players, seed=seed, first_player=0)
     checks = Checks()
     wins = margin = 0.0
     processor = 0.0
+    points = {side: collections.Counter[str]() for side in ("ours", "theirs")}
+    verdict = None
     started = time.monotonic()
-    for g, (deal, seat) in enumerate(schedule(games, players, seed)):
+    played = 0
+    for deal, seat in schedule(games, players, seed):
         bot = make_ours(ours)
         seats: list[str | Bot] = [theirs] * players
         seats[seat] = bot
         record = play_game(referee, board, base, deal, seats, checks)
         record["pairing"] = [ours, theirs]
+        played += 1
         winners = record["winners"]
         wins += 1 / len(winners) if seat in winners else 0.0
         best_other = max(t for i, t in enumerate(record["totals"]) if i != seat)
         margin += record["totals"][seat] - best_other
         processor += record["processor"][seat]
+        for i, row in enumerate(record["breakdown"]):
+            side = points["ours" if i == seat else "theirs"]
+            side.update({k: v / (1 if i == seat else players - 1) for k, v in row.items()})
         if out is not None:
             out.write(json.dumps(record) + "\n")
             out.flush()
-        if progress and ((g + 1) % 20 == 0 or g + 1 == games):
-            print(f"  {ours} v {theirs}: {g + 1}/{games} games, {wins:g} won, "
+        if test is not None and played % players == 0:
+            verdict = test.verdict(wins, played)
+        if progress and (played % 20 == 0 or played == games or verdict):
+            print(f"  {ours} v {theirs}: {played}/{games} games, {wins:g} won, "
                   f"{time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)  # fmt: skip
-    low, high = wilson(wins, games)
-    return {
-        "ours": ours, "theirs": theirs, "players": players, "games": games, "wins": wins,
-        "rate": wins / games, "low": low, "high": high, "margin": margin / games,
-        "processor_a_game": processor / games,
+        if verdict:
+            break
+    low, high = wilson(wins, played)
+    row = {
+        "ours": ours, "theirs": theirs, "players": players, "games": played, "wins": wins,
+        "rate": wins / played, "low": low, "high": high, "margin": margin / played,
+        "processor_a_game": processor / played,
+        "points": {side: {k: v / played for k, v in got.items()} for side, got in points.items()},
         "moves_checked": checks.moves, "differences": dict(checks.differences),
         "examples": checks.examples, "repaid": checks.repaid,
     }  # fmt: skip
+    if test is not None:
+        row["sequential"] = {"low": test.low, "high": test.high, "alpha": test.alpha,
+                             "beta": test.beta, "cap": games, "verdict": verdict}  # fmt: skip
+    return row
 
 
 def summary(rows: Sequence[Mapping[str, Any]]) -> str:
     """The table of a run: each pairing's wins with its interval, the mean margin (our score
-    less the best of theirs), our bot's processor seconds a game, and the rules check."""
+    less the best of theirs), our bot's processor seconds a game; where each side's points
+    came from; each sequential test's verdict; and the rules check."""
     lines = ["ours         theirs  players  games    won   win rate   95% interval  margin  s/game"]
     for r in rows:
         lines.append(
             f"{r['ours']:<12} {r['theirs']:<7} {r['players']:>7} {r['games']:>6} "
             f"{r['wins']:>6g} {100 * r['rate']:>9.1f}% {100 * r['low']:>6.1f}-"
             f"{100 * r['high']:<5.1f}% {r['margin']:>+7.1f} {r['processor_a_game']:>7.2f}"
+        )
+    lines.append("\npoints a game      against       routes  tickets made  missed  "
+                 "ticket points  longest  total")  # fmt: skip
+    for r in rows:
+        for side, other in (("ours", "theirs"), ("theirs", "ours")):
+            p = r["points"][side]  # theirs: the mean of their seats
+            lines.append(
+                f"{r[side]:<18} {r[other]:<12} {p['routes']:>7.1f} {p['tickets_made']:>13.2f} "
+                f"{p['tickets_missed']:>7.2f} {p['ticket_points']:>14.1f} "
+                f"{p['longest_bonus']:>8.1f} {p['total']:>6.1f}"
+            )
+    tests = [(r, r["sequential"]) for r in rows if "sequential" in r]
+    if tests:
+        lines.append("")
+    for r, test in tests:
+        low, high = f"{100 * test['low']:g} %", f"{100 * test['high']:g} %"
+        said = {"low": f"at most {low}", "high": f"at least {high}"}.get(test["verdict"])
+        lines.append(
+            f"sequential test, {r['ours']} v {r['theirs']}: {low} against {high} (errors "
+            f"{100 * test['alpha']:g} % and {100 * test['beta']:g} %, at most {test['cap']} "
+            f"games): {said or 'undecided'} after {r['games']} games"
         )
     differences: collections.Counter[str] = collections.Counter()
     examples: dict[str, str] = {}
@@ -559,7 +603,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0, help="first deal's seed")
     ap.add_argument("--out", type=Path, help="folder for games.jsonl and summary.json")
+    ap.add_argument("--sequential", metavar="LOW,HIGH", help="stop each match once Wald's "
+                    "test (5 %% errors) says our win rate is at most LOW or at least HIGH "
+                    "(0.8,0.9); --games is then its cap")  # fmt: skip
     args = ap.parse_args(argv)
+    test = None
+    if args.sequential:
+        try:
+            low, high = (float(x) for x in args.sequential.split(","))
+            test = Sequential(low, high)
+        except ValueError as exc:  # SetupError is one
+            ap.error(f"--sequential takes LOW,HIGH with 0 < LOW < HIGH < 1: {exc}")
     theirs = [t.strip() for t in args.theirs.split(",")]
     if unknown := [t for t in theirs if t not in TIERS]:
         ap.error(f"unknown tier {unknown[0]!r}; theirs are {', '.join(TIERS)}")
@@ -575,7 +629,7 @@ def main(argv: list[str] | None = None) -> int:
         for ours in (o.strip() for o in args.ours.split(",")):
             for tier in theirs:
                 rows.append(play_match(referee, board, ours, tier, args.games, args.players,
-                                       args.seed, out))  # fmt: skip
+                                       args.seed, out, test=test))  # fmt: skip
     except BridgeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

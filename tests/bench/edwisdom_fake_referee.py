@@ -31,7 +31,7 @@ from ttr_europe.actions import (
 from ttr_europe.cards import LOCOMOTIVE, Cards, kind_from_name
 from ttr_europe.maps import load_map
 from ttr_europe.players.bots import GreedyBot
-from ttr_europe.scoring import outcome
+from ttr_europe.scoring import score
 from ttr_europe.state import NO_CARD, NO_OWNER
 
 MAP = load_map("usa")
@@ -135,9 +135,10 @@ def as_peer(state: GameState) -> dict[str, Any]:
         "legal": sorted(moves(state)) if state.phase is not Phase.GAME_OVER else [],
     }
     if state.phase is Phase.GAME_OVER:
-        result = outcome(state)
-        out["breakdown"] = [[0, 0, 0, 0, 0, 0, total + LIES[i]]
-                            for i, total in enumerate(result.totals)]  # fmt: skip
+        result = score(state)
+        out["breakdown"] = [[p.route_points, p.completed, p.failed, p.ticket_points, p.bonus,
+                             p.longest_path.length, p.total + LIES[i]]
+                            for i, p in enumerate(result.players)]  # fmt: skip
         out["winners"] = list(result.winners)
     return out
 

@@ -27,6 +27,7 @@ from ttr_europe import GameState, Phase, apply, legal_actions, new_game
 from ttr_europe.actions import ClaimRoute, DrawBlind, DrawTickets, KeepTickets
 from ttr_europe.cards import Cards
 from ttr_europe.maps import load_map
+from ttr_europe.sim import Sequential
 from ttr_europe.state import NO_OWNER
 
 FAKE = Path(__file__).with_name("edwisdom_fake_referee.py")
@@ -146,6 +147,59 @@ def test_a_match_through_a_referee_process_pairs_the_deals_and_finds_no_differen
     assert row["moves_checked"] > 4 * 100
     assert row["differences"] == {}, row["examples"]
     assert "no difference" in bridge.summary([row])
+    for record in records:  # the referee's breakdown, named
+        assert [list(b.values()) for b in record["breakdown"]] == [
+            [b["routes"], b["tickets_made"], b["tickets_missed"], b["ticket_points"],
+             b["longest_bonus"], b["longest_trail"], b["routes"] + b["ticket_points"]
+             + b["longest_bonus"]] for b in record["breakdown"]]  # fmt: skip
+        assert [b["total"] for b in record["breakdown"]] == record["totals"]
+    for side, seat in (("ours", lambda r: r["ours"][0]), ("theirs", lambda r: 1 - r["ours"][0])):
+        mean = sum(r["breakdown"][seat(r)]["ticket_points"] for r in records) / 4
+        assert row["points"][side]["ticket_points"] == pytest.approx(mean)
+    assert row["points"]["ours"]["total"] - row["points"]["theirs"]["total"] == pytest.approx(
+        row["margin"]
+    )
+
+
+def test_a_sequential_test_stops_at_the_first_deal_s_end_where_it_decides() -> None:
+    """The match stops after the first deal (played from both seats) at whose end the test
+    decides, never inside a deal; a test that cannot decide stops at the cap, undecided."""
+    bridge = _bridge()
+    referee = _start()
+    quick = Sequential(0.4, 0.6, alpha=0.1, beta=0.1)  # 6 games at the fewest
+    try:
+        board = bridge.match_board(referee.ask("board"), load_map("usa"))
+        out = io.StringIO()
+        row = bridge.play_match(referee, board, "greedy", "h0", 40, 2, 90, out, progress=False,
+                                test=quick)  # fmt: skip
+        capped = bridge.play_match(referee, board, "greedy", "h0", 4, 2, 90, progress=False,
+                                   test=Sequential(0.4, 0.6))  # fmt: skip
+    finally:
+        referee.close()
+    won = [1 / len(r["winners"]) if r["ours"][0] in r["winners"] else 0.0
+           for r in map(json.loads, out.getvalue().splitlines())]  # fmt: skip
+    assert 6 <= len(won) == row["games"] < 40 and row["games"] % 2 == 0
+    verdicts = [quick.verdict(sum(won[:n]), n) for n in range(2, len(won) + 1, 2)]
+    assert verdicts[:-1] == [None] * (len(verdicts) - 1) and verdicts[-1] is not None
+    assert row["sequential"] == {"low": 0.4, "high": 0.6, "alpha": 0.1, "beta": 0.1,
+                                 "cap": 40, "verdict": verdicts[-1]}  # fmt: skip
+    assert capped["games"] == 4 and capped["sequential"]["verdict"] is None
+    said = {"low": "at most 40 %", "high": "at least 60 %"}[verdicts[-1]]
+    text = bridge.summary([row, capped])
+    assert (f"greedy v h0: 40 % against 60 % (errors 10 % and 10 %, at most 40 games): {said} "
+            f"after {row['games']} games") in text  # fmt: skip
+    assert "40 % against 60 % (errors 5 % and 5 %, at most 4 games): undecided after 4" in text
+
+
+@pytest.mark.parametrize("given", ["0.9,0.8", "0.8", "x,0.9", "0,0.5"])
+def test_a_sequential_test_it_cannot_run_is_one_usage_line(
+    given: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        _bridge().main(["/nowhere", "--sequential", given])
+    assert stop.value.code == 2
+    (line,) = [x for x in capsys.readouterr().err.splitlines() if "error" in x]
+    assert "--sequential takes LOW,HIGH with 0 < LOW < HIGH < 1" in line
 
 
 def test_a_referee_that_scores_differently_is_caught_move_by_move_and_at_the_end() -> None:

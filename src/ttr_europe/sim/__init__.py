@@ -44,7 +44,7 @@ from .games import (
     play_game,
     resolve_bot,
 )
-from .stats import Line, bot_lines, elo, mean_length, seat_lines, wilson
+from .stats import Line, Sequential, bot_lines, elo, mean_length, seat_lines, wilson
 from .store import Header, RowCheck, Store, game_record, open_store, read_rows
 
 Progress = Callable[[int, int], None]  # (games finished, games asked for)
@@ -443,6 +443,7 @@ __all__ = [
     "GameResult",
     "GameSpec",
     "Line",
+    "Sequential",
     "Simulation",
     "SimulationError",
     "auto_batch",

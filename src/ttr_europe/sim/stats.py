@@ -7,6 +7,9 @@
   every game (better rank wins, equal rank draws), on the Elo scale (400 points = 10:1 odds),
   centred on 1500. One virtual draw between every pair of bots keeps a clean sweep finite. It
   does not depend on the order of the games, so every backend gives the same ratings.
+- ``Sequential`` is Wald's sequential probability ratio test of a win rate: it says, with
+  stated error rates, whether the rate is at most ``low`` or at least ``high`` after as few
+  games as the results allow, so a target far from the truth is settled without 400 games.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 
 import attrs
 
+from ..errors import SetupError
 from .games import GameResult
 
 Z95 = 1.959963984540054  # the two-sided 95 % quantile of the normal distribution
@@ -34,6 +38,53 @@ def wilson(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
     low = 0.0 if wins <= 0 else max(0.0, (centre - spread) / denominator)  # exact at the ends
     high = 1.0 if wins >= games else min(1.0, (centre + spread) / denominator)
     return low, high
+
+
+@attrs.frozen
+class Sequential:
+    """Wald's sequential probability ratio test of a win rate: ``p <= low`` against
+    ``p >= high`` (``0 < low < high < 1``), with error rates ``alpha`` (saying "at least
+    ``high``" when the rate is ``low``) and ``beta`` (the other way round).
+
+    The stopping rule is fixed before the first game: after each game (or each block of
+    games, to keep paired deals together) add the games to ``verdict``; stop when it is not
+    None. A shared win counts as its fraction, each game adding ``wins * log(high / low) +
+    losses * log((1 - high) / (1 - low))`` to the log-likelihood ratio.
+    """
+
+    low: float
+    high: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __attrs_post_init__(self) -> None:
+        if not 0 < self.low < self.high < 1:
+            raise SetupError(f"a sequential test needs 0 < low < high < 1, not {self.low}, "
+                             f"{self.high}")  # fmt: skip
+        if not (0 < self.alpha < 0.5 and 0 < self.beta < 0.5):
+            raise SetupError("a sequential test's error rates lie strictly between 0 and 0.5")
+
+    def ratio(self, wins: float, games: int) -> float:
+        """The log-likelihood ratio of ``high`` to ``low`` after ``wins`` in ``games``."""
+        losses = games - wins
+        return wins * math.log(self.high / self.low) + losses * math.log(
+            (1 - self.high) / (1 - self.low)
+        )
+
+    def bounds(self) -> tuple[float, float]:
+        """The ratios at which the test stops: ``(lower, upper)``."""
+        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
+
+    def verdict(self, wins: float, games: int) -> str | None:
+        """``"low"`` (the rate is at most ``low``), ``"high"`` (at least ``high``), or None
+        while the test goes on."""
+        ratio = self.ratio(wins, games)
+        lower, upper = self.bounds()
+        if ratio <= lower:
+            return "low"
+        if ratio >= upper:
+            return "high"
+        return None
 
 
 @attrs.frozen
