@@ -138,6 +138,10 @@ REFUSED = [
     ('{"type": "options"}', "bad_message"),
     ("[" * 8000 + "]" * 8000, "not_json"),
     ('{"type": "ping", "x": "' + "a" * 20_000 + '"}', "too_large"),
+    # half a character (a lone surrogate) has no UTF-8: never hashed, stored or looked up
+    ('{"type": "join", "match": "\\ud800"}', "not_json"),
+    ('{"type": "join", "seat": 1, "token": "a\\udfff"}', "not_json"),
+    ('{"type": "mine", "games": [{"match": "\\ud800", "seat": 0, "token": "x"}]}', "not_json"),
 ]
 
 
