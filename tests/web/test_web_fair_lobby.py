@@ -8,6 +8,7 @@ client on 127.0.0.1 cannot name a fresh address on each socket."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 from pathlib import Path
@@ -19,6 +20,7 @@ from webserver import free_port, run_async, serve_process, serving
 pytest.importorskip("websockets")
 
 from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
 
 from ttr_europe.table.match import Match
 from ttr_europe.web import lobby
@@ -136,3 +138,41 @@ def test_serve_believes_forwarded_for_only_when_told(tmp_path: Path) -> None:
         assert person == "created"
         assert _one_address_worth(flood) is one_address
         assert one_address or flood == ["created"] * len(flood)  # believed: 13 addresses
+
+
+async def _one_address_takes_every_socket(url: str, most: int) -> tuple[list[str], str, str]:
+    """``most + 2`` sockets held open from 127.0.0.2, then a person from 127.0.0.3; then one of
+    127.0.0.2's closes and it may open one more. What each was answered."""
+    held: list[Any] = []
+    opened: list[str] = []
+    try:
+        for _ in range(most + 2):
+            try:
+                held.append(await connect(url, local_addr=("127.0.0.2", 0)))
+                opened.append("open")
+            except InvalidStatus as refused:
+                opened.append(str(refused.response.status_code))
+        person = await _ask(url, "127.0.0.3", {"type": "ping"})
+        await held.pop().close()
+        again: dict[str, Any] = {"type": "refused"}
+        for _ in range(40):  # the server forgets the closed socket as soon as its task ends
+            try:
+                again = await _ask(url, "127.0.0.2", {"type": "ping"})
+                break
+            except InvalidStatus:
+                await asyncio.sleep(0.05)
+    finally:
+        for ws in held:
+            await ws.close()
+    return opened, person["type"], again["type"]
+
+
+def test_one_address_cannot_hold_every_websocket() -> None:
+    """The server's WebSockets are shared out by address: one address holding its share of
+    open sockets is refused more (HTTP 403 before the handshake), and a person from another
+    address is still served; a socket it closes gives its place back."""
+    with serving(deal, max_sockets=6, max_per_address=4) as server:
+        opened, person, again = run_async(_one_address_takes_every_socket(server.ws, 4))
+    assert opened == ["open"] * 4 + ["403", "403"]  # was six open: every socket of the server
+    assert person == "pong"
+    assert again == "pong"

@@ -43,6 +43,7 @@ MAX_PENDING = 8  # documents waiting for a tab that does not read before it is l
 SEND_TIMEOUT = 20.0  # seconds a tab's answers may wait to be sent before it is let go
 IDLE_TIMEOUT = 120.0  # seconds a connection may stay silent (the page pings every 30)
 MAX_SOCKETS = 1000  # WebSockets served at once; the next are refused (work in total is bounded)
+MAX_SOCKETS_PER_ADDRESS = 50  # of them from one address: one client cannot hold them all
 IDLE_CLOSE = 4000  # the close code of an idle or non-reading connection
 log = logging.getLogger("ttr_europe.web")
 
@@ -82,6 +83,20 @@ async def _catalog(request: Any) -> Response:
     return JSONResponse(catalog_json(lang), headers=headers)
 
 
+def _take(held: dict[str | None, int], address: str | None, most: int) -> bool:
+    """Count one more socket from ``address`` unless it holds ``most`` already."""
+    if held.get(address, 0) >= most:
+        return False
+    held[address] = held.get(address, 0) + 1
+    return True
+
+
+def _give_back(held: dict[str | None, int], address: str | None) -> None:
+    held[address] -= 1
+    if not held[address]:
+        del held[address]
+
+
 def create_app(
     make_match: Callable[[], Match],
     *,
@@ -89,12 +104,14 @@ def create_app(
     send_timeout: float = SEND_TIMEOUT,
     idle_timeout: float = IDLE_TIMEOUT,
     max_sockets: int = MAX_SOCKETS,
+    max_per_address: int = MAX_SOCKETS_PER_ADDRESS,
 ) -> Starlette:
     """The web application; ``make_match`` deals each new match (seats, map, seed); ``hub``
     (by default one on a throwaway database) holds the matches."""
     the_hub = hub if hub is not None else Hub(make_match)
 
     outboxes: dict[Client, Outbox] = {}
+    per_address: dict[str | None, int] = {}  # open WebSockets by the address they come from
 
     def post(target: Client, doc: dict[str, Any]) -> None:
         """Queue a document for a tab; a tab too far behind is let go (it may come back)."""
@@ -140,14 +157,21 @@ def create_app(
             await asyncio.sleep(0)  # every other tab has its turn before this one again
 
     async def socket(websocket: WebSocket) -> None:
-        if len(outboxes) >= max_sockets:
+        # its address as Uvicorn gives it (behind a proxy it trusts, the forwarded one): the
+        # sockets, then the hub's limits on new matches, are each address's before the server's
+        peer = websocket.client
+        address = None if peer is None else peer.host
+        if len(outboxes) >= max_sockets or not _take(per_address, address, max_per_address):
             await websocket.close(1013)  # before the handshake: HTTP 403, try again later
             return
+        try:
+            await serve(websocket, address)
+        finally:
+            _give_back(per_address, address)
+
+    async def serve(websocket: WebSocket, address: str | None) -> None:
         await websocket.accept()
-        # its address as Uvicorn gives it (behind a proxy it trusts, the forwarded one): the
-        # hub's limits on new matches are each address's before they are the server's
-        peer = websocket.client
-        client = Client(address=None if peer is None else peer.host)
+        client = Client(address=address)
         queue: asyncio.Queue[str] = asyncio.Queue()
         writer = asyncio.ensure_future(write(websocket, queue))
         reader = asyncio.ensure_future(read(websocket, client))

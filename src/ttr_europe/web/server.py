@@ -5,7 +5,8 @@ for ``ttr-europe serve``, the tests and the load benchmark.
   closed: a client that trickles its headers cannot hold a connection.
 - An HTTP connection kept alive between requests is closed after ``KEEP_ALIVE`` seconds.
 - At most ``MAX_CONNECTIONS`` HTTP connections are served at once (the next get HTTP 503),
-  and at most ``app.MAX_SOCKETS`` WebSockets (the next are refused before the handshake).
+  and at most ``app.MAX_SOCKETS`` WebSockets, ``app.MAX_SOCKETS_PER_ADDRESS`` of them from one
+  address (the next are refused before the handshake).
 - WebSocket frames above ``WS_MAX_BYTES`` close their connection (code 1009); silent and
   non-reading WebSockets time out in ``app`` (``IDLE_TIMEOUT``, ``SEND_TIMEOUT``).
 - Frames are compressed (permessage-deflate, as Uvicorn offers it) at zlib level
