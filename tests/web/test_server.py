@@ -59,7 +59,7 @@ def test_websocket_frames_are_compressed_at_the_servers_level() -> None:
     from ttr_europe.web.server import config
 
     settings = config(create_app(two_people))
-    assert settings.ws == QuickDeflate
+    assert isinstance(settings.ws, type) and issubclass(settings.ws, QuickDeflate)
     settings.load()
     loop = asyncio.new_event_loop()
     try:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -176,3 +178,51 @@ def test_one_address_cannot_hold_every_websocket() -> None:
     assert opened == ["open"] * 4 + ["403", "403"]  # was six open: every socket of the server
     assert person == "pong"
     assert again == "pong"
+
+
+def _half_open(port: int, address: str) -> socket.socket:
+    """A connection from ``address`` that has begun a request and sends no more of it."""
+    s = socket.socket()
+    s.bind((address, 0))
+    s.connect(("127.0.0.1", port))
+    s.sendall(b"GET / HTTP/1.1\r\n")
+    return s
+
+
+def _answer(s: socket.socket, wait: float = 10) -> bytes:
+    """What the server answers first: b"" once it has closed the connection."""
+    s.settimeout(wait)
+    try:
+        return s.recv(64)
+    except ConnectionResetError:
+        return b""
+    except TimeoutError:
+        return b"(no answer yet)"
+
+
+def test_one_address_cannot_hold_every_connection() -> None:
+    """Half-open HTTP connections from one address (127.0.0.2), more than the server takes,
+    fill only its share: the ones beyond it are closed at once, and a person from 127.0.0.3
+    still gets the page, not 503. A connection it closes gives its place back."""
+    with serving(deal, max_connections=6, connections_per_address=4) as server:
+        port = int(server.host.rsplit(":", 1)[1])
+        flood = [_half_open(port, "127.0.0.2") for _ in range(7)]
+        try:
+            assert [_answer(s, 2) for s in flood[4:]] == [b""] * 3
+            person = urllib.request.urlopen(server.url, timeout=10)
+            assert person.status == 200  # was 503: the flood held every connection
+            person.close()
+            flood[0].close()
+            for _ in range(40):  # the server forgets the closed connection at once
+                again = _half_open(port, "127.0.0.2")
+                again.sendall(b"Host: x\r\n\r\n")
+                answer = _answer(again)
+                again.close()
+                if answer.startswith(b"HTTP/1.1 200"):
+                    break
+                time.sleep(0.05)
+            else:
+                raise AssertionError("the address never got its place back")
+        finally:
+            for s in flood:
+                s.close()

@@ -57,16 +57,21 @@ def serving(
     header_timeout: float = 10.0,
     send_buffer: int | None = None,
     forwarded_allow_ips: str | None = None,
+    connections_per_address: int = 100,
+    max_connections: int = 1000,
     **app_options: Any,
 ) -> Iterator[Running]:
     """Uvicorn serving the app on 127.0.0.1 and a free port, in a thread, for one test, with
     the settings of ``ttr-europe serve`` (``app_options`` go to ``create_app``;
-    ``forwarded_allow_ips`` to ``server.config``).
+    ``forwarded_allow_ips``, ``connections_per_address`` and ``max_connections`` to
+    ``server.config``).
     ``send_buffer``: the kernel's send buffer of each connection, small to make a tab that does
     not read show soon."""
     app = create_app(make_match, **app_options)
     settings = config(app, "127.0.0.1", 0, header_timeout=header_timeout, lifespan="off",
-                      forwarded_allow_ips=forwarded_allow_ips)  # fmt: skip
+                      forwarded_allow_ips=forwarded_allow_ips,
+                      connections_per_address=connections_per_address,
+                      max_connections=max_connections)  # fmt: skip
     server = uvicorn.Server(settings)
     listening = socket.socket()
     listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
