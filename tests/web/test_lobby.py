@@ -378,3 +378,23 @@ def test_a_rematch_seats_the_same_people_with_the_same_settings() -> None:
     _send(hub, fresh, {"type": "join", "match": again, "seat": 0, "token": ann_token})
     assert _one(hub, fresh, {"type": "rematch"})["code"] == "not_over"
     assert _snapshot(hub) == before
+
+
+@pytest.mark.parametrize("public", [False, True])
+def test_the_latest_match_a_stranger_is_sent_to_is_never_one_made_in_the_lobby(
+    public: bool,
+) -> None:
+    """`join` without a match (``/?watch``) and `play` (``/``) go to the server's own latest
+    match, never to the one someone just made in the lobby: a private match's id is its
+    privacy, and a friends' match is not a stranger's table. After a restart too."""
+    store = Store(":memory:")
+    hub = _hub(store)
+    own = hub.latest.id
+    friends = _create(hub, Client(address="ann"), [{"kind": "invite"}, {"kind": "invite"}],
+                      public=public)["match"]  # fmt: skip
+    for where in (hub, _hub(store)):  # the same server, then another on its database
+        watched = _one(where, Client(address="eve"), {"type": "join", "match": None})
+        played = _one(where, Client(address="eve"), {"type": "play"})
+        assert watched["type"] == "joined" and played["type"] == "created"
+        assert friends not in (watched["match"], played["match"])  # was the friends' match
+        assert own in (watched["match"], played["match"])

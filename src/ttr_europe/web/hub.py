@@ -302,16 +302,21 @@ class Hub:
         self.deliver: Callable[[Client, Json], None] | None = None
         self._rematches: dict[str, str] = {}  # a finished match -> its rematch (this run's)
         self._restore_all()
-        live = [h for h in self.matches.values() if not h.match.finished]
+        # the server's own deals only: a match made in the lobby is its people's, never
+        # handed to whoever asks for "the latest" (a private one's id is its privacy)
+        live = [h for h in self.matches.values()
+                if not h.match.finished and h.listing.public is None]  # fmt: skip
         self.latest = live[-1] if live else self.new_match()
         self._settle(self._wait(), [])
 
     # ------------------------------------------------------------------ matches
 
     def new_match(self, match: Match | None = None) -> Hosted:
-        """A new match (``match``, else one the server's settings deal; bots move first if
-        they are to act), saved before it is shown."""
+        """A new match (``match``, else one the server's settings deal: the ``latest``, which
+        ``play`` and a ``join`` without a match go to; bots move first if they are to act),
+        saved before it is shown."""
         self._make_room()
+        own = match is None
         match = self._make_match() if match is None else match
         self._maps.setdefault(match.state.map.id, match.state.map)
         specs = [SeatSpec(s.name, None if s.is_person else s.name) for s in match.seats]
@@ -326,7 +331,8 @@ class Hub:
         self._wrote(hosted, added)
         hosted.saving.saved = len(match.actions)
         self.matches[hosted.id] = hosted
-        self.latest = hosted
+        if own:
+            self.latest = hosted
         self._bots_due(hosted)
         return hosted
 
