@@ -71,6 +71,8 @@ def parse_json(text: str | bytes, source: str = "<json>", max_chars: int = MAX_T
     """Decode JSON text; any fault is a ``DataError`` whose message starts "not valid JSON".
 
     A key given twice in one object is a ``DataError`` at that key's path ("key given twice").
+    So is half of a UTF-16 pair (``"\\ud800"``, a lone surrogate): such a string has no UTF-8,
+    so it could be neither written, hashed nor stored, and would fail far from its source.
     """
     if not isinstance(text, str | bytes | bytearray):
         raise DataError(f"expected JSON text, got {type(text).__name__}", source=source)
@@ -98,6 +100,9 @@ def parse_json(text: str | bytes, source: str = "<json>", max_chars: int = MAX_T
         raise DataError("not valid JSON: the text is nested too deeply", source=source) from None
     except ValueError as exc:  # a number too long to convert, bytes that are not UTF-8
         raise DataError(f"not valid JSON: {exc}", source=source) from None
+    if ("\\u" in text if isinstance(text, str) else b"\\u" in text) and _surrogate(doc):
+        raise DataError("not valid JSON: a \\u escape names half of a character (a lone "
+                        "surrogate)", source=source)  # fmt: skip
     if repeated:
         try:
             where = _repeated_key_path(doc) or "$"
@@ -105,6 +110,25 @@ def parse_json(text: str | bytes, source: str = "<json>", max_chars: int = MAX_T
             where = "$"
         raise DataError("key given twice", source=source, path=where)
     return doc
+
+
+def _surrogate(doc: Any) -> bool:
+    """Whether a decoded document holds a lone surrogate, in a key or a string value."""
+    left = [doc]
+    while left:
+        value = left.pop()
+        if isinstance(value, str):
+            if not value.isascii():
+                try:
+                    value.encode()
+                except UnicodeEncodeError:
+                    return True
+        elif isinstance(value, dict):
+            left.extend(value)
+            left.extend(value.values())
+        elif isinstance(value, list):
+            left.extend(value)
+    return False
 
 
 def _no_constant(name: str) -> Any:

@@ -186,3 +186,33 @@ def test_worked_cards_and_slots() -> None:
     assert cards_json(cards("2red+1loco")) == {"red": 2, "loco": 1}
     assert cards_json(cards("")) == {}
     assert card_name(NO_CARD) is None and card_name(0) == "red" and card_name(8) == "loco"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"\\ud800"',  # a high half alone
+        '["ok", {"a": "x\\udfff"}]',  # a low half alone, in a nested value
+        '{"\\udc00": 1}',  # in a key
+        b'{"a": ["\\ud83d"]}',  # as bytes
+        '"\\udc00\\ud800"',  # both halves, in the wrong order
+    ],
+)
+def test_half_a_character_is_refused_by_every_reader(text: str | bytes) -> None:
+    """A lone surrogate decodes in Python but has no UTF-8: written, hashed or stored later it
+    fails far from its source. The one decoder refuses it, as it refuses a repeated key."""
+    with pytest.raises(DataError, match="half of a character") as info:
+        parse_json(text, "bot.json")
+    assert info.value.source == "bot.json"
+    with pytest.raises(DataError, match="half of a character"):
+        action_from_json('{"format": "ttr_europe/action", "version": 1, "type": "keep_tickets", '
+                         '"tickets": ["\\ud800"]}')  # fmt: skip
+
+
+def test_whole_characters_escaped_or_not_are_read() -> None:
+    assert parse_json('["\\ud83d\\ude82", "\\u00e9", "é", "\\\\ud800"]') == [
+        "🚂",
+        "é",
+        "é",
+        "\\ud800",
+    ]

@@ -1206,24 +1206,12 @@ def _parse(text: str | bytes) -> Json:
         raise WebError(
             "not_json", exc.reason if exc.path == "$" else f"{exc.path}: {exc.reason}"
         ) from None
-    if "\\u" in text and _lone_surrogate(message):
-        raise WebError("not_json", "a \\u escape names half of a character (a lone surrogate)")
     if not isinstance(message, dict):
         raise WebError("bad_message", 'a message is a JSON object with a "type"')
     kind = message.get("type")
     if kind not in MESSAGE_TYPES:
         raise WebError("bad_message", f'"type" is one of {", ".join(MESSAGE_TYPES)}, not {kind!r}')
     return message
-
-
-def _lone_surrogate(message: Any) -> bool:
-    """Whether a decoded message holds half of a UTF-16 pair (JSON's ``"\\ud800"``): such a
-    string has no UTF-8, so it could be neither hashed, stored nor looked up."""
-    try:
-        json.dumps(message, ensure_ascii=False).encode()
-    except UnicodeEncodeError:
-        return True
-    return False
 
 
 def _fields(message: Json, allowed: tuple[str, ...]) -> None:
