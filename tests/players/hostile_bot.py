@@ -9,7 +9,9 @@ MODE and ARG:
 - ``tcp PORT``: connects to 127.0.0.1:PORT;
 - ``read @PATH``, ``list @PATH``: reads a file, lists a folder (the ``@`` keeps the referee
   from taking PATH for a file the command needs);
-- ``env -``: names its environment; ``fork N``: starts N sleeping processes; ``cwd -``: its
+- ``env -``: names its environment; ``procenv -``: names the environment of every other
+  process it may read (``/proc/PID/environ``: the sandbox's first process, or the host's);
+  ``fork N``: starts N sleeping processes; ``cwd -``: its
   working folder and what it holds;
 - ``shared MB``: tries to hold MB megabytes outside its address space, in a memfd, in a POSIX
   shared memory file (``/dev/shm``) and in a SysV segment, and says what each came to and
@@ -96,6 +98,16 @@ def listing(path):
         return "listed:" + ",".join(sorted(os.listdir(path)))
     except OSError as exc:
         return f"error:{type(exc).__name__}"
+
+
+def procenv():
+    names = set()
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == os.getpid():
+            continue
+        with contextlib.suppress(OSError), open(f"/proc/{name}/environ", "rb") as f:
+            names |= {e.split(b"=")[0].decode(errors="replace") for e in f.read().split(b"\0") if e}
+    return "procenv:" + ",".join(sorted(names))
 
 
 def fork(n):
@@ -269,7 +281,8 @@ AT_HELLO = {"peek": peek, "tcp": tcp, "read": read, "list": listing, "fork": for
             "limits": lambda _: limits(), "escape": escape, "shared": shared, "hog": hog,
             "ownfs": ownfs,
             "cwd": lambda _: os.getcwd() + ":" + ",".join(sorted(os.listdir("."))),
-            "env": lambda _: "env:" + ",".join(sorted(os.environ))}  # fmt: skip
+            "env": lambda _: "env:" + ",".join(sorted(os.environ)),
+            "procenv": lambda _: procenv()}  # fmt: skip
 AT_MOVE = {"kill": kill, "stop": lambda _: os.kill(os.getppid(), signal.SIGSTOP),
            "killparent": lambda _: os.kill(os.getppid(), signal.SIGKILL)}  # fmt: skip
 

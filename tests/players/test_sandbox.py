@@ -798,3 +798,37 @@ def _read_as_an_ordinary_user(private: Path, lib: Path) -> None:
                          capture_output=True, text=True, timeout=90, check=False, cwd="/",
                          env={**ENV, "PYTHONPATH": str(lib), "TTR_EUROPE_PURE": "1"})  # fmt: skip
     assert out.stdout.strip() == "named False 0", out.stdout + out.stderr
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="runs a referee as another user: needs root")
+def test_under_an_ordinary_user_a_bot_reads_no_environment_of_the_referee_s() -> None:
+    """The sandbox's first process (bubblewrap's, the bot's parent) runs as the bot's own user
+    where the referee is an ordinary user, so the bot reads its ``/proc/1/environ``: the
+    environment it was started with, which must hold nothing of the referee's. A trusted bot
+    reads the referee's own (the attack is real)."""
+    with tempfile.TemporaryDirectory(dir="/var/tmp") as top:  # a folder uid 1000 may cross
+        os.chmod(top, 0o755)
+        lib = _readable_copy(Path(top) / "lib")
+        program = Path(top) / "hostile_bot.py"
+        shutil.copy(HOSTILE, program)
+        program.chmod(0o644)
+        referee = (
+            "import sys\n"
+            "from ttr_europe.players.protocol import ProcessBot\n"
+            "for trusted in (True, False):\n"
+            "    bot = ProcessBot(sys.argv[1:], sandbox=not trusted)\n"
+            "    bot.start()\n"
+            "    print(bot.version)\n"
+            "    bot.close()\n"
+        )
+        python = os.path.realpath(sys.executable)
+        out = subprocess.run([shutil.which("setpriv") or "/usr/bin/setpriv", "--reuid=1000",
+                              "--regid=1000", "--clear-groups", python, "-S", "-c", referee,
+                              "/usr/bin/python3", str(program), "procenv", "-"],
+                             capture_output=True, text=True, timeout=90, check=False, cwd="/",
+                             env={**ENV, "PYTHONPATH": str(lib), "TTR_EUROPE_PURE": "1",
+                                  "TTR_SECRET_TOKEN": "42"})  # fmt: skip
+    trusted, sandboxed = out.stdout.splitlines()[-2:] if out.returncode == 0 else ("", "")
+    assert "TTR_SECRET_TOKEN" in trusted.split(":")[-1].split(","), out.stdout + out.stderr
+    assert "TTR_SECRET_TOKEN" not in sandboxed, sandboxed
+    assert set(sandboxed.removeprefix("procenv:").split(",")) <= {*sandbox.ENVIRONMENT, "PWD"}

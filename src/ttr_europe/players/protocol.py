@@ -240,7 +240,7 @@ class ProcessBot:
         memory, limits = self.memory_mb, self.limits() if self.sandbox else None
         try:
             with contextlib.ExitStack() as stack:
-                line, fds = list(self.command), tuple[int, ...]()
+                line, fds, env = list(self.command), tuple[int, ...](), None
                 if limits is not None:
                     if (reason := unavailable()) is not None:
                         raise self._fail(_unsandboxed(reason))
@@ -248,11 +248,11 @@ class ProcessBot:
                         sandboxed(self.command, os.getcwd(), limits, self.readable,
                                   self.forbidden)
                     )  # fmt: skip
-                    line, fds = launch.args, launch.fds
+                    line, fds, env = launch.args, launch.fds, launch.env
                 proc = subprocess.Popen(
                     line, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                     stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
-                    pass_fds=fds,
+                    pass_fds=fds, env=env,
                     preexec_fn=lambda: child_setup(memory, limits),  # noqa: PLW1509 (prctl, setrlimit)
                 )  # fmt: skip
         except SandboxError as exc:

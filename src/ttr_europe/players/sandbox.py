@@ -424,11 +424,15 @@ def seccomp_file() -> Iterator[int]:
 
 @attrs.frozen
 class Launch:
-    """How to start a sandbox: its command line (``args``) and the descriptors it reads
-    (``fds``, to pass to it: ``subprocess.Popen(..., pass_fds=fds)``)."""
+    """How to start a sandbox: its command line (``args``), the descriptors it reads
+    (``fds``, to pass to it: ``subprocess.Popen(..., pass_fds=fds)``) and the environment of
+    bubblewrap itself (``env``: ``ENVIRONMENT``, nothing of the referee's). Its first process
+    keeps the environment it started with, and where the referee is an ordinary user the
+    program runs as that process's user and reads it (``/proc/1/environ``)."""
 
     args: list[str]
     fds: tuple[int, ...]
+    env: dict[str, str] = attrs.field(factory=lambda: dict(ENVIRONMENT))
 
 
 @contextlib.contextmanager
@@ -558,9 +562,8 @@ def unavailable() -> str | None:
         return str(exc)
     try:
         with sandboxed(["/bin/true"], "/", Limits()) as launch:
-            done = subprocess.run(
-                launch.args, capture_output=True, timeout=20, check=False, pass_fds=launch.fds
-            )
+            done = subprocess.run(launch.args, capture_output=True, timeout=20, check=False,
+                                  pass_fds=launch.fds, env=launch.env)  # fmt: skip
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"{BWRAP} cannot run: {exc}"
     if done.returncode != 0:
