@@ -11,7 +11,9 @@ MODE and ARG:
   from taking PATH for a file the command needs);
 - ``env -``: names its environment; ``procenv -``: names the environment of every other
   process it may read (``/proc/PID/environ``: the sandbox's first process, or the host's);
-  ``fork N``: starts N sleeping processes; ``cwd -``: its
+  ``parent -``: whether it may write its parent's memory (``/proc/PPID/mem``, the sandbox's
+  first process or the referee) or trace it (``ptrace``); ``fork N``: starts N sleeping
+  processes; ``cwd -``: its
   working folder and what it holds;
 - ``shared MB``: tries to hold MB megabytes outside its address space, in a memfd, in a POSIX
   shared memory file (``/dev/shm``) and in a SysV segment, and says what each came to and
@@ -108,6 +110,21 @@ def procenv():
         with contextlib.suppress(OSError), open(f"/proc/{name}/environ", "rb") as f:
             names |= {e.split(b"=")[0].decode(errors="replace") for e in f.read().split(b"\0") if e}
     return "procenv:" + ",".join(sorted(names))
+
+
+def parent():
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+    found, pid = [], os.getppid()
+    with contextlib.suppress(OSError), open(f"/proc/{pid}/mem", "r+b"):
+        found.append("mem")
+    if libc.ptrace(16, pid, None, None) == 0:  # PTRACE_ATTACH, then PTRACE_DETACH
+        os.waitpid(pid, 0x40000000)  # __WALL
+        libc.ptrace(17, pid, None, None)
+        found.append("ptrace")
+    return "parent:" + ",".join(found)
 
 
 def fork(n):
@@ -282,7 +299,7 @@ AT_HELLO = {"peek": peek, "tcp": tcp, "read": read, "list": listing, "fork": for
             "ownfs": ownfs,
             "cwd": lambda _: os.getcwd() + ":" + ",".join(sorted(os.listdir("."))),
             "env": lambda _: "env:" + ",".join(sorted(os.environ)),
-            "procenv": lambda _: procenv()}  # fmt: skip
+            "procenv": lambda _: procenv(), "parent": lambda _: parent()}  # fmt: skip
 AT_MOVE = {"kill": kill, "stop": lambda _: os.kill(os.getppid(), signal.SIGSTOP),
            "killparent": lambda _: os.kill(os.getppid(), signal.SIGKILL)}  # fmt: skip
 

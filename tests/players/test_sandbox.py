@@ -725,15 +725,21 @@ def _filtered(program: bytes, arch: int, number: int, flags: int = 0) -> int:
 
 @pytest.mark.parametrize("machine", ["x86_64", "aarch64"])
 def test_the_seccomp_filter_refuses_namespaces_mounts_and_new_processes(machine: str) -> None:
-    """Read as the kernel reads it: every call that makes a namespace or a mount is refused
+    """Read as the kernel reads it: every call that makes a namespace or a mount, or reaches
+    another process's memory (``ptrace``, ``process_vm_*``), is refused
     (EPERM), ``clone`` runs a thread but not a thread in a new namespace nor a process, and
     an ordinary call (``getpid``) is allowed."""
     arch, clone, numbers = {"x86_64": (0xC000003E, 56, {"unshare": 272, "setns": 308,
                                                         "mount": 165, "umount2": 166,
-                                                        "pivot_root": 155, "getpid": 39}),
+                                                        "pivot_root": 155, "ptrace": 101,
+                                                        "process_vm_readv": 310,
+                                                        "process_vm_writev": 311,
+                                                        "getpid": 39}),
                             "aarch64": (0xC00000B7, 220, {"unshare": 97, "setns": 268,
                                                           "mount": 40, "umount2": 39,
-                                                          "pivot_root": 41,
+                                                          "pivot_root": 41, "ptrace": 117,
+                                                          "process_vm_readv": 270,
+                                                          "process_vm_writev": 271,
                                                           "getpid": 172})}[machine]  # fmt: skip
     new_api = {"open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431,
                "fsmount": 432, "fspick": 433, "mount_setattr": 442}  # fmt: skip
@@ -806,6 +812,27 @@ def test_under_an_ordinary_user_a_bot_reads_no_environment_of_the_referee_s() ->
     where the referee is an ordinary user, so the bot reads its ``/proc/1/environ``: the
     environment it was started with, which must hold nothing of the referee's. A trusted bot
     reads the referee's own (the attack is real)."""
+    trusted, sandboxed = _as_an_ordinary_user("procenv", {"TTR_SECRET_TOKEN": "42"})
+    assert "TTR_SECRET_TOKEN" in trusted.removeprefix("procenv:").split(","), trusted
+    assert "TTR_SECRET_TOKEN" not in sandboxed, sandboxed
+    names = set(filter(None, sandboxed.removeprefix("procenv:").split(",")))
+    assert names <= {*sandbox.ENVIRONMENT, "PWD"}, sandboxed
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="runs a referee as another user: needs root")
+def test_under_an_ordinary_user_a_bot_can_neither_write_nor_trace_its_parent() -> None:
+    """Its parent, the sandbox's first process, runs as the bot's own user where the referee
+    is an ordinary user, with the referee's limits and not the bot's: a bot that wrote its
+    memory (``/proc/1/mem``) or traced it would make it hold memory and threads beyond the
+    bot's. A trusted bot writes and traces its parent, the referee (the attack is real)."""
+    trusted, sandboxed = _as_an_ordinary_user("parent", {})
+    assert trusted == "parent:mem,ptrace"
+    assert sandboxed == "parent:"
+
+
+def _as_an_ordinary_user(mode: str, env: dict[str, str]) -> tuple[str, str]:
+    """What the hostile bot in ``mode`` reports under a referee run as uid 1000 with ``env``
+    added, trusted and sandboxed."""
     with tempfile.TemporaryDirectory(dir="/var/tmp") as top:  # a folder uid 1000 may cross
         os.chmod(top, 0o755)
         lib = _readable_copy(Path(top) / "lib")
@@ -824,11 +851,10 @@ def test_under_an_ordinary_user_a_bot_reads_no_environment_of_the_referee_s() ->
         python = os.path.realpath(sys.executable)
         out = subprocess.run([shutil.which("setpriv") or "/usr/bin/setpriv", "--reuid=1000",
                               "--regid=1000", "--clear-groups", python, "-S", "-c", referee,
-                              "/usr/bin/python3", str(program), "procenv", "-"],
+                              "/usr/bin/python3", str(program), mode, "-"],
                              capture_output=True, text=True, timeout=90, check=False, cwd="/",
                              env={**ENV, "PYTHONPATH": str(lib), "TTR_EUROPE_PURE": "1",
-                                  "TTR_SECRET_TOKEN": "42"})  # fmt: skip
-    trusted, sandboxed = out.stdout.splitlines()[-2:] if out.returncode == 0 else ("", "")
-    assert "TTR_SECRET_TOKEN" in trusted.split(":")[-1].split(","), out.stdout + out.stderr
-    assert "TTR_SECRET_TOKEN" not in sandboxed, sandboxed
-    assert set(sandboxed.removeprefix("procenv:").split(",")) <= {*sandbox.ENVIRONMENT, "PWD"}
+                                  **env})  # fmt: skip
+    assert out.returncode == 0 and len(out.stdout.splitlines()) >= 2, out.stdout + out.stderr
+    trusted, sandboxed = out.stdout.splitlines()[-2:]
+    return trusted, sandboxed

@@ -363,10 +363,13 @@ _ARCHES = {  # the audit arch, the numbers of clone and of the calls refused, pe
     "x86_64": (0xC000003E, 56, {"fork": 57, "vfork": 58, "shmget": 29, "mq_open": 240,
                                 "memfd_create": 319, "memfd_secret": 447, "unshare": 272,
                                 "setns": 308, "mount": 165, "umount2": 166, "pivot_root": 155,
-                                **_MOUNTS}),
+                                "ptrace": 101, "process_vm_readv": 310,
+                                "process_vm_writev": 311, **_MOUNTS}),
     "aarch64": (0xC00000B7, 220, {"shmget": 194, "mq_open": 180, "memfd_create": 279,
                                   "memfd_secret": 447, "unshare": 97, "setns": 268, "mount": 40,
-                                  "umount2": 39, "pivot_root": 41, **_MOUNTS}),
+                                  "umount2": 39, "pivot_root": 41, "ptrace": 117,
+                                  "process_vm_readv": 270, "process_vm_writev": 271,
+                                  **_MOUNTS}),
 }  # fmt: skip
 _CLONE3 = 435
 _CLONE_THREAD = 0x10000
@@ -478,6 +481,10 @@ def _bwrap_args(
         if os.path.exists(path):
             args += ["--ro-bind", path, path]
     args += ["--proc", "/proc", "--dev", "/dev"]
+    # The sandbox's first process (bubblewrap's, its parent) runs as the program's own user
+    # where the referee is not root: hidden, so that the program cannot write its memory
+    # (`/proc/1/mem`) and make it hold memory or threads beyond the program's limits.
+    args += ["--size", "4096", "--perms", "0555", "--tmpfs", "/proc/1", "--remount-ro", "/proc/1"]
     args += ["--perms", "1777", "--size", str(limits.tmp_mb << 20), "--tmpfs", "/tmp"]
     places = [*seen.shown, *(link for _, link in seen.links)]
     for folder in sorted({os.path.dirname(p) for p in places}):  # open to all (bwrap's are not)
