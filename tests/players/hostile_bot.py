@@ -13,8 +13,8 @@ MODE and ARG:
   process it may read (``/proc/PID/environ``: the sandbox's first process, or the host's);
   ``parent -``: whether it may write its parent's memory (``/proc/PPID/mem``, the sandbox's
   first process or the referee) or trace it (``ptrace``); ``fork N``: starts N sleeping
-  processes; ``cwd -``: its
-  working folder and what it holds;
+  processes; ``keys -``: the keys of its session keyring (the referee's, if it inherits it);
+  ``cwd -``: its working folder and what it holds;
 - ``shared MB``: tries to hold MB megabytes outside its address space, in a memfd, in a POSIX
   shared memory file (``/dev/shm``) and in a SysV segment, and says what each came to and
   which folders it can write in;
@@ -125,6 +125,27 @@ def parent():
         libc.ptrace(17, pid, None, None)
         found.append("ptrace")
     return "parent:" + ",".join(found)
+
+
+def keys():
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    ring = libc.syscall(250, 0, ctypes.c_long(-3), 0)  # KEYCTL_GET_KEYRING_ID of the session's
+    if ring < 0:
+        return f"keys:refused:{errno.errorcode[ctypes.get_errno()]}"
+    ids = ctypes.create_string_buffer(4096)
+    size = max(libc.syscall(250, 11, ctypes.c_long(ring), ids, 4096), 0)  # KEYCTL_READ
+    found = []
+    for i in range(0, min(size, 4096), 4):
+        key, text = (
+            int.from_bytes(ids.raw[i : i + 4], sys.byteorder),
+            ctypes.create_string_buffer(256),
+        )
+        length = libc.syscall(250, 11, ctypes.c_long(key), text, 256)
+        found.append(text.raw[: max(length, 0)].decode(errors="replace"))
+    return "keys:" + ",".join(found)
 
 
 def fork(n):
@@ -299,7 +320,8 @@ AT_HELLO = {"peek": peek, "tcp": tcp, "read": read, "list": listing, "fork": for
             "ownfs": ownfs,
             "cwd": lambda _: os.getcwd() + ":" + ",".join(sorted(os.listdir("."))),
             "env": lambda _: "env:" + ",".join(sorted(os.environ)),
-            "procenv": lambda _: procenv(), "parent": lambda _: parent()}  # fmt: skip
+            "procenv": lambda _: procenv(), "parent": lambda _: parent(),
+            "keys": lambda _: keys()}  # fmt: skip
 AT_MOVE = {"kill": kill, "stop": lambda _: os.kill(os.getppid(), signal.SIGSTOP),
            "killparent": lambda _: os.kill(os.getppid(), signal.SIGKILL)}  # fmt: skip
 

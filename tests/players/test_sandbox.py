@@ -305,6 +305,35 @@ def test_a_bot_inherits_nothing_of_the_referee_s_environment(
     assert report(hostile("env", "-")) == "env:" + ",".join(names)
 
 
+def test_a_bot_reads_no_key_of_the_referee_s_session_keyring() -> None:
+    """A program inherits its referee's session keyring, where a login keeps its keys (Kerberos
+    tickets, file-system keys): the seccomp filter refuses ``keyctl``, ``add_key`` and
+    ``request_key``. A trusted program reads the key (the attack is real)."""
+    referee = (
+        "import ctypes, sys\n"
+        "from ttr_europe.players.protocol import ProcessBot\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "libc.syscall.restype = ctypes.c_long\n"
+        "libc.syscall(250, 1, None)  # KEYCTL_JOIN_SESSION_KEYRING: a new one, its own\n"
+        "if libc.syscall(248, b'user', b'referee', b'hunter2', 7, ctypes.c_long(-3)) < 0:\n"
+        "    sys.exit('no keyring here')\n"
+        "for trusted in (True, False):\n"
+        "    bot = ProcessBot(sys.argv[1:], sandbox=not trusted)\n"
+        "    bot.start()\n"
+        "    print(bot.version)\n"
+        "    bot.close()\n"
+    )
+    out = subprocess.run([sys.executable, "-c", referee, sys.executable, str(HOSTILE), "keys",
+                          "-"], capture_output=True, text=True, timeout=60, check=False,
+                         env=ENV)  # fmt: skip
+    if "no keyring here" in out.stderr:
+        pytest.skip("this system keeps no session keyring (keyctl refused)")
+    assert out.returncode == 0, out.stderr
+    trusted, sandboxed = out.stdout.splitlines()[-2:]
+    assert trusted == "keys:hunter2"
+    assert sandboxed == "keys:refused:EPERM"
+
+
 def test_a_bot_cannot_kill_its_opponent(token: str) -> None:
     game = new_game("europe", players=2, seed=1)
     sibling = f"cmd:{PYTHON} {EXAMPLE} {token}"
@@ -726,7 +755,7 @@ def _filtered(program: bytes, arch: int, number: int, flags: int = 0) -> int:
 @pytest.mark.parametrize("machine", ["x86_64", "aarch64"])
 def test_the_seccomp_filter_refuses_namespaces_mounts_and_new_processes(machine: str) -> None:
     """Read as the kernel reads it: every call that makes a namespace or a mount, or reaches
-    another process's memory (``ptrace``, ``process_vm_*``), is refused
+    another process's memory (``ptrace``, ``process_vm_*``) or the keyrings, is refused
     (EPERM), ``clone`` runs a thread but not a thread in a new namespace nor a process, and
     an ordinary call (``getpid``) is allowed."""
     arch, clone, numbers = {"x86_64": (0xC000003E, 56, {"unshare": 272, "setns": 308,
@@ -734,12 +763,15 @@ def test_the_seccomp_filter_refuses_namespaces_mounts_and_new_processes(machine:
                                                         "pivot_root": 155, "ptrace": 101,
                                                         "process_vm_readv": 310,
                                                         "process_vm_writev": 311,
-                                                        "getpid": 39}),
+                                                        "add_key": 248, "request_key": 249,
+                                                        "keyctl": 250, "getpid": 39}),
                             "aarch64": (0xC00000B7, 220, {"unshare": 97, "setns": 268,
                                                           "mount": 40, "umount2": 39,
                                                           "pivot_root": 41, "ptrace": 117,
                                                           "process_vm_readv": 270,
                                                           "process_vm_writev": 271,
+                                                          "add_key": 217, "request_key": 218,
+                                                          "keyctl": 219,
                                                           "getpid": 172})}[machine]  # fmt: skip
     new_api = {"open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431,
                "fsmount": 432, "fspick": 433, "mount_setattr": 442}  # fmt: skip

@@ -364,11 +364,13 @@ _ARCHES = {  # the audit arch, the numbers of clone and of the calls refused, pe
                                 "memfd_create": 319, "memfd_secret": 447, "unshare": 272,
                                 "setns": 308, "mount": 165, "umount2": 166, "pivot_root": 155,
                                 "ptrace": 101, "process_vm_readv": 310,
-                                "process_vm_writev": 311, **_MOUNTS}),
+                                "process_vm_writev": 311, "add_key": 248,
+                                "request_key": 249, "keyctl": 250, **_MOUNTS}),
     "aarch64": (0xC00000B7, 220, {"shmget": 194, "mq_open": 180, "memfd_create": 279,
                                   "memfd_secret": 447, "unshare": 97, "setns": 268, "mount": 40,
                                   "umount2": 39, "pivot_root": 41, "ptrace": 117,
                                   "process_vm_readv": 270, "process_vm_writev": 271,
+                                  "add_key": 217, "request_key": 218, "keyctl": 219,
                                   **_MOUNTS}),
 }  # fmt: skip
 _CLONE3 = 435
@@ -390,7 +392,11 @@ def seccomp_program(machine: str | None = None) -> bytes:
     POSIX ``mq_open``: EPERM), no namespace or mount of its own (``unshare``, ``setns``,
     ``mount``, ``umount2``, ``pivot_root``, ``open_tree``, ``move_mount``, ``fsopen``,
     ``fsconfig``, ``fsmount``, ``fspick``, ``mount_setattr``: EPERM; a file system it mounted
-    would hold memory no limit counts). Another machine's calls kill the process.
+    would hold memory no limit counts), no other process's memory (``ptrace``,
+    ``process_vm_readv``, ``process_vm_writev``: EPERM; its parent, bubblewrap's first process,
+    has the referee's limits), no keyring (``keyctl``, ``add_key``, ``request_key``: EPERM;
+    it would read the keys of the referee's session keyring, which it inherits). Another
+    machine's calls kill the process.
     ``ValueError`` on a machine without one."""
     machine = machine or os.uname().machine
     if machine not in _ARCHES:
