@@ -18,6 +18,8 @@ MODE and ARG:
 - ``shared MB``: tries to hold MB megabytes outside its address space, in a memfd, in a POSIX
   shared memory file (``/dev/shm``) and in a SysV segment, and says what each came to and
   which folders it can write in;
+- ``buffers -``: holds what it can in the kernel's buffers of its open files (pipes of 1 MB,
+  then connected pairs of sockets) until it may open no more, and says the megabytes held;
 - ``hog MBxN``: N processes (itself and N-1 children, those it can start) each hold as much
   as they can of MB megabytes; says how many there were and the megabytes held in all;
 - ``ownfs MB``: makes a user and a mount namespace of its own (``unshare``), mounts a tmpfs
@@ -265,6 +267,42 @@ def ownfs(megabytes):
     return json.dumps(found)
 
 
+def buffers():
+    import fcntl
+
+    held, kept = 0, []
+
+    def stuff(write):
+        nonlocal held
+        with contextlib.suppress(BlockingIOError, InterruptedError):
+            while True:
+                held += write(b"x" * 65536)
+
+    try:
+        while True:
+            read, write = os.pipe()
+            kept += [read, write]
+            with contextlib.suppress(OSError):
+                fcntl.fcntl(write, 1031, 1 << 20)  # F_SETPIPE_SZ
+            os.set_blocking(write, False)
+            stuff(lambda b, fd=write: os.write(fd, b))
+    except OSError:
+        pass
+    for fd in kept[-64:]:  # half the pipes' room goes to sockets, which hold more a file
+        os.close(fd)
+    kept = kept[:-64]
+    try:
+        while True:
+            pair = socket.socketpair()
+            kept += pair
+            for end in pair:
+                end.setblocking(False)
+                stuff(end.send)
+    except OSError:
+        pass
+    return f"buffers:{held >> 20}"
+
+
 def hoard(megabytes):
     held, chunks = 0, []
     try:
@@ -321,7 +359,7 @@ AT_HELLO = {"peek": peek, "tcp": tcp, "read": read, "list": listing, "fork": for
             "cwd": lambda _: os.getcwd() + ":" + ",".join(sorted(os.listdir("."))),
             "env": lambda _: "env:" + ",".join(sorted(os.environ)),
             "procenv": lambda _: procenv(), "parent": lambda _: parent(),
-            "keys": lambda _: keys()}  # fmt: skip
+            "keys": lambda _: keys(), "buffers": lambda _: buffers()}  # fmt: skip
 AT_MOVE = {"kill": kill, "stop": lambda _: os.kill(os.getppid(), signal.SIGSTOP),
            "killparent": lambda _: os.kill(os.getppid(), signal.SIGKILL)}  # fmt: skip
 

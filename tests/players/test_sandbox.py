@@ -474,6 +474,14 @@ def test_a_bot_cannot_hold_memory_outside_its_address_space() -> None:
     assert found["posix"].startswith("refused:") and found["writable"] == ["/tmp"], found
 
 
+def test_the_kernel_s_buffers_of_a_bot_s_open_files_are_bounded() -> None:
+    """Pipes and sockets hold data in the kernel, outside any address space: a bot that fills
+    all it may open (its 256 open files, pipes widened to 1 MB) holds under the documented
+    128 MB there, whatever its memory cap."""
+    held = report(hostile("buffers", "-", "memory=256"))
+    assert held.startswith("buffers:") and 8 < int(held.removeprefix("buffers:")) < 128, held
+
+
 def test_memory_is_capped_for_all_of_a_bot_s_processes_together() -> None:
     """Three processes, each holding all it can of 400 MB, under ``memory=256``: trusted,
     each holds nearly 256 MB (the cap is per process); sandboxed, no child starts and the one

@@ -97,7 +97,8 @@ class Limits:
     of one file it writes, open files, and the size of its private ``/tmp``. A sandboxed
     program is one process (the seccomp filter refuses any other), so its address space and
     processor time are those of all its threads together, and with its ``/tmp`` they bound
-    all it holds (``memory_mb`` + ``tmp_mb``)."""
+    all it holds (``memory_mb`` + ``tmp_mb``), but for the kernel's buffers of its
+    ``open_files`` (pipes and sockets: under 128 MB for 256)."""
 
     memory_mb: int | None = 2048
     processes: int = 64
