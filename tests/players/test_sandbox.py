@@ -270,6 +270,34 @@ def test_a_path_is_shown_where_it_resolves_and_the_bot_works_in_its_own_tmp(
     )
 
 
+def test_a_program_installed_for_the_user_is_shown_without_the_user_s_data(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``pip install --user`` puts a program in ``~/.local/bin`` and its packages in
+    ``~/.local/lib``: the sandbox shows those two, not all of ``~/.local``, whose ``share/``
+    and ``state/`` hold the user's data (shell histories, keyrings, what programs remember)."""
+    home = tmp_path / "home"
+    local = home / ".local"
+    for folder in ("bin", "lib/python3/site-packages", "share", "state"):
+        (local / folder).mkdir(parents=True)
+    (local / "share" / "history").write_text("my secret command\n")
+    program = local / "bin" / "hostile"
+    program.write_text("#!/usr/bin/python3\n" + HOSTILE.read_text())
+    for path in [tmp_path, *tmp_path.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() or path == program else 0o644)
+    monkeypatch.setattr(sandbox, "_HOME", str(home))
+    assert set(sandbox.view([str(program)], "/").shown) == {str(local / "bin"), str(local / "lib")}
+    for what, said in (("read @" + str(local / "share" / "history"), "error:FileNotFoundError"),
+                       ("list @" + str(local), "listed:bin,lib"),
+                       ("list @" + str(local / "lib"), "listed:python3")):  # fmt: skip
+        bot = ProcessBot([str(program), *what.split()])
+        bot.start()
+        try:
+            assert bot.version == said, what
+        finally:
+            bot.close()
+
+
 def test_serve_and_simulate_refuse_a_bot_that_names_their_files(tmp_path: Path) -> None:
     """``simulate`` forbids its results file and ``serve`` its database (and WAL, SHM,
     journal): a cmd: seat naming one, a link to one or their folder is refused in one line."""

@@ -192,7 +192,8 @@ def view(
 ) -> View:
     """The ``View`` of ``command`` run from ``cwd``, seeing also ``readable``: the program
     through each of its links (or the installation it belongs to when it lies in the ``bin/``
-    of one: a directory with a ``lib/`` or a virtual environment's ``pyvenv.cfg``), and each
+    of one: a directory with a ``lib/`` or a virtual environment's ``pyvenv.cfg``; of the
+    user's ``~/.local`` only its ``bin/`` and ``lib/``), and each
     word of the command that names an existing file or directory. Every path is resolved
     (links, ``//``, ``..``) before it is checked, and the resolved path is what is shown:
     ``SandboxError`` where one is the root, lies in ``SPECIAL`` or in a kernel file system
@@ -210,7 +211,7 @@ def view(
     for _ in range(40):  # the chain of links, as the kernel follows it
         home = _installation(hop)
         if home != hop or not os.path.islink(hop):
-            shown.append((command[0], home))
+            shown += [(command[0], part) for part in _installed_parts(home)]
         if not os.path.islink(hop):
             break
         target = _resolved_folders(os.path.join(os.path.dirname(hop), os.readlink(hop)))
@@ -345,6 +346,16 @@ def _installation(program: str) -> str:
     if os.path.basename(folder) == "bin" and installed and prefix not in ("/", _HOME):
         return prefix
     return program
+
+
+def _installed_parts(home: str) -> list[str]:
+    """What a sandbox shows of the installation ``home`` (or the program itself): all of it,
+    but of the user's ``~/.local`` (``pip install --user``) only ``bin/`` and ``lib/``, as its
+    ``share/`` and ``state/`` hold the user's data."""
+    if home != os.path.join(_HOME, ".local"):
+        return [home]
+    parts = (os.path.realpath(os.path.join(home, part)) for part in ("bin", "lib"))
+    return [part for part in parts if os.path.isdir(part)]
 
 
 def _is_system(path: str) -> bool:
