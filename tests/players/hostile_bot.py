@@ -7,6 +7,10 @@ MODE and ARG:
 
 - ``peek PREFIX``: scans its parent's memory (``/proc/PPID/mem``) for PREFIX and 32 hex digits;
 - ``tcp PORT``: connects to 127.0.0.1:PORT;
+- ``unix FOLDER``: connects to the socket ``svc.sock`` of FOLDER (shown to it as a word of its
+  command), sends to it as a datagram from a pair of sockets, makes an ``AF_VSOCK`` socket (to
+  the machine's host, whatever its network namespace; it connects to nothing) and a pair of
+  connected stream sockets (as ``asyncio`` does), and says what each came to;
 - ``read @PATH``, ``list @PATH``: reads a file, lists a folder (the ``@`` keeps the referee
   from taking PATH for a file the command needs);
 - ``env -``: names its environment; ``procenv -``: names the environment of every other
@@ -85,6 +89,43 @@ def tcp(port):
     except OSError as exc:
         return f"refused:{type(exc).__name__}"
     return "connected"
+
+
+def unix(folder):
+    found = {}
+
+    def tried(name, attempt):
+        try:
+            found[name] = attempt()
+        except OSError as exc:
+            found[name] = f"refused:{type(exc).__name__}"
+
+    def stream():
+        with socket.socket(socket.AF_UNIX) as s:
+            s.settimeout(2)
+            s.connect(os.path.join(folder, "svc.sock"))
+            return "connected:" + s.recv(16).decode()
+
+    def datagram():
+        one, two = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+        with one, two:
+            one.sendto(b"hi", os.path.join(folder, "svc.dgram"))
+        return "sent"
+
+    def vsock():
+        socket.socket(getattr(socket, "AF_VSOCK", 40), socket.SOCK_STREAM).close()
+        return "made"
+
+    def pair():
+        one, two = socket.socketpair()
+        with one, two:
+            one.sendall(b"ok")
+            return "made:" + two.recv(2).decode()
+
+    for name, attempt in (("stream", stream), ("datagram", datagram), ("vsock", vsock),
+                          ("pair", pair)):  # fmt: skip
+        tried(name, attempt)
+    return json.dumps(found)
 
 
 def read(path):
@@ -353,7 +394,7 @@ def kill(pattern):
             pass
 
 
-AT_HELLO = {"peek": peek, "tcp": tcp, "read": read, "list": listing, "fork": fork,
+AT_HELLO = {"peek": peek, "tcp": tcp, "unix": unix, "read": read, "list": listing, "fork": fork,
             "limits": lambda _: limits(), "escape": escape, "shared": shared, "hog": hog,
             "ownfs": ownfs,
             "cwd": lambda _: os.getcwd() + ":" + ",".join(sorted(os.listdir("."))),

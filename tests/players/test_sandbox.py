@@ -22,6 +22,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -120,6 +121,50 @@ def test_a_bot_cannot_reach_a_local_listener() -> None:
         port = str(listener.getsockname()[1])
         assert report(hostile("tcp", port, "sandbox=off")) == "connected"
         assert report(hostile("tcp", port)).startswith("refused:")
+
+
+def test_a_bot_reaches_no_socket_in_a_folder_it_is_shown(tmp_path: Path) -> None:
+    """A socket bound in a folder the sandbox shows read-only (a service's, or a helper the
+    bot's author left there) still takes connections and datagrams (a read-only mount does
+    not stop them), and ``AF_VSOCK`` reaches the machine's host whatever the network
+    namespace: the filter lets a program make only internet sockets (its own loopback) and
+    connected pairs of stream sockets, which ``asyncio`` uses."""
+    folder = tmp_path / "service"
+    folder.mkdir()
+    folder.chmod(0o777)
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(str(folder / "svc.sock"))
+    (folder / "svc.sock").chmod(0o777)
+    listener.listen()
+    listener.settimeout(5)
+    datagrams = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    datagrams.bind(str(folder / "svc.dgram"))
+    (folder / "svc.dgram").chmod(0o777)
+
+    def answer() -> None:
+        with contextlib.suppress(OSError):
+            conn, _ = listener.accept()
+            with conn:
+                conn.sendall(b"secret")
+
+    try:
+        for settings in ("sandbox=off", "move=2"):
+            thread = threading.Thread(target=answer, daemon=True)
+            thread.start()
+            found = json.loads(report(hostile("unix", str(folder), settings)))
+            if settings == "sandbox=off":  # the attack is real
+                assert found["stream"] == "connected:secret" and found["datagram"] == "sent"
+                assert found["pair"] == "made:ok"
+            else:
+                assert found["stream"] == "refused:PermissionError", found
+                assert found["datagram"] == "refused:PermissionError", found
+                assert found["vsock"] == "refused:PermissionError", found
+                assert found["pair"] == "made:ok", found
+                listener.close()  # the thread waits no more
+            thread.join(5)
+    finally:
+        listener.close()
+        datagrams.close()
 
 
 def test_a_bot_cannot_read_the_host_s_files_or_list_the_work_tree() -> None:
@@ -770,10 +815,11 @@ def test_a_bot_cannot_make_namespaces_or_mounts_of_its_own() -> None:
                      "unshare": "refused:EPERM"}  # fmt: skip
 
 
-def _filtered(program: bytes, arch: int, number: int, flags: int = 0) -> int:
+def _filtered(program: bytes, arch: int, number: int, flags: int = 0, second: int = 0) -> int:
     """What the classic BPF ``program`` returns for the call ``number`` of ``arch`` whose
-    first argument is ``flags`` (``struct seccomp_data``: nr, arch, ip, args)."""
-    data = struct.pack("=iIQ6Q", number, arch, 0, flags, 0, 0, 0, 0, 0)
+    first arguments are ``flags`` and ``second`` (``struct seccomp_data``: nr, arch, ip,
+    args)."""
+    data = struct.pack("=iIQ6Q", number, arch, 0, flags, second, 0, 0, 0, 0)
     ops = [struct.unpack("=HBBI", program[i : i + 8]) for i in range(0, len(program), 8)]
     pc = 0
     while True:
@@ -791,7 +837,8 @@ def _filtered(program: bytes, arch: int, number: int, flags: int = 0) -> int:
 @pytest.mark.parametrize("machine", ["x86_64", "aarch64"])
 def test_the_seccomp_filter_refuses_namespaces_mounts_and_new_processes(machine: str) -> None:
     """Read as the kernel reads it: every call that makes a namespace or a mount, or reaches
-    another process's memory (``ptrace``, ``process_vm_*``) or the keyrings, is refused
+    another process's memory (``ptrace``, ``process_vm_*``) or the keyrings, or makes a socket
+    that is not an internet one or a connected stream pair, is refused
     (EPERM), ``clone`` runs a thread but not a thread in a new namespace nor a process, and
     an ordinary call (``getpid``) is allowed."""
     arch, clone, numbers = {"x86_64": (0xC000003E, 56, {"unshare": 272, "setns": 308,
@@ -821,6 +868,13 @@ def test_the_seccomp_filter_refuses_namespaces_mounts_and_new_processes(machine:
         assert _filtered(program, arch, clone, thread | flag) == eperm, hex(flag)
     assert _filtered(program, arch, clone, 17) == eperm  # SIGCHLD alone: a new process
     assert _filtered(program, arch, 435) == 0x00050000 | 38  # clone3: ENOSYS
+    sock, pair = {"x86_64": (41, 53), "aarch64": (198, 199)}[machine]
+    for family, said in ((2, allow), (10, allow), (1, eperm), (40, eperm), (16, eperm)):
+        assert _filtered(program, arch, sock, family) == said, family  # inet, inet6 alone
+    for kind, said in ((1, allow), (0x80001, allow), (5, allow), (2, eperm), (3, eperm)):
+        assert _filtered(program, arch, pair, 1, kind) == said, kind  # stream pairs alone
+    for number in (425, 426, 427):  # io_uring makes sockets past the filter
+        assert _filtered(program, arch, number) == eperm, number
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="runs a referee as another user: needs root")

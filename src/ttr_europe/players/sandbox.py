@@ -371,20 +371,23 @@ _MOUNTS = {
     "fspick": 433,
     "mount_setattr": 442,
 }  # fmt: skip (the same on both machines)
+_IO_URING = {"io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427}
 _ARCHES = {  # the audit arch, the numbers of clone and of the calls refused, per machine
     "x86_64": (0xC000003E, 56, {"fork": 57, "vfork": 58, "shmget": 29, "mq_open": 240,
                                 "memfd_create": 319, "memfd_secret": 447, "unshare": 272,
                                 "setns": 308, "mount": 165, "umount2": 166, "pivot_root": 155,
                                 "ptrace": 101, "process_vm_readv": 310,
                                 "process_vm_writev": 311, "add_key": 248,
-                                "request_key": 249, "keyctl": 250, **_MOUNTS}),
+                                "request_key": 249, "keyctl": 250, **_MOUNTS, **_IO_URING}),
     "aarch64": (0xC00000B7, 220, {"shmget": 194, "mq_open": 180, "memfd_create": 279,
                                   "memfd_secret": 447, "unshare": 97, "setns": 268, "mount": 40,
                                   "umount2": 39, "pivot_root": 41, "ptrace": 117,
                                   "process_vm_readv": 270, "process_vm_writev": 271,
                                   "add_key": 217, "request_key": 218, "keyctl": 219,
-                                  **_MOUNTS}),
+                                  **_MOUNTS, **_IO_URING}),
 }  # fmt: skip
+_SOCKETS = {"x86_64": (41, 53), "aarch64": (198, 199)}  # socket, socketpair
+_AF_INET, _AF_INET6, _SOCK_DGRAM = 2, 10, 2  # SOCK_RAW (3) is a datagram socket too for AF_UNIX
 _CLONE3 = 435
 _CLONE_THREAD = 0x10000
 _CLONE_NAMESPACES = 0x7E020000  # CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
@@ -407,8 +410,12 @@ def seccomp_program(machine: str | None = None) -> bytes:
     would hold memory no limit counts), no other process's memory (``ptrace``,
     ``process_vm_readv``, ``process_vm_writev``: EPERM; its parent, bubblewrap's first process,
     has the referee's limits), no keyring (``keyctl``, ``add_key``, ``request_key``: EPERM;
-    it would read the keys of the referee's session keyring, which it inherits). Another
-    machine's calls kill the process.
+    it would read the keys of the referee's session keyring, which it inherits), no socket
+    but an internet one (its own loopback) and a connected pair of stream sockets (``socket``
+    of another family, a ``socketpair`` of datagrams, ``io_uring_*``, which makes sockets
+    past the filter: EPERM; a Unix socket reaches a service whose socket lies in a folder it
+    is shown, read-only or not, and ``AF_VSOCK`` the machine's host). Another machine's calls
+    kill the process.
     ``ValueError`` on a machine without one."""
     machine = machine or os.uname().machine
     if machine not in _ARCHES:
@@ -420,6 +427,13 @@ def seccomp_program(machine: str | None = None) -> bytes:
             (jeq, 0, 1, _CLONE3), (ret, 0, 0, _errno(errno.ENOSYS))]  # fmt: skip
     for number in refused.values():
         code += [(jeq, 0, 1, number), (ret, 0, 0, _errno(errno.EPERM))]
+    sock, pair = _SOCKETS[machine]
+    code += [(jeq, 0, 5, sock), (ld, 0, 0, 16),  # socket: its family, internet or none
+             (jeq, 2, 0, _AF_INET), (jeq, 1, 0, _AF_INET6),
+             (ret, 0, 0, _errno(errno.EPERM)), (ret, 0, 0, _ALLOW),
+             (jeq, 0, 4, pair), (ld, 0, 0, 24),  # socketpair: its type, a stream, connected
+             (jset, 0, 1, _SOCK_DGRAM), (ret, 0, 0, _errno(errno.EPERM)),
+             (ret, 0, 0, _ALLOW)]  # fmt: skip
     code += [(jeq, 0, 5, clone), (ld, 0, 0, 16),  # its flags: a thread, in no new namespace
              (jset, 2, 0, _CLONE_NAMESPACES), (jset, 0, 1, _CLONE_THREAD),
              (ret, 0, 0, _ALLOW), (ret, 0, 0, _errno(errno.EPERM)),
