@@ -20,8 +20,9 @@ MODE and ARG:
   processes; ``keys -``: the keys of its session keyring (the referee's, if it inherits it);
   ``cwd -``: its working folder and what it holds;
 - ``shared MB``: tries to hold MB megabytes outside its address space, in a memfd, in a POSIX
-  shared memory file (``/dev/shm``) and in a SysV segment, and says what each came to and
-  which folders it can write in;
+  shared memory file (``/dev/shm``), in a SysV segment and in SysV message queues (removed
+  after), makes a SysV semaphore set, and says what each came to and which folders it can
+  write in;
 - ``buffers -``: holds what it can in the kernel's buffers of its open files (pipes of 1 MB,
   then connected pairs of sockets) until it may open no more, and says the megabytes held;
 - ``hog MBxN``: N processes (itself and N-1 children, those it can start) each hold as much
@@ -261,6 +262,23 @@ def shared(megabytes):
     else:
         libc.shmctl(shmid, 0, None)  # IPC_RMID
         found["sysv"] = "made"
+    queues, held, message = [], 0, ctypes.create_string_buffer(8 + 8192)
+    message[0] = 1  # its type, then 8 kB of text
+    while held < size:
+        queue = libc.msgget(0, 0o1600)
+        if queue < 0:
+            break
+        queues.append(queue)
+        while held < size and libc.msgsnd(queue, message, 8192, 0o4000) == 0:  # IPC_NOWAIT
+            held += 8192
+    said = f"held:{held >> 20}" if queues else f"refused:{os.strerror(ctypes.get_errno())}"
+    for queue in queues:
+        libc.msgctl(queue, 0, None)  # IPC_RMID
+    found["messages"] = said
+    semid = libc.semget(0, 1000, 0o1600)
+    found["semaphores"] = "made" if semid >= 0 else f"refused:{os.strerror(ctypes.get_errno())}"
+    if semid >= 0:
+        libc.semctl(semid, 0, 0)  # IPC_RMID
     found["writable"] = []
     for folder in ("/", "/dev", "/dev/shm", "/etc", "/tmp", os.path.dirname(__file__)):
         with contextlib.suppress(OSError):

@@ -535,15 +535,19 @@ def test_a_bot_cannot_start_processes_without_end() -> None:
 
 
 def test_a_bot_cannot_hold_memory_outside_its_address_space() -> None:
-    """1 GB in a memfd (no mapping, so no address space), in /dev/shm or in SysV shared
-    memory, under the default memory cap: each refused at once, nothing held on the host (a
-    trusted program holds 16 MB of each, so the attempt is real); nothing is writable but the
-    size-capped /tmp (the sandbox's own root and /dev are read-only)."""
+    """1 GB in a memfd (no mapping, so no address space), in /dev/shm, in SysV shared
+    memory or in SysV message queues (a namespace of its own allows 32000 of 16 kB), and a
+    SysV semaphore set, under the default memory cap: each refused at once, nothing held on
+    the host (a trusted program holds 16 MB of each, so the attempt is real); nothing is
+    writable but the size-capped /tmp (the sandbox's own root and /dev are read-only)."""
     trusted = json.loads(report(hostile("shared", "16", "sandbox=off")))
     assert trusted["memfd"] == "held:16" and trusted["sysv"] == "made", trusted
+    assert trusted["messages"] == "held:16" and trusted["semaphores"] == "made", trusted
     found = json.loads(report(hostile("shared", "1024")))
     assert found["memfd"] == "refused:PermissionError", found
     assert found["sysv"] == "refused:Operation not permitted", found
+    assert found["messages"] == "refused:Operation not permitted", found
+    assert found["semaphores"] == "refused:Operation not permitted", found
     assert found["posix"].startswith("refused:") and found["writable"] == ["/tmp"], found
 
 

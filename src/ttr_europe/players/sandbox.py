@@ -373,13 +373,15 @@ _MOUNTS = {
 }  # fmt: skip (the same on both machines)
 _IO_URING = {"io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427}
 _ARCHES = {  # the audit arch, the numbers of clone and of the calls refused, per machine
-    "x86_64": (0xC000003E, 56, {"fork": 57, "vfork": 58, "shmget": 29, "mq_open": 240,
+    "x86_64": (0xC000003E, 56, {"fork": 57, "vfork": 58, "shmget": 29, "msgget": 68,
+                                "semget": 64, "mq_open": 240,
                                 "memfd_create": 319, "memfd_secret": 447, "unshare": 272,
                                 "setns": 308, "mount": 165, "umount2": 166, "pivot_root": 155,
                                 "ptrace": 101, "process_vm_readv": 310,
                                 "process_vm_writev": 311, "add_key": 248,
                                 "request_key": 249, "keyctl": 250, **_MOUNTS, **_IO_URING}),
-    "aarch64": (0xC00000B7, 220, {"shmget": 194, "mq_open": 180, "memfd_create": 279,
+    "aarch64": (0xC00000B7, 220, {"shmget": 194, "msgget": 186, "semget": 190,
+                                  "mq_open": 180, "memfd_create": 279,
                                   "memfd_secret": 447, "unshare": 97, "setns": 268, "mount": 40,
                                   "umount2": 39, "pivot_root": 41, "ptrace": 117,
                                   "process_vm_readv": 270, "process_vm_writev": 271,
@@ -400,23 +402,27 @@ def _errno(number: int) -> int:
 
 def seccomp_program(machine: str | None = None) -> bytes:
     """The seccomp filter of every sandbox (a classic BPF program, as ``bwrap --seccomp``
-    reads it): what would hold memory or processor time outside the per-process limits is
-    refused. No new process (``fork``, ``vfork``, a ``clone`` that is not a thread or makes a
-    namespace: EPERM; ``clone3``: ENOSYS, so the C library falls back on ``clone``), no
-    anonymous or shared memory files (``memfd_create``, ``memfd_secret``, SysV ``shmget``,
-    POSIX ``mq_open``: EPERM), no namespace or mount of its own (``unshare``, ``setns``,
-    ``mount``, ``umount2``, ``pivot_root``, ``open_tree``, ``move_mount``, ``fsopen``,
-    ``fsconfig``, ``fsmount``, ``fspick``, ``mount_setattr``: EPERM; a file system it mounted
-    would hold memory no limit counts), no other process's memory (``ptrace``,
-    ``process_vm_readv``, ``process_vm_writev``: EPERM; its parent, bubblewrap's first process,
-    has the referee's limits), no keyring (``keyctl``, ``add_key``, ``request_key``: EPERM;
-    it would read the keys of the referee's session keyring, which it inherits), no socket
-    but an internet one (its own loopback) and a connected pair of stream sockets (``socket``
-    of another family, a ``socketpair`` of datagrams, ``io_uring_*``, which makes sockets
-    past the filter: EPERM; a Unix socket reaches a service whose socket lies in a folder it
-    is shown, read-only or not, and ``AF_VSOCK`` the machine's host). Another machine's calls
-    kill the process.
-    ``ValueError`` on a machine without one."""
+    reads it): what would hold memory or processor time outside the per-process limits, or
+    reach out of the sandbox, is refused (EPERM unless said):
+
+    - a new process: ``fork``, ``vfork``, a ``clone`` that is not a thread or makes a
+      namespace; ``clone3`` (ENOSYS, so the C library falls back on ``clone``);
+    - memory no address space counts: ``memfd_create``, ``memfd_secret``, POSIX ``mq_open``,
+      SysV ``shmget``, ``msgget`` and ``semget`` (its IPC namespace would let it hold 500 MB
+      in message queues);
+    - a namespace or a mount of its own (a file system it mounted would hold memory no limit
+      counts): ``unshare``, ``setns``, ``mount``, ``umount2``, ``pivot_root``, ``open_tree``,
+      ``move_mount``, ``fsopen``, ``fsconfig``, ``fsmount``, ``fspick``, ``mount_setattr``;
+    - another process's memory (its parent, bubblewrap's first process, has the referee's
+      limits): ``ptrace``, ``process_vm_readv``, ``process_vm_writev``;
+    - a keyring (it inherits the referee's session keyring): ``keyctl``, ``add_key``,
+      ``request_key``;
+    - a socket but an internet one (its own loopback) or a connected pair of stream sockets:
+      a Unix socket reaches a service whose socket lies in a folder it is shown, read-only
+      or not, ``AF_VSOCK`` the machine's host; and ``io_uring_*``, which makes sockets past
+      the filter.
+
+    Another machine's calls kill the process. ``ValueError`` on a machine without one."""
     machine = machine or os.uname().machine
     if machine not in _ARCHES:
         raise ValueError(f"no seccomp filter for {machine} (x86_64, aarch64)")
