@@ -83,18 +83,25 @@ async def _catalog(request: Any) -> Response:
     return JSONResponse(catalog_json(lang), headers=headers)
 
 
-def _take(held: dict[str | None, int], address: str | None, most: int) -> bool:
-    """Count one more socket from ``address`` unless it holds ``most`` already."""
-    if held.get(address, 0) >= most:
-        return False
-    held[address] = held.get(address, 0) + 1
-    return True
+class Quota:
+    """What each address holds of something the server has a fixed amount of (connections,
+    WebSockets), at most ``most`` each, so that one client cannot hold it all."""
 
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.held: dict[str | None, int] = {}
 
-def _give_back(held: dict[str | None, int], address: str | None) -> None:
-    held[address] -= 1
-    if not held[address]:
-        del held[address]
+    def take(self, address: str | None) -> bool:
+        """Count one more for ``address``; False (nothing counted) when it holds ``most``."""
+        if self.held.get(address, 0) >= self.most:
+            return False
+        self.held[address] = self.held.get(address, 0) + 1
+        return True
+
+    def give_back(self, address: str | None) -> None:
+        self.held[address] -= 1
+        if not self.held[address]:
+            del self.held[address]
 
 
 def create_app(
@@ -111,7 +118,7 @@ def create_app(
     the_hub = hub if hub is not None else Hub(make_match)
 
     outboxes: dict[Client, Outbox] = {}
-    per_address: dict[str | None, int] = {}  # open WebSockets by the address they come from
+    per_address = Quota(max_per_address)  # open WebSockets by the address they come from
 
     def post(target: Client, doc: dict[str, Any]) -> None:
         """Queue a document for a tab; a tab too far behind is let go (it may come back)."""
@@ -161,13 +168,13 @@ def create_app(
         # sockets, then the hub's limits on new matches, are each address's before the server's
         peer = websocket.client
         address = None if peer is None else peer.host
-        if len(outboxes) >= max_sockets or not _take(per_address, address, max_per_address):
+        if len(outboxes) >= max_sockets or not per_address.take(address):
             await websocket.close(1013)  # before the handshake: HTTP 403, try again later
             return
         try:
             await serve(websocket, address)
         finally:
-            _give_back(per_address, address)
+            per_address.give_back(address)
 
     async def serve(websocket: WebSocket, address: str | None) -> None:
         await websocket.accept()

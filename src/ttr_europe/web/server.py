@@ -32,7 +32,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 
-from .app import WS_MAX_BYTES
+from .app import WS_MAX_BYTES, Quota
 
 HEADER_TIMEOUT = 10.0
 KEEP_ALIVE = 5
@@ -47,27 +47,22 @@ class Peers:
     A connection is counted from its HTTP start until it closes, a WebSocket's included."""
 
     def __init__(self, most: int | None) -> None:
-        self.most = most
-        self.counts: dict[str, int] = {}
+        self.quota = None if most is None else Quota(most)
         self.held: dict[asyncio.BaseTransport, str] = {}
 
     def admit(self, transport: asyncio.BaseTransport, peer: tuple[str, int] | None) -> bool:
         """Count a new connection from ``peer``; False (not counted) when its address is full."""
-        if self.most is None or peer is None:
+        if self.quota is None or peer is None:
             return True
-        address = peer[0]
-        if self.counts.get(address, 0) >= self.most:
+        if not self.quota.take(peer[0]):
             return False
-        self.counts[address] = self.counts.get(address, 0) + 1
-        self.held[transport] = address
+        self.held[transport] = peer[0]
         return True
 
     def release(self, transport: asyncio.BaseTransport) -> None:
         address = self.held.pop(transport, None)
-        if address is not None:
-            self.counts[address] -= 1
-            if not self.counts[address]:
-                del self.counts[address]
+        if address is not None and self.quota is not None:
+            self.quota.give_back(address)
 
 
 class HeaderDeadline(H11Protocol):
