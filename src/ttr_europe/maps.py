@@ -106,8 +106,7 @@ def load_map_file(path: str | PathLike[str]) -> Map:
     check_path(path, "load_map_file")
     file = Path(path)
     try:
-        with file.open("rb") as f:
-            data = f.read(4 * MAX_TEXT + 1)  # a character is at most 4 bytes of UTF-8
+        data = read_file(file, 4 * MAX_TEXT + 1)  # a character is at most 4 bytes of UTF-8
         text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError(f"cannot read the file: {exc}", source=str(file)) from None
@@ -389,6 +388,30 @@ _VARIANT_INTS = (
     "trains", "stations", "station_points", "hand", "face_up", "reset_locomotives", "deal_long",
     "deal_regular", "keep_initial", "draw_tickets", "keep_drawn", "double_routes_min_players",
 )  # fmt: skip
+
+
+def read_file(path: str | PathLike[str], limit: int) -> bytes:
+    """At most ``limit`` bytes of the file at ``path``. A named pipe is opened without waiting
+    for a writer (one without a writer reads as empty, where a plain ``open`` would wait for
+    ever), and a device is refused (a terminal waits for a person, ``/dev/zero`` never ends)."""
+    import errno
+    import os
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
+        if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+            raise DataError("not a file but a device", source=os.fspath(path))
+        os.set_blocking(fd, True)
+        f = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with f:
+        return f.read(limit)
 
 
 def check_path(value: object, function: str) -> None:

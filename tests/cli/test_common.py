@@ -5,12 +5,17 @@ or by file."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import threading
+import time
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from ttr_europe.cli import main
 from ttr_europe.cli.common import (
     MAX_COUNT,
     int_between,
@@ -21,7 +26,7 @@ from ttr_europe.cli.common import (
     seed_int,
 )
 from ttr_europe.errors import DataError, UsageError
-from ttr_europe.maps import data_files
+from ttr_europe.maps import data_files, load_map_file
 
 
 def test_int_between_reads_decimal_integers_in_its_range() -> None:
@@ -79,3 +84,54 @@ def test_open_map_takes_a_shipped_name_or_a_json_file(tmp_path: Path) -> None:
         open_map("atlantis")
     with pytest.raises(DataError, match="cannot read"):
         open_map(str(tmp_path / "none.json"))
+
+
+def _unblock_later(fifo: Path, after: float) -> threading.Thread:
+    """Open ``fifo``'s writing end after ``after`` seconds and close it at once, so that a
+    reader still waiting in ``open`` gets the end of the file instead of waiting for ever."""
+
+    def write() -> None:
+        time.sleep(after)
+        with contextlib.suppress(OSError):  # raised when no reader waits any more
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+
+    thread = threading.Thread(target=write, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["replay", "{fifo}"],
+        ["play", "--resume", "{fifo}"],
+        ["info", "{fifo}.json"],
+        ["play", "--map", "{fifo}.json"],
+    ],
+)
+def test_a_named_pipe_without_a_writer_is_one_line_at_once(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A pipe that no program writes (a file in an archive can be one) ends the command with
+    one line at once: a plain ``open`` waits for a writer for ever."""
+    fifo = tmp_path / "game"
+    os.mkfifo(fifo)
+    os.mkfifo(f"{fifo}.json")
+    words = [word.format(fifo=fifo) for word in argv]
+    rescuer = _unblock_later(Path(words[-1]), after=5)
+    started = time.monotonic()
+    assert main(words) == 2
+    assert time.monotonic() - started < 2.5
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{words[-1]}: $: not valid JSON" in err
+    rescuer.join()
+
+
+def test_a_device_is_refused_naming_it(tmp_path: Path) -> None:
+    """``/dev/zero`` never ends and a terminal waits for a person: neither is read."""
+    with pytest.raises(DataError, match="/dev/zero: \\$: not a file but a device"):
+        read_text("/dev/zero")
+    with pytest.raises(DataError, match="/dev/null: \\$: not a file but a device"):
+        load_map_file("/dev/null")
+    with pytest.raises(IsADirectoryError):
+        read_text(str(tmp_path))

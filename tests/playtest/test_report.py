@@ -214,3 +214,22 @@ def test_write_report_writes_the_figures_the_page_and_the_pictures(
             image.open(png).convert("RGB").quantize(colors=256).save(
                 Path(pictures) / png.name, optimize=True
             )
+
+
+def test_a_link_in_the_report_folder_is_replaced_not_written_through(
+    result: Any, tmp_path: Path
+) -> None:
+    """A folder received from someone else may hold ``report.html`` as a link to a file of the
+    user's: the report replaces the link and the file is left as it was."""
+    out = tmp_path / "report"
+    out.mkdir()
+    victim = tmp_path / "precious.txt"
+    victim.write_text("mine")
+    (out / "report.html").symlink_to(victim)
+    (out / "figures.json").symlink_to(tmp_path / "absent.json")
+    write_report(result.map, result.figures(), out, png=False)
+    assert victim.read_text() == "mine" and not (tmp_path / "absent.json").exists()
+    assert not (out / "report.html").is_symlink()
+    assert (out / "report.html").read_text().startswith("<!DOCTYPE html>")
+    assert json.loads((out / "figures.json").read_text()) == result.figures()
+    assert not list(out.glob(".*"))  # no spare file left behind

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -352,3 +354,27 @@ def test_every_row_a_run_writes_passes_its_checks(tmp_path: Path) -> None:
         again = simulate(bots, games=6, players=players, map="europe", seed=3, out=str(out),
                          backend="serial", record=record, resume=True)  # fmt: skip
         assert (again.resumed, again.played) == (6, 0)
+
+
+def test_a_results_file_that_is_no_regular_file_is_refused_naming_it(tmp_path: Path) -> None:
+    """A device (``/dev/zero`` would be read without end, a ``MemoryError``) or a pipe (waited
+    on for ever), as ``--out``, resumed or read back, is one error naming the file."""
+    fifo = tmp_path / "rows.jsonl"
+    os.mkfifo(fifo)
+
+    # were the pipe waited on, a writer that comes and goes ends the wait: the test then fails
+    def come_and_go() -> None:
+        with contextlib.suppress(OSError):  # no reader waits
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+
+    rescuer = threading.Timer(5, come_and_go)
+    rescuer.start()
+    try:
+        for out in (str(fifo), "/dev/null"):
+            for resume in (False, True):
+                with pytest.raises(SimulationError, match=f"^{out}: not a regular file$"):
+                    simulate(BOTS, games=1, out=out, resume=resume, **SETTINGS)
+            with pytest.raises(SimulationError, match=f"^{out}: not a regular file$"):
+                read_rows(out)
+    finally:
+        rescuer.cancel()

@@ -16,7 +16,7 @@ from ..errors import DataError
 from ..errors import UsageError as UsageError  # noqa: PLC0414 (re-exported from its old home)
 from ..i18n import LANGUAGES, N_, NP_, Phrase, Phrasebook, Translator, from_environment, language
 from ..jsonio import MAX_TEXT
-from ..maps import check_path, load_map, load_map_file
+from ..maps import check_path, load_map, load_map_file, read_file
 
 
 @attrs.frozen
@@ -71,8 +71,7 @@ def read_text(path: str) -> str:
     """The text of a UTF-8 file of at most ``MAX_TEXT`` characters; anything else is a
     ``DataError`` naming the file (never a ``UnicodeDecodeError`` or a huge read)."""
     check_path(path, "read")
-    with open(path, "rb") as f:
-        data = f.read(4 * MAX_TEXT + 1)  # a character is at most 4 bytes of UTF-8
+    data = read_file(path, 4 * MAX_TEXT + 1)  # a character is at most 4 bytes of UTF-8
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

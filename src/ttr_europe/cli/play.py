@@ -204,11 +204,15 @@ def _seated(args: argparse.Namespace) -> tuple[Match, str | None, list[int], boo
             deal.bot_seed(DEMO_SEED),
             bool(strangers),
         )
-    match = Match.new(open_map(args.map), args.variant, players, seed, seats, bot_seed=bot_seed)
     map_data = None
-    if args.map.endswith(".json"):  # as open_map reads it
-        with open(args.map, encoding="utf-8") as f:
-            map_data = f.read()
+    if args.map.endswith(".json"):  # as open_map reads it, read once: the record keeps this text
+        from ..maps import parse_map
+
+        map_data = read_text(args.map)
+        board = parse_map(map_data, source=args.map)
+    else:
+        board = open_map(args.map)
+    match = Match.new(board, args.variant, players, seed, seats, bot_seed=bot_seed)
     return match, map_data, humans, secret
 
 

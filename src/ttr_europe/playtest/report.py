@@ -18,8 +18,11 @@ Everything is drawn from the figures document alone, so the same figures give th
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import os
+import secrets
 from collections.abc import Callable, Sequence
 from html import escape
 from pathlib import Path
@@ -742,13 +745,27 @@ def write_files(out: Path, files: Sequence[tuple[str, str]], png: bool) -> list[
     CairoSVG allow; the paths written, in order."""
     written = []
     for name, text in files:
-        path = out / name
-        path.write_text(text, "utf-8")
-        written.append(path)
+        written.append(_replace(out, name, text.encode("utf-8")))
         if png and name.endswith(".svg"):
             data = png_of(text)
             if data is not None:
-                path = path.with_suffix(".png")
-                path.write_bytes(data)
-                written.append(path)
+                written.append(_replace(out, name[: -len(".svg")] + ".png", data))
     return written
+
+
+def _replace(out: Path, name: str, data: bytes) -> Path:
+    """Put ``data`` at ``out / name`` by writing a new file and renaming it there: whatever
+    held that name (a symbolic link to a file outside the folder, in a folder received from
+    someone else) is replaced, never written through."""
+    path = out / name
+    spare = out / f".{name}.{secrets.token_hex(6)}.tmp"
+    fd = os.open(spare, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(spare, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(spare)
+        raise
+    return path

@@ -19,6 +19,7 @@ import hashlib
 import json
 import math
 import os
+import stat
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -272,6 +273,7 @@ def open_store(
     except OSError as exc:
         raise SimulationError(f"{file}: cannot open: {exc.strerror}") from None
     try:
+        _regular(fd, file)
         _lock(fd, file)
         data = _read_all(fd)
         if not data:  # the header waits for the first row: a run that fails to start
@@ -299,9 +301,16 @@ def read_rows(path: str | os.PathLike[str]) -> tuple[dict[str, Any], list[GameRe
     """The header document and the complete rows of a results file (for analysis)."""
     file = Path(path)
     try:
-        data = file.read_bytes()
+        fd = os.open(file, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # a pipe: never wait
     except OSError as exc:
         raise SimulationError(f"{file}: cannot read: {exc.strerror}") from None
+    try:
+        _regular(fd, file)
+        data = _read_all(fd)
+    except OSError as exc:
+        raise SimulationError(f"{file}: cannot read: {exc.strerror}") from None
+    finally:
+        os.close(fd)
     lines = data.split(b"\n")[:-1]  # the last piece is empty or half-written
     if not lines:
         raise SimulationError(f"{file}: not a results file of ttr_europe (no header line)")
@@ -329,6 +338,13 @@ def _lock(fd: int, file: Path) -> None:
         fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         raise SimulationError(f"{file} is being written by another run") from None
+
+
+def _regular(fd: int, file: Path) -> None:
+    """Refuse a results file that is not a regular file: ``/dev/zero`` would be read without
+    end, a pipe waited on for ever, and neither can be locked, cut back or resumed."""
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        raise SimulationError(f"{file}: not a regular file")
 
 
 def _read_all(fd: int) -> bytes:
