@@ -25,6 +25,7 @@ from ttr_europe import (  # noqa: E402
     new_game,
 )
 from ttr_europe.cards import Cards  # noqa: E402
+from ttr_europe.errors import BadArgumentError, MalformedActionError  # noqa: E402
 from ttr_europe.rl import (  # noqa: E402
     PublicHands,
     determinize_with_memory,
@@ -91,3 +92,37 @@ def test_worlds_sampled_with_memory_keep_the_known_cards(seed: int, world_seed: 
             if checked == 5:
                 break
     assert checked > 0
+
+
+def _forged(counts: tuple[int, ...]) -> Cards:
+    return tuple.__new__(Cards, counts)
+
+
+@pytest.mark.parametrize(
+    ("action", "match"),
+    [
+        (DrawFaceUp(-1), "no face-up slot -1"),  # would remember slot 4's card
+        (DrawFaceUp(5), "no face-up slot 5"),
+        (DrawFaceUp(True), "must be int"),  # would remember slot 1's card
+        (ClaimRoute("Amsterdam-Bruxelles", _forged((-5,) * 9)), "negative"),  # would add 45 cards
+        ("draw 1", "not an action"),
+    ],
+)
+def test_memory_refuses_what_is_not_an_action(action: object, match: str) -> None:
+    """A malformed action is refused by name, not remembered as cards a seat never took."""
+    state = scenario(hands={0: "3red"}, row="red blue loco red green")
+    memory = PublicHands.start(2)
+    with pytest.raises(MalformedActionError, match=match):
+        memory.after(state, action)  # type: ignore[arg-type]
+
+
+def test_memory_refuses_a_position_it_does_not_fit() -> None:
+    state = scenario(hands={0: "3red"}, row="red blue loco red green")
+    with pytest.raises(BadArgumentError, match="GameState or a View, got None"):
+        PublicHands.start(2).after(None, DrawFaceUp(0))  # type: ignore[arg-type]
+    with pytest.raises(BadArgumentError, match="the memory has 3 seats, the position 2"):
+        PublicHands.start(3).after(state, DrawFaceUp(0))
+    with pytest.raises(BadArgumentError, match="the memory has 1 seats, the position 2"):
+        determinize_with_memory(state, 0, PublicHands.start(1), random.Random(1))
+    with pytest.raises(BadArgumentError, match="memory must be a PublicHands"):
+        determinize_with_memory(state, 0, "memory", random.Random(1))  # type: ignore[arg-type]

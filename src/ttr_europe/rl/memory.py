@@ -15,9 +15,19 @@ import random
 
 import attrs
 
-from ..actions import Action, BuildStation, ClaimRoute, DrawFaceUp, PayTunnel, WithdrawTunnel
+from ..actions import (
+    ACTION_TYPES,
+    Action,
+    BuildStation,
+    ClaimRoute,
+    DrawFaceUp,
+    PayTunnel,
+    WithdrawTunnel,
+    malformed,
+)
 from ..board import Map
 from ..cards import Cards, _make
+from ..errors import BadArgumentError, MalformedActionError, kind_of
 from ..state import NO_CARD, GameState
 from ..views import View, determinize, observe
 
@@ -37,11 +47,38 @@ class PublicHands:
         """Nothing known yet: the starting hands are dealt face down (R6)."""
         return cls((Cards(),) * players)
 
+    def check(self, position: object, function: str) -> None:
+        """``position`` is a state or a view with as many seats as this memory."""
+        if type(position) is not GameState and type(position) is not View:
+            raise BadArgumentError(
+                f"{function}: the position must be a GameState or a View, got {kind_of(position)}",
+                argument="position",
+            )
+        if len(self.cards) != len(position.players):
+            raise BadArgumentError(
+                f"{function}: the memory has {len(self.cards)} seats, the position "
+                f"{len(position.players)}",
+                argument="memory",
+            )
+
     def after(self, before: GameState | View, action: Action) -> PublicHands:
-        """The memory once ``action`` is played in ``before`` (a state or any seat's view)."""
+        """The memory once ``action`` is played in ``before`` (a state or any seat's view).
+
+        A position of another player count, or an action that is not one (a face-up slot
+        outside the row, a forged payment), is refused with a typed error rather than
+        remembered as cards a seat never took.
+        """
+        self.check(before, "PublicHands.after")
+        if type(action) not in ACTION_TYPES:
+            raise MalformedActionError("input", f"not an action: {action!r}")
+        why = malformed(action)
+        if why is not None:
+            raise MalformedActionError("input", why, action)
         seat = before.current
         known = self.cards[seat]
         if isinstance(action, DrawFaceUp):
+            if not 0 <= action.slot < len(before.row):
+                raise MalformedActionError("input", f"no face-up slot {action.slot!r}", action)
             kind = before.row[action.slot]
             if kind == NO_CARD:
                 return self
@@ -71,6 +108,12 @@ def determinize_with_memory(
     places (the pile and the unknown part of each other hand), then they go back to their
     hands: a uniform draw among the worlds that agree with the view and the memory.
     """
+    if type(memory) is not PublicHands:
+        raise BadArgumentError(
+            f"determinize_with_memory: memory must be a PublicHands, got {kind_of(memory)}",
+            argument="memory",
+        )
+    memory.check(source, "determinize_with_memory")
     view = source if isinstance(source, View) else observe(source, seat)
     aside = [Cards() if p.seat == seat else memory.cards[p.seat] for p in view.players]
     if not any(c.total for c in aside):
