@@ -23,13 +23,16 @@ from ttr_europe import (  # noqa: E402
     new_game,
 )
 from ttr_europe.cards import FULL_DECK  # noqa: E402
+from ttr_europe.errors import BadArgumentError  # noqa: E402
 from ttr_europe.rl import (  # noqa: E402
     ENCODING_VERSION,
     PublicHands,
+    action_mask,
     encode,
     encode_view,
     layout_for,
 )
+from ttr_europe.rl.encoding import encoder_for  # noqa: E402
 from ttr_europe.testing import cards, scenario  # noqa: E402
 from ttr_europe.views import observe  # noqa: E402
 
@@ -218,10 +221,35 @@ def test_views_that_cannot_be_encoded_are_refused() -> None:
     with pytest.raises(SetupError, match="spectator"):
         encode_view(observe(state, None))
     usa = new_game("usa", "base", 2, seed=1)
-    from ttr_europe.rl.encoding import encoder_for
-
     with pytest.raises(SetupError, match="usa/base, not europe/base"):
         encoder_for(state.map, "base").encode_view(observe(usa, 0))
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda s: encode(None, 0), "encode: state must be a GameState, got None"),  # type: ignore[arg-type]
+        (lambda s: encode(observe(s, 0), 0), "encode: state must be a GameState, got a View"),  # type: ignore[arg-type]
+        (encode_view, "encode_view: view must be a View, got a GameState"),  # type: ignore[arg-type]
+        (lambda s: encode_view(observe(s, 0), map=7), "map must be a map name or a Map"),  # type: ignore[arg-type]
+        (lambda s: encode(s, 0, PublicHands.start(2)), "PublicHands of 3 seats, got one of 2"),
+        (lambda s: encode(s, 0, PublicHands.start(5)), "PublicHands of 3 seats, got one of 5"),
+        (lambda s: encode(s, 0, "memory"), "PublicHands of 3 seats, got a str"),  # type: ignore[arg-type]
+        (lambda s: encode_view(observe(s, 1), PublicHands.start(2)), "PublicHands of 3 seats"),
+        (lambda s: encoder_for(s.map, "base").encode(s, 0, out=np.zeros(3, np.float32)),
+         "out must be a float32 vector"),
+        (lambda s: encoder_for(s.map, "base").encode(s, 0, out=np.zeros(1645)),
+         "out must be a float32 vector"),
+        (lambda s: action_mask(None), "action_mask: state must be a GameState, got None"),  # type: ignore[arg-type]
+        (lambda s: action_mask(s, "codec"), "codec must be an ActionCodec or None, got a str"),  # type: ignore[arg-type]
+    ],
+)  # fmt: skip
+def test_wrong_arguments_are_named_not_met_deep_inside(call, match: str) -> None:
+    """Every public entry point of ``rl`` answers a wrong argument with a typed error
+    (docs/robustness.md), not an AttributeError or IndexError from inside."""
+    state = new_game("europe", "base", 3, seed=1)
+    with pytest.raises(BadArgumentError, match=match):
+        call(state)
 
 
 def test_full_deck_bounds_the_card_parts() -> None:

@@ -30,9 +30,10 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from .._guards import check_map, not_a_state
 from ..board import Map
 from ..cards import FULL_DECK, KINDS
-from ..errors import SetupError
+from ..errors import BadArgumentError, SetupError, kind_of
 from ..maps import load_map
 from ..rules import TUNNEL_REVEAL
 from ..state import NO_CARD, NO_OWNER, GameState, Phase
@@ -185,6 +186,8 @@ class Encoder:
         ``memory`` adds what the seat remembers (zeros without it); ``out`` is filled in place
         when given (it must be a float32 vector of ``layout.size``).
         """
+        if type(state) is not GameState:
+            raise not_a_state(state, "encode")
         lay = self.layout
         at = self._at
         rules = state.rules
@@ -248,6 +251,8 @@ class Encoder:
 
         ``encode_view(observe(state, seat), memory)`` equals ``encode(state, seat, memory)``.
         """
+        if type(view) is not View:
+            raise _not_a_view(view)
         lay = self.layout
         at = self._at
         board = lay.map
@@ -332,6 +337,12 @@ class Encoder:
         at = self._at
         if memory is None:
             dense += self._empty_memory
+        elif type(memory) is not PublicHands or len(memory.cards) != n:
+            got = f"one of {len(memory.cards)}" if type(memory) is PublicHands else kind_of(memory)
+            raise BadArgumentError(
+                f"encode: memory must be None or a PublicHands of {n} seats, got {got}",
+                argument="memory",
+            )
         else:
             known = memory.cards
             for k in range(n):
@@ -357,6 +368,13 @@ class Encoder:
         base = at["row"]
         for slot, kind in enumerate(source.row):
             ones.append(base + slot * ROW_KINDS + (KINDS if kind == NO_CARD else kind))
+        if out is not None and (
+            type(out) is not np.ndarray or out.dtype != np.float32 or out.shape != (lay.size,)
+        ):
+            raise BadArgumentError(
+                f"encode: out must be a float32 vector of {lay.size}, got {kind_of(out)}",
+                argument="out",
+            )
         obs = np.zeros(lay.size, np.float32) if out is None else out
         if out is not None:
             obs[lay.dense :] = 0.0
@@ -369,6 +387,12 @@ _NO_TUNNEL = [0] * (2 * KINDS + 1)
 
 
 @cache
+def _not_a_view(value: object) -> BadArgumentError:
+    return BadArgumentError(
+        f"encode_view: view must be a View, got {kind_of(value)}", argument="view"
+    )
+
+
 def encoder_for(board: Map, variant: str) -> Encoder:
     """The shared encoder of a map and variant."""
     return Encoder(layout_for(board, variant))
@@ -376,6 +400,8 @@ def encoder_for(board: Map, variant: str) -> Encoder:
 
 def encode(state: GameState, seat: int, memory: PublicHands | None = None) -> Obs:
     """The observation vector of ``seat`` in ``state`` (see ``Encoder.encode``)."""
+    if type(state) is not GameState:
+        raise not_a_state(state, "encode")
     return encoder_for(state.rules.map, state.rules.variant.id).encode(state, seat, memory)
 
 
@@ -384,5 +410,8 @@ def encode_view(view: View, memory: PublicHands | None = None, *, map: Map | Non
 
     ``map`` is needed only for a view of a map that is not shipped.
     """
+    if type(view) is not View:
+        raise _not_a_view(view)
+    check_map(map, "encode_view", optional=True)
     board = load_map(view.map) if map is None else map
     return encoder_for(board, view.variant).encode_view(view, memory)
