@@ -242,6 +242,7 @@ def test_views_that_cannot_be_encoded_are_refused() -> None:
          "out must be a float32 vector"),
         (lambda s: action_mask(None), "action_mask: state must be a GameState, got None"),  # type: ignore[arg-type]
         (lambda s: action_mask(s, "codec"), "codec must be an ActionCodec or None, got a str"),  # type: ignore[arg-type]
+        (lambda s: encode_view([1]), "encode_view: view must be a View, got a list"),  # type: ignore[arg-type]
     ],
 )  # fmt: skip
 def test_wrong_arguments_are_named_not_met_deep_inside(call, match: str) -> None:
@@ -250,6 +251,12 @@ def test_wrong_arguments_are_named_not_met_deep_inside(call, match: str) -> None
     state = new_game("europe", "base", 3, seed=1)
     with pytest.raises(BadArgumentError, match=match):
         call(state)
+
+
+def test_one_encoder_serves_a_map_and_variant() -> None:
+    """Building an encoder costs its layout: every call for a map and variant shares one."""
+    board = load_map("europe")
+    assert encoder_for(board, "base") is encoder_for(board, "base")
 
 
 def test_full_deck_bounds_the_card_parts() -> None:

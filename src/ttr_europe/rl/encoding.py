@@ -386,13 +386,13 @@ class Encoder:
 _NO_TUNNEL = [0] * (2 * KINDS + 1)
 
 
-@cache
 def _not_a_view(value: object) -> BadArgumentError:
     return BadArgumentError(
         f"encode_view: view must be a View, got {kind_of(value)}", argument="view"
     )
 
 
+@cache
 def encoder_for(board: Map, variant: str) -> Encoder:
     """The shared encoder of a map and variant."""
     return Encoder(layout_for(board, variant))
