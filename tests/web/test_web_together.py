@@ -663,7 +663,8 @@ def test_the_lobby_invites_and_the_hand_over_speak_the_browsers_language(
 
 def test_the_lobby_fits_a_phones_width_in_every_language(browser: Any) -> None:
     """On a 360 px phone the lobby's form, its seats' choices (their longest option is a bot's
-    description), the invite links and the public matches' table stay inside the screen: nothing to scroll sideways."""
+    description), the invite links and the public matches' table stay inside the screen:
+    nothing to scroll sideways."""
     with serving(SERVER_DEAL) as server:
         for lang in ("en", "pt", "ru", "ro"):
             context = browser.new_context(viewport={"width": 360, "height": 740}, locale=lang)
