@@ -659,3 +659,22 @@ def test_the_lobby_invites_and_the_hand_over_speak_the_browsers_language(
         # the invited seat, not named, is "Player 2" in the players' table, in the language
         assert tr.t("Player {n}", n=2) in page.locator("#players").inner_text()
         context.close()
+
+
+def test_the_lobby_fits_a_phones_width_in_every_language(browser: Any) -> None:
+    """On a 360 px phone the lobby's form, its seats' choices (their longest option is a bot's
+    description), the invite links and the public matches' table stay inside the screen:
+    nothing to scroll sideways."""
+    with serving(SERVER_DEAL) as server:
+        for lang in ("en", "pt", "ru", "ro"):
+            context = browser.new_context(viewport={"width": 360, "height": 740}, locale=lang)
+            page = context.new_page()
+            make_match(page, server.url, [("here", "Ann"), ("invite", None), ("greedy", None)])
+            page.wait_for_selector("#open-list tr[data-match]", timeout=TIMEOUT)
+            wide = page.evaluate(
+                """() => [...document.querySelectorAll('main *')].filter(e =>
+                     e.getBoundingClientRect().right > document.documentElement.clientWidth)
+                   .map(e => e.id || e.className || e.tagName)"""
+            )
+            assert not wide, (lang, wide)
+            context.close()

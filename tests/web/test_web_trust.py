@@ -420,3 +420,23 @@ def test_a_phone_sees_keep_and_the_lobby_whole_and_an_unpayable_tunnel_says_why(
         assert page.locator("#pay-list button").count() == 0
         assert page.locator("#withdraw").is_visible()
         assert page.locator("#tunnel-why").inner_text().startswith("You cannot pay: you hold")
+
+
+def test_the_hand_over_gives_the_focus_to_the_next_persons_turn(browser: Any) -> None:
+    """After *I am Bob: show my turn* the focus is on Bob's turn heading, which a screen reader
+    reads, never left on the page's top where the hand-over button was."""
+    with serving(SERVER_DEAL) as server:
+        page = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+        make_match(page, server.url, [("here", "Ann"), ("here", "Bob")])
+        page.click("#go")
+        page.wait_for_url("**seat=*", timeout=TIMEOUT)
+        for _ in range(3):  # the first hand-over: at once, or after the first person's tickets
+            page.wait_for_function(TURN + " || document.body.dataset.state === 'handoff'",
+                                   timeout=TIMEOUT)  # fmt: skip
+            if page.evaluate("document.body.dataset.state") == "handoff":
+                break
+            _pass_and_play_turn(page, 0)
+        assert page.evaluate("document.activeElement.id") == "handoff-go"
+        page.keyboard.press("Enter")
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        assert page.evaluate("document.activeElement.id") == "turn-title"

@@ -53,7 +53,9 @@ function send(doc) {
   else setStatus(t("disconnected; reconnecting…"), "connecting"); // said, never silently dropped
 }
 
-function join(s) {
+function join(s, focusTurn = false) {
+  // focusTurn: the seat's turn heading takes the focus when the position arrives (a hand-over)
+  if (focusTurn) pendingFocus = { selector: "#turn-title", within: null };
   const token = matchId !== null && s !== null ? localStorage.getItem(tokenKey(matchId, s)) : null;
   const invite = token === null && s !== null && s === seat ? params.get("invite") : null;
   // a name asked for on arrival is sent once answered

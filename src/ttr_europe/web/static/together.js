@@ -254,7 +254,8 @@
     scrub();
     const name = seatName(msg.seats[next]);
     const go = el("button", { type: "button", id: "handoff-go", textContent: t("I am {name}: show my turn", { name }) });
-    go.onclick = () => { go.disabled = true; pending = next; window.join(next); };
+    // the next person's turn heading takes the focus (and is read), not the page's top
+    go.onclick = () => { go.disabled = true; pending = next; window.join(next, true); };
     box.replaceChildren(el("div", { className: "handoff-card" },
       el("h2", { id: "handoff-title", textContent: t("Hand the device to {name}", { name }) }),
       el("p", { textContent: t("{last} has played. Only {name} should look at the screen now.", { last: seatName(msg.seats[msg.seat]), name }) }),
