@@ -677,4 +677,14 @@ def test_the_lobby_fits_a_phones_width_in_every_language(browser: Any) -> None:
                    .map(e => e.id || e.className || e.tagName)"""
             )
             assert not wide, (lang, wide)
+            # however long the turn's words ("waiting for Player 2 to come by the invite
+            # link"), the match's own lines keep a good part of the line, never a letter a line
+            narrow = page.evaluate(
+                """() => { const link = document.querySelector('main .game-link');
+                     link.querySelector('.game-turn').textContent =
+                       'Ждём, когда Игрок 2 придёт по ссылке-приглашению';
+                     return [...link.querySelectorAll('.game-who, .game-map')].map(e =>
+                       e.getBoundingClientRect().width / link.getBoundingClientRect().width); }"""
+            )
+            assert narrow and min(narrow) > 0.35, (lang, narrow)
             context.close()
