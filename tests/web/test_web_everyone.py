@@ -536,3 +536,45 @@ def test_a_phone_reads_the_whole_map_and_claims_in_two_taps(browser: Any, tmp_pa
         assert mine, "the two taps claimed a route"
         _axe(page, "a phone")
         context.close()
+
+
+@pytest.mark.slow
+def test_stations_and_the_end_are_read_with_the_maps_names(browser: Any) -> None:
+    """The events and the scores name a city and a route by id ("Munchen", "Munchen-Wien");
+    the live region, the log and the end screen say them as the map prints them ("München",
+    "München–Wien"), as the map's names and the lists do; the end of the game is read out."""
+    start = scenario(
+        owners={"Paris-Zurich": 0, "Munchen-Zurich": 0, "Munchen-Wien": 1},
+        stations={0: ["Munchen"]},
+        tickets={0: ["Paris-Wien"]},
+        hands={0: "3red"},
+        final_turns=1,
+    )
+    with serving(lambda: Match(start, ["person", "greedy"])) as server:
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(server.url + "?seat=0")
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        page.keyboard.press("s")  # the last turn: a station in Zürich, by keys
+        for _ in range(60):
+            if page.evaluate("document.activeElement.dataset.build") == "Zurich":
+                break
+            page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.textContent") == "Zürich"
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "document.activeElement.classList.contains('pay-option')", timeout=TIMEOUT
+        )
+        seq = _seq(page)
+        page.keyboard.press("Enter")
+        _after(page, seq)
+        page.wait_for_function("document.body.dataset.state === 'over'", timeout=TIMEOUT)
+        heard = page.locator("#announce").inner_text()
+        assert "You built a station in Zürich with 2 red" in heard, heard
+        assert "Game over: you won" in heard, heard
+        assert "built a station in Zürich" in page.locator("#players").inner_text()
+        assert "You built a station in Zürich" in page.locator("#events").inner_text()
+        story = page.locator(".seat-detail[data-seat='0']").inner_text()
+        assert "Station in München borrowed München–Wien" in story, story
+        assert "Station in Zürich borrowed nothing" in story, story
+        assert "Munchen" not in story + heard and "Zurich" not in story + heard
+        page.close()

@@ -373,7 +373,7 @@ def test_the_end_names_the_winner_and_tells_each_seats_tickets_and_stations(
             "Longest path: 5 trains (European Express, +10)"
         )
         assert me.locator("p.station").all_inner_texts() == [
-            "Station in Munchen borrowed Munchen-Wien"
+            "Station in München borrowed München–Wien"
         ]
         other = page.locator(".seat-detail[data-seat='1']")
         assert other.locator("h4").inner_text().startswith("Ticket-chasing bot: 7 points, rank 2")

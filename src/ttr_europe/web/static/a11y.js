@@ -53,6 +53,13 @@ function routeWords(id) {
   return twin && twin.dataset.colour !== g.dataset.colour ? `${name} (${colourName(g.dataset.colour)})` : name;
 }
 
+// A city named by its id, as the events and the scores give it, in the map's spelling
+// ("Munchen" -> "München"), as the map's names and the list of cities say it.
+function cityWords(id) {
+  const svg = document.querySelector("#board svg");
+  return (svg && cityNames(svg)[id]) || id;
+}
+
 // "Paris–Wien, 3, orange, tunnel, claimed by Ann"
 function routeLabel(g, names, who) {
   const parts = [routeName(g, names), g.dataset.length, colourName(g.dataset.colour)];

@@ -818,7 +818,7 @@ function short(e, n) {
     case "face_up_taken": return t("took a face-up {card}", { card: cardName(e.card) });
     case "blind_drawn": return drawnCard(e, n) ? t("drew from the pile: {card}", { card: cardName(e.card) }) : t("drew from the pile");
     case "route_claimed": return t("claimed {route} (+{points})", { route: routeWords(e.route), points: e.points });
-    case "station_built": return t("built a station in {city}", { city: e.city });
+    case "station_built": return t("built a station in {city}", { city: cityWords(e.city) });
     case "tickets_kept": return tn("kept {n} ticket", "kept {n} tickets", e.kept_count);
     case "tunnel_withdrawn": return t("withdrew from the tunnel {route}", { route: routeWords(e.route) });
     case "passed": return t("passed");
@@ -845,7 +845,7 @@ function describe(e, n) {
       route: routeWords(e.route), cards: cardText(e.payment), points: "+" + tn("{n} point", "{n} points", e.points),
       trains: tn("{n} train", "{n} trains", e.trains_left),
     });
-    case "station_built": return says(s, "You built a station in {city} with {cards}", "{name} built a station in {city} with {cards}", { city: e.city, cards: cardText(e.payment) });
+    case "station_built": return says(s, "You built a station in {city} with {cards}", "{name} built a station in {city} with {cards}", { city: cityWords(e.city), cards: cardText(e.payment) });
     case "tickets_drawn": {
       const count = tn("{n} ticket", "{n} tickets", e.count);
       return e.tickets ? says(s, "You drew {count}: {tickets}", "{name} drew {count}: {tickets}", { count: count, tickets: e.tickets.map(ticketName).join(", ") })
@@ -1029,7 +1029,7 @@ function seatDetail(p, board) {
   for (const st of p.stations) {
     const line = document.createElement("p");
     line.className = "station";
-    line.textContent = st.route ? t("Station in {city} borrowed {route}", { city: st.city, route: st.route }) : t("Station in {city} borrowed nothing", { city: st.city });
+    line.textContent = st.route ? t("Station in {city} borrowed {route}", { city: cityWords(st.city), route: routeWords(st.route) }) : t("Station in {city} borrowed nothing", { city: cityWords(st.city) });
     box.appendChild(line);
   }
   const unbuilt = last.seats[p.seat].stations_left;
