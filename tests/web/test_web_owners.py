@@ -75,3 +75,25 @@ def test_the_colour_blind_view_shows_every_route_symbol_and_owner_at_9_px(
         for route, seat in owners.items():
             assert set(seen[route]["owners"]) == {str(seat + 1)}, route
         page.close()
+
+
+@pytest.mark.slow
+def test_each_players_row_carries_the_number_its_pieces_carry(browser: Any) -> None:
+    """The players table's swatch of a seat shows the number the seat's pieces show on the map:
+    the seat colours come close for some eyes (indigo, plum and navy are near black for a
+    monochromat), and a bot's name ("Ticket-chasing bot 1") is not its seat's number."""
+    owners = {"Berlin-Wien": 1, "Paris-Zurich": 0, "Madrid-Pamplona-white": 2}
+    start = scenario(players=3, owners=owners, hands={0: "2red"})
+    with serving(lambda: Match(start, ["person", "greedy", "greedy"])) as server:
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(server.url + "?seat=0")
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        for route, seat in owners.items():
+            pieces = page.locator(f"#board g.route[data-route='{route}'] text.owner")
+            row = page.locator(f"#players tr[data-seat='{seat}'] .swatch")
+            shown = row.evaluate("e => getComputedStyle(e, '::before').content")
+            assert set(pieces.all_text_contents()) == {str(seat + 1)}
+            assert shown == f'"{seat + 1}"'
+            assert row.evaluate("e => getComputedStyle(e).color") == "rgb(255, 255, 255)"
+            assert row.get_attribute("aria-hidden") == "true"  # the name beside it is read
+        page.close()

@@ -735,10 +735,14 @@ function seatColour(i) {
   return key ? key.getAttribute("fill") : ["#2d00a5", "#875a5a", "#5a5a69", "#2d003c", "#2d3c5a"][i % 5];
 }
 
+// A seat's colour with its number in white, as its pieces on the map carry it: where two seat
+// colours come close (a colour-blind eye, a dim screen) the number tells whose row is whose.
 function swatch(i) {
   const sw = document.createElement("span");
   sw.className = "swatch";
   sw.style.background = seatColour(i);
+  sw.dataset.n = String(i + 1); // drawn by the style sheet: a mark, not part of the name's text
+  sw.setAttribute("aria-hidden", "true"); // the name beside it says whose
   return sw;
 }
 
