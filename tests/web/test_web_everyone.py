@@ -570,7 +570,7 @@ def test_stations_and_the_end_are_read_with_the_maps_names(browser: Any) -> None
         page.wait_for_function("document.body.dataset.state === 'over'", timeout=TIMEOUT)
         heard = page.locator("#announce").inner_text()
         assert "You built a station in Zürich with 2 red" in heard, heard
-        assert "Game over: you won" in heard, heard
+        assert "Game over: you win!" in heard, heard
         assert "built a station in Zürich" in page.locator("#players").inner_text()
         assert "You built a station in Zürich" in page.locator("#events").inner_text()
         story = page.locator(".seat-detail[data-seat='0']").inner_text()
@@ -578,3 +578,38 @@ def test_stations_and_the_end_are_read_with_the_maps_names(browser: Any) -> None
         assert "Station in Zürich borrowed nothing" in story, story
         assert "Munchen" not in story + heard and "Zurich" not in story + heard
         page.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("lang", "accept"), [("pt", "pt-BR"), ("ru", "ru-RU"), ("ro", "ro-RO")])
+def test_the_end_is_read_in_words_that_agree_with_the_winners(
+    browser: Any, lang: str, accept: str
+) -> None:
+    """The end is read out in the heading's words, which agree with one winner or several
+    ("ai câștigat!", never the plural "au câștigat: tu")."""
+    start = scenario(
+        owners={"Paris-Zurich": 0, "Munchen-Zurich": 0, "Munchen-Wien": 1},
+        hands={0: "3red"},
+        final_turns=1,
+    )
+    with serving(lambda: Match(start, ["person", "greedy"])) as server:
+        context = browser.new_context(
+            viewport={"width": 1400, "height": 900}, extra_http_headers={"Accept-Language": accept}
+        )
+        page = context.new_page()
+        page.goto(server.url + "?seat=0")
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        tr = translator(lang)
+        seq = _seq(page)
+        page.keyboard.press("s")  # the last turn: a station, by keys
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "document.activeElement.classList.contains('pay-option')", timeout=TIMEOUT
+        )
+        page.keyboard.press("Enter")
+        _after(page, seq)
+        page.wait_for_function("document.body.dataset.state === 'over'", timeout=TIMEOUT)
+        won = tr.t("Game over: you win!")
+        assert page.locator("#turn-title").inner_text() == won
+        assert won in page.locator("#announce").inner_text().splitlines()
+        context.close()

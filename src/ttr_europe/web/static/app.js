@@ -862,7 +862,11 @@ function describe(e, n) {
     }
     case "passed": return says(s, "You passed", "{name} passed");
     case "last_round": return says(s, "You have {trains} left: the last round begins", "{name} has {trains} left: the last round begins", { trains: tn("{n} train", "{n} trains", e.trains) });
-    case "game_over": return t("Game over: {names} won", { names: e.scoreboard.winners.map(seatName).join(t(" and ")) });
+    case "game_over": { // the heading's words, which agree with one winner or several
+      const winners = e.scoreboard.winners;
+      if (winners.length > 1) return t("Game over: {names} share the win", { names: winners.map(seatName).join(t(" and ")) });
+      return winners[0] === seat ? t("Game over: you win!") : t("Game over: {name} wins", { name: playerName(winners[0]) });
+    }
     case "undone": return says(s, "You took back {moves}", "{name} took back {moves}", { moves: tn("{n} move", "{n} moves", e.actions) });
     default: return null;
   }
