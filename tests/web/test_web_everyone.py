@@ -586,7 +586,8 @@ def test_the_end_is_read_in_words_that_agree_with_the_winners(
     browser: Any, lang: str, accept: str
 ) -> None:
     """The end is read out in the heading's words, which agree with one winner or several
-    ("ai câștigat!", never the plural "au câștigat: tu")."""
+    ("ai câștigat!", never the plural "au câștigat: tu"); the hand counts its cards in the
+    catalog's words."""
     start = scenario(
         owners={"Paris-Zurich": 0, "Munchen-Zurich": 0, "Munchen-Wien": 1},
         hands={0: "3red"},
@@ -600,6 +601,9 @@ def test_the_end_is_read_in_words_that_agree_with_the_winners(
         page.goto(server.url + "?seat=0")
         page.wait_for_function(TURN, timeout=TIMEOUT)
         tr = translator(lang)
+        # the hand counts in the catalog's words ("3× красный", never "3 красный")
+        held = tr.t("{count} {card}", count=3, card=tr.card("red"))
+        assert page.locator("#hand li").all_text_contents() == ["◆" + held]
         seq = _seq(page)
         page.keyboard.press("s")  # the last turn: a station, by keys
         page.keyboard.press("Enter")

@@ -339,7 +339,7 @@ function render() {
   if (me) {
     const hand = $("hand");
     hand.replaceChildren();
-    for (const [kind, n] of Object.entries(me.hand || {})) if (n > 0) hand.appendChild(cardElement(kind, `${n} ${cardName(kind)}`, "li"));
+    for (const [kind, n] of Object.entries(me.hand || {})) if (n > 0) hand.appendChild(cardElement(kind, t("{count} {card}", { count: n, card: cardName(kind) }), "li"));
     showTickets(msg.tickets);
   }
   showOffer(msg.offer, moves);
