@@ -407,6 +407,8 @@ def test_the_page_speaks_the_browsers_language(
         assert page.locator("#error").inner_text() == tr.tn(
             "Keep at least {n} ticket.", "Keep at least {n} tickets.", 2
         )
+        rule = (page.locator("#error").get_attribute("title") or "").split()[-1]
+        assert page.locator("#error").get_attribute("title") == tr.t("rule {rule}", rule=rule)
         page.evaluate(
             "document.querySelectorAll('#offer-list input').forEach(b => b.checked = true)"
         )

@@ -129,7 +129,7 @@ function serverWords(code) {
 function showError(msg) {
   const box = $("error");
   box.textContent = (msg.words && msg.words[I18N.lang]) || serverWords(msg.code) || msg.text || msg.message;
-  box.title = msg.rule ? `rule ${msg.rule}` : ""; // the rule's number only on hover
+  box.title = msg.rule ? t("rule {rule}", { rule: msg.rule }) : ""; // the rule's number only on hover
   box.dataset.code = msg.code;
   box.hidden = false;
   if (msg.code === "unknown_match") { // gone or never here: nothing of it stays playable
