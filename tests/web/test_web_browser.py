@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_web_everyone import _route_words
 from webserver import serving
 
 from ttr_europe import score
@@ -137,8 +138,12 @@ def test_a_whole_game_by_clicks_ends_with_the_engines_scoreboard(
             assert f"Longest path: {length} train" in detail.locator(".longest").inner_text()
             borrowed = detail.locator("p.station").all_inner_texts()
             assert len(borrowed) == len(p.stations)
+            game_map = match.state.map
             for st, text in zip(p.stations, borrowed, strict=True):
-                assert text == f"Station in {st.city} borrowed {st.route or 'nothing'}"
+                # the city and the route as the map prints them, not their ids
+                city = game_map.cities[game_map.city_index[st.city]].name
+                route = _route_words(game_map, game_map.route(st.route)) if st.route else ""
+                assert text == f"Station in {city} borrowed {route or 'nothing'}"
         mine = page.locator("#my-tickets li")
         assert [li.get_attribute("class") for li in mine.all()] == [
             "done" if t.completed else "failed" for t in board.players[0].tickets
