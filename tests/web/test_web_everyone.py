@@ -242,17 +242,7 @@ def test_a_tunnel_and_a_station_by_keyboard_and_axe_clean(browser: Any) -> None:
         # A station: S opens the list of cities, Enter on one, then on its payment.
         page.keyboard.press("s")
         assert page.evaluate("document.activeElement.dataset.build") is not None
-        for _ in range(60):
-            if page.evaluate("document.activeElement.dataset.build") == "Paris":
-                break
-            page.keyboard.press("Tab")
-        page.keyboard.press("Enter")
-        page.wait_for_function(
-            "document.activeElement.classList.contains('pay-option')", timeout=TIMEOUT
-        )
-        seq = _seq(page)
-        page.keyboard.press("Enter")
-        _after(page, seq)
+        _build_by_keys(page, "Paris")
         paris = page.locator("#board g.city[data-city='Paris']")
         assert "station-seat-0" in (paris.get_attribute("class") or "")
         assert paris.get_attribute("aria-label") == "Paris, train station of you"
@@ -557,18 +547,7 @@ def test_stations_and_the_end_are_read_with_the_maps_names(browser: Any) -> None
         page.goto(server.url + "?seat=0")
         page.wait_for_function(TURN, timeout=TIMEOUT)
         page.keyboard.press("s")  # the last turn: a station in Zürich, by keys
-        for _ in range(60):
-            if page.evaluate("document.activeElement.dataset.build") == "Zurich":
-                break
-            page.keyboard.press("Tab")
-        assert page.evaluate("document.activeElement.textContent") == "Zürich"
-        page.keyboard.press("Enter")
-        page.wait_for_function(
-            "document.activeElement.classList.contains('pay-option')", timeout=TIMEOUT
-        )
-        seq = _seq(page)
-        page.keyboard.press("Enter")
-        _after(page, seq)
+        assert _build_by_keys(page, "Zurich") == "Zürich"
         page.wait_for_function("document.body.dataset.state === 'over'", timeout=TIMEOUT)
         heard = page.locator("#announce").inner_text()
         assert "You built a station in Zürich with 2 red" in heard, heard
@@ -619,3 +598,21 @@ def test_the_end_is_read_in_words_that_agree_with_the_winners(
         assert page.locator("#turn-title").inner_text() == won
         assert won in page.locator("#announce").inner_text().splitlines()
         context.close()
+
+
+def _build_by_keys(page: Any, city: str) -> str:
+    """Tab to ``city``'s build button, press Enter, pay with the first payment offered (Enter)
+    and wait for the move; the button's text, the city as the map prints it."""
+    for _ in range(60):
+        if page.evaluate("document.activeElement.dataset.build") == city:
+            break
+        page.keyboard.press("Tab")
+    shown = str(page.evaluate("document.activeElement.textContent"))
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "document.activeElement.classList.contains('pay-option')", timeout=TIMEOUT
+    )
+    seq = _seq(page)
+    page.keyboard.press("Enter")
+    _after(page, seq)
+    return shown
