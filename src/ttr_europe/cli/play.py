@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..maps import parse_map
 from .common import (
     Command,
     add_lang_argument,
@@ -206,8 +207,6 @@ def _seated(args: argparse.Namespace) -> tuple[Match, str | None, list[int], boo
         )
     map_data = None
     if args.map.endswith(".json"):  # as open_map reads it, read once: the record keeps this text
-        from ..maps import parse_map
-
         map_data = read_text(args.map)
         board = parse_map(map_data, source=args.map)
     else:
