@@ -44,6 +44,7 @@ from ttr_europe.players import (
     split_specs,
 )
 from ttr_europe.players.protocol import ProcessBot, parse_command_spec
+from ttr_europe.players.sandbox import SYSTEM_FILES
 from ttr_europe.rules import apply, new_game
 from ttr_europe.state import Phase
 
@@ -178,6 +179,15 @@ def test_a_bot_cannot_read_the_host_s_files_or_list_the_work_tree() -> None:
     own = {Path(p).parts[1] for p in (ROOT, sys.prefix, os.path.realpath(sys.executable))}
     root = set(report(hostile("list", "@/")).split(":")[1].split(","))
     assert {"dev", "proc", "tmp", "usr"} <= root <= system | own  # no home, no srv, no var
+
+
+def test_the_system_s_files_in_etc_are_readable_and_the_rest_is_absent() -> None:
+    """``/etc`` holds what the docs list, open to the program's user (a referee run as root
+    makes it a user of its own), and anything else there is missing, not forbidden: Node.js
+    refuses to start where its OpenSSL configuration is unreadable rather than absent."""
+    shown = [Path(p).name for p in SYSTEM_FILES if os.path.exists(p)]
+    assert report(hostile("list", "@/etc")) == "listed:" + ",".join(sorted(shown))
+    assert report(hostile("read", "@/etc/ssl/openssl.cnf")) == "error:FileNotFoundError"
 
 
 def _shown_in(folder: Path, *more: Path, venv: bool = True) -> list[str]:

@@ -515,6 +515,9 @@ def _bwrap_args(
             args += ["--symlink", os.readlink(top), top]
         elif os.path.isdir(top):
             args += ["--ro-bind", top, top]
+    # /etc made by bwrap would be 0700 and its files unreadable to a program that is not root:
+    # made first, open to all, so what is not shown there is missing (ENOENT), not forbidden.
+    args += ["--perms", "0755", "--dir", "/etc"]
     for path in SYSTEM_FILES:
         if os.path.exists(path):
             args += ["--ro-bind", path, path]
