@@ -7,6 +7,10 @@ MODE: ``dies`` (exits), ``hangs`` (starts a child that sleeps where it may, then
 ``garbage`` (a line that is not JSON), ``illegal`` (a code that is not listed), ``endless``
 (writes without end), ``unasked`` (an extra line after its answer), ``protocol2`` (says hello in
 protocol 2), ``mute`` (never says hello), ``hog`` (asks for far more memory than allowed),
+``crashes`` (raises, so its traceback is on standard error, after lines of its own there),
+``stringcode`` (its code as a JSON string), ``crlf`` (never goes wrong; writes a byte-order
+mark before its hello and ends its lines with CRLF, as some runtimes do), ``chatty`` (never
+goes wrong; writes 256 KB on standard error before each answer, more than a pipe holds),
 ``record`` (never goes wrong; writes every line it reads and writes to PIDFILE.log),
 ``notation`` (never goes wrong; answers the last legal move by its notation, declares the
 options ``level`` and ``style`` and writes the options message it gets to PIDFILE.log).
@@ -34,7 +38,9 @@ note(os.getpid())
 
 
 def send(text):
-    sys.stdout.write(text + "\n")
+    if mode == "crlf" and text.startswith('{"type": "hello"'):
+        sys.stdout.buffer.write(b"\xef\xbb\xbf")
+    sys.stdout.write(text + ("\r\n" if mode == "crlf" else "\n"))
     sys.stdout.flush()
     log(">", text)
 
@@ -62,10 +68,13 @@ for line in sys.stdin:
             f.write(line)
     elif message["type"] == "move":
         moves += 1
+        print(f"thinking about move {moves}", file=sys.stderr, flush=True)
+        if mode == "chatty":
+            print("x" * (256 << 10), file=sys.stderr, flush=True)
         if mode == "notation":
             send(json.dumps({"type": "move", "move": message["legal"][-1]["move"]}))
             continue
-        if moves < n or mode == "record":
+        if moves < n or mode in ("record", "crlf", "chatty"):
             send(json.dumps({"type": "move", "code": message["legal"][0]["code"]}))
             continue
         if mode == "dies":
@@ -75,6 +84,10 @@ for line in sys.stdin:
             with contextlib.suppress(OSError):  # a sandbox starts no process: it only hangs
                 note(subprocess.Popen(sleep).pid)
             time.sleep(3600)
+        if mode == "crashes":
+            raise ValueError("no move for you")
+        if mode == "stringcode":
+            send(json.dumps({"type": "move", "code": str(message["legal"][0]["code"])}))
         if mode == "garbage":
             send("a move, please?")
         if mode == "illegal":

@@ -135,7 +135,19 @@ def test_a_tournament_of_faulty_bots_finishes_every_game_with_the_right_forfeits
 @pytest.mark.parametrize(
     ("mode", "settings", "reason"),
     [
-        ("dies", "move=1", "exited without answering (exit status 3)"),
+        (
+            "dies",
+            "move=1",
+            "exited without answering (exit status 3); its standard error "
+            "ended: 'thinking about move 3'",
+        ),
+        (
+            "crashes",
+            "move=1",
+            "exited without answering (exit status 1); its standard error "
+            "ended: 'ValueError: no move for you'",
+        ),
+        ("stringcode", "move=1", '": a code is a JSON integer'),
         ("hangs", "move=0.3", "timed out: no move answer within 0.3 s (move time)"),
         ("hangs", "move=5,game=0.4", "(game time)"),
         ("garbage", "move=1", "answered garbage: 'a move, please?'"),
@@ -167,6 +179,21 @@ def test_each_fault_is_a_bot_error_with_its_reason_and_the_process_ends(
     assert_all_ended(pids, sandboxed)
     with pytest.raises(BotError, match="failed before"):  # a failed bot stays failed
         decide(bot, new_game("europe", players=2, seed=1), random.Random(0))
+
+
+@pytest.mark.parametrize("mode", ["crlf", "chatty"])
+def test_a_byte_order_mark_crlf_and_a_chatty_standard_error_are_no_fault(
+    tmp_path: Path, mode: str
+) -> None:
+    """Some runtimes write UTF-8's byte-order mark first, and Windows' line ends; a program
+    that logs more on standard error than a pipe holds is read, never blocked."""
+    pids = tmp_path / "pids"
+    bot = ProcessBot([sys.executable, str(FAULTY), mode, "1", str(pids)], sandbox=False)
+    try:
+        final = play(new_game("europe", players=2, seed=1), [bot, GreedyBot()])[-1]
+    finally:
+        bot.close()
+    assert final.phase is Phase.GAME_OVER and bot.name == mode
 
 
 def test_a_bot_that_never_says_hello_times_out_at_startup(tmp_path: Path) -> None:

@@ -52,6 +52,10 @@ MAX_LINE = 1 << 20
 """Bytes in one message from a bot; a longer line is output without end."""
 MAX_OUTPUT = 64 << 20
 """Bytes a bot may write in all; more is output without end."""
+ERROR_TAIL = 4096
+"""Bytes of a bot's standard error kept (its last ones), to say what it said when it fails."""
+BOM = b"\xef\xbb\xbf"
+"""UTF-8's byte-order mark, which some runtimes write first: ignored before a line."""
 Json = Any
 
 
@@ -131,7 +135,7 @@ def _unsandboxed(reason: str) -> str:
 
 def _end(proc: subprocess.Popen[bytes]) -> None:
     """Kill the process group of ``proc`` (the bot and any children it started) and reap it."""
-    for stream in (proc.stdin, proc.stdout):
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
         if stream is not None:
             with contextlib.suppress(OSError):
                 stream.close()
@@ -174,6 +178,7 @@ class ProcessBot:
         self._proc: subprocess.Popen[bytes] | None = None
         self._buffer = b""
         self._output = 0
+        self._errors = b""  # the last ERROR_TAIL bytes of its standard error
         self._selector: selectors.BaseSelector | None = None
         self._finalizer: weakref.finalize[Any, Any] | None = None
         self._failed: str | None = None
@@ -222,6 +227,8 @@ class ProcessBot:
             if code in by_code:
                 return by_code[code]
             raise self._fail(f"answered code {code}, which is not a legal move")
+        if code is not None:
+            raise self._fail(f"answered code {json.dumps(code)[:40]}: a code is a JSON integer")
         if isinstance(text, str):
             try:
                 action = parse(text)
@@ -251,7 +258,7 @@ class ProcessBot:
                     line, fds, env = launch.args, launch.fds, launch.env
                 proc = subprocess.Popen(
                     line, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                    stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
+                    stderr=subprocess.PIPE, start_new_session=True, close_fds=True,
                     pass_fds=fds, env=env,
                     preexec_fn=lambda: child_setup(memory, limits),  # noqa: PLW1509 (prctl, setrlimit)
                 )  # fmt: skip
@@ -262,11 +269,12 @@ class ProcessBot:
             raise self._fail(f"cannot start {shlex.join(self.command)}: {exc}") from None
         self._proc = proc
         self._finalizer = weakref.finalize(self, _end, proc)
-        assert proc.stdin is not None and proc.stdout is not None
-        os.set_blocking(proc.stdin.fileno(), False)
-        os.set_blocking(proc.stdout.fileno(), False)
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            os.set_blocking(stream.fileno(), False)
         self._selector = selectors.DefaultSelector()
-        self._selector.register(proc.stdout, selectors.EVENT_READ)
+        self._selector.register(proc.stdout, selectors.EVENT_READ, "out")
+        self._selector.register(proc.stderr, selectors.EVENT_READ, "err")
         from .. import __version__
 
         hello = {"type": "hello", "protocol": PROTOCOL, "engine": "ttr_europe",
@@ -316,7 +324,7 @@ class ProcessBot:
         if self._selector is not None:
             self._selector.close()
         self._proc = self._finalizer = self._selector = self._failed = None
-        self._buffer, self._output, self.used = b"", 0, 0.0
+        self._buffer, self._output, self._errors, self.used = b"", 0, b"", 0.0
 
     def _ask(self, message: Json, seconds: float, kind: str, clock: str) -> Json:
         """Send ``message`` and read the one answer of type ``kind`` within ``seconds`` (the
@@ -358,8 +366,45 @@ class ProcessBot:
             sel.select(max(0.0, deadline - time.monotonic()))
 
     def _readable(self, seconds: float) -> bool:
+        """Whether its standard output has something to read within ``seconds``; what it
+        writes on standard error meanwhile is read (so that it never blocks) and its tail kept."""
         assert self._selector is not None
-        return bool(self._selector.select(seconds))
+        deadline = time.monotonic() + seconds
+        while True:
+            events = self._selector.select(max(0.0, deadline - time.monotonic()))
+            if any(key.data == "out" for key, _ in events):
+                return True
+            if events:
+                self._read_errors()
+            if not events or time.monotonic() >= deadline:
+                return False
+
+    def _read_errors(self, reads: int = 1) -> None:
+        """Read up to ``reads`` chunks of its standard error, keeping the last ``ERROR_TAIL``
+        bytes; at its end, stop watching it."""
+        proc = self._proc
+        if proc is None or proc.stderr is None or proc.stderr.closed:
+            return
+        for _ in range(reads):
+            try:
+                chunk = os.read(proc.stderr.fileno(), 1 << 16)
+            except (BlockingIOError, OSError):
+                return
+            if not chunk:
+                if self._selector is not None:
+                    with contextlib.suppress(KeyError, ValueError):
+                        self._selector.unregister(proc.stderr)
+                return
+            self._errors = (self._errors + chunk)[-ERROR_TAIL:]
+
+    def said(self) -> str | None:
+        """The last line of its standard error that is not indented (a traceback's or a stack
+        trace's message; Node.js's closing version line skipped), or ``None``."""
+        text = self._errors.decode("utf-8", errors="replace")
+        lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln[0].isspace()]
+        while lines and re.fullmatch(r"Node\.js v[\d.]+", lines[-1]):
+            lines.pop()
+        return lines[-1] if lines else None
 
     def _read_some(self) -> None:
         proc = self._proc
@@ -381,6 +426,7 @@ class ProcessBot:
             end = self._buffer.find(b"\n")
             if end >= 0:
                 line, self._buffer = self._buffer[:end], self._buffer[end + 1 :]
+                line = line.removeprefix(BOM)
                 if len(line) > MAX_LINE:
                     break
                 return line.decode("utf-8", errors="replace")
@@ -404,7 +450,12 @@ class ProcessBot:
         return f"exited {when} ({how})"
 
     def _fail(self, reason: str) -> BotError:
-        """End the process and build the error that reports ``reason``."""
+        """End the process and build the error that reports ``reason``, with the last line
+        it wrote on standard error."""
+        if self._finalizer is not None and self._finalizer.alive:
+            self._read_errors(reads=64)  # what it left in the pipe, up to 4 MB
+            if (said := self.said()) is not None:
+                reason = f"{reason}; its standard error ended: {said[:200]!r}"
         self._failed = reason
         if self._finalizer is not None:
             self._finalizer()
