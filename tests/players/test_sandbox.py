@@ -732,6 +732,23 @@ def test_the_bot_written_in_the_docs_plays_in_a_sandbox(tmp_path: Path) -> None:
     assert bot_name(bot) == "first"
 
 
+@pytest.mark.skipif(
+    shutil.which("node") is None,
+    reason="node (Node.js) is not installed: the JavaScript example is not run",
+)
+def test_the_javascript_example_plays_a_whole_game_against_greedy_in_a_sandbox() -> None:
+    """The line protocol in another language than the referee's, in the sandbox as a
+    newcomer runs it: Node.js needs more of the system than Python does."""
+    program = ROOT / "examples" / "line_bot.js"
+    bot = make_bot(f"cmd:node {program}")
+    try:
+        final = play(new_game("europe", players=2, seed=3), [bot, GreedyBot()])[-1]
+    finally:
+        close_bots([bot])
+    assert final.phase is Phase.GAME_OVER and bot_name(bot) == "line-bot-js"
+    assert 0 in final.owners  # it claimed routes, read from the notation of the legal moves
+
+
 def test_a_path_given_from_python_is_shown_read_only(tmp_path: Path) -> None:
     (tmp_path / "book.txt").write_text("opening book")
     tmp_path.chmod(0o755)  # the program is a user of its own: it reads what anyone may read
