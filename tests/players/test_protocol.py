@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shlex
 import subprocess
 import sys
@@ -196,6 +197,23 @@ def test_a_byte_order_mark_crlf_and_a_chatty_standard_error_are_no_fault(
     assert final.phase is Phase.GAME_OVER and bot.name == mode
 
 
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("x" * 150, "said hello with a name of 150 characters (at most 100)"),
+        (" ", "said hello without a name (a string of 1-100 characters)"),
+        (7, "said hello without a name (a string of 1-100 characters)"),
+    ],
+)
+def test_a_hello_s_bad_name_is_named(name: object, reason: str) -> None:
+    hello = json.dumps({"type": "hello", "protocol": 1, "name": name})
+    program = f"import sys; sys.stdin.readline(); print({hello!r}, flush=True); sys.stdin.read()"
+    bot = ProcessBot([sys.executable, "-c", program], sandbox=False)
+    with pytest.raises(BotError) as caught:
+        bot.start()
+    assert caught.value.reason == reason
+
+
 def test_a_bot_that_never_says_hello_times_out_at_startup(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     bot = ProcessBot(
@@ -253,6 +271,23 @@ def test_the_exchange_follows_the_schemas_and_a_whole_game_is_played(tmp_path: P
         assert [m["code"] for m in message["legal"]] == [codec.encode(a, state) for a in legal]
     assert all(m["view"]["observer"] == 0 for m in moves)
     assert all(p["hand"] is None for m in moves for p in m["view"]["players"] if p["seat"])
+
+
+def test_the_exchange_in_the_docs_is_what_is_sent_and_answered(tmp_path: Path) -> None:
+    """docs/protocol.md shows the start of a real game message for message: it is that."""
+    text = (ROOT / "docs" / "protocol.md").read_text().split("## An exchange", 1)[1]
+    shown = text.split("```\n", 2)[1].splitlines()
+    pids = tmp_path / "pids"
+    bot = ProcessBot([sys.executable, str(FAULTY), "record", "1", str(pids)], sandbox=False)
+    try:
+        decide(bot, new_game("europe", players=2, seed=1), random.Random(0))
+    finally:
+        bot.close()
+    sent = (tmp_path / "pids.log").read_text().splitlines()
+    version = re.compile(r'"engine_version":"[^"]*"')  # the docs need not follow each release
+    assert [version.sub("", line) for line in sent] == [
+        version.sub("", line) for line in [*shown, '< {"type":"quit"}']
+    ]
 
 
 @pytest.mark.usefixtures("sandbox_works")

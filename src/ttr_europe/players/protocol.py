@@ -284,8 +284,10 @@ class ProcessBot:
         version, name = answer.get("protocol"), answer.get("name")
         if version != PROTOCOL:
             raise self._fail(f"speaks protocol {version!r}, the referee {PROTOCOL}")
-        if not isinstance(name, str) or not name.strip() or len(name) > 100:
+        if not isinstance(name, str) or not name.strip():
             raise self._fail("said hello without a name (a string of 1-100 characters)")
+        if len(name) > 100:
+            raise self._fail(f"said hello with a name of {len(name)} characters (at most 100)")
         declared = answer.get("options", {})
         if not isinstance(declared, dict):
             raise self._fail("declared options that are not an object")
