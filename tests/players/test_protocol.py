@@ -214,6 +214,22 @@ def test_a_hello_s_bad_name_is_named(name: object, reason: str) -> None:
     assert caught.value.reason == reason
 
 
+def test_a_name_in_any_script_is_read_as_written() -> None:
+    name = "Bøt Ñame 机器人 🚂"
+    hello = json.dumps({"type": "hello", "protocol": 1, "name": name}, ensure_ascii=False)
+    program = (
+        "import sys; sys.stdin.readline(); "
+        f"sys.stdout.buffer.write({(hello + chr(10)).encode()!r}); sys.stdout.flush(); "
+        "sys.stdin.read()"
+    )
+    bot = ProcessBot([sys.executable, "-c", program], sandbox=False)
+    try:
+        bot.start()
+    finally:
+        bot.close()
+    assert bot.name == name
+
+
 def test_a_bot_that_never_says_hello_times_out_at_startup(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     bot = ProcessBot(
