@@ -6,12 +6,18 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import ttr_europe
+from ttr_europe.actions import parse
 from ttr_europe.cli import main
+from ttr_europe.events import visible_to
+from ttr_europe.jsonio import action_to_json, scoreboard_to_json
 from ttr_europe.records import GameRecord
+from ttr_europe.scoring import score
+from ttr_europe.views import observe
 
 
 def test_play_record_replays_to_the_same_scoreboard(
@@ -166,3 +172,53 @@ def test_a_position_in_a_tunnel_in_words() -> None:
         "Túnel Erzurum-Sochi: jogadas 3red, reveladas vermelho azul verde, mais 1 a pagar"
     )
     assert describe_state(tunnel, translator("ru"))[0] == "ходит Игрок 1 (туннель)"
+
+
+def _json_replay(path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> list[Any]:
+    capsys.readouterr()
+    assert main(["replay", str(path), "--json", *extra]) == 0
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def test_json_lines_give_each_positions_view_and_the_scoreboard(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A client in another language replays a record from these lines alone: the view of each
+    position as the chosen player sees it, the move and its events, then the scoreboard."""
+    from ttr_europe.records import random_game, replay
+    from ttr_europe.rules import events_between
+
+    record = random_game("europe", "base", 3, seed=11, policy_seed=2)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record.to_json()), "utf-8")
+    states = replay(record)
+    lines = _json_replay(path, capsys, "--player", "2")
+    assert len(lines) == len(states) + 1
+    assert lines[-1] == scoreboard_to_json(score(states[-1])) and lines[-1]["final"]
+    assert lines[0] == {
+        "position": 0,
+        "action": None,
+        "events": [],
+        "view": observe(states[0], 1).to_json(),
+    }
+    for i, line in enumerate(lines[1:-1], start=1):
+        action = parse(record.actions[i - 1])
+        assert line["position"] == i and line["action"] == action_to_json(action)
+        assert line["view"] == observe(states[i], 1).to_json()
+        events = events_between(states[i - 1], action, states[i])
+        assert line["events"] == [visible_to(e, 1).to_json() for e in events]  # type: ignore[union-attr]
+    blind = [e for line in lines[:-1] for e in line["events"] if e["type"] == "blind_drawn"]
+    assert {e["card"] is None for e in blind} == {True, False}  # others' cards stay hidden
+    watched = _json_replay(path, capsys, "--at", "5")
+    assert len(watched) == 7 and watched[5]["view"] == observe(states[5], None).to_json()
+    assert watched[-1] == scoreboard_to_json(score(states[5])) and not watched[-1]["final"]
+
+
+@pytest.mark.parametrize("player", ["0", "3"])
+def test_json_for_a_player_not_at_the_table_is_one_line_and_status_2(
+    player: str, record: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    assert main(["replay", str(record), "--json", "--player", player]) == 2
+    err = capsys.readouterr().err
+    assert err == f"ttr-europe: error: --player: players are 1 to 2, not {player}\n"

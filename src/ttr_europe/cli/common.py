@@ -200,6 +200,10 @@ _ERRORS: tuple[Phrase, ...] = (
         r"--human: players are 1 to (?P<players>\d+), not (?P<value>.+)",
         N_("--human: players are 1 to {players}, not {value}"),
     ),
+    (
+        r"--player: players are 1 to (?P<players>\d+), not (?P<value>.+)",
+        N_("--player: players are 1 to {players}, not {value}"),
+    ),
 )
 ERRORS = Phrasebook.of(_ERRORS)
 

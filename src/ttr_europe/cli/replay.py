@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .common import Command, add_lang_argument, read_text
+
+if TYPE_CHECKING:
+    from ..actions import Action
+    from ..events import Event
+    from ..state import GameState
 
 
 def configure_replay(parser: argparse.ArgumentParser) -> None:
@@ -17,6 +24,19 @@ def configure_replay(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--svg", metavar="FILE", help="also draw the board as SVG (the final one, or position N)"
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="write JSON lines for a client in another language instead of the log: per position"
+        " its view, the move that led to it and that move's events, then the scoreboard",
+    )
+    parser.add_argument(
+        "--player",
+        metavar="N",
+        type=int,
+        help="with --json, the views and events of player N (1 to the player count); default"
+        " a spectator's",
     )
     add_lang_argument(parser)
 
@@ -37,6 +57,8 @@ def run_replay(args: argparse.Namespace) -> int:
     at = len(actions) if args.at is None else args.at
     if not 0 <= at <= len(actions):
         raise SetupError(f"--at: positions are 0 to {len(actions)}, not {at}")
+    if args.json:
+        return _json_lines(record.players, states, actions, [e for _, _, e in moves], at, args)
     options = " ".join(f"{k}={v}" for k, v in record.options)
     first = "random" if record.first_player is None else record.first_player
     print(
@@ -59,6 +81,41 @@ def run_replay(args: argparse.Namespace) -> int:
 
         with open(args.svg, "w", encoding="utf-8") as f:
             f.write(render_svg(position, lang=tr.lang))
+    return 0
+
+
+def _json_lines(
+    players: int,
+    states: Sequence[GameState],
+    actions: Sequence[Action],
+    events: Sequence[Sequence[Event]],
+    at: int,
+    args: argparse.Namespace,
+) -> int:
+    """The replay as a front end reads it: one JSON object a line, positions 0 to ``at``, each
+    with the view a seat (or a spectator) has there, then the scoreboard of position ``at``.
+    A seat sees only its own secrets, as ``observe`` and ``events.visible_to`` allow."""
+    import json
+
+    from ..errors import SetupError
+    from ..events import visible_to
+    from ..jsonio import action_to_json, scoreboard_to_json
+    from ..scoring import score
+    from ..views import observe
+
+    if args.player is not None and not 1 <= args.player <= players:
+        raise SetupError(f"--player: players are 1 to {players}, not {args.player}")
+    seat = None if args.player is None else args.player - 1
+    for i in range(at + 1):
+        shown = [] if i == 0 else [visible_to(e, seat) for e in events[i - 1]]
+        line = {
+            "position": i,
+            "action": None if i == 0 else action_to_json(actions[i - 1]),
+            "events": [e.to_json() for e in shown if e is not None],
+            "view": observe(states[i], seat).to_json(),
+        }
+        print(json.dumps(line, ensure_ascii=False))
+    print(json.dumps(scoreboard_to_json(score(states[at])), ensure_ascii=False))
     return 0
 
 
