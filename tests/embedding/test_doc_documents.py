@@ -86,3 +86,15 @@ def test_the_action_table_names_every_type_with_its_fields_and_notation() -> Non
         assert set(fields) == required[kind] - {"format", "version", "type"}, kind
         written = action_to_json(parse(notation))
         assert written["type"] == kind and set(written) == required[kind], notation
+
+
+def test_bit_i_of_a_keep_code_keeps_the_views_offer_entry_i() -> None:
+    """The text promises a client that keep codes name places in the view's ``offer`` list."""
+    from ttr_europe import new_game
+    from ttr_europe.codec import codec_for
+
+    state = new_game("europe", "base", players=3, seed=5)
+    offer = observe(state, state.current).to_json()["players"][state.current]["offer"]
+    codec = codec_for("europe", "base")
+    action = codec.decode(codec.blocks["keep"].start + 0b0101, state)
+    assert action_to_json(action)["tickets"] == sorted([offer[0], offer[2]])
