@@ -32,6 +32,13 @@ def test_the_docs_site_builds_strictly(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr[-3000:]
     api = (site / "api" / "index.html").read_text("utf-8")
-    for name in ("new_game", "check_invariants", "check_bot", "GameState", "TTRError"):
+    for name in (
+        "new_game",
+        "check_invariants",
+        "check_bot",
+        "GameState",
+        "TTRError",
+        "document_schema",
+    ):
         assert name in api, name
     assert (site / "rules-index" / "index.html").exists()
