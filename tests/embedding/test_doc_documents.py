@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from ttr_europe.actions import parse
+from ttr_europe.cli import main
 from ttr_europe.jsonio import action_to_json, from_json
-from ttr_europe.records import random_game, replay
+from ttr_europe.records import GameRecord, random_game, replay
 from ttr_europe.schemas import document_schema
+from ttr_europe.scoring import score
 from ttr_europe.views import observe
 
 jsonschema = pytest.importorskip("jsonschema")
@@ -98,3 +102,57 @@ def test_bit_i_of_a_keep_code_keeps_the_views_offer_entry_i() -> None:
     codec = codec_for("europe", "base")
     action = codec.decode(codec.blocks["keep"].start + 0b0101, state)
     assert action_to_json(action)["tickets"] == sorted([offer[0], offer[2]])
+
+
+REPO = Path(__file__).parents[2]
+
+
+def _replay_lines(record: GameRecord, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record.to_json()), "utf-8")
+    capsys.readouterr()
+    assert main(["replay", str(path), "--json"]) == 0
+    return capsys.readouterr().out
+
+
+def _node(lines: str) -> subprocess.CompletedProcess[str]:
+    program = REPO / "examples" / "replay_view.js"
+    board = REPO / "src" / "ttr_europe" / "data" / "maps" / "europe.json"
+    return subprocess.run(
+        ["node", str(program), str(board)],
+        input=lines,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="the example needs Node.js")
+def test_the_javascript_example_follows_a_replay_from_the_documents_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """examples/replay_view.js keeps the row and the owners from the events, checks them against
+    each view, and prints the scoreboard's breakdown: the documents suffice for a client."""
+    record = random_game("europe", "base", 3, seed=11, policy_seed=2)  # tunnels and stations
+    lines = _replay_lines(record, tmp_path, capsys)
+    done = _node(lines)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.splitlines()
+    n = len(record.actions)
+    assert out[n].startswith(f"{n} ") and out[n].endswith(
+        "GAME_OVER, nobody to act, last round: 0 turns owed"
+    )
+    for p in score(replay(record)[-1]).players:
+        assert (
+            f"Player {p.seat + 1}: {p.total} = routes {p.route_points} + tickets {p.ticket_points}"
+            f" + stations {p.station_points} + bonus {p.bonus}; rank {p.rank}"
+        ) in done.stdout
+    views = [json.loads(line)["view"] for line in lines.splitlines()[:-1]]
+    assert views[-1]["current"] == views[-2]["current"]  # the last mover, as the text says
+    docs = [json.loads(line) for line in lines.splitlines()]
+    step = next(d for d in docs if any(e["type"] == "slot_refilled" for e in d.get("events", ())))
+    step["events"] = [e for e in step["events"] if e["type"] != "slot_refilled"]
+    broken = _node("\n".join(json.dumps(d) for d in docs))  # a client that lost an event
+    assert broken.returncode == 1
+    assert f"position {step['position']}: the events disagree with the view" in broken.stderr
