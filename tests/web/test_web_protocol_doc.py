@@ -66,3 +66,12 @@ def _after_keeping() -> Match:
     match = Match.new("europe", "base", 3, 11, ["person", "person", "greedy"])
     match.play(0, match.legal(0)[0])
     return match
+
+
+def test_the_events_a_late_tab_is_sent_are_as_many_as_the_text_says() -> None:
+    match = Match.new("usa", "base", 2, 3, ["random", "random"])
+    events = _update(match, None)["events"]  # the bots have played to the end by then
+    assert match.finished and match.seq > 200
+    said = re.search(r"at most the last (\d+)", _table("`update` field")["events"])
+    assert said is not None and len(events) == int(said[1])
+    assert [e["seq"] for e in events] == list(range(match.seq - len(events) + 1, match.seq + 1))
