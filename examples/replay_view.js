@@ -28,7 +28,8 @@ for (const { position, action, events, view } of lines) {
     process.exit(1);
   }
   const last = view.final_turns >= 0 ? `, last round: ${view.final_turns} turns owed` : "";
-  const move = action === null ? "the deal" : action.type;
+  // null: the deal, or another seat's ticket choice (its events say how many it kept)
+  const move = position === 0 ? "the deal" : action === null ? "tickets kept" : action.type;
   const turn = view.phase === "GAME_OVER" ? "nobody to act" : `${player(view.current)} to act`;
   console.log(`${position} ${move}: ${view.phase}, ${turn}${last}`);
 }

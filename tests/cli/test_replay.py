@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import ttr_europe
-from ttr_europe.actions import parse
+from ttr_europe.actions import KeepTickets, parse
 from ttr_europe.cli import main
 from ttr_europe.events import visible_to
 from ttr_europe.jsonio import action_to_json, scoreboard_to_json
@@ -203,15 +203,41 @@ def test_json_lines_give_each_positions_view_and_the_scoreboard(
     }
     for i, line in enumerate(lines[1:-1], start=1):
         action = parse(record.actions[i - 1])
-        assert line["position"] == i and line["action"] == action_to_json(action)
+        mover = states[i - 1].current
+        hidden = isinstance(action, KeepTickets) and mover != 1  # another seat's choice
+        assert line["position"] == i
+        assert line["action"] == (None if hidden else action_to_json(action))
         assert line["view"] == observe(states[i], 1).to_json()
         events = events_between(states[i - 1], action, states[i])
         assert line["events"] == [visible_to(e, 1).to_json() for e in events]  # type: ignore[union-attr]
     blind = [e for line in lines[:-1] for e in line["events"] if e["type"] == "blind_drawn"]
     assert {e["card"] is None for e in blind} == {True, False}  # others' cards stay hidden
     watched = _json_replay(path, capsys, "--at", "5")
-    assert len(watched) == 7 and watched[5]["view"] == observe(states[5], None).to_json()
-    assert watched[-1] == scoreboard_to_json(score(states[5])) and not watched[-1]["final"]
+    assert len(watched) == 6 and watched[5]["view"] == observe(states[5], None).to_json()
+    assert all("position" in line for line in watched)  # no scoreboard before the end
+
+
+def test_json_lines_stopped_before_the_end_show_no_one_elses_tickets(
+    record: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A scoreboard mid-game lists every seat's tickets: the lines a seat or a spectator is
+    given before the end carry none, only their views."""
+    from ttr_europe.records import GameRecord, replay
+
+    states = replay(GameRecord.from_json(record.read_text("utf-8")))
+    lines = _json_replay(record, capsys, "--at", "8", "--player", "1")
+    hidden = {t for p in states[8].players[1:] for t in p.tickets}
+    names = {states[8].rules.map.tickets[t].id for t in hidden}
+    assert names and not any(name in json.dumps(line) for line in lines for name in names)
+
+
+def test_player_without_json_is_one_line_and_status_2(
+    record: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    assert main(["replay", str(record), "--player", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err == "ttr-europe: error: --player chooses whose views --json writes; give --json too\n"
 
 
 @pytest.mark.parametrize("player", ["0", "3"])

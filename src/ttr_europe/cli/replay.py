@@ -57,6 +57,8 @@ def run_replay(args: argparse.Namespace) -> int:
     at = len(actions) if args.at is None else args.at
     if not 0 <= at <= len(actions):
         raise SetupError(f"--at: positions are 0 to {len(actions)}, not {at}")
+    if args.player is not None and not args.json:
+        raise SetupError("--player chooses whose views --json writes; give --json too")
     if args.json:
         return _json_lines(record.players, states, actions, [e for _, _, e in moves], at, args)
     options = " ".join(f"{k}={v}" for k, v in record.options)
@@ -93,14 +95,16 @@ def _json_lines(
     args: argparse.Namespace,
 ) -> int:
     """The replay as a front end reads it: one JSON object a line, positions 0 to ``at``, each
-    with the view a seat (or a spectator) has there, then the scoreboard of position ``at``.
-    A seat sees only its own secrets, as ``observe`` and ``events.visible_to`` allow."""
+    with the view a seat (or a spectator) has there, then, if the game is over there, the
+    scoreboard. A seat sees only its own secrets, as ``observe`` and ``events.visible_to``
+    allow; a scoreboard before the end would show every seat's tickets, so none is written."""
     import json
 
     from ..errors import SetupError
     from ..events import visible_to
     from ..jsonio import action_to_json, scoreboard_to_json
     from ..scoring import score
+    from ..state import Phase
     from ..views import observe
 
     if args.player is not None and not 1 <= args.player <= players:
@@ -108,15 +112,25 @@ def _json_lines(
     seat = None if args.player is None else args.player - 1
     for i in range(at + 1):
         shown = [] if i == 0 else [visible_to(e, seat) for e in events[i - 1]]
+        secret = i > 0 and _secret(actions[i - 1], states[i - 1].current, seat)
         line = {
             "position": i,
-            "action": None if i == 0 else action_to_json(actions[i - 1]),
+            "action": None if i == 0 or secret else action_to_json(actions[i - 1]),
             "events": [e.to_json() for e in shown if e is not None],
             "view": observe(states[i], seat).to_json(),
         }
         print(json.dumps(line, ensure_ascii=False))
-    print(json.dumps(scoreboard_to_json(score(states[at])), ensure_ascii=False))
+    if states[at].phase is Phase.GAME_OVER:
+        print(json.dumps(scoreboard_to_json(score(states[at])), ensure_ascii=False))
     return 0
+
+
+def _secret(action: Action, mover: int, seat: int | None) -> bool:
+    """Whether ``action`` is hidden from ``seat``: another seat's ticket choice (its events
+    say only how many it kept)."""
+    from ..actions import KeepTickets
+
+    return isinstance(action, KeepTickets) and mover != seat
 
 
 COMMAND = Command(
