@@ -351,8 +351,45 @@ def test_serve_gives_a_failed_program_s_seat_to_a_stand_in(tmp_path: Path) -> No
     match = hub.latest.match
     assert match.seats[1].name == f"random for {spec}" and len(match.actions) == 2
     (error,) = [doc for _, doc in out if doc["type"] == "error"]
-    assert error["code"] == "bot_failed" and "exited without answering" in error["message"]
+    assert error["code"] == "bot_failed" and "Player 2" in error["message"]
     assert_all_ended(pids)
+
+
+TELLING = """\
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({"type": "hello", "name": "teller", "protocol": 1}), flush=True)
+    elif message["type"] == "move":
+        me = message["view"]["players"][message["view"]["observer"]]
+        print("SECRET offer", "|".join(me["offer"]), file=sys.stderr, flush=True)
+        print("SECRET hand", json.dumps(me["hand"]), flush=True)  # not JSON: garbage
+"""
+
+
+def test_what_a_failed_program_wrote_reaches_no_tab_of_its_match(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A program's standard error and its answers are made from its view: the referee's
+    reason quotes them, so the tabs (whose stand-in keeps that offer and hand) never get it."""
+    pytest.importorskip("starlette")
+    from ttr_europe.table.match import Match
+    from ttr_europe.web.hub import Client, Hub
+
+    program = tmp_path / "teller.py"
+    program.write_text(TELLING)
+    spec = f"cmd[move=5,sandbox=off]:{PYTHON} {program}"
+    hub = Hub(lambda: Match.new("usa", "base", 2, 3, ["person", spec], first_player=0))
+    tab, watcher = Client(), Client()
+    sent = hub.receive(tab, json.dumps({"type": "join", "seat": 0}))
+    sent += hub.receive(watcher, json.dumps({"type": "join"}))
+    with caplog.at_level("WARNING", logger="ttr_europe.web"):
+        sent += hub.receive(tab, json.dumps({"type": "act", "action": "keep all"}))
+    assert [doc["code"] for _, doc in sent if doc["type"] == "error"] == ["bot_failed"] * 2
+    assert not [doc for _, doc in sent if "SECRET" in json.dumps(doc)]
+    assert "answered garbage: 'SECRET hand" in caplog.text
+    assert "its standard error ended: 'SECRET offer" in caplog.text
 
 
 def test_serve_ends_a_program_as_soon_as_its_match_is_over(tmp_path: Path) -> None:

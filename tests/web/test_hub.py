@@ -257,8 +257,34 @@ def test_a_bot_that_fails_after_a_move_is_reported_to_every_tab_and_a_stand_in_p
     assert updates[id(a)]["moves"] is not None  # seat 0 is to act again
     errors = [(c, doc) for c, doc in out if doc["type"] == "error"]
     assert [c for c, _ in errors] == [a, watcher]
-    assert all(doc["code"] == "bot_failed" and "out of order" in doc["message"]
-               and "seat 1" in doc["message"] for _, doc in errors)  # fmt: skip
+    assert all(doc["code"] == "bot_failed" and "Player 2" in doc["message"]
+               and "a random bot plays for Player 2" in doc["message"]
+               for _, doc in errors)  # fmt: skip
+
+
+class _TellingBot:
+    """A bot whose failure says its secrets: its offer and its hand, from its view."""
+
+    def choose(self, view: Any, legal: object, rng: object) -> object:
+        raise RuntimeError(f"SECRET offer {'|'.join(view.me.offer)} hand {view.me.hand}")
+
+
+def test_why_a_bot_failed_reaches_no_tab_but_the_server_s_log(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Its stand-in plays on with the same offer and hand: a reason made from the bot's view
+    would hand them to the other seats and the watchers."""
+    hub = Hub(lambda: Match.new("usa", "base", 2, 3, ["person", _TellingBot()], first_player=0))
+    a, watcher = Client(), Client()
+    sent = _send(hub, a, {"type": "join", "seat": 0}) + _send(hub, watcher, {"type": "join"})
+    with caplog.at_level("WARNING", logger="ttr_europe.web"):
+        sent += _send(hub, a, {"type": "act", "action": "keep all"})
+    match = hub.latest.match
+    assert isinstance(match.seats[1].bot, RandomBot) and not match.finished  # it plays on
+    assert any(doc.get("code") == "bot_failed" for _, doc in sent)
+    assert not [doc for _, doc in sent if "SECRET" in json.dumps(doc)]
+    offer = "|".join(observe(match.states[1], 1).players[1].offer or ())
+    assert f"SECRET offer {offer}" in caplog.text  # the operator still reads why
 
 
 def test_a_bot_that_fails_before_anyone_joins_is_replaced_and_the_match_is_created() -> None:

@@ -1153,10 +1153,19 @@ def _bots_move(hosted: Hosted) -> list[str]:
 
 
 def _stand_in(hosted: Hosted, exc: BotError) -> str:
-    """Give the seat of the bot that just failed to a random bot; the fault, said for tabs."""
+    """Give the seat of the bot that just failed to a random bot; the fault, said for tabs.
+
+    The tabs hear which seat's bot failed, never why: the reason holds what the bot said or
+    raised (its standard error, its answer), made from its view, and its stand-in plays on with
+    the same hand and tickets. The reason goes to the server's log, for the operator."""
     seat = hosted.match.state.current
+    name = hosted.match.seats[seat].name  # the table's name for it, not one the bot chose
+    log.warning("match %s: %s failed: %s", hosted.id, _player(seat), exc)
     hosted.specs[seat] = SeatSpec(hosted.match.stand_in(seat).name, "random")
-    return f"{exc}; a random bot plays for {_player(seat)} from now on"
+    return (
+        f"the bot {name!r} of {_player(seat)} failed; a random bot plays for {_player(seat)} "
+        "from now on"
+    )
 
 
 def _rngs(hosted: Hosted) -> dict[int, Any]:
