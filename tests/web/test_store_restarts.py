@@ -352,3 +352,27 @@ def test_a_match_that_cannot_be_read_back_is_archived_and_the_others_restored(
     assert bad in caplog.text and bad not in again.store.live()
     refused = _send(again, Client(), {"type": "join", "match": bad})[0]
     assert refused["code"] == "broken_match" and bad in refused["message"]
+
+
+def test_a_match_that_cannot_be_restored_tells_a_tab_nothing_of_its_moves(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Why a replay failed quotes the move it failed at, a seat's ticket choice maybe (here a
+    ticket the map no longer has): any tab naming the match would read that seat's tickets."""
+    clock = Clock()
+    path = tmp_path / "m.db"
+    hub = _hub(path, clock)
+    match_id, (keep,) = hub.latest.id, hub.latest.match.actions  # the bot of seat 1 chose
+    assert isinstance(keep, KeepTickets)
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("UPDATE moves SET action = ? WHERE match = ? AND n = 0",
+                   (f"{keep}, Gone-Away", match_id))  # fmt: skip
+    db.close()
+    hub.store.close(checkpoint=False)
+    with caplog.at_level("WARNING", logger="ttr_europe.web"):
+        again = _hub(path, clock)
+        refused = _send(again, Client(), {"type": "join", "match": match_id})[0]
+    assert refused["code"] == "broken_match" and match_id in refused["message"]
+    assert not [t for t in keep.tickets if t in json.dumps(refused)]
+    assert keep.tickets[0] in caplog.text  # the operator reads why

@@ -351,7 +351,9 @@ class Hub:
         except WebError:
             raise
         except TTRError as exc:  # a row, or a file, that cannot be read
-            raise WebError("broken_match", f"match {match_id} cannot be restored: {exc}") from None
+            # why goes to the log alone: it may quote a move, a seat's ticket choice included
+            log.warning("match %s cannot be restored: %s", match_id, exc)
+            raise WebError("broken_match", f"match {match_id} cannot be restored") from None
         self._wrote(hosted, self.store.archive(match_id, None))
         return hosted
 
