@@ -136,3 +136,20 @@ def test_a_run_s_rows_and_key_are_never_shown_to_a_sandbox_also_from_python(
     simulate(["greedy", "random"], games=1, map="usa", backend="serial", deal="secret", out=out)
     kept = sandbox.referee_files()
     assert str(out.resolve()) in kept and f"{out.resolve()}.key" in kept
+
+
+def test_playtest_refuses_a_cmd_seat_whose_public_seeds_it_would_find(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A playtest deals game g from seed + g for all to reproduce: a program at its table
+    found both seeds (every hidden card) before it was refused; it is never started now."""
+    from ttr_europe.playtest import playtest
+
+    report = tmp_path / "found"
+    with pytest.raises(SimulationError, match="deals its games from public seeds"):
+        playtest("usa", bots=(oracle_command(report), "greedy"), games=2, backend="serial")
+    out = str(tmp_path / "pt")
+    assert main(["playtest", "usa", "--bots", f"{oracle_command(report)},greedy",
+                 "--games", "2", "--backend", "serial", "--out", out]) == 2  # fmt: skip
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+    assert not report.exists()

@@ -31,6 +31,7 @@ from ..maps import load_map
 from ..rules import new_game
 from ..sim import auto_batch, make_backend
 from ..sim.backends import Done
+from ..sim.games import clocked
 from ..sim.store import Header, open_store
 from ..views import OptionValue
 from .figures import figures as _figures
@@ -179,6 +180,12 @@ def plan(
     opts = tuple(sorted((options or {}).items()))
     new_game(board, variant, players, seed, 0, **dict(opts))  # refuses bad rules now
     for name in dict.fromkeys(bots):
+        if clocked(name):  # a stranger's program would find seed + g from its first view
+            raise SimulationError(
+                f"{name.strip()}: a playtest deals its games from public seeds, which a cmd: "
+                "program could find; play programs in simulate or tournament, which deal them "
+                "in secret"
+            )
         if name not in CORE_POLICIES:
             make_bot(name)  # BotError for a spec that names no bot
     spec_map: str | Map = board.id if _is_shipped(board) else board
