@@ -13,7 +13,9 @@ masked-out code ends the episode as a loss (``illegal_action="end"``, the defaul
 ``gymnasium.utils.env_checker.check_env`` and learners without masks need; with
 ``illegal_action="raise"`` it raises ``IllegalActionError`` naming the rule and leaves the game as
 it was. A bot that fails raises ``BotError`` naming it; the episode is then over and ``reset()``
-starts the next one. ``gymnasium.make`` truncates an episode after ``MAX_AGENT_STEPS`` (1000)
+starts the next one. With a ``cmd:`` program among the opponents each episode is dealt in
+secret (``_seeds.Deal``, a key of the environment's own): a program cannot find the deal from
+the reset seed. ``gymnasium.make`` truncates an episode after ``MAX_AGENT_STEPS`` (1000)
 agent steps (``max_episode_steps=None`` lifts the cap); the class itself has none.
 """
 
@@ -27,6 +29,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from .._seeds import Deal
 from ..actions import Action
 from ..errors import (
     BotError,
@@ -35,6 +38,7 @@ from ..errors import (
     SetupError,
 )
 from ..players import Bot, decide, make_bot, split_specs, tell
+from ..players.protocol import ProcessBot
 from ..records import summary
 from ..rl.encoding import Obs
 from ..rl.mask import Mask
@@ -76,6 +80,11 @@ class TicketToRideGymEnv(gym.Env[Obs, np.int64]):
             raise SetupError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.game = CodeGame(map, variant, players, reward, options)
         self.bots: list[Bot] = [make_bot(b) if isinstance(b, str) else b for b in opponents]
+        # a program could find a deal's seed that follows from reset(seed) (the usual 0, 42)
+        # from its first view: with one at the table each episode is dealt in secret, from a
+        # key of this environment alone (the same seed still resets alike here)
+        programs = any(isinstance(b, ProcessBot) for b in self.bots)
+        self._deal = Deal.fresh() if programs else Deal()
         self.fixed_seat = seat
         self.seat = 0 if seat is None else seat
         self.illegal_action = illegal_action
@@ -99,7 +108,7 @@ class TicketToRideGymEnv(gym.Env[Obs, np.int64]):
         draw = self.np_random.integers
         players = self.game.players
         self.seat = int(draw(players)) if self.fixed_seat is None else self.fixed_seat
-        self.game.reset(int(draw(2**63)))
+        self.game.reset(self._deal.game_seed(int(draw(2**63))))
         self._bot_rngs = [random.Random(int(draw(2**63))) for _ in range(players)]
         self._done = False
         self._opponents_move()  # they only choose starting tickets: nothing scores yet
