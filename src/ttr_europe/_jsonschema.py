@@ -93,10 +93,10 @@ def _check_kind(schema: Any, value: Any, path: str, source: str) -> None:
 def _check_number(schema: Any, value: float, path: str, source: str) -> None:
     """``minimum`` and ``maximum``."""
     if "minimum" in schema and value < schema["minimum"]:
-        raise DataError(f"{value} is below the minimum {schema['minimum']}", source=source,
+        raise DataError(f"{_short(value)} is below the minimum {schema['minimum']}", source=source,
                         path=path)  # fmt: skip
     if "maximum" in schema and value > schema["maximum"]:
-        raise DataError(f"{value} is above the maximum {schema['maximum']}", source=source,
+        raise DataError(f"{_short(value)} is above the maximum {schema['maximum']}", source=source,
                         path=path)  # fmt: skip
 
 

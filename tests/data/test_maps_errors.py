@@ -422,3 +422,13 @@ def test_markup_and_right_to_left_marks_are_texts_like_any_other() -> None:
     board = build_map(doc, "ok.json")
     assert board.name == doc["name"]
     assert board.cities[0].name.endswith("\u200f")
+
+
+@pytest.mark.parametrize("digits", ["9" * 4000, "-" + "9" * 4000])
+def test_a_huge_number_is_named_in_a_short_line(digits: str) -> None:
+    """Python reads integers of up to 4,300 digits; the error names one in a few words."""
+    text = json.dumps(EU).replace('"length": 2,', f'"length": {digits},', 1)
+    with pytest.raises(DataError) as info:
+        parse_map(text, source="bad.json")
+    assert info.value.path.endswith(".length")
+    assert len(str(info.value)) < 200
