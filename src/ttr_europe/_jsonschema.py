@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from ._jsontext import child_path
@@ -92,11 +93,35 @@ def _check_kind(schema: Any, value: Any, path: str, source: str) -> None:
 def _check_number(schema: Any, value: float, path: str, source: str) -> None:
     """``minimum`` and ``maximum``."""
     if "minimum" in schema and value < schema["minimum"]:
-        raise DataError(f"{value} is below the minimum {schema['minimum']}", source=source,
+        raise DataError(f"{_short(value)} is below the minimum {schema['minimum']}", source=source,
                         path=path)  # fmt: skip
     if "maximum" in schema and value > schema["maximum"]:
-        raise DataError(f"{value} is above the maximum {schema['maximum']}", source=source,
+        raise DataError(f"{_short(value)} is above the maximum {schema['maximum']}", source=source,
                         path=path)  # fmt: skip
+
+
+@cache
+def _ecma(pattern: str) -> re.Pattern[str]:
+    """``pattern`` compiled to match as JSON Schema's ECMA-262 regular expressions do: a ``$``
+    outside a character class matches only at the very end. Python's ``$`` also matches before
+    a final newline, so ``^[a-z]*$`` would take ``"fjord\\n"``, which ECMA-262 refuses."""
+    out: list[str] = []
+    in_class = False
+    escaped = False
+    for c in pattern:
+        if escaped:
+            escaped = False
+        elif c == "\\":
+            escaped = True
+        elif in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "$":
+            out.append(r"\Z")
+            continue
+        out.append(c)
+    return re.compile("".join(out))
 
 
 def _check_text(schema: Any, value: str, path: str, source: str) -> None:
@@ -107,7 +132,7 @@ def _check_text(schema: Any, value: str, path: str, source: str) -> None:
     if "maxLength" in schema and len(value) > schema["maxLength"]:
         raise DataError(f"text longer than {schema['maxLength']} characters", source=source,
                         path=path)  # fmt: skip
-    if "pattern" in schema and not re.search(schema["pattern"], value):
+    if "pattern" in schema and not _ecma(schema["pattern"]).search(value):
         raise DataError(f"{_short(value)} does not match the pattern {schema['pattern']}",
                         source=source, path=path)  # fmt: skip
 
@@ -297,6 +322,11 @@ def _scalar(value: Any, room: int) -> str:
     if isinstance(value, str):
         value = value[:room]
     try:
-        return json.dumps(value, ensure_ascii=False)
+        text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         return f"<{type(value).__name__}>"
+    if text.isprintable():
+        return text
+    # What a terminal or a page would act on (a right-to-left override, a line separator) is
+    # written as its JSON escape, so the message stays one line that shows what was read.
+    return "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in text)

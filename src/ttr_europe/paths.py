@@ -204,6 +204,7 @@ class _Search:
     """
 
     BUDGET = 400
+    SEEN_LIMIT = 1 << 18  # positions remembered, about 30 MB; forgotten ones are searched again
 
     def __init__(
         self, group: Sequence[Edge], adjacency: dict[int, list[_Arc]], degree: dict[int, int]
@@ -334,11 +335,16 @@ class _Search:
         return Trail(sum(self.weight[k] for k in chain_path), tuple(routes), tuple(cities))
 
     def _branch(
-        self, removed: int, removed_weight: int, odd: int, ends: int, ends_left: int
-    ) -> None:
+        self, removed: int, removed_weight: int, odd: int, ends: int, ends_left: int,
+        cut: int = -1,
+    ) -> None:  # fmt: skip
         key = (removed, ends)
         if key in self.seen:
             return
+        if len(self.seen) >= self.SEEN_LIMIT:
+            # Memory stays bounded on networks built to be hard (robustness.md): the memo only
+            # saves work, so forgetting it keeps the search exact.
+            self.seen.clear()
         self.seen.add(key)
         bad = odd & ~ends
         if not bad:
@@ -362,6 +368,9 @@ class _Search:
         floor = (sum(lightest[:must]) + 1) // 2 if must > 0 else 0
         if self.total - removed_weight - floor <= self.best:
             return
+        # The pieces' bound only where the chain ``cut`` last removed split its piece in two.
+        if cut >= 0 and not self._joined(free, cut) and self._split_bound(free, bad) <= self.best:
+            return
         if ends_left:
             self._branch(removed, removed_weight, odd, ends | 1 << pick, ends_left - 1)
         for k in self.by_weight[pick]:
@@ -372,7 +381,71 @@ class _Search:
                     odd ^ self.flip[k],
                     ends,
                     ends_left,
+                    k,
                 )
+
+    def _joined(self, free: int, k: int) -> bool:
+        """Whether the two ends of chain ``k`` are still joined by the chains in ``free``
+        (breadth first: the other way round a cycle is usually a few chains away)."""
+        goal = self.b[k]
+        queue = [self.a[k]]
+        visited = 1 << self.a[k]
+        for city in queue:
+            new = self.incident[city] & free
+            while new:
+                bit = new & -new
+                new ^= bit
+                j = bit.bit_length() - 1
+                for other in (self.a[j], self.b[j]):
+                    if other == goal:
+                        return True
+                    if not visited >> other & 1:
+                        visited |= 1 << other
+                        queue.append(other)
+        return False
+
+    def _split_bound(self, free: int, bad: int) -> int:
+        """No trail left in ``free`` is longer than this: the best, over the components of the
+        chains left, of the component's weight less half the lightest chain at each of its
+        ``bad`` cities but two. A trail lies in one component, and each such city that is not
+        one of its two ends loses a chain of that component (its degree is odd there); so once
+        the removals split the network, a piece too light to beat the best is cut at once
+        (bridges from one city to blobs none of which a trail can cover whole)."""
+        bound = 0
+        left = free
+        while left:
+            seed = (left & -left).bit_length() - 1
+            part = 0
+            weight = 0
+            stack = [self.a[seed]]
+            visited = 1 << self.a[seed]
+            while stack:
+                city = stack.pop()
+                new = self.incident[city] & left & ~part
+                part |= new
+                while new:
+                    bit = new & -new
+                    new ^= bit
+                    k = bit.bit_length() - 1
+                    weight += self.weight[k]
+                    for other in (self.a[k], self.b[k]):
+                        if not visited >> other & 1:
+                            visited |= 1 << other
+                            stack.append(other)
+            left &= ~part
+            if weight <= bound:
+                continue
+            lightest = []
+            odd = bad & visited
+            while odd:
+                low = odd & -odd
+                odd ^= low
+                city = low.bit_length() - 1
+                lightest.append(next(self.weight[k] for k in self.by_weight[city] if part >> k & 1))
+            lightest.sort()
+            must = len(lightest) - 2
+            bound = max(bound, weight - ((sum(lightest[:must]) + 1) // 2 if must > 0 else 0))
+        return bound
 
     def _leaf(self, removed: int) -> None:
         """Parity is right: every component left has an Euler trail; keep the heaviest."""

@@ -29,7 +29,19 @@ def shipped(name: str) -> Any:
 
 
 DOCS = {name: shipped(name) for name in MAPS}
-REFERENCE = jsonschema.Draft202012Validator(map_schema())
+
+
+def _ecma_pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
+    """jsonschema's ``pattern`` as JSON Schema reads it (ECMA-262): ``$`` only at the very end.
+    jsonschema itself uses Python's ``$``, which also matches before a final newline; the map
+    schema's patterns use ``$`` only as their final anchor."""
+    if isinstance(instance, str) and not re.search(pattern.replace("$", r"\Z"), instance):
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+REFERENCE = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator, {"pattern": _ecma_pattern}
+)(map_schema())
 
 
 def path_of(parts: Any) -> str:
@@ -154,6 +166,19 @@ EDGE_CASES = [
     (("cities", 0, "lon"), -180),
     (("cities", 0, "name"), ""),
     (("cities", 0, "id"), " Paris"),
+    (("cities", 0, "id"), "Paris\n"),  # Python's $ would take it
+    (("id",), "europe\n"),
+    (("cities", 0, "name"), "Paris\n"),
+    (("cities", 0, "name"), "Pa\x00ris"),
+    (("cities", 0, "name"), "Pa\x1b[2Jris"),
+    (("cities", 0, "name"), "Pa\u0085ris"),  # C1
+    (("cities", 0, "name"), "Pa\u202eris"),  # right-to-left override
+    (("cities", 0, "name"), "Pa\u2066ris"),  # left-to-right isolate
+    (("cities", 0, "name"), "Pa\u2028ris"),  # line separator
+    (("cities", 0, "name"), "Pa\uffffris"),
+    (("cities", 0, "name"), "\u05d0\u200f Zürich \u00e9"),  # a right-to-left mark is fine
+    (("name",), '</title><script>alert(1)</script> & "'),  # markup is text, escaped when drawn
+    (("variants", "base", "longest_path_bonus", "name"), "Longest\tRoute"),
     (("route_points", "10"), 30),
     (("route_points", "0"), 0),
     (("route_points", "1"), -1),

@@ -376,3 +376,59 @@ def test_no_other_exception_escapes(doc: Any) -> None:
 def test_any_text_is_a_map_or_a_data_error(text: str) -> None:
     with pytest.raises(DataError):
         parse_map(text, source="text.json")
+
+
+# Texts a terminal, a page or an SVG reader would act on: control characters (a terminal's
+# escape sequences, a NUL that no XML may hold), line separators, bidirectional overrides and
+# isolates that reach past the text, and XML's noncharacters. Each is a one-line DataError.
+ACTING_TEXTS = [
+    "Pa\x00ris", "Pa\x1b]0;title\x07ris", "Paris\n", "Pa\rris", "Pa\x7fris", "Pa\x85ris",
+    "Pa\u2028ris", "Pa\u202eris", "Pa\u2066ris", "Pa\uffffris",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", ACTING_TEXTS, ids=[ascii(t) for t in ACTING_TEXTS])
+@pytest.mark.parametrize(
+    "where",
+    [("name",), ("cities", 3, "name"), ("variants", "base", "name"),
+     ("variants", "base", "longest_path_bonus", "name"), ("routes", 2, "note")],
+)  # fmt: skip
+def test_texts_that_would_act_on_a_reader_are_refused(text: str, where: tuple[Any, ...]) -> None:
+    error = corrupt(put(where, text))
+    path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in where)
+    assert (error.source, error.path) == ("bad.json", path)
+    assert str(error).isprintable()  # one line, nothing in it acts on a terminal
+
+
+@pytest.mark.parametrize(
+    ("where", "text"),
+    [(("cities", 0, "id"), "Amsterdam\n"), (("id",), "europe\n"),
+     (("tickets", 0, "deck"), "base\n")],
+)  # fmt: skip
+def test_a_final_newline_is_no_part_of_an_id(where: tuple[Any, ...], text: str) -> None:
+    """Python's ``$`` matches before a final newline; the schema's patterns are read as JSON
+    Schema reads them (ECMA-262), where it matches only at the end."""
+    error = corrupt(put(where, text))
+    path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in where)
+    assert error.path == path
+
+
+def test_markup_and_right_to_left_marks_are_texts_like_any_other() -> None:
+    """Markup is a name like any other (the pictures escape it) and a right-to-left mark is
+    part of how a right-to-left name is written."""
+    doc = copy.deepcopy(EU)
+    doc["name"] = '</title><script>alert(1)</script> & "Europe"'
+    doc["cities"][0]["name"] = "\u05d0\u05de\u05e1\u05d8\u05e8\u05d3\u05dd\u200f"
+    board = build_map(doc, "ok.json")
+    assert board.name == doc["name"]
+    assert board.cities[0].name.endswith("\u200f")
+
+
+@pytest.mark.parametrize("digits", ["9" * 4000, "-" + "9" * 4000])
+def test_a_huge_number_is_named_in_a_short_line(digits: str) -> None:
+    """Python reads integers of up to 4,300 digits; the error names one in a few words."""
+    text = json.dumps(EU).replace('"length": 2,', f'"length": {digits},', 1)
+    with pytest.raises(DataError) as info:
+        parse_map(text, source="bad.json")
+    assert info.value.path.endswith(".length")
+    assert len(str(info.value)) < 200

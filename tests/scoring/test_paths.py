@@ -5,6 +5,7 @@ ticket path, and the trail search's shortcuts against the plain search."""
 from __future__ import annotations
 
 import networkx as nx  # type: ignore[import-untyped]
+import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
@@ -122,3 +123,81 @@ def test_a_ticket_path_has_the_fewest_routes(edges: list[Edge], a: int, b: int) 
             city = y if city == x else x
         assert city == b
     assert connecting_paths(links, [(a, b), (b, a)])[0] == path
+
+
+def _hung_blobs(count: int) -> list[Edge]:
+    """``count`` copies of K4 less one edge, each closed by a city hung from city 0 by a bridge:
+    every city odd, and a longest trail covers two blobs at most, far below the parity bound, so
+    the branch and bound has to meet a great many sets of routes left out."""
+    edges: list[Edge] = []
+    for first in range(1, 5 * count, 5):
+        a, b, c, d, w = range(first, first + 5)
+        for x, y in ((a, b), (a, c), (b, c), (b, d), (c, d), (w, a), (w, d), (w, 0)):
+            edges.append((len(edges), x, y, 1))
+    return edges
+
+
+class _SizedSet(set[tuple[int, int]]):
+    """A set that remembers the most members it ever held."""
+
+    peak = 0
+
+    def add(self, item: tuple[int, int]) -> None:
+        super().add(item)
+        self.peak = max(self.peak, len(self))
+
+
+def test_the_search_remembers_boundedly_many_positions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its memo of positions met is capped (``SEEN_LIMIT``), so a network built to be hard costs
+    time, never all the memory (42 such routes held 2.4 GB), and the answer stays exact."""
+    group = _hung_blobs(3)
+    adjacency, degree = _adjacency(group)
+    monkeypatch.setattr(_Search, "SEEN_LIMIT", 500)
+    search = _Search(group, adjacency, degree)
+    search.seen = seen = _SizedSet()
+    trail = search.run()
+    assert 0 < seen.peak <= 500
+    assert trail.length == 12  # as the search finds with its memo unbounded
+    assert len(set(trail.routes)) == len(trail.routes) == 12
+
+
+def test_a_network_split_by_a_removal_is_bounded_piece_by_piece() -> None:
+    """Once a removed bridge splits the hung blobs, each piece is bounded by its own weight and
+    odd cities, and cut when too light: a few thousand positions, where the bound of the whole
+    network alone met over 250,000 (and 35 s of search for 33 such routes)."""
+    group = _hung_blobs(3)
+    adjacency, degree = _adjacency(group)
+    search = _Search(group, adjacency, degree)
+    search.seen = seen = _SizedSet()
+    assert search.run().length == 12
+    assert seen.peak < 5_000
+
+
+@st.composite
+def hung_networks(draw: st.DrawFn) -> list[Edge]:
+    """Small blobs, each hung from city 0 by one or two routes, with random lengths: pieces that
+    removals split apart, small enough to walk every trail."""
+    links: list[tuple[int, int]] = []
+    first = 1
+    for _ in range(draw(st.integers(2, 3))):
+        size = draw(st.integers(2, 4))
+        cities = list(range(first, first + size))
+        inside = draw(st.lists(st.sampled_from([(a, b) for a in cities for b in cities if a < b]),
+                               min_size=1, max_size=4))  # fmt: skip
+        hangers = draw(st.lists(st.sampled_from(cities), min_size=1, max_size=2))
+        links += inside + [(0, c) for c in hangers]
+        first += size
+    return [(r, a, b, draw(st.integers(1, 4))) for r, (a, b) in enumerate(links)]
+
+
+@given(hung_networks())
+def test_the_longest_trail_of_pieces_hung_from_one_city_is_the_longest_walk(
+    edges: list[Edge],
+) -> None:
+    """The branch and bound runs in full (``_PlainSearch``), so its cuts are what is tested."""
+    group = sorted(edges)
+    adjacency, degree = _adjacency(group)
+    assume(sum(d % 2 for d in degree.values()) >= 4)  # else an Euler trail, no search
+    assert _PlainSearch(group, adjacency, degree).run().length == _longest_by_walking(edges)
