@@ -100,10 +100,13 @@ function receive(msg) {
   if (msg.type === "update") return update(msg);
 }
 
+// The header: the match, and the seat by its player's name (the one typed in the lobby or
+// chosen at the table; "Player 2" for a seat nobody named), known once the position arrives.
 function showWhere() {
   if (matchId === null) return;
   $("where").textContent = seat === null ? t("match {match}, watching", { match: matchId })
-    : t("match {match}, Player {n}", { match: matchId, n: seat + 1 });
+    : last ? t("match {match}, {name}", { match: matchId, name: playerName(seat) })
+      : t("match {match}", { match: matchId });
 }
 
 // What the server's own refusals (not the rules') say to a player, by their code.
@@ -123,6 +126,7 @@ function serverWords(code) {
     bot_failed: t("A bot failed; a random bot plays its seat from now on."),
     internal: t("The server could not handle that."),
     not_over: t("A rematch is made once the game is over."),
+    bad_name: t("A name is at most {n} characters.", { n: 24 }),
   })[code];
 }
 
@@ -183,12 +187,18 @@ function playerName(i) {
   return window.Together ? Together.said(s.player, i, s.person) : s.player;
 }
 
-function seatName(i) { return i === seat ? t("you") : playerName(i); }
+// Whether seat i is "you": the seat this page plays, except at the end of a game on a device
+// several people share, which everyone reads: then each seat is named ("Ann wins").
+function isMe(i) {
+  return i === seat && !(last && last.finished && window.Together && Together.shared(matchId));
+}
+
+function seatName(i) { return isMe(i) ? t("you") : playerName(i); }
 // Who acts, for the map's names: "you" or the player's name.
 const who = (i) => seatName(i);
 // "You try" / "Ann tries": each language words both (its own verb forms, or a neutral one).
 function says(i, you, other, params) {
-  return i === seat ? t(you, params) : t(other, { name: playerName(i), ...(params || {}) });
+  return isMe(i) ? t(you, params) : t(other, { name: playerName(i), ...(params || {}) });
 }
 
 let pendingFocus = null; // where the focus was when a move was sent: found again after it
@@ -204,9 +214,9 @@ function title(msg, mine) {
   const view = msg.view;
   if (msg.finished) {
     const winners = msg.scoreboard.winners;
-    const names = winners.map((w) => (w === seat ? t("you") : playerName(w)));
+    const names = winners.map(seatName);
     if (winners.length > 1) return t("Game over: {names} share the win", { names: names.join(t(" and ")) });
-    return winners[0] === seat ? t("Game over: you win!") : t("Game over: {name} wins", { name: names[0] });
+    return isMe(winners[0]) ? t("Game over: you win!") : t("Game over: {name} wins", { name: names[0] });
   }
   if (!mine) {
     const s = msg.seats[msg.current]; // a friend invited who has not come yet: said as such
@@ -224,15 +234,16 @@ function title(msg, mine) {
 
 function winnerText(msg) {
   const winners = msg.scoreboard.winners;
-  const names = winners.map((w) => (w === seat ? t("you") : playerName(w)));
+  const names = winners.map(seatName);
   if (winners.length > 1) return t("{names} share the win", { names: names.join(t(" and ")) });
-  return winners[0] === seat ? t("you win!") : t("{name} wins", { name: names[0] });
+  return isMe(winners[0]) ? t("you win!") : t("{name} wins", { name: names[0] });
 }
 
 let replaying = true; // the first update after a join replays old events: not read out
 
 function update(msg) {
-  if (window.Together && Together.handoff(msg)) return; // another person's turn on this device
+  // another person's turn on this device (on arrival too: nobody has played here yet)
+  if (window.Together && Together.handoff(msg, replaying)) return;
   const before = last;
   last = msg;
   noteMarks(msg.events);
@@ -763,7 +774,7 @@ function showPlayers(msg) {
     const name = tr.insertCell();
     const s = msg.seats[p.seat];
     const online = s.person && p.seat !== seat && s.online ? " ●" : "";
-    name.append(swatch(p.seat), playerName(p.seat) + (p.seat === seat ? t(" (you)") : "") + online);
+    name.append(swatch(p.seat), playerName(p.seat) + (isMe(p.seat) ? t(" (you)") : "") + online);
     const left = s.stations_left;
     for (const v of [p.score, p.trains, p.hand_size, p.ticket_count, left]) tr.insertCell().textContent = v;
     const lastMove = lastMoves[p.seat] ? short(lastMoves[p.seat].event, lastMoves[p.seat].seq) : null;
@@ -865,7 +876,7 @@ function describe(e, n) {
     case "game_over": { // the heading's words, which agree with one winner or several
       const winners = e.scoreboard.winners;
       if (winners.length > 1) return t("Game over: {names} share the win", { names: winners.map(seatName).join(t(" and ")) });
-      return winners[0] === seat ? t("Game over: you win!") : t("Game over: {name} wins", { name: playerName(winners[0]) });
+      return isMe(winners[0]) ? t("Game over: you win!") : t("Game over: {name} wins", { name: playerName(winners[0]) });
     }
     case "undone": return says(s, "You took back {moves}", "{name} took back {moves}", { moves: tn("{n} move", "{n} moves", e.actions) });
     default: return null;
