@@ -33,6 +33,17 @@ WIDE = """() => [...document.querySelectorAll('header *, #handoff *, aside *')].
   return r.width > 1 && r.right > document.documentElement.clientWidth + 0.5;
 }).map(e => e.id || e.className || e.tagName)"""
 STATE = "document.body.dataset.state"
+# The header's status, in ems wide: a name in it breaks when long, never a letter a line
+STATUS_EMS = """() => { const e = document.getElementById('status');
+  return e.getBoundingClientRect().width / parseFloat(getComputedStyle(e).fontSize); }"""
+
+
+def _header_fits(page: Any) -> None:
+    """Nothing past the screen's edge; the status a readable width; no name field (each seat
+    keeps its lobby name on a shared device)."""
+    assert not page.evaluate(WIDE)
+    assert page.evaluate(STATUS_EMS) >= 7
+    assert page.locator("#name-box").is_hidden()
 
 
 def _text(page: Any, selector: str) -> str:
@@ -64,7 +75,7 @@ def test_the_names_typed_in_the_lobby_name_every_seat_on_a_phone(browser: Any, l
                 assert _text(page, "#status") == tr.t("{name} to play", name=name)
                 assert _text(page, "#handoff-title") == tr.t("Hand the device to {name}", name=name)
                 assert _text(page, "#handoff-go") == tr.t("I am {name}: show my turn", name=name)
-                assert not page.evaluate(WIDE)
+                _header_fits(page)
                 if not arrived:  # the page opened again here: nobody has played since
                     page.reload()
                     page.wait_for_function(f"{STATE} === 'handoff'", timeout=TIMEOUT)
@@ -85,11 +96,11 @@ def test_the_names_typed_in_the_lobby_name_every_seat_on_a_phone(browser: Any, l
             assert all(n in players for n in NAMES), players
             # the right-to-left name is isolated, so the words around it keep their order
             assert f"\u2068{RTL}\u2069" in page.locator("#players").inner_text()
-            assert not page.evaluate(WIDE)
+            _header_fits(page)
             # what the others did is told by their names (the log, as the live region reads it)
             log = _text(page, "#events")
             others = [n for s, n in enumerate(NAMES) if s != match.current and s in turns]
-            assert all(n in log for n in others if n != NAMES[match.current]), log
+            assert all(n in log for n in others), log
             if lang != "en":  # every word of the panel in the language, but the names
                 assert not english_left(_text(page, "aside"), lang, NAMES)
             _take_turn(page)
@@ -124,6 +135,11 @@ def test_the_end_of_a_game_several_people_share_names_each_and_no_one_is_you(
         assert page.locator("#turn-title").inner_text() == "Game over: Ann wins"
         assert page.locator("#winner").inner_text() == "Ann wins"
         assert "(you)" not in page.locator("#players").inner_text()
+        # nothing of the last person's own: the header names the match alone, no hand, no
+        # "your tickets" (each seat's are in the final details), no name field
+        assert page.locator("#where").inner_text() == f"match {server.hub.latest.id}"
+        assert page.locator("#hand-box").is_hidden() and page.locator("#tickets-box").is_hidden()
+        assert page.locator("#name-box").is_hidden()
         assert page.locator(".seat-detail[data-seat='0'] h4").inner_text().startswith("Ann: ")
         # the navigation: the lobby's link is marked on the lobby alone, "My games" marks the
         # match shown
@@ -135,3 +151,27 @@ def test_the_end_of_a_game_several_people_share_names_each_and_no_one_is_you(
         page.goto(server.url + "lobby")
         page.wait_for_selector("#seats-list li", timeout=TIMEOUT)
         assert page.locator("#lobby-link").get_attribute("aria-current") == "page"
+
+
+# Each shown city name's box against the map's own box, on the screen
+CUT_NAMES = """() => { const svg = document.querySelector('#board svg').getBoundingClientRect();
+  return [...document.querySelectorAll('#board g.city:not(.unlabelled) text:not(.owner)')]
+    .filter(t => { const r = t.getBoundingClientRect();
+                   return r.width && (r.left < svg.left - 0.5 || r.right > svg.right + 0.5); })
+    .map(t => t.textContent); }"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("height", [740, 560])  # the map fits the width, or the height
+def test_no_city_name_at_the_maps_edge_is_cut_on_a_phone(browser: Any, height: int) -> None:
+    """The names of cities at the map's edges (Edinburgh, Lisboa, Erzurum) show whole: each
+    is moved inside the map rather than drawn past its edge, where it would be cut."""
+    with serving(lambda: Match.new("europe", "base", 2, 3, ["person", "greedy"])) as server:
+        page = browser.new_context(viewport={"width": 360, "height": height}).new_page()
+        page.goto(server.url + "?seat=0")
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        shown = page.eval_on_selector_all(
+            "#board g.city:not(.unlabelled) text:not(.owner)", "ts => ts.map(t => t.textContent)"
+        )
+        assert len(shown) >= 8
+        assert page.evaluate(CUT_NAMES) == []

@@ -105,7 +105,7 @@ function receive(msg) {
 function showWhere() {
   if (matchId === null) return;
   $("where").textContent = seat === null ? t("match {match}, watching", { match: matchId })
-    : last ? t("match {match}, {name}", { match: matchId, name: playerName(seat) })
+    : last && !sharedEnd() ? t("match {match}, {name}", { match: matchId, name: playerName(seat) })
       : t("match {match}", { match: matchId });
 }
 
@@ -187,11 +187,15 @@ function playerName(i) {
   return window.Together ? Together.said(s.player, i, s.person) : s.player;
 }
 
-// Whether seat i is "you": the seat this page plays, except at the end of a game on a device
-// several people share, which everyone reads: then each seat is named ("Ann wins").
-function isMe(i) {
-  return i === seat && !(last && last.finished && window.Together && Together.shared(matchId));
-}
+// Whether several people play this match on this device (pass-and-play).
+function sharedDevice() { return !!(window.Together && matchId !== null && Together.shared(matchId)); }
+
+// The end of a game on a shared device is everyone's to read: no seat is "you" then, and
+// nothing of the last person's own (the hand, "your tickets", the header's seat) is shown.
+function sharedEnd() { return !!(last && last.finished && sharedDevice()); }
+
+// Whether seat i is "you": the seat this page plays, but at a shared end ("Ann wins").
+function isMe(i) { return i === seat && !sharedEnd(); }
 
 function seatName(i) { return isMe(i) ? t("you") : playerName(i); }
 // Who acts, for the map's names: "you" or the player's name.
@@ -303,7 +307,10 @@ function render() {
   const msg = last;
   if (!msg) return;
   const view = msg.view;
-  const me = seat !== null ? view.players[seat] : null;
+  const me = seat !== null && !sharedEnd() ? view.players[seat] : null;
+  // the header's name is the one this browser goes by: on a shared device each seat keeps the
+  // name it was given in the lobby, so the field is not offered there
+  $("name-box").hidden = sharedDevice();
   showWhere();
   // board
   const board = $("board");

@@ -266,6 +266,8 @@
     // the header says nothing of the last person's seat or turn, nor a stale "connecting…"
     const where = document.getElementById("where");
     if (where) where.textContent = t("match {match}", { match: msg.match });
+    const field = document.getElementById("name-box"); // each seat keeps its lobby name
+    if (field) field.hidden = true;
     const status = document.getElementById("status");
     if (status) status.textContent = t("{name} to play", { name });
     const go = el("button", { type: "button", id: "handoff-go", textContent: t("I am {name}: show my turn", { name }) });
