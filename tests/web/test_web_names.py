@@ -111,35 +111,50 @@ def test_the_names_typed_in_the_lobby_name_every_seat_on_a_phone(browser: Any, l
         context.close()
 
 
+# Each name in the players' table and the final scores, by how many lines it takes
+NAME_LINES = """() => [...document.querySelectorAll(
+  '#players td:first-child > span:last-child, #scoreboard td:first-child > span:last-child'
+)].map(e => [e.textContent, e.getClientRects().length])"""
+
+
 @pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "ru"])
 def test_the_end_of_a_game_several_people_share_names_each_and_no_one_is_you(
-    browser: Any,
+    browser: Any, lang: str
 ) -> None:
+    tr = translator(lang)
     state = finished(
         {"Frankfurt-Paris-white": 0, "Frankfurt-Munchen": 0, "Munchen-Wien": 1},
         tickets={0: ["Paris-Wien", "Brest-Petrograd"], 1: ["Berlin-Roma"]},
         stations={0: ["Munchen"]},
     )  # seat 0 wins
     with serving(lambda: Match(state, ["person", "person"])) as server:
-        page = browser.new_context(viewport=PHONE).new_page()
-        for s, name in ((0, "Ann"), (1, "Bob")):  # each sits once, by the name they go by
+        page = browser.new_context(viewport=PHONE, locale=lang).new_page()
+        for s, name in ((0, "Ann"), (1, "Борис")):  # each sits once, by the name they go by
             page.goto(server.url + "lobby")
             page.evaluate(f"localStorage.setItem('ttr-name', {name!r})")
             page.goto(f"{server.url}?match={server.hub.latest.id}&seat={s}")
             page.wait_for_function(f"{STATE} === 'over'", timeout=TIMEOUT)
         page.goto(f"{server.url}?match={server.hub.latest.id}&seat=0")  # Ann won
         page.wait_for_function(
-            f"{STATE} === 'over' && document.getElementById('players').innerText.includes('Bob')",
+            f"{STATE} === 'over' && document.getElementById('players').innerText.includes('Борис')",
             timeout=TIMEOUT,
         )
-        assert page.locator("#turn-title").inner_text() == "Game over: Ann wins"
-        assert page.locator("#winner").inner_text() == "Ann wins"
-        assert "(you)" not in page.locator("#players").inner_text()
+        assert page.locator("#turn-title").inner_text() == tr.t(
+            "Game over: {name} wins", name="Ann"
+        )
+        assert page.locator("#winner").inner_text() == tr.t("{name} wins", name="Ann")
+        assert tr.t(" (you)").strip() not in page.locator("#players").inner_text()
         # nothing of the last person's own: the header names the match alone, no hand, no
         # "your tickets" (each seat's are in the final details), no name field
-        assert page.locator("#where").inner_text() == f"match {server.hub.latest.id}"
+        assert page.locator("#where").inner_text() == tr.t(
+            "match {match}", match=server.hub.latest.id
+        )
         assert page.locator("#hand-box").is_hidden() and page.locator("#tickets-box").is_hidden()
         assert page.locator("#name-box").is_hidden()
+        # the final scores' columns and the names fit the phone, each name whole on one line
+        assert not page.evaluate(WIDE)
+        assert page.evaluate(NAME_LINES) == [["Ann", 1], ["Борис", 1]] * 2
         assert page.locator(".seat-detail[data-seat='0'] h4").inner_text().startswith("Ann: ")
         # the navigation: the lobby's link is marked on the lobby alone, "My games" marks the
         # match shown

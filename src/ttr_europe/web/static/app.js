@@ -198,6 +198,16 @@ function sharedEnd() { return !!(last && last.finished && sharedDevice()); }
 function isMe(i) { return i === seat && !sharedEnd(); }
 
 function seatName(i) { return isMe(i) ? t("you") : playerName(i); }
+
+// A seat's name in a table's cell: whole words ("Борис" never split), but a word too long for
+// a phone's column (more than 8 letters: "onerror=f()>", 24 W's) breaks anywhere rather than
+// widen the page.
+function nameCell(text) {
+  const span = document.createElement("span");
+  span.textContent = text;
+  if (/\S{9,}/.test(text)) span.className = "long-name";
+  return span;
+}
 // Who acts, for the map's names: "you" or the player's name.
 const who = (i) => seatName(i);
 // "You try" / "Ann tries": each language words both (its own verb forms, or a neutral one).
@@ -781,7 +791,7 @@ function showPlayers(msg) {
     const name = tr.insertCell();
     const s = msg.seats[p.seat];
     const online = s.person && p.seat !== seat && s.online ? " ●" : "";
-    name.append(swatch(p.seat), playerName(p.seat) + (isMe(p.seat) ? t(" (you)") : "") + online);
+    name.append(swatch(p.seat), nameCell(playerName(p.seat) + (isMe(p.seat) ? t(" (you)") : "") + online));
     const left = s.stations_left;
     for (const v of [p.score, p.trains, p.hand_size, p.ticket_count, left]) tr.insertCell().textContent = v;
     const lastMove = lastMoves[p.seat] ? short(lastMoves[p.seat].event, lastMoves[p.seat].seq) : null;
@@ -969,7 +979,7 @@ function showFinal(msg) {
     const tr = body.insertRow();
     tr.className = "scored";
     tr.dataset.seat = p.seat;
-    tr.insertCell().append(swatch(p.seat), playerName(p.seat));
+    tr.insertCell().append(swatch(p.seat), nameCell(playerName(p.seat)));
     const cells = [p.route_points, p.ticket_points, p.station_points, p.bonus, p.total, p.rank];
     const names = ["routes", "tickets", "stations", "bonus", "total", "rank"];
     cells.forEach((v, i) => { const td = tr.insertCell(); td.textContent = v; td.dataset.field = names[i]; });
