@@ -398,3 +398,24 @@ def test_the_latest_match_a_stranger_is_sent_to_is_never_one_made_in_the_lobby(
         assert watched["type"] == "joined" and played["type"] == "created"
         assert friends not in (watched["match"], played["match"])  # was the friends' match
         assert own in (watched["match"], played["match"])
+
+
+def test_a_name_over_the_limit_is_refused_by_its_seat_never_cut() -> None:
+    """A 10,000-character name (a client that is not the page: its fields stop at 24) is
+    refused, saying the limit and the seat, in ``create`` and in ``join``; nothing is made or
+    renamed. A name of exactly the limit, right-to-left or markup, is kept as written."""
+    hub = _hub()
+    before = _snapshot(hub)
+    long = [{"kind": "here", "name": "Ann"}, {"kind": "here", "name": "x" * 10_000}]
+    answer = _one(hub, Client(), {"type": "create", "map": "europe", "seats": long})
+    assert answer["code"] == "bad_name", answer
+    assert "seat 2" in answer["message"] and "at most 24 characters, not 10000" in answer["message"]
+    assert _snapshot(hub) == before
+    kept = ["<img src=x onerror=f()>", "שלום עליכם", "y" * 24]
+    made = _create(hub, Client(), [{"kind": "here", "name": n} for n in kept])
+    hosted = hub.matches[made["match"]]
+    assert hosted.seating.names == dict(enumerate(kept))
+    refused = _one(hub, Client(), {"type": "join", "match": made["match"], "seat": 0,
+                                   "token": made["tokens"]["0"], "name": "z" * 25})  # fmt: skip
+    assert refused["code"] == "bad_name" and "not 25" in refused["message"]
+    assert hosted.seating.names[0] == kept[0]

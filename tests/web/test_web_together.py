@@ -86,7 +86,7 @@ def test_a_friend_joins_by_invite_link_and_the_two_play_to_the_end(
         ann.wait_for_selector("#players tr[data-seat='1']", timeout=TIMEOUT)
         # the match's page keeps offering the link until it is used
         assert ann.locator("#invites .invite-link").input_value() == links[1]
-        assert "Player 1" in ann.locator("#where").inner_text()
+        assert ann.locator("#where").inner_text() == f"match {match_id}, Ann"  # her name
         _axe(ann, "the match's page with its invite link")
         # a private match's seat is not for whoever comes without the link, nor for a forged one
         stranger = browser.new_context().new_page()
@@ -295,7 +295,7 @@ def test_my_games_show_whose_turn_and_the_badge_moves(browser: Any) -> None:
         row.locator("a").click()
         ann.wait_for_function(f"matchId === '{second}'", timeout=TIMEOUT)
         ann.wait_for_selector("#players tr[data-seat='1']", timeout=TIMEOUT)
-        assert "Player 1" in ann.locator("#where").inner_text()
+        assert ann.locator("#where").inner_text() == f"match {second}, Ann"
 
 
 PRIVATE_PARTS = """() => ({
@@ -348,13 +348,13 @@ def test_pass_and_play_never_shows_one_persons_hand_during_anothers_turn(
                 handoffs += 1
                 page.click("#handoff-go")
                 page.wait_for_function(  # joined, and the seat's update shown after it
-                    f"document.getElementById('where').textContent.endsWith('Player {to + 1}')"
+                    f"document.getElementById('where').textContent.endsWith(', {names[to]}')"
                     " && document.body.dataset.state !== 'handoff'",
                     timeout=TIMEOUT,
                 )
                 continue
             seat = match.current
-            assert f"Player {seat + 1}" in page.locator("#where").inner_text()
+            assert page.locator("#where").inner_text() == f"match {match_id}, {names[seat]}"
             hand = observe(match.state, seat).to_json()["players"][seat]["hand"]
             cards = [f"{n} {'locomotive' if k == 'loco' else k}" for k, n in hand.items() if n]
             shown = page.locator("#hand .card").evaluate_all(
@@ -377,7 +377,7 @@ def test_pass_and_play_never_shows_one_persons_hand_during_anothers_turn(
                 assert not record["hand"] and not record["tickets"] and not record["options"]
                 continue
             for s in (0, 1):
-                if record["where"].endswith(f"Player {s + 1}"):
+                if record["where"].endswith(f", {names[s]}"):
                     # never another person's tickets while this one's seat is shown
                     assert not set(record["tickets"]) & held[1 - s], record
 
@@ -562,7 +562,7 @@ def test_the_lobby_and_the_hand_over_by_keyboard_alone(browser: Any) -> None:
         page.focus("#handoff-go")
         page.keyboard.press("Enter")
         page.wait_for_function(
-            f"document.getElementById('where').textContent.endsWith('Player {to + 1}')",
+            f"document.getElementById('where').textContent.endsWith(', {['Ann', 'Bob'][to]}')",
             timeout=TIMEOUT,
         )
         page.wait_for_function(TURN, timeout=TIMEOUT)
@@ -610,9 +610,12 @@ def test_the_lobby_invites_and_the_hand_over_speak_the_browsers_language(
         page.click("#go")
         either = TURN + " || ['handoff', 'waiting'].includes(document.body.dataset.state)"
         page.wait_for_function(either, timeout=TIMEOUT)
-        assert page.locator("#where").inner_text() == tr.t(
-            "match {match}, Player {n}", match=match_id, n=1
-        )
+        # Ann's seat by her name; on a hand-over (Cleo plays first) the match alone
+        where = page.locator("#where").inner_text()
+        if _state(page) == "handoff":
+            assert where == tr.t("match {match}", match=match_id)
+        else:
+            assert where == tr.t("match {match}, {name}", match=match_id, name="Ann")
         assert page.locator("#my-games-button span").first.inner_text() == tr.t("My games")
         assert page.locator("#lobby-link").inner_text() == tr.t("Lobby")
         assert page.locator("#invites h2").text_content() == tr.t("Invite friends")

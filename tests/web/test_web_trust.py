@@ -24,9 +24,10 @@ from ttr_europe.testing import scenario
 WATCHING = "document.getElementById('where').textContent.includes('watching')"
 
 
-def _seated_as(page: Any, n: int) -> None:
+def _seated_as(page: Any, name: str) -> None:
+    """The page holds the seat its header names by its player's name ("Player 2" unnamed)."""
     page.wait_for_function(
-        f"document.getElementById('where').textContent.endsWith('Player {n}')"
+        f"document.getElementById('where').textContent.endsWith(', {name}')"
         " && ['turn', 'waiting'].includes(document.body.dataset.state)",
         timeout=TIMEOUT,
     )
@@ -72,7 +73,7 @@ def test_an_invited_seat_is_the_friends_alone_and_moves_to_another_device(
         # the friend's link seats the friend, whoever came before
         bob = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
         bob.goto(links[1])
-        _seated_as(bob, 2)
+        _seated_as(bob, "Player 2")
         assert set(hosted.seating.tokens) == {0, 1} and "invite" not in bob.url
         ann.wait_for_function(
             "document.getElementById('turn-title').textContent === 'Player 2 to play'",
@@ -92,13 +93,13 @@ def test_an_invited_seat_is_the_friends_alone_and_moves_to_another_device(
         assert f"match={match_id}" in moved and "seat=1" in moved and "#token=" in moved
         shot(bob, "continue-elsewhere", tmp_path)
         phone.goto(moved)
-        _seated_as(phone, 2)
+        _seated_as(phone, "Player 2")
         assert "token" not in phone.url  # the secret leaves the address at once
         assert phone.locator("#error").is_hidden()
         assert set(hosted.seating.tokens) == {0, 1}
         # and it stays the phone's: a reload seats it again without any link
         phone.goto(server.url + f"?match={match_id}&seat=1")
-        _seated_as(phone, 2)
+        _seated_as(phone, "Player 2")
 
 
 # What of the last person a page may hold, found in its HTML (page.content()).
@@ -309,13 +310,13 @@ def test_new_game_asks_first_and_the_end_offers_a_rematch_with_the_same_people(
         ann.click("#rematch")
         ann.wait_for_function(f"matchId !== {old!r} && !!last", timeout=TIMEOUT)
         again = ann.evaluate("matchId")
-        _seated_as(ann, 1)
+        _seated_as(ann, "Player 1")
         # Bob is offered the same rematch, and his link seats him (not watching)
         bob.wait_for_selector("#rematch-go:not([hidden])", timeout=TIMEOUT)
         assert bob.locator("#rematch").is_hidden()
         assert "A rematch is ready" in bob.locator("#announce").inner_text()
         bob.click("#rematch-go")
-        _seated_as(bob, 2)
+        _seated_as(bob, "Player 2")
         assert bob.evaluate("matchId") == again
         made = server.hub.matches[again]
         assert set(made.seating.tokens) == {0, 1} and not made.match.finished
@@ -355,9 +356,9 @@ def test_my_games_lies_inside_the_screen_and_tells_two_matches_on_one_map_apart(
         bob = browser.new_context().new_page()
         for link in (links1[1], links2[1]):
             bob.goto(link)
-            _seated_as(bob, 2)
+            _seated_as(bob, "Player 2")
         ann.goto(server.url + f"?match={first}&seat=0")
-        _seated_as(ann, 1)
+        _seated_as(ann, "Ann")
         for width, height in ((320, 640), (390, 844), (1400, 900), (1920, 1080)):
             ann.set_viewport_size({"width": width, "height": height})
             ann.click("#my-games-button")

@@ -20,7 +20,8 @@ Messages from the browser (JSON objects with a ``"type"``):
 - ``{"type": "new"}``: start another match with the same settings; ``{"type": "play"}``: a
   person's seat to play at, in the latest match if nobody has sat or been sent there yet, else
   in a new one (what the page asks for when opened without a match); ``{"type": "ping"}``.
-- ``join`` may carry ``"name"``: the name the seat's player goes by (at most 24 characters),
+- ``join`` may carry ``"name"``: the name the seat's player goes by (at most 24 characters: a
+  longer one is refused, ``bad_name``, as in ``create``),
   and ``"invite"``: the secret of the seat's invite link, which seats its first holder only.
 - ``{"type": "create", "map": ..., "variant": ..., "seats": [{"kind": "here" | "invite" |
   "open" | bot, "name": ...}, ...], "public": true}``: a match made from the page (``lobby``);
@@ -1129,10 +1130,14 @@ def _player(seat: int) -> str:
 
 
 def _name(text: str | None) -> str | None:
-    """A chosen name, printable and short; None when nothing is left of it."""
+    """A chosen name, printable (controls and bidi overrides dropped, spaces collapsed); None
+    when nothing is left of it. A longer name than ``MAX_NAME`` is refused (``bad_name``), never
+    cut: the page's fields stop at the limit, so a cut would only hide a client's mistake."""
     if text is None:
         return None
-    kept = " ".join("".join(c for c in text if c.isprintable()).split())[:MAX_NAME]
+    kept = " ".join("".join(c for c in text if c.isprintable()).split())
+    if len(kept) > MAX_NAME:
+        raise WebError("bad_name", f"a name is at most {MAX_NAME} characters, not {len(kept)}")
     return kept or None
 
 

@@ -110,7 +110,10 @@ def settings(message: Json, maps: Sequence[str], clean: Any) -> Settings:
         if name is not None and not isinstance(name, str):
             raise WebError("bad_settings", f"seat {i + 1}: a name is text")
         kinds.append(kind)
-        names.append(clean(name) if kind == "here" else None)
+        try:
+            names.append(clean(name) if kind == "here" else None)
+        except WebError as exc:  # too long: said of its seat
+            raise WebError(exc.code, f"seat {i + 1}: {exc}") from None
     if not any(k in PEOPLE for k in kinds):
         raise WebError("bad_settings", "a match made here has at least one person's seat")
     public = message.get("public", True)

@@ -231,6 +231,9 @@ function fitLabels(svg, z) {
   const size = Math.max(11, MIN_LABEL_PX / z); // in the map's units
   svg.style.setProperty("--label-size", `${size}px`);
   const placed = [];
+  // a name at the map's edge is moved inside it, not cut by the edge (Erzurum, Edinburgh)
+  const view = svg.viewBox.baseVal;
+  const [edgeLeft, edgeRight] = view && view.width ? [view.x, view.x + view.width] : [0, Number(svg.getAttribute("width"))];
   const cities = [...svg.querySelectorAll("g.city")];
   const rank = (g) => (g.classList.contains("big") ? 0 : 1) - (g.querySelectorAll("text:not(.owner)").length ? 0 : 1);
   cities.sort((a, b) => rank(a) - rank(b));
@@ -238,11 +241,15 @@ function fitLabels(svg, z) {
     const texts = g.querySelectorAll("text:not(.owner)");
     if (!texts.length) continue;
     const label = texts[texts.length - 1];
-    const x = Number(label.getAttribute("x"));
+    if (label.dataset.x === undefined) label.dataset.x = label.getAttribute("x"); // as drawn
+    const x = Number(label.dataset.x);
     const y = Number(label.getAttribute("y"));
     const width = label.textContent.length * size * 0.58;
     const anchor = label.getAttribute("text-anchor") || "start";
-    const left = anchor === "middle" ? x - width / 2 : anchor === "end" ? x - width : x;
+    const drawn = anchor === "middle" ? x - width / 2 : anchor === "end" ? x - width : x;
+    const shift = drawn < edgeLeft ? edgeLeft + 1 - drawn : drawn + width > edgeRight ? edgeRight - 1 - drawn - width : 0;
+    label.setAttribute("x", String(x + shift));
+    const left = drawn + shift;
     const box = [left, y - size * 0.8, left + width, y + size * 0.2];
     const free = !placed.some((p) => box[0] < p[2] && p[0] < box[2] && box[1] < p[3] && p[1] < box[3]);
     g.classList.toggle("unlabelled", !free);

@@ -100,10 +100,13 @@ function receive(msg) {
   if (msg.type === "update") return update(msg);
 }
 
+// The header: the match, and the seat by its player's name (the one typed in the lobby or
+// chosen at the table; "Player 2" for a seat nobody named), known once the position arrives.
 function showWhere() {
   if (matchId === null) return;
   $("where").textContent = seat === null ? t("match {match}, watching", { match: matchId })
-    : t("match {match}, Player {n}", { match: matchId, n: seat + 1 });
+    : last && !sharedEnd() ? t("match {match}, {name}", { match: matchId, name: playerName(seat) })
+      : t("match {match}", { match: matchId });
 }
 
 // What the server's own refusals (not the rules') say to a player, by their code.
@@ -123,6 +126,7 @@ function serverWords(code) {
     bot_failed: t("A bot failed; a random bot plays its seat from now on."),
     internal: t("The server could not handle that."),
     not_over: t("A rematch is made once the game is over."),
+    bad_name: t("A name is at most {n} characters.", { n: 24 }),
   })[code];
 }
 
@@ -183,12 +187,32 @@ function playerName(i) {
   return window.Together ? Together.said(s.player, i, s.person) : s.player;
 }
 
-function seatName(i) { return i === seat ? t("you") : playerName(i); }
+// Whether several people play this match on this device (pass-and-play).
+function sharedDevice() { return !!(window.Together && matchId !== null && Together.shared(matchId)); }
+
+// The end of a game on a shared device is everyone's to read: no seat is "you" then, and
+// nothing of the last person's own (the hand, "your tickets", the header's seat) is shown.
+function sharedEnd() { return !!(last && last.finished && sharedDevice()); }
+
+// Whether seat i is "you": the seat this page plays, but at a shared end ("Ann wins").
+function isMe(i) { return i === seat && !sharedEnd(); }
+
+function seatName(i) { return isMe(i) ? t("you") : playerName(i); }
+
+// A seat's name in a table's cell: whole words ("Борис" never split), but a word too long for
+// a phone's column (more than 8 letters: "onerror=f()>", 24 W's) breaks anywhere rather than
+// widen the page.
+function nameCell(text) {
+  const span = document.createElement("span");
+  span.textContent = text;
+  if (/\S{9,}/.test(text)) span.className = "long-name";
+  return span;
+}
 // Who acts, for the map's names: "you" or the player's name.
 const who = (i) => seatName(i);
 // "You try" / "Ann tries": each language words both (its own verb forms, or a neutral one).
 function says(i, you, other, params) {
-  return i === seat ? t(you, params) : t(other, { name: playerName(i), ...(params || {}) });
+  return isMe(i) ? t(you, params) : t(other, { name: playerName(i), ...(params || {}) });
 }
 
 let pendingFocus = null; // where the focus was when a move was sent: found again after it
@@ -204,9 +228,9 @@ function title(msg, mine) {
   const view = msg.view;
   if (msg.finished) {
     const winners = msg.scoreboard.winners;
-    const names = winners.map((w) => (w === seat ? t("you") : playerName(w)));
+    const names = winners.map(seatName);
     if (winners.length > 1) return t("Game over: {names} share the win", { names: names.join(t(" and ")) });
-    return winners[0] === seat ? t("Game over: you win!") : t("Game over: {name} wins", { name: names[0] });
+    return isMe(winners[0]) ? t("Game over: you win!") : t("Game over: {name} wins", { name: names[0] });
   }
   if (!mine) {
     const s = msg.seats[msg.current]; // a friend invited who has not come yet: said as such
@@ -224,15 +248,16 @@ function title(msg, mine) {
 
 function winnerText(msg) {
   const winners = msg.scoreboard.winners;
-  const names = winners.map((w) => (w === seat ? t("you") : playerName(w)));
+  const names = winners.map(seatName);
   if (winners.length > 1) return t("{names} share the win", { names: names.join(t(" and ")) });
-  return winners[0] === seat ? t("you win!") : t("{name} wins", { name: names[0] });
+  return isMe(winners[0]) ? t("you win!") : t("{name} wins", { name: names[0] });
 }
 
 let replaying = true; // the first update after a join replays old events: not read out
 
 function update(msg) {
-  if (window.Together && Together.handoff(msg)) return; // another person's turn on this device
+  // another person's turn on this device (on arrival too: nobody has played here yet)
+  if (window.Together && Together.handoff(msg, replaying)) return;
   const before = last;
   last = msg;
   noteMarks(msg.events);
@@ -292,7 +317,10 @@ function render() {
   const msg = last;
   if (!msg) return;
   const view = msg.view;
-  const me = seat !== null ? view.players[seat] : null;
+  const me = seat !== null && !sharedEnd() ? view.players[seat] : null;
+  // the header's name is the one this browser goes by: on a shared device each seat keeps the
+  // name it was given in the lobby, so the field is not offered there
+  $("name-box").hidden = sharedDevice();
   showWhere();
   // board
   const board = $("board");
@@ -763,7 +791,7 @@ function showPlayers(msg) {
     const name = tr.insertCell();
     const s = msg.seats[p.seat];
     const online = s.person && p.seat !== seat && s.online ? " ●" : "";
-    name.append(swatch(p.seat), playerName(p.seat) + (p.seat === seat ? t(" (you)") : "") + online);
+    name.append(swatch(p.seat), nameCell(playerName(p.seat) + (isMe(p.seat) ? t(" (you)") : "") + online));
     const left = s.stations_left;
     for (const v of [p.score, p.trains, p.hand_size, p.ticket_count, left]) tr.insertCell().textContent = v;
     const lastMove = lastMoves[p.seat] ? short(lastMoves[p.seat].event, lastMoves[p.seat].seq) : null;
@@ -865,7 +893,7 @@ function describe(e, n) {
     case "game_over": { // the heading's words, which agree with one winner or several
       const winners = e.scoreboard.winners;
       if (winners.length > 1) return t("Game over: {names} share the win", { names: winners.map(seatName).join(t(" and ")) });
-      return winners[0] === seat ? t("Game over: you win!") : t("Game over: {name} wins", { name: playerName(winners[0]) });
+      return isMe(winners[0]) ? t("Game over: you win!") : t("Game over: {name} wins", { name: playerName(winners[0]) });
     }
     case "undone": return says(s, "You took back {moves}", "{name} took back {moves}", { moves: tn("{n} move", "{n} moves", e.actions) });
     default: return null;
@@ -951,7 +979,7 @@ function showFinal(msg) {
     const tr = body.insertRow();
     tr.className = "scored";
     tr.dataset.seat = p.seat;
-    tr.insertCell().append(swatch(p.seat), playerName(p.seat));
+    tr.insertCell().append(swatch(p.seat), nameCell(playerName(p.seat)));
     const cells = [p.route_points, p.ticket_points, p.station_points, p.bonus, p.total, p.rank];
     const names = ["routes", "tickets", "stations", "bonus", "total", "rank"];
     cells.forEach((v, i) => { const td = tr.insertCell(); td.textContent = v; td.dataset.field = names[i]; });

@@ -45,6 +45,7 @@
         too_many_new: t("Too many matches were made here in the last minute: try again in a minute."),
         bad_settings: t("Those settings do not make a match."),
         too_many_matches: t("The server is full: try again in a few minutes."),
+        bad_name: t("A name is at most {n} characters.", { n: 24 }),
       }[msg.code];
       $("create-error").textContent = words || msg.text || msg.message;
       $("create-error").title = words ? msg.message : ""; // the server's detail on hover

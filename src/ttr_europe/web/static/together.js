@@ -17,12 +17,16 @@
 
   // A seat's name as the page says it: the server's names for seats nobody named ("Player 2",
   // "Greedy bot 1") in the page's language; a name a person chose, as they wrote it.
+  // A name with right-to-left letters is isolated (FSI ... PDI), so that the words around it
+  // ("I am X: show my turn", "match 4k, X") keep their order.
   function said(name, seat, person) {
     if (person && name === `Player ${seat + 1}`) return t("Player {n}", { n: seat + 1 });
     const bot = !person && /^(\S+) bot( \d+)?$/.exec(name || "");
     const kind = bot && seatKind(bot[1]);
-    return kind ? kind + (bot[2] || "") : name; // another bot keeps the server's name
+    if (kind) return kind + (bot[2] || "");
+    return RTL.test(name || "") ? `\u2068${name}\u2069` : name; // another bot keeps the server's name
   }
+  const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
   const seatName = (s) => said(s.player, s.seat, s.person);
 
   function el(tag, props, ...children) {
@@ -120,7 +124,7 @@
     const li = el("li", {}, link);
     li.dataset.match = row.match;
     if (row.yourTurn) li.classList.add("your-turn");
-    if (row.match === here) li.classList.add("here");
+    if (row.match === here) { li.classList.add("here"); link.setAttribute("aria-current", "page"); }
     return li;
   }
 
@@ -168,6 +172,8 @@
     window.addEventListener("resize", place);
     const lobby = el("a", { id: "lobby-link", href: "/lobby", textContent: t("Lobby") });
     lobby.dataset.i18n = "Lobby";
+    // on the lobby itself the link is marked as the page shown, as "My games" marks its match
+    if (location.pathname === "/lobby") lobby.setAttribute("aria-current", "page");
     header.append(el("nav", { id: "my-games" }, lobby, button, panel));
   }
 
@@ -241,7 +247,9 @@
 
   // Whether this update is another person's turn on this device: then the page shows only a
   // screen handing the device over, and the next person takes their seat by a tap.
-  function handoff(msg) {
+  // ``arrived``: the first position since this page took its seat, so nobody has played here
+  // yet (a game whose first player is another person on this device, a page reloaded).
+  function handoff(msg, arrived) {
     const box = cover();
     const local = localSeats(msg.match);
     const next = msg.current;
@@ -253,12 +261,21 @@
     }
     scrub();
     const name = seatName(msg.seats[next]);
+    const words = arrived ? t("It is {name}'s turn. Only {name} should look at the screen now.", { name })
+      : t("{last} has played. Only {name} should look at the screen now.", { last: seatName(msg.seats[msg.seat]), name });
+    // the header says nothing of the last person's seat or turn, nor a stale "connecting…"
+    const where = document.getElementById("where");
+    if (where) where.textContent = t("match {match}", { match: msg.match });
+    const field = document.getElementById("name-box"); // each seat keeps its lobby name
+    if (field) field.hidden = true;
+    const status = document.getElementById("status");
+    if (status) status.textContent = t("{name} to play", { name });
     const go = el("button", { type: "button", id: "handoff-go", textContent: t("I am {name}: show my turn", { name }) });
     // the next person's turn heading takes the focus (and is read), not the page's top
     go.onclick = () => { go.disabled = true; pending = next; window.join(next, true); };
     box.replaceChildren(el("div", { className: "handoff-card" },
       el("h2", { id: "handoff-title", textContent: t("Hand the device to {name}", { name }) }),
-      el("p", { textContent: t("{last} has played. Only {name} should look at the screen now.", { last: seatName(msg.seats[msg.seat]), name }) }),
+      el("p", { textContent: words }),
       go));
     box.dataset.seat = String(next);
     box.setAttribute("aria-labelledby", "handoff-title");
@@ -273,7 +290,10 @@
 
   // The name a join sends: none when several people share this device (each seat keeps the
   // name given when the match was made), else the one this browser goes by.
-  function nameFor(match, seat, name) { return localSeats(match).length > 1 ? null : name; }
+  function nameFor(match, seat, name) { return shared(match) ? null : name; }
+
+  // Whether several people play this match on this device (pass-and-play).
+  function shared(match) { return localSeats(match).length > 1; }
 
   // ------------------------------------------------------------------ offline
 
@@ -349,7 +369,7 @@
   function update(msg) { showInvites(msg.match, msg.seats, msg.finished); showMoveSeat(msg); }
 
   window.Together = {
-    said, seatName, currentName, turnText, receive, joined, update, handoff, nameFor, heldSeats, inviteRows, invitesOf, showGames, askMine, gameLine, byMatch, offline, noteSince,
+    said, seatName, currentName, turnText, receive, joined, update, handoff, nameFor, shared, heldSeats, inviteRows, invitesOf, showGames, askMine, gameLine, byMatch, offline, noteSince,
     use(send) { sendDoc = send; },
   };
   document.addEventListener("DOMContentLoaded", () => { gamesMenu(); offline(); });
