@@ -298,6 +298,51 @@ def test_removed_and_added_routes_and_the_heat_map(tmp_path: Path) -> None:
     assert f"removed from A, not drawn (1): {CHANGED} (claimed in {rate:.0%} on A)" in legend
 
 
+def test_added_and_removed_tickets_are_reported_with_how_they_played(tmp_path: Path) -> None:
+    """A designer who adds a ticket wants to know how often it was held and completed on B
+    (it has nothing on A to be compared with); one who removes one, how it played on A."""
+    gone = "Ardmore-Marrow"
+
+    def edit(doc: dict[str, Any]) -> None:
+        doc["tickets"] = [t for t in doc["tickets"] if t["id"] != gone]
+        doc["tickets"].append({**doc["tickets"][0], "id": "Ardmore-Carrow-new", "a": "Ardmore",
+                               "b": "Carrow", "points": 3})  # fmt: skip
+
+    b = load_map_file(changed_board(tmp_path, edit))
+    pa, pb = against(example(), b, bots=BOTS, players=2, games=80, backend="serial")
+    doc = compare(pa, pb)
+    assert doc["board"]["tickets"]["added"] == ["Ardmore-Carrow-new"]
+    count = doc["counts"][0]
+
+    def recount(board: Map, logs: list[GameLog], key: str) -> tuple[int, int, int]:
+        index = board.ticket_index[key]
+        holdings = [done for g in logs for _, t, done in g.tickets if t == index]
+        games = sum(any(t == index for _, t, _ in g.tickets) for g in logs)
+        return games, len(holdings), sum(holdings)
+
+    for side, board, logs, key, listed in (
+        ("b", pb.map, pb.runs[0].logs, "Ardmore-Carrow-new", count["added_tickets"]),
+        ("a", pa.map, pa.runs[0].logs, gone, count["removed_tickets"]),
+    ):
+        assert [t["id"] for t in listed] == [key]
+        games, held, done = recount(board, logs, key)
+        figures = listed[0][side]
+        assert (figures["held"]["count"], figures["held"]["of"]) == (games, 80) and held > 0
+        assert (figures["completed"]["count"], figures["completed"]["of"]) == (done, held)
+        assert listed[0]["points"] == board.tickets[board.ticket_index[key]].points
+    printed = summary(doc)
+    new = count["added_tickets"][0]["b"]["completed"]
+    assert (
+        f"ticket added: Ardmore-Carrow-new (3 points): held in "
+        f"{count['added_tickets'][0]['b']['held']['rate']:.1%} of the games on B, completed in "
+        f"{new['count']} of {new['of']} holdings" in printed
+    )
+    assert f"ticket removed: {gone} (8 points): held in" in printed
+    page = (write_comparison(pb.map, doc, tmp_path / "out", png=False)[1]).read_text()
+    assert "<li>ticket added: Ardmore-Carrow-new (3 points): held in" in page
+    assert f"<li>ticket removed: {gone} (8 points)" in page
+
+
 def test_a_lengthened_route_is_drawn_on_the_side_of_less_and_the_rest_neutral(
     lengthened: tuple[Playtest, Playtest],
 ) -> None:

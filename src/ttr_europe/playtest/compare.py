@@ -523,6 +523,45 @@ def _one_board(mine: Map, other: Map, facts: Sequence[_Facts], side: str) -> lis
     ]
 
 
+def _one_pool(
+    mine: Map, other: Map, variant: str, facts: Sequence[_Facts], side: str
+) -> list[dict[str, Any]]:
+    """The tickets of ``mine``'s pools not in ``other``'s, each with the share of games in
+    which a seat held it and the share of its holdings completed (on ``side``): a new ticket
+    has nothing to be compared with, but its designer wants to know how it played."""
+    theirs = set(_pool(other, variant))
+    held, done = _holdings(facts)
+    out = []
+    for key in _pool(mine, variant):
+        if key not in theirs:
+            games = sum(any(t == key for t, _ in game.held) for game in facts)
+            ticket = mine.tickets[mine.ticket_index[key]]
+            out.append(
+                {
+                    "id": key,
+                    "points": ticket.points,
+                    side: {
+                        "held": rate(games, len(facts)),
+                        "completed": rate(done[key], held[key]),
+                    },
+                }
+            )
+    return out
+
+
+def _ticket_words(t: dict[str, Any], side: str) -> str:
+    """A ticket on one board only, in words: how often held, how often completed."""
+    held, done = t[side]["held"], t[side]["completed"]
+    board = side.upper()
+    if not done["of"]:
+        return f"{t['id']} ({t['points']} points): never held on {board} ({held['of']} games)"
+    return (
+        f"{t['id']} ({t['points']} points): held in {held['rate']:.1%} of the games on {board}, "
+        f"completed in {done['count']} of {done['of']} holdings, {done['rate']:.1%} "
+        f"({done['low']:.1%} to {done['high']:.1%})"
+    )
+
+
 def count_comparison(
     a: Map, b: Map, variant: str, players: int, logs_a: Sequence[GameLog], logs_b: Sequence[GameLog]
 ) -> dict[str, Any]:
@@ -558,6 +597,8 @@ def count_comparison(
         "removed_routes": _one_board(a, b, [x for x, _ in facts], "a"),
         "cities": cities,
         "tickets": tickets,
+        "added_tickets": _one_pool(b, a, variant, [y for _, y in facts], "b"),
+        "removed_tickets": _one_pool(a, b, variant, [x for x, _ in facts], "a"),
     }
 
 
@@ -702,6 +743,10 @@ def summary(doc: dict[str, Any], top: int = 8) -> str:
             lines.append(f"  route {r['id']} removed (claimed in {r['a']['rate']:.1%} on A)")
         for r in c["added_routes"][:top]:
             lines.append(f"  route {r['id']} added (claimed in {r['b']['rate']:.1%} on B)")
+        for t in c["removed_tickets"][:top]:
+            lines.append(f"  ticket removed: {_ticket_words(t, 'a')}")
+        for t in c["added_tickets"][:top]:
+            lines.append(f"  ticket added: {_ticket_words(t, 'b')}")
     return "\n".join(lines)
 
 
@@ -882,13 +927,15 @@ def compare_section(board: Map, doc: dict[str, Any]) -> str:
             _rows(entries),
             "</details>",
         ]
-        if c["removed_routes"] or c["added_routes"]:
+        if c["removed_routes"] or c["added_routes"] or c["removed_tickets"] or c["added_tickets"]:
             rows = [
                 f"removed {r['id']}: claimed in {r['a']['rate']:.1%} on A"
                 for r in c["removed_routes"]
             ]
             rows += [f"added {r['id']}: claimed in {r['b']['rate']:.1%} on B"
                      for r in c["added_routes"]]  # fmt: skip
+            rows += [f"ticket removed: {_ticket_words(t, 'a')}" for t in c["removed_tickets"]]
+            rows += [f"ticket added: {_ticket_words(t, 'b')}" for t in c["added_tickets"]]
             parts.append("<ul>" + "".join(f"<li>{escape(x)}</li>" for x in rows) + "</ul>")
     parts.append("</section>")
     return "\n".join(parts)
