@@ -388,7 +388,10 @@ def test_the_files_of_a_comparison(tmp_path: Path, lengthened: tuple[Playtest, P
     assert '<section class="comparison">' in page and "Paired design" in page
     assert page.count("<svg") == 1  # the heat map, its legend inside
     assert f'<tr class="significant"><td>route {CHANGED} claimed</td>' in page
-    assert re.search(r"<td>seat 0 win share</td><td>\d+\.\d% -&gt; \d+\.\d%</td>", page)
+    # seats counted from 1 as in the single board's report, where "Seat 1 plays first"
+    assert re.search(r"<td>seat 1 \(plays first\) win share</td><td>\d+\.\d% -&gt; \d+\.\d%"
+                     r"</td>", page)  # fmt: skip
+    assert re.search(r"<td>seat 2 score</td>", page) and "<td>seat 0 " not in page
     assert not re.search(r"-0\.0+\b", page)  # a change that rounds to nothing has no sign
 
 

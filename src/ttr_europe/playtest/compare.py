@@ -664,7 +664,10 @@ def _figure_words(e: dict[str, Any]) -> tuple[str, str, str]:
             "never_reached": "never reached",
             "completed": "completed when held",
         }[e["figure"]]
-        name = f"{what} {e['id']} {figure}"
+        key = e["id"]
+        if e["kind"] == "seat":  # counted from 1, as the single board's report counts them
+            key = str(int(key) + 1) + (" (plays first)" if key == "0" else "")
+        name = f"{what} {key} {figure}"
     low, high = e["low"], e["high"]
     if e["test"] == "paired-t" and e["figure"] != "wins":
         a, b = e["a"]["mean"], e["b"]["mean"]
