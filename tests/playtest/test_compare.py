@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from test_figures import EXAMPLE, example
+from test_report import drawn_title
 
 from ttr_europe.board import Map
 from ttr_europe.errors import SimulationError
@@ -374,6 +375,20 @@ def test_a_lengthened_route_is_drawn_on_the_side_of_less_and_the_rest_neutral(
         assert int(cities) == sum(scale.change_step(*c) == i for c in changes.values())
     assert int(numbers[0][0]) >= 1 and int(numbers[scale.NEUTRAL][0]) == len(quiet)
     assert "only on B (0)" in legend and "removed from A, not drawn (0)" in legend
+
+
+def test_the_change_map_names_both_boards_players_games_and_seeds(
+    lengthened: tuple[Playtest, Playtest], tmp_path: Path
+) -> None:
+    doc = compare(*lengthened)
+    write_comparison(lengthened[1].map, doc, tmp_path, png=False)
+    svg = (tmp_path / "compare-heatmap-2p.svg").read_text()
+    count = doc["counts"][0]
+    assert drawn_title(svg) == [
+        "From A, Tessel (an example board), to B, Tessel, Fenwick-Hollin lengthened",
+        f"2 players, {count['ended_on_both']} games ended on both boards (paired: the same "
+        "seeds and lineups, seeds 4 to 303)",
+    ]
 
 
 # --------------------------------------------------------------------------- files, bad input

@@ -34,6 +34,27 @@ def result() -> Any:
     return playtest(board, players=(2, 3, 4), games=24, backend="serial", seed=1)
 
 
+def drawn_title(svg: str) -> list[str]:
+    """The lines of a heat picture's title drawn above its map (not its tooltip), checking
+    that nothing of the board is drawn over them: a PNG sent on alone must still say what it
+    shows."""
+    lines = re.findall(r'<text class="heat-title" x="\d+" y="(\d+)" [^>]*>([^<]*)</text>', svg)
+    assert lines, "no title is drawn"
+    shift = float(re.search(r'<g class="heat-board" transform="translate\(0 ([\d.]+)\)">',
+                            svg).group(1))  # type: ignore[union-attr]  # fmt: skip
+    board = svg[svg.index('class="heat-board"') : svg.index('class="heat-legend"')]
+    tops = [float(y) - 11 for y in re.findall(r'<text x="[\d.]+" y="([\d.]+)"', board)]
+    tops += [float(y) - 7 for y in re.findall(r' cy="([\d.]+)"', board)]
+    assert min(tops) + shift >= float(lines[-1][0]) + 3  # the board starts below the title
+    return [text for _, text in lines]
+
+
+def test_the_heat_map_names_board_players_and_games_in_a_drawn_title(result: Any) -> None:
+    count = result.figures()["counts"][1]
+    title = drawn_title(heat_map(result.map, count))
+    assert title == [f"{result.map.name}: route contention, 3 players, {count['finished']} games"]
+
+
 def test_the_heat_map_draws_every_route_and_city_in_the_step_of_its_share(result: Any) -> None:
     count = result.figures()["counts"][1]
     svg = heat_map(result.map, count)

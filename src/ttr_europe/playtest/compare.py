@@ -801,7 +801,9 @@ def _change_words(e: dict[str, Any], a: float, b: float) -> str:
     )
 
 
-def heat_map(board: Map, count: dict[str, Any]) -> str:
+def heat_map(
+    board: Map, count: dict[str, Any], *, a_name: str = "board A", seed: int | None = None
+) -> str:
     """B's board in the diverging scale alone (SVG; ``scale.CHANGE``): each route a stroke in
     the step of the change of its claim rate, each city a disc in the step of the change of the
     share of games that reached it, a change that is not significant in the light middle step,
@@ -831,9 +833,11 @@ def heat_map(board: Map, count: dict[str, Any]) -> str:
     cities = _reached(count)
     tested = {e["id"] for e in cities}
     cities += [{"id": c.id} for c in board.cities if c.id not in tested]
+    seeds = "" if seed is None else f", seeds {seed} to {seed + count['games'] - 1}"
     title = (
-        f"{board.name}: change from board A, {count['players']} players, "
-        f"{count['ended_on_both']} paired games"
+        f"From A, {a_name}, to B, {board.name}\n{count['players']} players, "
+        f"{count['ended_on_both']} games ended on both boards (paired: the same seeds and "
+        f"lineups{seeds})"
     )
     return heat_svg(
         board,
@@ -925,7 +929,9 @@ def compare_section(board: Map, doc: dict[str, Any]) -> str:
             f"<h3>{c['players']} players: {len(c['significant'])} significant changes of "
             f"{c['tests']} tested ({c['ended_on_both']} games ended on both boards)</h3>",
             _rows([e for e in entries if e["kind"] in ("game", "seat")]),
-            heat_map(board, c) if c["ended_on_both"] else "",
+            heat_map(board, c, a_name=doc["a"]["name"], seed=doc["seed"])
+            if c["ended_on_both"]
+            else "",
             "<details open><summary>Every change, significant first</summary>",
             _rows(entries),
             "</details>",
@@ -974,7 +980,10 @@ def write_comparison(
         ("compare.json", json.dumps(doc, indent=1, ensure_ascii=False) + "\n"),
         ("compare.html", html_page(board, doc)),
         *(
-            (f"compare-heatmap-{c['players']}p.svg", heat_map(board, c))
+            (
+                f"compare-heatmap-{c['players']}p.svg",
+                heat_map(board, c, a_name=doc["a"]["name"], seed=doc["seed"]),
+            )
             for c in doc["counts"]
             if c["ended_on_both"]
         ),

@@ -50,6 +50,8 @@ INK = "#111111"
 HEAT_WIDTH = 6.0  # a route's heat stroke
 HEAT_CITY = 6.5  # a city's heat disc
 LEGEND_HEIGHT = 90.0
+BOLD = ' font-weight="bold"'
+TITLE_LINE = 18.0  # each line of the heat picture's visible title above the map
 
 
 class Painted(NamedTuple):
@@ -98,18 +100,30 @@ def heat_svg(
     legend: Callable[[float], list[str]],
     legend_height: float = LEGEND_HEIGHT,
 ) -> str:
-    """A heat picture of ``board`` (SVG) laid out as ``render.render_svg`` lays it out: each of
-    the ``routes`` (entries with an ``id``) a thick stroke and each of the ``cities`` a disc,
-    coloured by the paint given with them, the city names, and ``legend(top)`` below the map.
+    """A heat picture of ``board`` (SVG) laid out as ``render.render_svg`` lays it out, under
+    its ``title`` (its lines split at newlines, the first in bold): each of the ``routes``
+    (entries with an ``id``) a thick stroke and each of the ``cities`` a disc, coloured by the
+    paint given with them, the city names, and ``legend(top)`` below the map.
     Nothing but the scale is coloured, so nothing competes with it."""
     map_height, pos = _layout(board)
-    height = map_height + legend_height
+    lines = title.split("\n")
+    title_height = 8 + TITLE_LINE * len(lines)
+    height = title_height + map_height + legend_height
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{MAP_WIDTH}" '
         f'height="{height:.0f}" viewBox="0 0 {MAP_WIDTH} '
         f'{height:.0f}" {FONT} class="ttr-heat" data-map="{escape(board.id)}">',
-        f"<title>{escape(title)}</title>",
+        f"<title>{escape(', '.join(lines))}</title>",
         f'<rect width="100%" height="100%" fill="{PAPER}"/>',
+        # drawn too, as the other charts' titles are: a picture passed on alone (a PNG in a
+        # message) still says which board, player count and number of games it shows
+        *(
+            f'<text class="heat-title" x="10" y="{18 + TITLE_LINE * i:.0f}" '
+            f'font-size="{13 if i == 0 else 11}"{BOLD if i == 0 else ""} '
+            f'fill="{INK}">{escape(line)}</text>'
+            for i, line in enumerate(lines)
+        ),
+        f'<g class="heat-board" transform="translate(0 {title_height:.0f})">',
         '<g class="heat-routes">',
     ]
     entries, paint = routes
@@ -134,7 +148,7 @@ def heat_svg(
             f'stroke-linejoin="round">{escape(city.name)}</text>'
             f'<text {at} fill="{INK}">{escape(city.name)}</text>'
         )
-    out += ["</g>", *legend(map_height), "</svg>"]
+    out += ["</g>", "</g>", *legend(title_height + map_height), "</svg>"]
     return "\n".join(out) + "\n"
 
 
