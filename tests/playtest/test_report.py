@@ -5,6 +5,7 @@ report there (docs/playtest/ holds it so)."""
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
@@ -24,6 +25,7 @@ from ttr_europe.playtest.report import (
     ticket_chart,
     write_report,
 )
+from ttr_europe.render import label_width
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "tessel.json"
 
@@ -103,6 +105,23 @@ def test_the_shape_chart_draws_each_histogram(result: Any) -> None:
         assert float(height) == pytest.approx(120 * d["counts"][i] / max(d["counts"]), abs=0.06)
     for key in ("turns", "scores", "margin"):
         assert f"median {shapes[key]['quantiles']['0.5']:g}" in svg
+
+
+def test_the_ticket_chart_is_as_wide_as_its_words(result: Any) -> None:
+    """A long city name on a board of one's own, or a ticket held thousands of times in a long
+    run, is drawn whole: no word of the ticket chart runs past the picture's edges."""
+    count = copy.deepcopy(result.figures()["counts"][0])
+    held = [t for t in count["tickets"] if t["completed"]["of"]]
+    held[0].update(a="Llanfairpwllgwyngyll Junction", b="Kilkenny", points=21, long=True)
+    held[1]["completed"].update(count=2411, of=12034)
+    svg = ticket_chart(count)
+    width = float(re.search(r'<svg [^>]*width="([\d.]+)"', svg).group(1))  # type: ignore[union-attr]
+    drawn = re.findall(r'<text x="([\d.]+)" y="[\d.]+"( text-anchor="end")?>([^<]*)</text>', svg)
+    assert any("Llanfairpwllgwyngyll" in text for _, _, text in drawn)
+    assert any("of 12034 held" in text for _, _, text in drawn)
+    for x, end, text in drawn:
+        left = float(x) - label_width(text) if end else float(x)
+        assert left >= 0 and left + label_width(text) <= width, text
 
 
 def test_the_charts_draw_the_figures(result: Any) -> None:

@@ -34,6 +34,7 @@ from ..render import (  # the board picture's own layout, shared
     MARGIN,
     _label_places,
     _layout,
+    label_width,
 )
 from . import scale
 
@@ -276,7 +277,17 @@ def ticket_chart(count: dict[str, Any]) -> str:
         (t for t in count["tickets"] if t["completed"]["of"]),
         key=lambda t: (-t["completed"]["rate"], t["id"]),
     )
-    left, bar, line, top = 230, 420, 15, 34
+    names = [f"{t['a']} - {t['b']} ({t['points']}{', long' if t['long'] else ''})" for t in rows]
+    shares = [
+        f"{t['completed']['rate']:.0%} of {t['completed']['of']} held "
+        f"({t['held_rate']['rate']:.0%} of games)"
+        for t in rows
+    ]
+    # as wide as the longest name and share need: long city names, or thousands of holdings
+    # in a long run, are not cut off at the picture's edges
+    left = max(230, math.ceil(16 + max(map(label_width, names), default=0.0)))
+    bar, line, top = 420, 15, 34
+    right = max(190, math.ceil(16 + max(map(label_width, shares), default=0.0)))
     height = top + line * len(rows) + 34
     body = [
         f'<text x="10" y="18" font-size="13" font-weight="bold">Ticket completion when held, '
@@ -288,11 +299,10 @@ def ticket_chart(count: dict[str, Any]) -> str:
             f'<line x1="{x:.1f}" y1="{top - 4}" x2="{x:.1f}" y2="{height - 26}" stroke="#ddd"/>',
             f'<text x="{x:.1f}" y="{height - 12}" text-anchor="middle">{tick}%</text>',
         ]
-    for i, t in enumerate(rows):
+    for i, (t, name, share) in enumerate(zip(rows, names, shares, strict=True)):
         y = top + i * line
         done = t["completed"]
         colour = "#8c2d04" if t["long"] else "#4c72b0"
-        name = f"{t['a']} - {t['b']} ({t['points']}{', long' if t['long'] else ''})"
         body += [
             f'<text x="{left - 6}" y="{y + 10}" text-anchor="end">{escape(name)}</text>',
             f'<rect x="{left}" y="{y + 2}" width="{bar * done["rate"]:.1f}" height="{line - 4}" '
@@ -301,10 +311,9 @@ def ticket_chart(count: dict[str, Any]) -> str:
             f'<line x1="{left + bar * done["low"]:.1f}" y1="{y + line / 2:.1f}" '
             f'x2="{left + bar * done["high"]:.1f}" y2="{y + line / 2:.1f}" stroke="#111" '
             'stroke-width="1.2"/>',
-            f'<text x="{left + bar + 6}" y="{y + 10}">{done["rate"]:.0%} of {done["of"]} held '
-            f"({t['held_rate']['rate']:.0%} of games)</text>",
+            f'<text x="{left + bar + 6}" y="{y + 10}">{share}</text>',
         ]
-    return _svg(left + bar + 190, height, "ticket completion", body)
+    return _svg(left + bar + right, height, "ticket completion", body)
 
 
 def shares_chart(doc: dict[str, Any]) -> str:
