@@ -6,6 +6,7 @@ report there (docs/playtest/ holds it so)."""
 from __future__ import annotations
 
 import copy
+import html
 import json
 import os
 import re
@@ -119,6 +120,16 @@ def test_the_ticket_chart_is_as_wide_as_its_words(result: Any) -> None:
     drawn = re.findall(r'<text x="([\d.]+)" y="[\d.]+"( text-anchor="end")?>([^<]*)</text>', svg)
     assert any("Llanfairpwllgwyngyll" in text for _, _, text in drawn)
     assert any("of 12034 held" in text for _, _, text in drawn)
+    # the key says what the number, the bar, the line and the colour of a long ticket mean
+    assert "(n): the ticket's points; bar: its holdings completed; line: 95 % interval;" in [
+        html.unescape(text) for _, _, text in drawn
+    ]
+    swatch = re.search(r'<rect x="[\d.]+" y="29" width="10" height="10" fill="([^"]*)"/>\n'
+                       r'<text x="[\d.]+" y="38">long ticket</text>', svg)  # fmt: skip
+    bars = {key: fill for fill, key in re.findall(
+        r'<rect x="\d+" y="[\d.]+" width="[\d.]+" height="11" fill="([^"]*)"><title>([^:]*):',
+        svg)}  # fmt: skip
+    assert swatch and bars[held[0]["id"]] == swatch.group(1) != bars[held[1]["id"]]
     for x, end, text in drawn:
         left = float(x) - label_width(text) if end else float(x)
         assert left >= 0 and left + label_width(text) <= width, text

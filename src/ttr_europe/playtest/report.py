@@ -45,6 +45,8 @@ SHARE_COLOURS = {
     "bonus": "#ccb974",
     "lost": "#c44e52",
 }
+LONG_TICKET = "#8c2d04"  # a long ticket's bar in the ticket chart
+TICKET_KEY = "(n): the ticket's points; bar: its holdings completed; line: 95 % interval;"
 FONT = 'font-family="sans-serif" font-size="11"'
 PAPER = "#ffffff"  # the heat map's ground: no board colour under the scale
 INK = "#111111"
@@ -286,12 +288,17 @@ def ticket_chart(count: dict[str, Any]) -> str:
     # as wide as the longest name and share need: long city names, or thousands of holdings
     # in a long run, are not cut off at the picture's edges
     left = max(230, math.ceil(16 + max(map(label_width, names), default=0.0)))
-    bar, line, top = 420, 15, 34
+    bar, line, top = 420, 15, 50
+    key_end = math.ceil(10 + label_width(TICKET_KEY))
     right = max(190, math.ceil(16 + max(map(label_width, shares), default=0.0)))
     height = top + line * len(rows) + 34
     body = [
         f'<text x="10" y="18" font-size="13" font-weight="bold">Ticket completion when held, '
-        f"{count['players']} players ({count['finished']} games)</text>"
+        f"{count['players']} players ({count['finished']} games)</text>",
+        # the key: what the bar, the line, the number and the colours mean
+        f'<text x="10" y="38">{escape(TICKET_KEY)}</text>',
+        f'<rect x="{key_end + 8}" y="29" width="10" height="10" fill="{LONG_TICKET}"/>',
+        f'<text x="{key_end + 22}" y="38">long ticket</text>',
     ]
     for tick in range(0, 101, 25):
         x = left + bar * tick / 100
@@ -302,7 +309,7 @@ def ticket_chart(count: dict[str, Any]) -> str:
     for i, (t, name, share) in enumerate(zip(rows, names, shares, strict=True)):
         y = top + i * line
         done = t["completed"]
-        colour = "#8c2d04" if t["long"] else "#4c72b0"
+        colour = LONG_TICKET if t["long"] else SHARE_COLOURS["routes"]
         body += [
             f'<text x="{left - 6}" y="{y + 10}" text-anchor="end">{escape(name)}</text>',
             f'<rect x="{left}" y="{y + 2}" width="{bar * done["rate"]:.1f}" height="{line - 4}" '
