@@ -403,6 +403,16 @@ def test_the_files_of_a_comparison(tmp_path: Path, lengthened: tuple[Playtest, P
     assert '<section class="comparison">' in page and "Paired design" in page
     assert page.count("<svg") == 1  # the heat map, its legend inside
     assert f'<tr class="significant"><td>route {CHANGED} claimed</td>' in page
+    # every row says in words whether its change is real or within the noise
+    rows = re.findall(r"<tr( class=\"significant\")?><td>([^<]*)</td><td>[^<]*</td>"
+                      r"<td>([^<]*)</td><td>([^<]*)</td>", page)  # fmt: skip
+    assert len(rows) > 20 and f"<td>route {CHANGED} claimed</td>" in page
+    for bold, _, change, reading in rows:
+        if bold:
+            assert reading == ("less on B" if change.startswith("-") else "more on B")
+        else:
+            assert reading in ("within noise", "no difference", "not tested (too few games)")
+    assert {r[3] for r in rows} >= {"less on B", "within noise"}
     # seats counted from 1 as in the single board's report, where "Seat 1 plays first"
     assert re.search(r"<td>seat 1 \(plays first\) win share</td><td>\d+\.\d% -&gt; \d+\.\d%"
                      r"</td>", page)  # fmt: skip

@@ -898,13 +898,23 @@ def change_legend(count: dict[str, Any], top: float) -> list[str]:
 _STYLE = PAGE_STYLE + "tr.significant td { font-weight: bold; }\n"
 
 
+def _reading(e: dict[str, Any]) -> str:
+    """A test's verdict in plain words, so a change within the noise does not read as one."""
+    if e["p"] is None:
+        return "not tested (too few games)"
+    if e["significant"]:
+        return "more on B" if e["difference"] > 0 else "less on B"
+    return "no difference" if not e["difference"] else "within noise"
+
+
 def _rows(entries: Sequence[dict[str, Any]]) -> str:
-    head = ["figure", "A -> B", "B - A (95 % interval)", "p", "p adjusted (Holm)", "test"]
+    head = ["figure", "A -> B", "B - A (95 % interval)", "reading", "p", "p adjusted (Holm)",
+            "test"]  # fmt: skip
     out = ["<table><thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in head) + "</tr></thead>"]
     for e in entries:
         name, values, change = _figure_words(e)
         cls = ' class="significant"' if e["significant"] else ""
-        cells = [name, values, change, _p(e["p"]), _p(e["p_adjusted"]), e["test"]]
+        cells = [name, values, change, _reading(e), _p(e["p"]), _p(e["p_adjusted"]), e["test"]]
         out.append(f"<tr{cls}>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
     out.append("</table>")
     return "\n".join(out)
@@ -919,8 +929,10 @@ def compare_section(board: Map, doc: dict[str, Any]) -> str:
         f"{doc['seed']}. Paired design: game <i>g</i> has the same seed and lineup on both "
         "boards. Rates per game: McNemar's exact test, Newcombe's paired hybrid score interval; "
         "means: paired t; ticket completion: two independent proportions. Significant (bold): "
-        f"p adjusted by Holm's method over every test of a player count at most {doc['alpha']}."
-        "</p>",
+        f"p adjusted by Holm's method over every test of a player count at most {doc['alpha']}. "
+        "The reading says it in words: <i>more on B</i> or <i>less on B</i> where the change is "
+        "significant; <i>within noise</i> where the games cannot tell it from chance, however "
+        "large it looks.</p>",
         "<pre>" + escape(summary(doc).split("\n", 1)[1].split("\n\n")[0]) + "</pre>",
     ]
     for c in doc["counts"]:
