@@ -149,9 +149,10 @@ def test_a_board_against_itself_changes_nothing() -> None:
         "rules": {},
     }
     for count in doc["counts"]:
-        entries = [*count["games_figures"], *count["seats"], *count["routes"], *count["cities"],
-                   *count["tickets"]]  # fmt: skip
+        entries = [*count["games_figures"], *count["seats"], *count["bots"], *count["routes"],
+                   *count["cities"], *count["tickets"]]  # fmt: skip
         assert count["ended_on_both"] == 60 and count["significant"] == []
+        assert len(count["bots"]) == 4  # each bot's win share and score
         assert count["tests"] == sum(e["p"] is not None for e in entries) > 50
         for e in entries:
             assert e["difference"] == 0 and not e["significant"]
@@ -249,12 +250,26 @@ def test_every_figure_is_recounted_from_the_rows(lengthened: tuple[Playtest, Pla
 
     wins = next(e for e in count["seats"] if e["id"] == "0" and e["figure"] == "wins")
     assert wins["difference"] == pytest.approx(sum(share(y, 0) - share(x, 0) for x, y in games) / n)
+    # each bot's win share and score, wherever it sat: which style of play the change helps
+    assert [(e["id"], e["figure"]) for e in count["bots"]] == [
+        (bot, figure) for bot in ("uniform", "playout") for figure in ("wins", "score")
+    ]
+    for bot in BOTS:
+        seat = [(x.bots.index(bot), y.bots.index(bot)) for x, y in games]
+        wins = next(e for e in count["bots"] if e["id"] == bot and e["figure"] == "wins")
+        assert wins["n"] == n and wins["difference"] == pytest.approx(
+            sum(share(y, q) - share(x, p) for (x, y), (p, q) in zip(games, seat, strict=True)) / n
+        )
+        score = next(e for e in count["bots"] if e["id"] == bot and e["figure"] == "score")
+        assert score["b"]["mean"] == pytest.approx(
+            sum(y.scores[q].total for (_, y), (_, q) in zip(games, seat, strict=True)) / n
+        )
     # Holm over every test of the count: recomputed from the p-values
-    entries = [*count["games_figures"], *count["seats"], *count["routes"], *count["cities"],
-               *count["tickets"]]  # fmt: skip
+    entries = [*count["games_figures"], *count["seats"], *count["bots"], *count["routes"],
+               *count["cities"], *count["tickets"]]  # fmt: skip
     ps = sorted(e["p"] for e in entries if e["p"] is not None)
     m = len(ps)
-    assert m == count["tests"] == 3 + 2 * 2 + 28 + 2 * 14 + 16
+    assert m == count["tests"] == 3 + 2 * 2 + 2 * 2 + 28 + 2 * 14 + 16
     k = ps.index(route["p"])
     assert route["p_adjusted"] == pytest.approx(min(1, max((m - i) * ps[i] for i in range(k + 1))))
 
@@ -417,7 +432,15 @@ def test_the_files_of_a_comparison(tmp_path: Path, lengthened: tuple[Playtest, P
     assert re.search(r"<td>seat 1 \(plays first\) win share</td><td>\d+\.\d% -&gt; \d+\.\d%"
                      r"</td>", page)  # fmt: skip
     assert re.search(r"<td>seat 2 score</td>", page) and "<td>seat 0 " not in page
+    assert "<td>bot playout win share</td>" in page and "<td>bot uniform score</td>" in page
     assert not re.search(r"-0\.0+\b", page)  # a change that rounds to nothing has no sign
+
+
+def test_a_single_bot_has_no_bot_figures() -> None:
+    """One bot holds every seat: its share of the wins is the same in every game, so there is
+    nothing to test (and nothing added to Holm's family)."""
+    doc = compare(*against(example(), example(), bots=("playout",), games=10, backend="serial"))
+    assert doc["counts"][0]["bots"] == [] and "bot playout" not in summary(doc)
 
 
 def test_bad_boards_are_refused_in_one_line(tmp_path: Path) -> None:

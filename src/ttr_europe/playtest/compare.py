@@ -413,6 +413,7 @@ class _Facts:
         self.wins = _wins(game)
         self.scores = [s.total for s in game.scores]
         self.turns = game.turns
+        self.bots = game.bots
 
 
 def _entry(kind: str, key: str, figure: str, test: dict[str, Any]) -> dict[str, Any]:
@@ -452,6 +453,33 @@ def _seat_tests(facts: Sequence[Pair], players: int) -> list[dict[str, Any]]:
         out += [
             _entry("seat", str(q), "wins", paired_mean(wins)),
             _entry("seat", str(q), "score", paired_mean(scores)),
+        ]
+    return out
+
+
+def _avg(values: Sequence[float]) -> float:
+    return math.fsum(values) / len(values)
+
+
+def _bot_tests(facts: Sequence[Pair]) -> list[dict[str, Any]]:
+    """Each bot's win share and score (the mean of its seats in a game), paired over the games
+    it played: which style of play the change helps. None with a single bot (it holds every
+    seat, so its share is the same in every game)."""
+    names = list(dict.fromkeys(name for x, _ in facts for name in x.bots))
+    if len(names) < 2:
+        return []
+    out = []
+    for name in names:
+        wins, scores = [], []
+        for x, y in facts:
+            seats = [q for q, bot in enumerate(x.bots) if bot == name]
+            if seats:
+                wins.append((_avg([x.wins[q] for q in seats]), _avg([y.wins[q] for q in seats])))
+                scores.append((_avg([float(x.scores[q]) for q in seats]),
+                               _avg([float(y.scores[q]) for q in seats])))  # fmt: skip
+        out += [
+            _entry("bot", name, "wins", paired_mean(wins)),
+            _entry("bot", name, "score", paired_mean(scores)),
         ]
     return out
 
@@ -573,10 +601,11 @@ def count_comparison(
     ]
     games = _game_tests(paired, facts, players)
     seats = _seat_tests(facts, players)
+    bots = _bot_tests(facts)
     routes = _route_tests(a, b, facts)
     cities = _city_tests(a, b, facts)
     tickets = _ticket_tests(a, b, variant, facts)
-    tests = [*games, *seats, *routes, *cities, *tickets]
+    tests = [*games, *seats, *bots, *routes, *cities, *tickets]
     tested = _adjust(tests)
     significant = sorted(
         (e for e in tests if e["significant"]),
@@ -592,6 +621,7 @@ def count_comparison(
         "significant": [_brief(e) for e in significant],
         "games_figures": games,
         "seats": seats,
+        "bots": bots,
         "routes": routes,
         "added_routes": _one_board(b, a, [y for _, y in facts], "b"),
         "removed_routes": _one_board(a, b, [x for x, _ in facts], "a"),
@@ -655,7 +685,8 @@ def _figure_words(e: dict[str, Any]) -> tuple[str, str, str]:
         ("game", "score"): "final score (mean of the seats)",
     }.get((e["kind"], e["figure"]))
     if name is None:
-        what = {"seat": "seat", "route": "route", "city": "city", "ticket": "ticket"}[e["kind"]]
+        what = {"seat": "seat", "bot": "bot", "route": "route", "city": "city",
+                "ticket": "ticket"}[e["kind"]]  # fmt: skip
         figure = {
             "wins": "win share",
             "score": "score",
@@ -756,7 +787,8 @@ def summary(doc: dict[str, Any], top: int = 8) -> str:
 def _all(c: dict[str, Any]) -> list[dict[str, Any]]:
     """Every test of a count, significant first (by adjusted p), then by the size of the
     change."""
-    entries = [*c["games_figures"], *c["seats"], *c["routes"], *c["cities"], *c["tickets"]]
+    entries = [*c["games_figures"], *c["seats"], *c.get("bots", []), *c["routes"], *c["cities"],
+               *c["tickets"]]  # fmt: skip
     return sorted(
         entries,
         key=lambda e: (
@@ -940,7 +972,7 @@ def compare_section(board: Map, doc: dict[str, Any]) -> str:
         parts += [
             f"<h3>{c['players']} players: {len(c['significant'])} significant changes of "
             f"{c['tests']} tested ({c['ended_on_both']} games ended on both boards)</h3>",
-            _rows([e for e in entries if e["kind"] in ("game", "seat")]),
+            _rows([e for e in entries if e["kind"] in ("game", "seat", "bot")]),
             heat_map(board, c, a_name=doc["a"]["name"], seed=doc["seed"])
             if c["ended_on_both"]
             else "",
