@@ -160,6 +160,9 @@ def test_the_charts_draw_the_figures(result: Any) -> None:
         )
     ]
     assert len(widths) == 4 * len(doc["counts"])
+    games = re.findall(r'<text x="\d+" y="\d+" text-anchor="end" font-size="10" fill="#555">'
+                       r"(\d+) games</text>", shares)  # fmt: skip
+    assert games == [str(c["finished"]) for c in doc["counts"]]  # each bar's sample is drawn
     for i in range(len(doc["counts"])):
         assert sum(widths[4 * i : 4 * i + 4]) == pytest.approx(560, abs=0.3)
 

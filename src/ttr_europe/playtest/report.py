@@ -344,9 +344,13 @@ def shares_chart(doc: dict[str, Any]) -> str:
     for i, count in enumerate(counts):
         y = top + i * step
         shares = count["points"]["shares"]
-        body.append(
-            f'<text x="{left - 8}" y="{y + 14}" text-anchor="end">{count["players"]} players</text>'
-        )
+        body += [
+            f'<text x="{left - 8}" y="{y + 14}" text-anchor="end">{count["players"]} players'
+            "</text>",
+            # the sample under each bar, as the other charts give theirs
+            f'<text x="{left - 8}" y="{y + 29}" text-anchor="end" font-size="10" '
+            f'fill="#555">{count["finished"]} games</text>',
+        ]
         at = float(left)
         for name in ("routes", "tickets", "stations", "bonus"):
             part = shares[name]
