@@ -433,6 +433,13 @@ def test_the_files_of_a_comparison(tmp_path: Path, lengthened: tuple[Playtest, P
                      r"</td>", page)  # fmt: skip
     assert re.search(r"<td>seat 2 score</td>", page) and "<td>seat 0 " not in page
     assert "<td>bot playout win share</td>" in page and "<td>bot uniform score</td>" in page
+    first = page[page.index("<table>") : page.index("</table>")]  # games, seats, bots
+    assert re.findall(r"<tr(?: class=\"significant\")?><td>([^<]*)</td>", first) == [
+        "games that ended", "game length (turns)", "final score (mean of the seats)",
+        "seat 1 (plays first) win share", "seat 1 (plays first) score", "seat 2 win share",
+        "seat 2 score", "bot uniform win share", "bot uniform score", "bot playout win share",
+        "bot playout score",
+    ]  # fmt: skip
     assert not re.search(r"-0\.0+\b", page)  # a change that rounds to nothing has no sign
 
 

@@ -972,7 +972,8 @@ def compare_section(board: Map, doc: dict[str, Any]) -> str:
         parts += [
             f"<h3>{c['players']} players: {len(c['significant'])} significant changes of "
             f"{c['tests']} tested ({c['ended_on_both']} games ended on both boards)</h3>",
-            _rows([e for e in entries if e["kind"] in ("game", "seat", "bot")]),
+            # the games, then each seat, then each bot, in their own order: read side by side
+            _rows([*c["games_figures"], *c["seats"], *c.get("bots", [])]),
             heat_map(board, c, a_name=doc["a"]["name"], seed=doc["seed"])
             if c["ended_on_both"]
             else "",
