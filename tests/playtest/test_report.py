@@ -106,6 +106,14 @@ def test_the_shape_chart_draws_each_histogram(result: Any) -> None:
         assert float(height) == pytest.approx(120 * d["counts"][i] / max(d["counts"]), abs=0.06)
     for key in ("turns", "scores", "margin"):
         assert f"median {shapes[key]['quantiles']['0.5']:g}" in svg
+    # no vertical axis: each panel says its unit and what its tallest bar counts
+    said = re.findall(r'<text x="\d+" y="32"(?: text-anchor="end" fill="#555")?>([^<]*)</text>',
+                      svg)  # fmt: skip
+    assert said == [
+        "turns a game", f"tallest bar: {max(shapes['turns']['counts'])} games",
+        "final score of a seat (points)", f"tallest bar: {max(shapes['scores']['counts'])} seats",
+        "winning margin (points)", f"tallest bar: {max(shapes['margin']['counts'])} games",
+    ]  # fmt: skip
 
 
 def test_the_ticket_chart_is_as_wide_as_its_words(result: Any) -> None:

@@ -381,6 +381,10 @@ SHAPES = (
     ("scores", "final score of a seat"),
     ("margin", "winning margin"),
 )
+# each histogram's unit along its axis, and what its bars count: the chart has no vertical
+# axis, so the tallest bar's count is written over it instead
+SHAPE_UNITS = {"turns": ("", "games"), "scores": (" (points)", "seats"),
+               "margin": (" (points)", "games")}  # fmt: skip
 
 
 def shape_chart(count: dict[str, Any]) -> str:
@@ -394,10 +398,15 @@ def shape_chart(count: dict[str, Any]) -> str:
     for k, (key, label) in enumerate(SHAPES):
         d = count["distributions"][key]
         left = 10 + k * (panel + gap)
-        body.append(f'<text x="{left}" y="{top - 8}">{escape(label)}</text>')
+        unit, counted = SHAPE_UNITS[key]
+        body.append(f'<text x="{left}" y="{top - 8}">{escape(label + unit)}</text>')
         if not d["counts"]:
             continue
         most = max(d["counts"])
+        body.append(
+            f'<text x="{left + panel}" y="{top - 8}" text-anchor="end" fill="#555">'
+            f"tallest bar: {most} {counted}</text>"
+        )
         wide = panel / len(d["counts"])
         for i, n in enumerate(d["counts"]):
             h = high * n / most
