@@ -42,7 +42,7 @@ from ..render import MARGIN
 from . import Playtest, board_digest, playtest, scale
 from .figures import mean, rate
 from .games import GameLog
-from .report import PAGE_STYLE, Painted, heat_svg, legend_steps, plus, write_files
+from .report import PAGE_STYLE, Painted, heat_svg, legend_steps, made_with, plus, write_files
 
 FORMAT = "ttr_europe/playtest-compare"
 VERSION = 1
@@ -965,6 +965,7 @@ def compare_section(board: Map, doc: dict[str, Any]) -> str:
         "The reading says it in words: <i>more on B</i> or <i>less on B</i> where the change is "
         "significant; <i>within noise</i> where the games cannot tell it from chance, however "
         "large it looks.</p>",
+        made_with(doc),
         "<pre>" + escape(summary(doc).split("\n", 1)[1].split("\n\n")[0]) + "</pre>",
     ]
     for c in doc["counts"]:

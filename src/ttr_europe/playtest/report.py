@@ -553,6 +553,7 @@ def html_report(board: Map, doc: dict[str, Any]) -> str:
         f"{escape(doc['variant'])})</small></h1>",
         f"<p>Bots: {escape(', '.join(doc.get('bots', [])))}; seeds from {doc.get('seed', 0)}; "
         "intervals are 95 % (Wilson for rates, normal for means).</p>",
+        made_with(doc),
         _table(
             [
                 "players",
@@ -760,6 +761,17 @@ def png_of(svg: str) -> bytes | None:
         return None
     data: bytes = cairosvg.svg2png(bytestring=svg.encode())
     return data
+
+
+def made_with(doc: dict[str, Any]) -> str:
+    """The command that plays the same games again, where the document names one: figures
+    beside the command that made them can be checked by anyone."""
+    if "command" not in doc:
+        return ""
+    return (
+        f'<p class="command">Made with <code>{escape(doc["command"])}</code> (the same games '
+        "on any backend and number of workers).</p>"
+    )
 
 
 def write_report(
