@@ -4,7 +4,9 @@ one line (the comparison itself: playtest/test_compare.py)."""
 
 from __future__ import annotations
 
+import html
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +52,13 @@ def test_the_command_compares_two_boards_end_to_end(
         }
     doc = json.loads((out / "compare.json").read_text())
     assert doc["format"] == "ttr_europe/playtest-compare" and doc["counts"][0]["paired"] == 200
+    # the command that plays the same games again, beside the figures (not where they ran)
+    command = shlex.join(["ttr-europe", "playtest", str(EXAMPLE), "--against", str(changed),
+                          "--players", "2", "--bots", "uniform,playout", "--games", "200",
+                          "--seed", "0"])  # fmt: skip
+    assert doc["command"] == command
+    for page in (out / "compare.html", out / "a" / "report.html", out / "b" / "report.html"):
+        assert f"Made with <code>{html.escape(command)}</code>" in page.read_text()
     assert main(args) == 2  # the logs are there: --resume or another --out
     assert "already exists; pass --resume" in capsys.readouterr().err
     assert main([*args, "--resume", "--json"]) == 0

@@ -3,7 +3,9 @@ input in one line (the report itself: playtest/test_report.py)."""
 
 from __future__ import annotations
 
+import html
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -43,6 +45,11 @@ def test_the_command_plays_writes_the_report_and_resumes(
     doc = json.loads(capsys.readouterr().out)
     assert [c["games"] for c in doc["counts"]] == [9, 9]
     assert doc == json.loads((out / "figures.json").read_text())
+    # the command that plays the same games again is beside the figures
+    command = (f"ttr-europe playtest {shlex.quote(str(EXAMPLE))} --players 2,3 --bots "
+               "random,claimer,saver,greedy,ambitious --games 9 --seed 0")  # fmt: skip
+    assert doc["command"] == command
+    assert f"Made with <code>{html.escape(command)}</code>" in (out / "report.html").read_text()
 
 
 def test_the_command_refuses_a_faulty_map_in_one_line(

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from test_figures import EXAMPLE, example
+from test_report import drawn_title
 
 from ttr_europe.board import Map
 from ttr_europe.errors import SimulationError
@@ -148,9 +149,10 @@ def test_a_board_against_itself_changes_nothing() -> None:
         "rules": {},
     }
     for count in doc["counts"]:
-        entries = [*count["games_figures"], *count["seats"], *count["routes"], *count["cities"],
-                   *count["tickets"]]  # fmt: skip
+        entries = [*count["games_figures"], *count["seats"], *count["bots"], *count["routes"],
+                   *count["cities"], *count["tickets"]]  # fmt: skip
         assert count["ended_on_both"] == 60 and count["significant"] == []
+        assert len(count["bots"]) == 4  # each bot's win share and score
         assert count["tests"] == sum(e["p"] is not None for e in entries) > 50
         for e in entries:
             assert e["difference"] == 0 and not e["significant"]
@@ -248,12 +250,26 @@ def test_every_figure_is_recounted_from_the_rows(lengthened: tuple[Playtest, Pla
 
     wins = next(e for e in count["seats"] if e["id"] == "0" and e["figure"] == "wins")
     assert wins["difference"] == pytest.approx(sum(share(y, 0) - share(x, 0) for x, y in games) / n)
+    # each bot's win share and score, wherever it sat: which style of play the change helps
+    assert [(e["id"], e["figure"]) for e in count["bots"]] == [
+        (bot, figure) for bot in ("uniform", "playout") for figure in ("wins", "score")
+    ]
+    for bot in BOTS:
+        seat = [(x.bots.index(bot), y.bots.index(bot)) for x, y in games]
+        wins = next(e for e in count["bots"] if e["id"] == bot and e["figure"] == "wins")
+        assert wins["n"] == n and wins["difference"] == pytest.approx(
+            sum(share(y, q) - share(x, p) for (x, y), (p, q) in zip(games, seat, strict=True)) / n
+        )
+        score = next(e for e in count["bots"] if e["id"] == bot and e["figure"] == "score")
+        assert score["b"]["mean"] == pytest.approx(
+            sum(y.scores[q].total for (_, y), (_, q) in zip(games, seat, strict=True)) / n
+        )
     # Holm over every test of the count: recomputed from the p-values
-    entries = [*count["games_figures"], *count["seats"], *count["routes"], *count["cities"],
-               *count["tickets"]]  # fmt: skip
+    entries = [*count["games_figures"], *count["seats"], *count["bots"], *count["routes"],
+               *count["cities"], *count["tickets"]]  # fmt: skip
     ps = sorted(e["p"] for e in entries if e["p"] is not None)
     m = len(ps)
-    assert m == count["tests"] == 3 + 2 * 2 + 28 + 2 * 14 + 16
+    assert m == count["tests"] == 3 + 2 * 2 + 2 * 2 + 28 + 2 * 14 + 16
     k = ps.index(route["p"])
     assert route["p_adjusted"] == pytest.approx(min(1, max((m - i) * ps[i] for i in range(k + 1))))
 
@@ -298,6 +314,51 @@ def test_removed_and_added_routes_and_the_heat_map(tmp_path: Path) -> None:
     assert f"removed from A, not drawn (1): {CHANGED} (claimed in {rate:.0%} on A)" in legend
 
 
+def test_added_and_removed_tickets_are_reported_with_how_they_played(tmp_path: Path) -> None:
+    """A designer who adds a ticket wants to know how often it was held and completed on B
+    (it has nothing on A to be compared with); one who removes one, how it played on A."""
+    gone = "Ardmore-Marrow"
+
+    def edit(doc: dict[str, Any]) -> None:
+        doc["tickets"] = [t for t in doc["tickets"] if t["id"] != gone]
+        doc["tickets"].append({**doc["tickets"][0], "id": "Ardmore-Carrow-new", "a": "Ardmore",
+                               "b": "Carrow", "points": 3})  # fmt: skip
+
+    b = load_map_file(changed_board(tmp_path, edit))
+    pa, pb = against(example(), b, bots=BOTS, players=2, games=80, backend="serial")
+    doc = compare(pa, pb)
+    assert doc["board"]["tickets"]["added"] == ["Ardmore-Carrow-new"]
+    count = doc["counts"][0]
+
+    def recount(board: Map, logs: list[GameLog], key: str) -> tuple[int, int, int]:
+        index = board.ticket_index[key]
+        holdings = [done for g in logs for _, t, done in g.tickets if t == index]
+        games = sum(any(t == index for _, t, _ in g.tickets) for g in logs)
+        return games, len(holdings), sum(holdings)
+
+    for side, board, logs, key, listed in (
+        ("b", pb.map, pb.runs[0].logs, "Ardmore-Carrow-new", count["added_tickets"]),
+        ("a", pa.map, pa.runs[0].logs, gone, count["removed_tickets"]),
+    ):
+        assert [t["id"] for t in listed] == [key]
+        games, held, done = recount(board, logs, key)
+        figures = listed[0][side]
+        assert (figures["held"]["count"], figures["held"]["of"]) == (games, 80) and held > 0
+        assert (figures["completed"]["count"], figures["completed"]["of"]) == (done, held)
+        assert listed[0]["points"] == board.tickets[board.ticket_index[key]].points
+    printed = summary(doc)
+    new = count["added_tickets"][0]["b"]["completed"]
+    assert (
+        f"ticket added: Ardmore-Carrow-new (3 points): held in "
+        f"{count['added_tickets'][0]['b']['held']['rate']:.1%} of the games on B, completed in "
+        f"{new['count']} of {new['of']} holdings" in printed
+    )
+    assert f"ticket removed: {gone} (8 points): held in" in printed
+    page = (write_comparison(pb.map, doc, tmp_path / "out", png=False)[1]).read_text()
+    assert "<li>ticket added: Ardmore-Carrow-new (3 points): held in" in page
+    assert f"<li>ticket removed: {gone} (8 points)" in page
+
+
 def test_a_lengthened_route_is_drawn_on_the_side_of_less_and_the_rest_neutral(
     lengthened: tuple[Playtest, Playtest],
 ) -> None:
@@ -331,6 +392,20 @@ def test_a_lengthened_route_is_drawn_on_the_side_of_less_and_the_rest_neutral(
     assert "only on B (0)" in legend and "removed from A, not drawn (0)" in legend
 
 
+def test_the_change_map_names_both_boards_players_games_and_seeds(
+    lengthened: tuple[Playtest, Playtest], tmp_path: Path
+) -> None:
+    doc = compare(*lengthened)
+    write_comparison(lengthened[1].map, doc, tmp_path, png=False)
+    svg = (tmp_path / "compare-heatmap-2p.svg").read_text()
+    count = doc["counts"][0]
+    assert drawn_title(svg) == [
+        "From A, Tessel (an example board), to B, Tessel, Fenwick-Hollin lengthened",
+        f"2 players, {count['ended_on_both']} games ended on both boards (paired: the same "
+        "seeds and lineups, seeds 4 to 303)",
+    ]
+
+
 # --------------------------------------------------------------------------- files, bad input
 
 
@@ -343,8 +418,36 @@ def test_the_files_of_a_comparison(tmp_path: Path, lengthened: tuple[Playtest, P
     assert '<section class="comparison">' in page and "Paired design" in page
     assert page.count("<svg") == 1  # the heat map, its legend inside
     assert f'<tr class="significant"><td>route {CHANGED} claimed</td>' in page
-    assert re.search(r"<td>seat 0 win share</td><td>\d+\.\d% -&gt; \d+\.\d%</td>", page)
+    # every row says in words whether its change is real or within the noise
+    rows = re.findall(r"<tr( class=\"significant\")?><td>([^<]*)</td><td>[^<]*</td>"
+                      r"<td>([^<]*)</td><td>([^<]*)</td>", page)  # fmt: skip
+    assert len(rows) > 20 and f"<td>route {CHANGED} claimed</td>" in page
+    for bold, _, change, reading in rows:
+        if bold:
+            assert reading == ("less on B" if change.startswith("-") else "more on B")
+        else:
+            assert reading in ("within noise", "no difference", "not tested (too few games)")
+    assert {r[3] for r in rows} >= {"less on B", "within noise"}
+    # seats counted from 1 as in the single board's report, where "Seat 1 plays first"
+    assert re.search(r"<td>seat 1 \(plays first\) win share</td><td>\d+\.\d% -&gt; \d+\.\d%"
+                     r"</td>", page)  # fmt: skip
+    assert re.search(r"<td>seat 2 score</td>", page) and "<td>seat 0 " not in page
+    assert "<td>bot playout win share</td>" in page and "<td>bot uniform score</td>" in page
+    first = page[page.index("<table>") : page.index("</table>")]  # games, seats, bots
+    assert re.findall(r"<tr(?: class=\"significant\")?><td>([^<]*)</td>", first) == [
+        "games that ended", "game length (turns)", "final score (mean of the seats)",
+        "seat 1 (plays first) win share", "seat 1 (plays first) score", "seat 2 win share",
+        "seat 2 score", "bot uniform win share", "bot uniform score", "bot playout win share",
+        "bot playout score",
+    ]  # fmt: skip
     assert not re.search(r"-0\.0+\b", page)  # a change that rounds to nothing has no sign
+
+
+def test_a_single_bot_has_no_bot_figures() -> None:
+    """One bot holds every seat: its share of the wins is the same in every game, so there is
+    nothing to test (and nothing added to Holm's family)."""
+    doc = compare(*against(example(), example(), bots=("playout",), games=10, backend="serial"))
+    assert doc["counts"][0]["bots"] == [] and "bot playout" not in summary(doc)
 
 
 def test_bad_boards_are_refused_in_one_line(tmp_path: Path) -> None:

@@ -5,6 +5,8 @@ report there (docs/playtest/ holds it so)."""
 
 from __future__ import annotations
 
+import copy
+import html
 import json
 import os
 import re
@@ -24,6 +26,7 @@ from ttr_europe.playtest.report import (
     ticket_chart,
     write_report,
 )
+from ttr_europe.render import label_width
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "tessel.json"
 
@@ -32,6 +35,27 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "tessel.json"
 def result() -> Any:
     board = load_map_file(str(EXAMPLE))
     return playtest(board, players=(2, 3, 4), games=24, backend="serial", seed=1)
+
+
+def drawn_title(svg: str) -> list[str]:
+    """The lines of a heat picture's title drawn above its map (not its tooltip), checking
+    that nothing of the board is drawn over them: a PNG sent on alone must still say what it
+    shows."""
+    lines = re.findall(r'<text class="heat-title" x="\d+" y="(\d+)" [^>]*>([^<]*)</text>', svg)
+    assert lines, "no title is drawn"
+    shift = float(re.search(r'<g class="heat-board" transform="translate\(0 ([\d.]+)\)">',
+                            svg).group(1))  # type: ignore[union-attr]  # fmt: skip
+    board = svg[svg.index('class="heat-board"') : svg.index('class="heat-legend"')]
+    tops = [float(y) - 11 for y in re.findall(r'<text x="[\d.]+" y="([\d.]+)"', board)]
+    tops += [float(y) - 7 for y in re.findall(r' cy="([\d.]+)"', board)]
+    assert min(tops) + shift >= float(lines[-1][0]) + 3  # the board starts below the title
+    return [text for _, text in lines]
+
+
+def test_the_heat_map_names_board_players_and_games_in_a_drawn_title(result: Any) -> None:
+    count = result.figures()["counts"][1]
+    title = drawn_title(heat_map(result.map, count))
+    assert title == [f"{result.map.name}: route contention, 3 players, {count['finished']} games"]
 
 
 def test_the_heat_map_draws_every_route_and_city_in_the_step_of_its_share(result: Any) -> None:
@@ -82,6 +106,41 @@ def test_the_shape_chart_draws_each_histogram(result: Any) -> None:
         assert float(height) == pytest.approx(120 * d["counts"][i] / max(d["counts"]), abs=0.06)
     for key in ("turns", "scores", "margin"):
         assert f"median {shapes[key]['quantiles']['0.5']:g}" in svg
+    # no vertical axis: each panel says its unit and what its tallest bar counts
+    said = re.findall(r'<text x="\d+" y="32"(?: text-anchor="end" fill="#555")?>([^<]*)</text>',
+                      svg)  # fmt: skip
+    assert said == [
+        "turns a game", f"tallest bar: {max(shapes['turns']['counts'])} games",
+        "final score of a seat (points)", f"tallest bar: {max(shapes['scores']['counts'])} seats",
+        "winning margin (points)", f"tallest bar: {max(shapes['margin']['counts'])} games",
+    ]  # fmt: skip
+
+
+def test_the_ticket_chart_is_as_wide_as_its_words(result: Any) -> None:
+    """A long city name on a board of one's own, or a ticket held thousands of times in a long
+    run, is drawn whole: no word of the ticket chart runs past the picture's edges."""
+    count = copy.deepcopy(result.figures()["counts"][0])
+    held = [t for t in count["tickets"] if t["completed"]["of"]]
+    held[0].update(a="Llanfairpwllgwyngyll Junction", b="Kilkenny", points=21, long=True)
+    held[1]["completed"].update(count=2411, of=12034)
+    svg = ticket_chart(count)
+    width = float(re.search(r'<svg [^>]*width="([\d.]+)"', svg).group(1))  # type: ignore[union-attr]
+    drawn = re.findall(r'<text x="([\d.]+)" y="[\d.]+"( text-anchor="end")?>([^<]*)</text>', svg)
+    assert any("Llanfairpwllgwyngyll" in text for _, _, text in drawn)
+    assert any("of 12034 held" in text for _, _, text in drawn)
+    # the key says what the number, the bar, the line and the colour of a long ticket mean
+    assert "(n): the ticket's points; bar: its holdings completed; line: 95 % interval;" in [
+        html.unescape(text) for _, _, text in drawn
+    ]
+    swatch = re.search(r'<rect x="[\d.]+" y="29" width="10" height="10" fill="([^"]*)"/>\n'
+                       r'<text x="[\d.]+" y="38">long ticket</text>', svg)  # fmt: skip
+    bars = {key: fill for fill, key in re.findall(
+        r'<rect x="\d+" y="[\d.]+" width="[\d.]+" height="11" fill="([^"]*)"><title>([^:]*):',
+        svg)}  # fmt: skip
+    assert swatch and bars[held[0]["id"]] == swatch.group(1) != bars[held[1]["id"]]
+    for x, end, text in drawn:
+        left = float(x) - label_width(text) if end else float(x)
+        assert left >= 0 and left + label_width(text) <= width, text
 
 
 def test_the_charts_draw_the_figures(result: Any) -> None:
@@ -109,6 +168,9 @@ def test_the_charts_draw_the_figures(result: Any) -> None:
         )
     ]
     assert len(widths) == 4 * len(doc["counts"])
+    games = re.findall(r'<text x="\d+" y="\d+" text-anchor="end" font-size="10" fill="#555">'
+                       r"(\d+) games</text>", shares)  # fmt: skip
+    assert games == [str(c["finished"]) for c in doc["counts"]]  # each bar's sample is drawn
     for i in range(len(doc["counts"])):
         assert sum(widths[4 * i : 4 * i + 4]) == pytest.approx(560, abs=0.3)
 

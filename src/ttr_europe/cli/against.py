@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -38,6 +39,24 @@ def run_options(args: argparse.Namespace, bots: list[str], out: str) -> dict[str
         "max_actions": args.max_actions,
         "max_retries": args.retries,
     }
+
+
+def command_line(args: argparse.Namespace, bots: list[str]) -> str:
+    """The command that plays these games again, for the report to show beside its figures:
+    what decides the games (boards, counts, bots, games, seed, variant, cap), not where they
+    ran (backend, workers, batch: the same games on any) nor where they went."""
+    from ..playtest import MAX_ACTIONS
+
+    words = ["ttr-europe", "playtest", args.map]
+    if args.against:
+        words += ["--against", args.against]
+    words += ["--players", ",".join(str(n) for n in args.players), "--bots", ",".join(bots),
+              "--games", str(args.games), "--seed", str(args.seed)]  # fmt: skip
+    if args.variant != "base":
+        words += ["--variant", args.variant]
+    if args.max_actions != MAX_ACTIONS:
+        words += ["--max-actions", str(args.max_actions)]
+    return shlex.join(words)
 
 
 def run(args: argparse.Namespace, board: Map, fail: Callable[[str, int], int]) -> int:
@@ -71,9 +90,11 @@ def run(args: argparse.Namespace, board: Map, fail: Callable[[str, int], int]) -
     finally:
         for bar in bars.values():
             bar.close()
+    command = command_line(args, bots)
     for result, folder in ((first, "a"), (second, "b")):
-        write_report(result.map, result.figures(), f"{out}/{folder}", png=not args.no_png)
-    doc = compare(first, second)
+        figures = {**result.figures(), "command": command}
+        write_report(result.map, figures, f"{out}/{folder}", png=not args.no_png)
+    doc = {**compare(first, second), "command": command}
     written = write_comparison(second.map, doc, out, png=not args.no_png)
     if args.json:
         print(json.dumps(doc, indent=1, ensure_ascii=False))

@@ -13,8 +13,8 @@ import sys
 from typing import Any
 
 from ..i18n import from_environment, translator
+from .against import command_line, run_options
 from .against import run as run_against
-from .against import run_options
 from .common import Command, error_line, int_between, open_map, positive_int, seed_int
 from .simulate import ProgressBar, stdout_to_stderr
 
@@ -168,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
         )
     finally:
         bar.close()
-    doc = result.figures()
+    doc = {**result.figures(), "command": command_line(args, bots)}
     written = write_report(result.map, doc, out, png=not args.no_png)
     if not args.no_png and not any(p.suffix == ".png" for p in written):
         print(PNG_HINT, file=sys.stderr)

@@ -42,7 +42,7 @@ from ..render import MARGIN
 from . import Playtest, board_digest, playtest, scale
 from .figures import mean, rate
 from .games import GameLog
-from .report import PAGE_STYLE, Painted, heat_svg, legend_steps, plus, write_files
+from .report import PAGE_STYLE, Painted, heat_svg, legend_steps, made_with, plus, write_files
 
 FORMAT = "ttr_europe/playtest-compare"
 VERSION = 1
@@ -413,6 +413,7 @@ class _Facts:
         self.wins = _wins(game)
         self.scores = [s.total for s in game.scores]
         self.turns = game.turns
+        self.bots = game.bots
 
 
 def _entry(kind: str, key: str, figure: str, test: dict[str, Any]) -> dict[str, Any]:
@@ -452,6 +453,33 @@ def _seat_tests(facts: Sequence[Pair], players: int) -> list[dict[str, Any]]:
         out += [
             _entry("seat", str(q), "wins", paired_mean(wins)),
             _entry("seat", str(q), "score", paired_mean(scores)),
+        ]
+    return out
+
+
+def _avg(values: Sequence[float]) -> float:
+    return math.fsum(values) / len(values)
+
+
+def _bot_tests(facts: Sequence[Pair]) -> list[dict[str, Any]]:
+    """Each bot's win share and score (the mean of its seats in a game), paired over the games
+    it played: which style of play the change helps. None with a single bot (it holds every
+    seat, so its share is the same in every game)."""
+    names = list(dict.fromkeys(name for x, _ in facts for name in x.bots))
+    if len(names) < 2:
+        return []
+    out = []
+    for name in names:
+        wins, scores = [], []
+        for x, y in facts:
+            seats = [q for q, bot in enumerate(x.bots) if bot == name]
+            if seats:
+                wins.append((_avg([x.wins[q] for q in seats]), _avg([y.wins[q] for q in seats])))
+                scores.append((_avg([float(x.scores[q]) for q in seats]),
+                               _avg([float(y.scores[q]) for q in seats])))  # fmt: skip
+        out += [
+            _entry("bot", name, "wins", paired_mean(wins)),
+            _entry("bot", name, "score", paired_mean(scores)),
         ]
     return out
 
@@ -523,6 +551,45 @@ def _one_board(mine: Map, other: Map, facts: Sequence[_Facts], side: str) -> lis
     ]
 
 
+def _one_pool(
+    mine: Map, other: Map, variant: str, facts: Sequence[_Facts], side: str
+) -> list[dict[str, Any]]:
+    """The tickets of ``mine``'s pools not in ``other``'s, each with the share of games in
+    which a seat held it and the share of its holdings completed (on ``side``): a new ticket
+    has nothing to be compared with, but its designer wants to know how it played."""
+    theirs = set(_pool(other, variant))
+    held, done = _holdings(facts)
+    out = []
+    for key in _pool(mine, variant):
+        if key not in theirs:
+            games = sum(any(t == key for t, _ in game.held) for game in facts)
+            ticket = mine.tickets[mine.ticket_index[key]]
+            out.append(
+                {
+                    "id": key,
+                    "points": ticket.points,
+                    side: {
+                        "held": rate(games, len(facts)),
+                        "completed": rate(done[key], held[key]),
+                    },
+                }
+            )
+    return out
+
+
+def _ticket_words(t: dict[str, Any], side: str) -> str:
+    """A ticket on one board only, in words: how often held, how often completed."""
+    held, done = t[side]["held"], t[side]["completed"]
+    board = side.upper()
+    if not done["of"]:
+        return f"{t['id']} ({t['points']} points): never held on {board} ({held['of']} games)"
+    return (
+        f"{t['id']} ({t['points']} points): held in {held['rate']:.1%} of the games on {board}, "
+        f"completed in {done['count']} of {done['of']} holdings, {done['rate']:.1%} "
+        f"({done['low']:.1%} to {done['high']:.1%})"
+    )
+
+
 def count_comparison(
     a: Map, b: Map, variant: str, players: int, logs_a: Sequence[GameLog], logs_b: Sequence[GameLog]
 ) -> dict[str, Any]:
@@ -534,10 +601,11 @@ def count_comparison(
     ]
     games = _game_tests(paired, facts, players)
     seats = _seat_tests(facts, players)
+    bots = _bot_tests(facts)
     routes = _route_tests(a, b, facts)
     cities = _city_tests(a, b, facts)
     tickets = _ticket_tests(a, b, variant, facts)
-    tests = [*games, *seats, *routes, *cities, *tickets]
+    tests = [*games, *seats, *bots, *routes, *cities, *tickets]
     tested = _adjust(tests)
     significant = sorted(
         (e for e in tests if e["significant"]),
@@ -553,11 +621,14 @@ def count_comparison(
         "significant": [_brief(e) for e in significant],
         "games_figures": games,
         "seats": seats,
+        "bots": bots,
         "routes": routes,
         "added_routes": _one_board(b, a, [y for _, y in facts], "b"),
         "removed_routes": _one_board(a, b, [x for x, _ in facts], "a"),
         "cities": cities,
         "tickets": tickets,
+        "added_tickets": _one_pool(b, a, variant, [y for _, y in facts], "b"),
+        "removed_tickets": _one_pool(a, b, variant, [x for x, _ in facts], "a"),
     }
 
 
@@ -614,7 +685,8 @@ def _figure_words(e: dict[str, Any]) -> tuple[str, str, str]:
         ("game", "score"): "final score (mean of the seats)",
     }.get((e["kind"], e["figure"]))
     if name is None:
-        what = {"seat": "seat", "route": "route", "city": "city", "ticket": "ticket"}[e["kind"]]
+        what = {"seat": "seat", "bot": "bot", "route": "route", "city": "city",
+                "ticket": "ticket"}[e["kind"]]  # fmt: skip
         figure = {
             "wins": "win share",
             "score": "score",
@@ -623,7 +695,10 @@ def _figure_words(e: dict[str, Any]) -> tuple[str, str, str]:
             "never_reached": "never reached",
             "completed": "completed when held",
         }[e["figure"]]
-        name = f"{what} {e['id']} {figure}"
+        key = e["id"]
+        if e["kind"] == "seat":  # counted from 1, as the single board's report counts them
+            key = str(int(key) + 1) + (" (plays first)" if key == "0" else "")
+        name = f"{what} {key} {figure}"
     low, high = e["low"], e["high"]
     if e["test"] == "paired-t" and e["figure"] != "wins":
         a, b = e["a"]["mean"], e["b"]["mean"]
@@ -702,13 +777,18 @@ def summary(doc: dict[str, Any], top: int = 8) -> str:
             lines.append(f"  route {r['id']} removed (claimed in {r['a']['rate']:.1%} on A)")
         for r in c["added_routes"][:top]:
             lines.append(f"  route {r['id']} added (claimed in {r['b']['rate']:.1%} on B)")
+        for t in c["removed_tickets"][:top]:
+            lines.append(f"  ticket removed: {_ticket_words(t, 'a')}")
+        for t in c["added_tickets"][:top]:
+            lines.append(f"  ticket added: {_ticket_words(t, 'b')}")
     return "\n".join(lines)
 
 
 def _all(c: dict[str, Any]) -> list[dict[str, Any]]:
     """Every test of a count, significant first (by adjusted p), then by the size of the
     change."""
-    entries = [*c["games_figures"], *c["seats"], *c["routes"], *c["cities"], *c["tickets"]]
+    entries = [*c["games_figures"], *c["seats"], *c.get("bots", []), *c["routes"], *c["cities"],
+               *c["tickets"]]  # fmt: skip
     return sorted(
         entries,
         key=lambda e: (
@@ -753,7 +833,9 @@ def _change_words(e: dict[str, Any], a: float, b: float) -> str:
     )
 
 
-def heat_map(board: Map, count: dict[str, Any]) -> str:
+def heat_map(
+    board: Map, count: dict[str, Any], *, a_name: str = "board A", seed: int | None = None
+) -> str:
     """B's board in the diverging scale alone (SVG; ``scale.CHANGE``): each route a stroke in
     the step of the change of its claim rate, each city a disc in the step of the change of the
     share of games that reached it, a change that is not significant in the light middle step,
@@ -783,9 +865,11 @@ def heat_map(board: Map, count: dict[str, Any]) -> str:
     cities = _reached(count)
     tested = {e["id"] for e in cities}
     cities += [{"id": c.id} for c in board.cities if c.id not in tested]
+    seeds = "" if seed is None else f", seeds {seed} to {seed + count['games'] - 1}"
     title = (
-        f"{board.name}: change from board A, {count['players']} players, "
-        f"{count['ended_on_both']} paired games"
+        f"From A, {a_name}, to B, {board.name}\n{count['players']} players, "
+        f"{count['ended_on_both']} games ended on both boards (paired: the same seeds and "
+        f"lineups{seeds})"
     )
     return heat_svg(
         board,
@@ -846,13 +930,23 @@ def change_legend(count: dict[str, Any], top: float) -> list[str]:
 _STYLE = PAGE_STYLE + "tr.significant td { font-weight: bold; }\n"
 
 
+def _reading(e: dict[str, Any]) -> str:
+    """A test's verdict in plain words, so a change within the noise does not read as one."""
+    if e["p"] is None:
+        return "not tested (too few games)"
+    if e["significant"]:
+        return "more on B" if e["difference"] > 0 else "less on B"
+    return "no difference" if not e["difference"] else "within noise"
+
+
 def _rows(entries: Sequence[dict[str, Any]]) -> str:
-    head = ["figure", "A -> B", "B - A (95 % interval)", "p", "p adjusted (Holm)", "test"]
+    head = ["figure", "A -> B", "B - A (95 % interval)", "reading", "p", "p adjusted (Holm)",
+            "test"]  # fmt: skip
     out = ["<table><thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in head) + "</tr></thead>"]
     for e in entries:
         name, values, change = _figure_words(e)
         cls = ' class="significant"' if e["significant"] else ""
-        cells = [name, values, change, _p(e["p"]), _p(e["p_adjusted"]), e["test"]]
+        cells = [name, values, change, _reading(e), _p(e["p"]), _p(e["p_adjusted"]), e["test"]]
         out.append(f"<tr{cls}>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
     out.append("</table>")
     return "\n".join(out)
@@ -867,8 +961,11 @@ def compare_section(board: Map, doc: dict[str, Any]) -> str:
         f"{doc['seed']}. Paired design: game <i>g</i> has the same seed and lineup on both "
         "boards. Rates per game: McNemar's exact test, Newcombe's paired hybrid score interval; "
         "means: paired t; ticket completion: two independent proportions. Significant (bold): "
-        f"p adjusted by Holm's method over every test of a player count at most {doc['alpha']}."
-        "</p>",
+        f"p adjusted by Holm's method over every test of a player count at most {doc['alpha']}. "
+        "The reading says it in words: <i>more on B</i> or <i>less on B</i> where the change is "
+        "significant; <i>within noise</i> where the games cannot tell it from chance, however "
+        "large it looks.</p>",
+        made_with(doc),
         "<pre>" + escape(summary(doc).split("\n", 1)[1].split("\n\n")[0]) + "</pre>",
     ]
     for c in doc["counts"]:
@@ -876,19 +973,24 @@ def compare_section(board: Map, doc: dict[str, Any]) -> str:
         parts += [
             f"<h3>{c['players']} players: {len(c['significant'])} significant changes of "
             f"{c['tests']} tested ({c['ended_on_both']} games ended on both boards)</h3>",
-            _rows([e for e in entries if e["kind"] in ("game", "seat")]),
-            heat_map(board, c) if c["ended_on_both"] else "",
+            # the games, then each seat, then each bot, in their own order: read side by side
+            _rows([*c["games_figures"], *c["seats"], *c.get("bots", [])]),
+            heat_map(board, c, a_name=doc["a"]["name"], seed=doc["seed"])
+            if c["ended_on_both"]
+            else "",
             "<details open><summary>Every change, significant first</summary>",
             _rows(entries),
             "</details>",
         ]
-        if c["removed_routes"] or c["added_routes"]:
+        if c["removed_routes"] or c["added_routes"] or c["removed_tickets"] or c["added_tickets"]:
             rows = [
                 f"removed {r['id']}: claimed in {r['a']['rate']:.1%} on A"
                 for r in c["removed_routes"]
             ]
             rows += [f"added {r['id']}: claimed in {r['b']['rate']:.1%} on B"
                      for r in c["added_routes"]]  # fmt: skip
+            rows += [f"ticket removed: {_ticket_words(t, 'a')}" for t in c["removed_tickets"]]
+            rows += [f"ticket added: {_ticket_words(t, 'b')}" for t in c["added_tickets"]]
             parts.append("<ul>" + "".join(f"<li>{escape(x)}</li>" for x in rows) + "</ul>")
     parts.append("</section>")
     return "\n".join(parts)
@@ -924,7 +1026,10 @@ def write_comparison(
         ("compare.json", json.dumps(doc, indent=1, ensure_ascii=False) + "\n"),
         ("compare.html", html_page(board, doc)),
         *(
-            (f"compare-heatmap-{c['players']}p.svg", heat_map(board, c))
+            (
+                f"compare-heatmap-{c['players']}p.svg",
+                heat_map(board, c, a_name=doc["a"]["name"], seed=doc["seed"]),
+            )
             for c in doc["counts"]
             if c["ended_on_both"]
         ),

@@ -34,6 +34,7 @@ from ..render import (  # the board picture's own layout, shared
     MARGIN,
     _label_places,
     _layout,
+    label_width,
 )
 from . import scale
 
@@ -44,12 +45,16 @@ SHARE_COLOURS = {
     "bonus": "#ccb974",
     "lost": "#c44e52",
 }
+LONG_TICKET = "#8c2d04"  # a long ticket's bar in the ticket chart
+TICKET_KEY = "(n): the ticket's points; bar: its holdings completed; line: 95 % interval;"
 FONT = 'font-family="sans-serif" font-size="11"'
 PAPER = "#ffffff"  # the heat map's ground: no board colour under the scale
 INK = "#111111"
 HEAT_WIDTH = 6.0  # a route's heat stroke
 HEAT_CITY = 6.5  # a city's heat disc
 LEGEND_HEIGHT = 90.0
+BOLD = ' font-weight="bold"'
+TITLE_LINE = 18.0  # each line of the heat picture's visible title above the map
 
 
 class Painted(NamedTuple):
@@ -98,18 +103,30 @@ def heat_svg(
     legend: Callable[[float], list[str]],
     legend_height: float = LEGEND_HEIGHT,
 ) -> str:
-    """A heat picture of ``board`` (SVG) laid out as ``render.render_svg`` lays it out: each of
-    the ``routes`` (entries with an ``id``) a thick stroke and each of the ``cities`` a disc,
-    coloured by the paint given with them, the city names, and ``legend(top)`` below the map.
+    """A heat picture of ``board`` (SVG) laid out as ``render.render_svg`` lays it out, under
+    its ``title`` (its lines split at newlines, the first in bold): each of the ``routes``
+    (entries with an ``id``) a thick stroke and each of the ``cities`` a disc, coloured by the
+    paint given with them, the city names, and ``legend(top)`` below the map.
     Nothing but the scale is coloured, so nothing competes with it."""
     map_height, pos = _layout(board)
-    height = map_height + legend_height
+    lines = title.split("\n")
+    title_height = 8 + TITLE_LINE * len(lines)
+    height = title_height + map_height + legend_height
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{MAP_WIDTH}" '
         f'height="{height:.0f}" viewBox="0 0 {MAP_WIDTH} '
         f'{height:.0f}" {FONT} class="ttr-heat" data-map="{escape(board.id)}">',
-        f"<title>{escape(title)}</title>",
+        f"<title>{escape(', '.join(lines))}</title>",
         f'<rect width="100%" height="100%" fill="{PAPER}"/>',
+        # drawn too, as the other charts' titles are: a picture passed on alone (a PNG in a
+        # message) still says which board, player count and number of games it shows
+        *(
+            f'<text class="heat-title" x="10" y="{18 + TITLE_LINE * i:.0f}" '
+            f'font-size="{13 if i == 0 else 11}"{BOLD if i == 0 else ""} '
+            f'fill="{INK}">{escape(line)}</text>'
+            for i, line in enumerate(lines)
+        ),
+        f'<g class="heat-board" transform="translate(0 {title_height:.0f})">',
         '<g class="heat-routes">',
     ]
     entries, paint = routes
@@ -134,7 +151,7 @@ def heat_svg(
             f'stroke-linejoin="round">{escape(city.name)}</text>'
             f'<text {at} fill="{INK}">{escape(city.name)}</text>'
         )
-    out += ["</g>", *legend(map_height), "</svg>"]
+    out += ["</g>", "</g>", *legend(title_height + map_height), "</svg>"]
     return "\n".join(out) + "\n"
 
 
@@ -262,11 +279,26 @@ def ticket_chart(count: dict[str, Any]) -> str:
         (t for t in count["tickets"] if t["completed"]["of"]),
         key=lambda t: (-t["completed"]["rate"], t["id"]),
     )
-    left, bar, line, top = 230, 420, 15, 34
+    names = [f"{t['a']} - {t['b']} ({t['points']}{', long' if t['long'] else ''})" for t in rows]
+    shares = [
+        f"{t['completed']['rate']:.0%} of {t['completed']['of']} held "
+        f"({t['held_rate']['rate']:.0%} of games)"
+        for t in rows
+    ]
+    # as wide as the longest name and share need: long city names, or thousands of holdings
+    # in a long run, are not cut off at the picture's edges
+    left = max(230, math.ceil(16 + max(map(label_width, names), default=0.0)))
+    bar, line, top = 420, 15, 50
+    key_end = math.ceil(10 + label_width(TICKET_KEY))
+    right = max(190, math.ceil(16 + max(map(label_width, shares), default=0.0)))
     height = top + line * len(rows) + 34
     body = [
         f'<text x="10" y="18" font-size="13" font-weight="bold">Ticket completion when held, '
-        f"{count['players']} players ({count['finished']} games)</text>"
+        f"{count['players']} players ({count['finished']} games)</text>",
+        # the key: what the bar, the line, the number and the colours mean
+        f'<text x="10" y="38">{escape(TICKET_KEY)}</text>',
+        f'<rect x="{key_end + 8}" y="29" width="10" height="10" fill="{LONG_TICKET}"/>',
+        f'<text x="{key_end + 22}" y="38">long ticket</text>',
     ]
     for tick in range(0, 101, 25):
         x = left + bar * tick / 100
@@ -274,11 +306,10 @@ def ticket_chart(count: dict[str, Any]) -> str:
             f'<line x1="{x:.1f}" y1="{top - 4}" x2="{x:.1f}" y2="{height - 26}" stroke="#ddd"/>',
             f'<text x="{x:.1f}" y="{height - 12}" text-anchor="middle">{tick}%</text>',
         ]
-    for i, t in enumerate(rows):
+    for i, (t, name, share) in enumerate(zip(rows, names, shares, strict=True)):
         y = top + i * line
         done = t["completed"]
-        colour = "#8c2d04" if t["long"] else "#4c72b0"
-        name = f"{t['a']} - {t['b']} ({t['points']}{', long' if t['long'] else ''})"
+        colour = LONG_TICKET if t["long"] else SHARE_COLOURS["routes"]
         body += [
             f'<text x="{left - 6}" y="{y + 10}" text-anchor="end">{escape(name)}</text>',
             f'<rect x="{left}" y="{y + 2}" width="{bar * done["rate"]:.1f}" height="{line - 4}" '
@@ -287,10 +318,9 @@ def ticket_chart(count: dict[str, Any]) -> str:
             f'<line x1="{left + bar * done["low"]:.1f}" y1="{y + line / 2:.1f}" '
             f'x2="{left + bar * done["high"]:.1f}" y2="{y + line / 2:.1f}" stroke="#111" '
             'stroke-width="1.2"/>',
-            f'<text x="{left + bar + 6}" y="{y + 10}">{done["rate"]:.0%} of {done["of"]} held '
-            f"({t['held_rate']['rate']:.0%} of games)</text>",
+            f'<text x="{left + bar + 6}" y="{y + 10}">{share}</text>',
         ]
-    return _svg(left + bar + 190, height, "ticket completion", body)
+    return _svg(left + bar + right, height, "ticket completion", body)
 
 
 def shares_chart(doc: dict[str, Any]) -> str:
@@ -314,9 +344,13 @@ def shares_chart(doc: dict[str, Any]) -> str:
     for i, count in enumerate(counts):
         y = top + i * step
         shares = count["points"]["shares"]
-        body.append(
-            f'<text x="{left - 8}" y="{y + 14}" text-anchor="end">{count["players"]} players</text>'
-        )
+        body += [
+            f'<text x="{left - 8}" y="{y + 14}" text-anchor="end">{count["players"]} players'
+            "</text>",
+            # the sample under each bar, as the other charts give theirs
+            f'<text x="{left - 8}" y="{y + 29}" text-anchor="end" font-size="10" '
+            f'fill="#555">{count["finished"]} games</text>',
+        ]
         at = float(left)
         for name in ("routes", "tickets", "stations", "bonus"):
             part = shares[name]
@@ -347,6 +381,10 @@ SHAPES = (
     ("scores", "final score of a seat"),
     ("margin", "winning margin"),
 )
+# each histogram's unit along its axis, and what its bars count: the chart has no vertical
+# axis, so the tallest bar's count is written over it instead
+SHAPE_UNITS = {"turns": ("", "games"), "scores": (" (points)", "seats"),
+               "margin": (" (points)", "games")}  # fmt: skip
 
 
 def shape_chart(count: dict[str, Any]) -> str:
@@ -360,10 +398,15 @@ def shape_chart(count: dict[str, Any]) -> str:
     for k, (key, label) in enumerate(SHAPES):
         d = count["distributions"][key]
         left = 10 + k * (panel + gap)
-        body.append(f'<text x="{left}" y="{top - 8}">{escape(label)}</text>')
+        unit, counted = SHAPE_UNITS[key]
+        body.append(f'<text x="{left}" y="{top - 8}">{escape(label + unit)}</text>')
         if not d["counts"]:
             continue
         most = max(d["counts"])
+        body.append(
+            f'<text x="{left + panel}" y="{top - 8}" text-anchor="end" fill="#555">'
+            f"tallest bar: {most} {counted}</text>"
+        )
         wide = panel / len(d["counts"])
         for i, n in enumerate(d["counts"]):
             h = high * n / most
@@ -510,6 +553,7 @@ def html_report(board: Map, doc: dict[str, Any]) -> str:
         f"{escape(doc['variant'])})</small></h1>",
         f"<p>Bots: {escape(', '.join(doc.get('bots', [])))}; seeds from {doc.get('seed', 0)}; "
         "intervals are 95 % (Wilson for rates, normal for means).</p>",
+        made_with(doc),
         _table(
             [
                 "players",
@@ -717,6 +761,17 @@ def png_of(svg: str) -> bytes | None:
         return None
     data: bytes = cairosvg.svg2png(bytestring=svg.encode())
     return data
+
+
+def made_with(doc: dict[str, Any]) -> str:
+    """The command that plays the same games again, where the document names one: figures
+    beside the command that made them can be checked by anyone."""
+    if "command" not in doc:
+        return ""
+    return (
+        f'<p class="command">Made with <code>{escape(doc["command"])}</code> (the same games '
+        "on any backend and number of workers).</p>"
+    )
 
 
 def write_report(
