@@ -412,7 +412,25 @@ class _Search:
         the removals split the network, a piece too light to beat the best is cut at once
         (bridges from one city to blobs none of which a trail can cover whole)."""
         bound = 0
-        left = free
+        for part, weight, visited in self._components(free):
+            if weight <= bound:
+                continue
+            lightest = []
+            odd = bad & visited
+            while odd:
+                low = odd & -odd
+                odd ^= low
+                city = low.bit_length() - 1
+                lightest.append(next(self.weight[k] for k in self.by_weight[city] if part >> k & 1))
+            lightest.sort()
+            must = len(lightest) - 2
+            bound = max(bound, weight - ((sum(lightest[:must]) + 1) // 2 if must > 0 else 0))
+        return bound
+
+    def _components(self, chains: int) -> Iterator[tuple[int, int, int]]:
+        """The connected pieces of the set ``chains``: each as its chains, their weight and
+        its cities (bit sets)."""
+        left = chains
         while left:
             seed = (left & -left).bit_length() - 1
             part = 0
@@ -433,44 +451,11 @@ class _Search:
                             visited |= 1 << other
                             stack.append(other)
             left &= ~part
-            if weight <= bound:
-                continue
-            lightest = []
-            odd = bad & visited
-            while odd:
-                low = odd & -odd
-                odd ^= low
-                city = low.bit_length() - 1
-                lightest.append(next(self.weight[k] for k in self.by_weight[city] if part >> k & 1))
-            lightest.sort()
-            must = len(lightest) - 2
-            bound = max(bound, weight - ((sum(lightest[:must]) + 1) // 2 if must > 0 else 0))
-        return bound
+            yield part, weight, visited
 
     def _leaf(self, removed: int) -> None:
         """Parity is right: every component left has an Euler trail; keep the heaviest."""
-        left = self.full & ~removed
-        while left:
-            low = left & -left
-            seed = low.bit_length() - 1
-            part = 0
-            weight = 0
-            stack = [self.a[seed]]
-            visited = 1 << self.a[seed]
-            while stack:
-                city = stack.pop()
-                new = self.incident[city] & left & ~part
-                part |= new
-                while new:
-                    bit = new & -new
-                    new ^= bit
-                    k = bit.bit_length() - 1
-                    weight += self.weight[k]
-                    for other in (self.a[k], self.b[k]):
-                        if not visited >> other & 1:
-                            visited |= 1 << other
-                            stack.append(other)
-            left &= ~part
+        for part, weight, _ in self._components(self.full & ~removed):
             if weight > self.best:
                 self.best = weight
                 self.best_kept = part
