@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from test_web_browser import TIMEOUT, TURN
-from test_web_together import shot
+from test_web_together import make_match, shot
 from webserver import serving
 
 from ttr_europe.table.match import Match
@@ -123,3 +123,60 @@ def test_nothing_of_the_last_person_stays_at_a_hand_over_or_at_the_end(
         # the map and the scores show the winner's paths, not the last person's own
         assert page.locator("#scoreboard tr.shown").get_attribute("data-seat") == "0"
         shot(page, f"shared-end-{width}", tmp_path)
+
+
+LISTING = """() => ({checked: document.getElementById('public').checked,
+  disabled: document.getElementById('public').disabled,
+  label: document.getElementById('public-label').textContent})"""
+FREE_SEAT = "List it in the lobby, so that anyone may take a free seat"
+WATCH = "List it in the lobby, so that anyone may watch"
+
+
+def _seat(page: Any, seat: int, kind: str) -> None:
+    page.locator(f"#seats-list li[data-seat='{seat}'] .seat-kind").select_option(kind)
+
+
+@pytest.mark.slow
+def test_the_lobby_lists_a_match_by_default_only_when_a_stranger_can_sit(browser: Any) -> None:
+    with serving(lambda: Match(scenario(), ["person", "person"])) as server:
+        page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+        page.goto(server.url + "lobby")
+        page.wait_for_selector("#seats-list li", timeout=TIMEOUT)
+        unlisted = {"checked": False, "disabled": False, "label": WATCH}
+        # the form's first seats (this device, a friend by invite, a bot): no seat for a stranger
+        assert page.evaluate(LISTING) == unlisted
+        page.select_option("#players", "2")
+        _seat(page, 1, "here")  # pass-and-play: nobody from the lobby can join
+        assert page.evaluate(LISTING) == unlisted
+        _seat(page, 1, "open")  # a seat for anyone: listed, and it must be (bad_settings else)
+        assert page.evaluate(LISTING) == {"checked": True, "disabled": True, "label": FREE_SEAT}
+        _seat(page, 1, "here")
+        assert page.evaluate(LISTING) == unlisted
+        page.check("#public")  # to let strangers watch: the person's choice is kept
+        _seat(page, 1, "open")
+        _seat(page, 1, "here")
+        assert page.evaluate(LISTING) == {**unlisted, "checked": True}
+        page.uncheck("#public")
+        # a pass-and-play match made with the defaults is not listed
+        page.locator("#seats-list li[data-seat='0'] .seat-name").fill("Ann")
+        page.locator("#seats-list li[data-seat='1'] .seat-name").fill("Bob")
+        page.click("#create-button")
+        page.wait_for_selector("#made:not([hidden])", timeout=TIMEOUT)
+        hidden = page.locator("#made").get_attribute("data-match")
+        assert server.hub.matches[hidden].listing.public is False
+        # ticked, it is listed for strangers to watch: the lobby offers them Watch alone, and
+        # the match's page then shows them what anyone may see, no seat and no hand
+        watched, _ = make_match(page, server.url, [("here", "Ann"), ("here", "Bob")])
+        stranger = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+        stranger.goto(server.url + "lobby")
+        row = stranger.locator(f"#open-list tr[data-match='{watched}']")
+        row.wait_for(timeout=TIMEOUT)
+        assert stranger.locator(f"#open-list tr[data-match='{hidden}']").count() == 0
+        assert row.locator("a.sit").count() == 0
+        row.locator("a.watch").click()
+        stranger.wait_for_function(
+            "document.getElementById('where').textContent.endsWith('watching')", timeout=TIMEOUT
+        )
+        stranger.wait_for_selector("#players tr[data-seat='1']", timeout=TIMEOUT)
+        assert stranger.locator("#hand-box").is_hidden()
+        assert stranger.locator("#seat-choice button").count() == 0
