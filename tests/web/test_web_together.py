@@ -56,8 +56,8 @@ def make_match(page: Any, url: str, seats: list[tuple[str, str | None]], *, publ
         row.locator(".seat-kind").select_option(kind)
         if name is not None:
             row.locator(".seat-name").fill(name)
-    if not public:
-        page.uncheck("#public")
+    if not page.locator("#public").is_disabled():  # ticked and fixed for a seat for anyone
+        page.set_checked("#public", public)
     page.click("#create-button")
     page.wait_for_selector("#made:not([hidden])", timeout=TIMEOUT)
     match = page.locator("#made").get_attribute("data-match")

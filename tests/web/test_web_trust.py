@@ -39,7 +39,7 @@ def test_an_invited_seat_is_the_friends_alone_and_moves_to_another_device(
 ) -> None:
     with serving(SERVER_DEAL) as server:
         ann = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
-        # public (the default): the lobby lists the match, but the friend's seat is not offered
+        # listed (ticked): the lobby lists the match, but the friend's seat is not offered
         match_id, links = make_match(ann, server.url, [("here", "Ann"), ("invite", None)])
         hosted = server.hub.matches[match_id]
         # until the friend comes, their turn reads as waiting for them, not "Player 2 to play"

@@ -258,6 +258,9 @@ let replaying = true; // the first update after a join replays old events: not r
 function update(msg) {
   // another person's turn on this device (on arrival too: nobody has played here yet)
   if (window.Together && Together.handoff(msg, replaying)) return;
+  // the end of a game several people share is everyone's to read: first the step of a
+  // hand-over clears what belongs to the last person (their log, what was read out to them)
+  if (msg.finished && !(last && last.finished) && sharedDevice()) Together.clearPerson();
   const before = last;
   last = msg;
   noteMarks(msg.events);
@@ -284,6 +287,7 @@ function forget() {
   last = null;
   selected = null;
   shownTicket = null;
+  shownSeat = null;
   pendingFocus = null;
   focusOptions = false;
   turnFrom = Infinity;
@@ -291,8 +295,10 @@ function forget() {
   for (const store of [lastMoves, marks]) for (const k of Object.keys(store)) delete store[k];
   for (const id of ["board", "legend", "row", "hand", "my-tickets", "offer-list", "options-list", "pay-list", "tunnel-text",
     "claim-list", "build-list", "players", "events", "announce", "error", "scoreboard", "final-details"]) $(id).replaceChildren();
-  for (const id of ["turn-title", "options-title", "claim-title", "build-title", "last-round", "winner", "pile"]) $(id).textContent = "";
-  for (const id of ["hand-box", "tickets-box", "offer", "options", "tunnel", "error", "claim-box", "build-box", "final", "last-round"]) $(id).hidden = true;
+  for (const id of ["turn-title", "options-title", "claim-title", "build-title", "last-round", "winner", "pile", "name-ask-hint"]) $(id).textContent = "";
+  for (const id of ["hand-box", "tickets-box", "offer", "options", "tunnel", "error", "claim-box", "build-box", "final", "last-round", "name-ask"]) $(id).hidden = true;
+  $("error").removeAttribute("title"); // a refusal's rule, said to the last person
+  delete $("error").dataset.code;
   const moved = $("move-seat");
   if (moved) moved.remove();
 }
@@ -878,14 +884,15 @@ function describe(e, n) {
       trains: tn("{n} train", "{n} trains", e.trains_left),
     });
     case "station_built": return says(s, "You built a station in {city} with {cards}", "{name} built a station in {city} with {cards}", { city: cityWords(e.city), cards: cardText(e.payment) });
+    // which tickets a seat drew and kept is said to that seat alone (at a shared end, nobody)
     case "tickets_drawn": {
       const count = tn("{n} ticket", "{n} tickets", e.count);
-      return e.tickets ? says(s, "You drew {count}: {tickets}", "{name} drew {count}: {tickets}", { count: count, tickets: e.tickets.map(ticketName).join(", ") })
+      return e.tickets && isMe(s) ? says(s, "You drew {count}: {tickets}", "{name} drew {count}: {tickets}", { count: count, tickets: e.tickets.map(ticketName).join(", ") })
         : says(s, "You drew {count}", "{name} drew {count}", { count: count });
     }
     case "tickets_kept": {
       const params = { kept: tn("{n} ticket", "{n} tickets", e.kept_count), returned: e.returned_count, tickets: e.kept ? e.kept.map(ticketName).join(", ") : "" };
-      return e.kept ? says(s, "You kept {kept}: {tickets} and returned {returned}", "{name} kept {kept}: {tickets} and returned {returned}", params)
+      return e.kept && isMe(s) ? says(s, "You kept {kept}: {tickets} and returned {returned}", "{name} kept {kept}: {tickets} and returned {returned}", params)
         : says(s, "You kept {kept} and returned {returned}", "{name} kept {kept} and returned {returned}", params);
     }
     case "passed": return says(s, "You passed", "{name} passed");
@@ -919,7 +926,7 @@ function showEvents() {
 
 function defaultShown() {
   if (!last || !last.scoreboard) return null;
-  return seat !== null ? seat : last.scoreboard.winners[0];
+  return seat !== null && !sharedEnd() ? seat : last.scoreboard.winners[0]; // a shared end: the winner's
 }
 
 // The same table again: every seat this browser holds in the finished match holds the same

@@ -80,12 +80,29 @@
     const name = el("input", { className: "seat-name", maxLength: 24, placeholder: t("name"), autocomplete: "off" });
     name.setAttribute("aria-label", t("Name of player {n}", { n: i + 1 }));
     if (i === 0) name.value = localStorage.getItem("ttr-name") || "";
-    const sync = () => { name.hidden = kind.value !== "here"; };
+    const sync = () => { name.hidden = kind.value !== "here"; syncPublic(); };
     kind.onchange = sync;
     sync();
     const li = el("li", {}, el("span", { textContent: t("Player {n}", { n: i + 1 }) }), kind, name);
     li.dataset.seat = i;
     return li;
+  }
+
+  // Listed in the lobby by default only when a stranger can sit there: a match with a seat for
+  // anyone from the lobby is listed (the server refuses it unlisted, so the box stays ticked);
+  // one whose seats are all this device's, invited friends' or bots' is not, unless the person
+  // ticks the box to let strangers watch it (the lobby then offers them only Watch).
+  let listChosen = null; // the person's own tick for a match without a free seat, once given
+
+  function syncPublic() {
+    const box = $("public");
+    const free = [...$("seats-list").querySelectorAll(".seat-kind")].some((k) => k.value === "open");
+    box.disabled = free;
+    box.checked = free || !!listChosen;
+    const words = free ? "List it in the lobby, so that anyone may take a free seat" : "List it in the lobby, so that anyone may watch";
+    const label = $("public-label");
+    label.dataset.i18n = words; // said again in a language chosen later
+    label.textContent = free ? t("List it in the lobby, so that anyone may take a free seat") : t("List it in the lobby, so that anyone may watch");
   }
 
   function syncForm() {
@@ -98,6 +115,7 @@
     const list = $("seats-list");
     while (list.children.length > n) list.lastChild.remove();
     while (list.children.length < n) list.append(seatRow(list.children.length));
+    syncPublic();
   }
 
   function setUp() {
@@ -203,6 +221,7 @@
   }
 
   $("create-form").onsubmit = create;
+  $("public").onchange = () => { if (!$("public").disabled) listChosen = $("public").checked; };
   $("lang").onchange = changeLanguage;
   Together.use(send);
   setInterval(() => send({ type: "lobby" }), POLL_MS);

@@ -219,10 +219,14 @@
 
   // ------------------------------------------------------------------ pass-and-play
 
-  const PRIVATE = ["hand", "my-tickets", "offer-list", "options-list", "pay-list", "tunnel-text", "events", "error"];
+  const PRIVATE = ["hand", "my-tickets", "offer-list", "options-list", "pay-list", "tunnel-text", "events", "error", "announce"];
 
-  // Nothing of one person's hand, tickets, offer, options or private events stays in the page.
-  function scrub() {
+  // The one step that clears what belongs to the person who just had the device, at each
+  // hand-over and at the end of a game several people share: nothing of their hand, tickets,
+  // offer, options, private events or what was read out to them stays anywhere in the page
+  // (its text, hidden parts, the live region, labels and titles, the document's title); the
+  // address and the browser's storage hold nothing of theirs either (only the seats' tokens).
+  function clearPerson() {
     if (typeof forget === "function") forget(); // eslint-disable-line no-undef
     // the page's own choices of the last person (a route asked about, a ticket shown) go too
     if (typeof selected !== "undefined") selected = null; // eslint-disable-line no-undef
@@ -232,6 +236,7 @@
       const node = document.getElementById(id);
       if (node) node.hidden = true;
     }
+    document.title = baseTitle(); // "My games" says it again from the server's answer
   }
 
   function cover() {
@@ -259,7 +264,7 @@
       syncInert();
       return false;
     }
-    scrub();
+    clearPerson();
     const name = seatName(msg.seats[next]);
     const words = arrived ? t("It is {name}'s turn. Only {name} should look at the screen now.", { name })
       : t("{last} has played. Only {name} should look at the screen now.", { last: seatName(msg.seats[msg.seat]), name });
@@ -369,7 +374,7 @@
   function update(msg) { showInvites(msg.match, msg.seats, msg.finished); showMoveSeat(msg); }
 
   window.Together = {
-    said, seatName, currentName, turnText, receive, joined, update, handoff, nameFor, shared, heldSeats, inviteRows, invitesOf, showGames, askMine, gameLine, byMatch, offline, noteSince,
+    said, seatName, currentName, turnText, receive, joined, update, handoff, clearPerson, nameFor, shared, heldSeats, inviteRows, invitesOf, showGames, askMine, gameLine, byMatch, offline, noteSince,
     use(send) { sendDoc = send; },
   };
   document.addEventListener("DOMContentLoaded", () => { gamesMenu(); offline(); });
