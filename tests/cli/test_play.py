@@ -3,6 +3,9 @@ cli/test_replay.py, `info` in cli/test_info.py, `bench` in cli/test_bench_comman
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -106,3 +109,35 @@ def test_the_pictures_play_draws_speak_its_language(
     drawn = _drawer(str(tmp_path / "game.json"), "ru")(Match.new("usa", "base", 2, 1), 0)
     assert drawn.endswith("game-board.svg")
     assert "Рука" in Path(drawn).read_text("utf-8")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
+def test_play_at_a_narrow_terminal_breaks_its_lines_between_words(tmp_path: Path) -> None:
+    """On a terminal (here a 40-column pseudo-terminal) every line fits and no word is cut;
+    piped, the same lines come whole (the other tests read them so)."""
+    import pty  # POSIX only
+
+    leader, follower = pty.openpty()
+    env = dict(os.environ, COLUMNS="40", LINES="24")
+    command = [sys.executable, "-m", "ttr_europe", "play", "--human", "1", "--players", "2",
+               "--seed", "5", "--lang", "ru", "--record", "game.json"]  # fmt: skip
+    with subprocess.Popen(
+        command, stdin=follower, stdout=follower, stderr=follower, env=env, cwd=tmp_path
+    ) as p:
+        os.close(follower)
+        os.write(leader, b"quit\n")
+        out = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the program has closed its side
+                break
+            if not chunk:
+                break
+            out += chunk
+        assert p.wait(timeout=60) == 0
+    os.close(leader)
+    # the typed line was echoed before the prompts were written, so prompts lead no echo
+    lines = [line.removeprefix("> ") for line in out.decode("utf-8").replace("\r", "").split("\n")]
+    assert any(line.startswith("Игра сохранена в") for line in lines), lines
+    assert max(map(len, lines)) <= 40, [line for line in lines if len(line) > 40]

@@ -16,6 +16,7 @@ import pytest
 from ttr_europe import Cards, ClaimRoute, legal_actions
 from ttr_europe.cli import main
 from ttr_europe.events import LastRound, RouteClaimed, TicketsDrawn
+from ttr_europe.i18n import translator
 from ttr_europe.records import GameRecord, final_state, replay
 from ttr_europe.render import render_svg
 from ttr_europe.scoring import score
@@ -25,6 +26,7 @@ from ttr_europe.table.terminal import (
     MENU_CLAIMS,
     Terminal,
     describe,
+    fit,
     help_text,
     menu,
     menu_text,
@@ -150,7 +152,7 @@ def test_hostile_lines_get_a_message_and_change_nothing(
     start = Match.new("europe", "base", 2, 8, seats=["person", "random"])  # as --bots says
     start.advance()
     assert record.actions == tuple(str(a) for a in start.actions)  # only the bot has moved
-    assert "too long" in out and "nothing to undo" in out
+    assert "too long" in out and "Nothing to undo: no person has moved yet." in out
     prompts = out.count("> ")
     assert prompts == len([h for h in HOSTILE]) + 1
 
@@ -523,3 +525,52 @@ def test_the_last_round_is_counted_right_at_every_one_of_its_turns(seed: int) ->
     assert {line.strip() for _, line in said} >= {
         "Last round: this is the last turn", "Last round: 1 turn left after this one",
         "Last round: 2 turns left after this one"}  # fmt: skip
+
+
+def _typed(match: Match, lines: list[str], **kw: object) -> list[str]:
+    """What the terminal writes while a person types ``lines`` (then quits)."""
+    typed = iter([*lines, "quit"])
+    written: list[str] = []
+    Terminal(match, lambda prompt: next(typed), written.append, lambda m: "nowhere", **kw).run()  # type: ignore[arg-type]
+    return written
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_every_mistake_gets_one_line_in_the_language_saying_what_to_type(lang: str) -> None:
+    tr = translator(lang)
+    state = scenario(hands={0: "2red+2blue+1loco"}, row="red blue green yellow pink")
+    match = Match(state, ["person", "random"], seed=1)
+    mistakes = ["undo", "помощь", "draw 9", "", "claim Paris"]
+    written = _typed(match, mistakes, tr=tr)
+    answers = written[written.index(tr.t("Type a number or a move (help, view, routes, board, "
+                                         "undo, quit)."), ) + 1 :]  # fmt: skip
+    answers = answers[: len(mistakes)]
+    instead = tr.t("Type help for the moves, or a number from the menu (view shows it).")
+    assert answers[0] == tr.t("Nothing to undo: no person has moved yet.")
+    assert answers[1].endswith(instead) and "помощь" in answers[1]
+    assert answers[2] == f"{tr.t('That move is not possible.')} {instead}"  # no "(rule input)"
+    assert answers[3] == tr.t("Type a number or a move (help, view, routes, board, undo, quit).")
+    assert answers[4].endswith(instead) and "'Paris'" in answers[4]
+    assert not match.actions  # nothing was played
+
+
+def test_lines_are_broken_between_words_to_fit_a_narrow_terminal() -> None:
+    def game(width: int | None) -> list[str]:
+        match = Match.new("europe", "base", 3, 5, ["person", "person", "greedy"], first_player=0)
+        return _typed(match, ["help", "keep 1 2", "keep all", "nonsense"],
+                      tr=translator("ru"), width=width)  # fmt: skip
+
+    whole, narrow = "\n".join(game(None)), "\n".join(game(40))
+    assert max(map(len, whole.splitlines())) > 40
+    assert max(map(len, narrow.splitlines())) <= 40
+    assert narrow.split() == whole.split()  # every word whole, none cut in two
+
+
+def test_fit_keeps_the_indent_and_leaves_a_word_longer_than_the_line_whole() -> None:
+    assert fit("   1  keep Frankfurt-Kobenhavn, Lisboa-Danzig", 20).splitlines() == [
+        "   1  keep",
+        "     Frankfurt-Kobenhavn,",
+        "     Lisboa-Danzig",
+    ]
+    assert fit("short\n\nlines", 20) == "short\n\nlines"
+    assert fit("x" * 30, None) == "x" * 30

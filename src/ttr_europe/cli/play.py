@@ -159,17 +159,45 @@ def run_play(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(error_line(exc, tr), file=sys.stderr)
         return 2
+    width = _columns()
+    say = _sayer(width)
     if not args.quiet:
-        _introduce(match, tr, secret)
+        _introduce(match, tr, secret, say)
     if humans:
-        if not _at_the_terminal(match, args, map_data, tr):
+        if not _at_the_terminal(match, args, map_data, tr, width):
             return 0  # the person quit (the game is saved)
     else:
-        _bots_alone(match, args.quiet, tr)
+        _bots_alone(match, args.quiet, tr, say)
     close_bots(seat.bot for seat in match.seats)  # programs in other processes: quit
-    _the_end(match, args.quiet, tr)
-    _keep(match, args, map_data, tr)
+    _the_end(match, args.quiet, tr, say)
+    _keep(match, args, map_data, tr, say)
     return 0
+
+
+Say = Callable[[str], None]
+
+
+def _columns() -> int | None:
+    """The terminal's width when standard output is one (lines are broken between words to
+    fit it); None for a pipe or a file, which get the lines whole."""
+    import shutil
+
+    try:
+        if not sys.stdout.isatty():
+            return None
+    except (AttributeError, ValueError):  # a closed or unusual stream
+        return None
+    return max(20, shutil.get_terminal_size().columns)
+
+
+def _sayer(width: int | None) -> Say:
+    """``print`` with lines fitted to ``width`` (``terminal.fit``)."""
+    from ..table.terminal import fit
+
+    def say(text: str = "") -> None:
+        print(fit(text, width))
+
+    return say
 
 
 def _seated(args: argparse.Namespace) -> tuple[Match, str | None, list[int], bool]:
@@ -215,7 +243,7 @@ def _seated(args: argparse.Namespace) -> tuple[Match, str | None, list[int], boo
     return match, map_data, humans, secret
 
 
-def _introduce(match: Match, tr: Translator, secret: bool = False) -> None:
+def _introduce(match: Match, tr: Translator, secret: bool = False, say: Say = print) -> None:
     """The game's first line: map, variant, players, seed and who sits where; the legend."""
     from ..table.terminal import LEGEND, player
 
@@ -224,7 +252,7 @@ def _introduce(match: Match, tr: Translator, secret: bool = False) -> None:
         tr.t("{player} ({name})", player=player(i, tr), name=tr.seat_kind(s.name))
         for i, s in enumerate(match.seats)
     )
-    print(
+    say(
         tr.t(
             "{map}, variant {variant}, {players} players, seed {seed}: {seats}",
             map=tr.marked(state.map.name),
@@ -242,11 +270,15 @@ def _introduce(match: Match, tr: Translator, secret: bool = False) -> None:
             seats=seated,
         )
     )
-    print(tr.marked(LEGEND))
+    say(tr.marked(LEGEND))
 
 
 def _at_the_terminal(
-    match: Match, args: argparse.Namespace, map_data: str | None, tr: Translator
+    match: Match,
+    args: argparse.Namespace,
+    map_data: str | None,
+    tr: Translator,
+    width: int | None = None,
 ) -> bool:
     """A person plays at the terminal; False when they quit before the end."""
     from ..table.terminal import Terminal
@@ -255,12 +287,18 @@ def _at_the_terminal(
         sys.stdin.reconfigure(encoding="utf-8", errors="replace")
     save_to = args.record or DEFAULT_SAVE
     terminal = Terminal(
-        match, _read_line, print, _saver(save_to, map_data), draw=_drawer(save_to, tr.lang), tr=tr
+        match,
+        _read_line,
+        print,
+        _saver(save_to, map_data),
+        draw=_drawer(save_to, tr.lang),
+        tr=tr,
+        width=width,
     )
     return terminal.run()
 
 
-def _bots_alone(match: Match, quiet: bool, tr: Translator) -> None:
+def _bots_alone(match: Match, quiet: bool, tr: Translator, say: Say = print) -> None:
     """The bots play to the end, every turn printed; a failing bot hands its seat to a
     random stand-in, as in the terminal."""
     from ..errors import BotError
@@ -282,22 +320,22 @@ def _bots_alone(match: Match, quiet: bool, tr: Translator) -> None:
             continue
         line = log.add(before, match.actions[-1], match.state)
         if line is not None and not quiet:
-            print(line)
+            say(line)
 
 
-def _the_end(match: Match, quiet: bool, tr: Translator) -> None:
+def _the_end(match: Match, quiet: bool, tr: Translator, say: Say = print) -> None:
     """The final position, the scoreboard and the winners (the scoreboard alone when quiet)."""
     from ..table.terminal import player, scoreboard_text
 
     state = match.state
     board = match.scoreboard()
     if quiet:
-        print(scoreboard_text(board, tr))
+        say(scoreboard_text(board, tr))
         return
-    print("\n" + tr.t("Final position:"))
+    say("\n" + tr.t("Final position:"))
     for seat, held in enumerate(state.players):
         routes = [r.id for r in state.map.routes if state.owners[r.index] == seat]
-        print(
+        say(
             tr.t(
                 "  {player}: {trains} left, {routes}, {stations}, {cards} in hand",
                 player=player(seat, tr),
@@ -307,10 +345,10 @@ def _the_end(match: Match, quiet: bool, tr: Translator) -> None:
                 cards=tr.tn("{n} card", "{n} cards", held.hand.total),
             )
         )
-    print()
-    print(scoreboard_text(board, tr))
+    say("")
+    say(scoreboard_text(board, tr))
     winners = [p.seat for p in board.players if p.rank == 1]
-    print()
+    say("")
     named = ", ".join(
         tr.t(
             "{player} ({name}, {points})",
@@ -320,26 +358,32 @@ def _the_end(match: Match, quiet: bool, tr: Translator) -> None:
         )
         for w in winners
     )
-    print(
+    say(
         tr.t("Winner: {seats}", seats=named)
         if len(winners) == 1
         else tr.t("Shared win: {seats}", seats=named)
     )
 
 
-def _keep(match: Match, args: argparse.Namespace, map_data: str | None, tr: Translator) -> None:
+def _keep(
+    match: Match,
+    args: argparse.Namespace,
+    map_data: str | None,
+    tr: Translator,
+    say: Say = print,
+) -> None:
     """The record and the picture of the final position, where they were asked for."""
     if args.record:
         _saver(args.record, map_data)(match)
         if not args.quiet:
-            print("\n" + tr.t("game record saved to {path}", path=args.record))
+            say("\n" + tr.t("game record saved to {path}", path=args.record))
     if args.svg:
         from ..render import render_svg
 
         with open(args.svg, "w", encoding="utf-8") as f:
             f.write(render_svg(match.state, lang=tr.lang))
         if not args.quiet:
-            print("\n" + tr.t("board drawn to {path}", path=args.svg))
+            say("\n" + tr.t("board drawn to {path}", path=args.svg))
 
 
 COMMAND = Command(

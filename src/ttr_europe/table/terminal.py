@@ -17,12 +17,19 @@ stays the same in every language, as do route and city ids.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..actions import Action, BuildStation, ClaimRoute, DrawFaceUp, KeepTickets, parse
 from ..cards import Cards
-from ..errors import ActionParseError, BotError, IllegalActionError, TTRError
+from ..errors import (
+    ActionParseError,
+    BotError,
+    IllegalActionError,
+    MalformedActionError,
+    TTRError,
+)
 from ..events import (
     BlindDrawn,
     Event,
@@ -68,6 +75,29 @@ STEPS = {
     Phase.GAME_OVER: N_("game over"),
 }
 ENGLISH = translator("en")
+
+
+def fit(text: str, width: int | None) -> str:
+    """``text`` with each line longer than ``width`` broken between words, its continuation
+    indented under the line's own indent: a terminal that wraps by itself cuts words in two,
+    and a screen reader reads the pieces as two words. A word longer than the line (a long
+    route id) is left whole. ``None``: as it is (a pipe, a file)."""
+    if width is None:
+        return text
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip(" "))]
+        out += textwrap.wrap(
+            line,
+            width=width,
+            subsequent_indent=indent + "  ",
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+    return "\n".join(out)
 
 
 def printable(text: str) -> str:
@@ -473,13 +503,17 @@ class Terminal:
         *,
         draw: Callable[[Match, int], str] | None = None,
         tr: Translator = ENGLISH,
+        width: int | None = None,
     ) -> None:
         """``save`` writes the record and returns where; ``draw`` (for ``board``) draws the
-        board as a seat sees it and returns where; ``tr`` speaks the person's language."""
+        board as a seat sees it and returns where; ``tr`` speaks the person's language;
+        ``width``: the terminal's columns, lines broken between words to fit (``fit``)."""
         self.tr = tr
         self.match = match
         self.read = read
-        self.write = write
+        self.write: Callable[[str], None] = (
+            write if width is None else lambda text: write(fit(text, width))
+        )
         self.save = save
         self.draw = draw
         persons = [i for i, s in enumerate(match.seats) if s.is_person]
@@ -568,7 +602,14 @@ class Terminal:
         self._menu = numbered(state)
         for number, action in self._menu.items():
             self.write(f"  {number:>2}  {menu_text(state, action, tr)}")
-        self.write(tr.t("Type a number or a move (help, view, routes, board, undo, quit)."))
+        self.write(self._ask())
+
+    def _ask(self) -> str:
+        return self.tr.t("Type a number or a move (help, view, routes, board, undo, quit).")
+
+    def _instead(self) -> str:
+        """What to type after a line that named no move."""
+        return self.tr.t("Type help for the moves, or a number from the menu (view shows it).")
 
     def _decide(self, seat: int) -> bool:
         """Read lines until one moves the game (True) or asks to quit (False)."""
@@ -580,7 +621,8 @@ class Terminal:
             if len(line.rstrip("\r\n")) > MAX_LINE:
                 self.write(self.tr.t("That line is too long (over {n} characters).", n=MAX_LINE))
                 continue
-            if not text:
+            if not text:  # said again, so a screen reader has more than the prompt to read
+                self.write(self._ask())
                 continue
             done = self._command(text.lower(), seat)
             if done == "again":
@@ -612,8 +654,8 @@ class Terminal:
             return None
         try:
             self.match.undo()
-        except MatchError as exc:
-            self.write(str(exc))
+        except MatchError:  # the only refusal of undo
+            self.write(self.tr.t("Nothing to undo: no person has moved yet."))
             return "again"
         self._rebuild_log()
         self.write(
@@ -658,11 +700,11 @@ class Terminal:
             self.write(self._refused(exc.refusal))
             return
         detail = str(exc).split("; candidates:")[0]
-        self.write(
-            detail
-            if self.tr.lang == "en"
-            else self.tr.t("Not a move I can read ({detail}).", detail=self.tr.unreadable(detail))
+        said = self.tr.t(
+            "Not a move I can read ({detail}).",
+            detail=detail if self.tr.lang == "en" else self.tr.unreadable(detail),
         )
+        self.write(said if exc.candidates else f"{said} {self._instead()}")
         picks = _moves(exc.candidates)
         if picks:  # whole moves: numbered, to pick rather than retype
             self._menu = dict(enumerate(picks, start=1))
@@ -674,7 +716,10 @@ class Terminal:
                 self.write(f"    {name}")
 
     def _refused(self, exc: IllegalActionError) -> str:
-        """A refused move as the page says it, then the rule's number."""
+        """A refused move as the page says it, then the rule's number; a move no rule covers
+        (``draw 9``: no such slot) says what to type instead of a rule."""
+        if isinstance(exc, MalformedActionError):
+            return f"{self.tr.t('That move is not possible.')} {self._instead()}"
         return self.tr.t("{reason} (rule {rule})", reason=self.tr.refusal(exc), rule=exc.rule)
 
     def _board(self, seat: int) -> None:
