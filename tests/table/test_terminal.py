@@ -574,3 +574,23 @@ def test_fit_keeps_the_indent_and_leaves_a_word_longer_than_the_line_whole() -> 
     ]
     assert fit("short\n\nlines", 20) == "short\n\nlines"
     assert fit("x" * 30, None) == "x" * 30
+
+
+class _Interrupted:
+    """A bot that is still thinking when the person presses Ctrl-C."""
+
+    def choose(self, view: object, legal: object, rng: object) -> object:
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_while_a_bot_thinks_saves_the_game_like_quit() -> None:
+    match = Match.new("europe", "base", 2, 8, ["person", _Interrupted()], first_player=0)
+    typed = iter(["keep 1 2"])
+    written: list[str] = []
+    saved: list[Match] = []
+    quit_early = Terminal(
+        match, lambda prompt: next(typed), written.append, lambda m: saved.append(m) or "game.json"
+    ).run()
+    assert quit_early is False and saved == [match]
+    assert written[-1].startswith("Game saved to game.json; continue with: ttr-europe play")
+    assert [str(a) for a in match.actions] == ["keep Amsterdam-Wilno, Kobenhavn-Erzurum"]

@@ -533,12 +533,22 @@ class Terminal:
         """Play until the game ends (True) or a person quits (False; the record is saved).
 
         A bot that fails (``BotError``) gives its seat to a random stand-in
-        (``Match.stand_in``) and the game goes on; the reason is written."""
+        (``Match.stand_in``) and the game goes on; the reason is written. Ctrl-C while a bot
+        thinks is a quit: the moves made so far are saved, not lost with a bare exit."""
         recent = self.log.lines[-len(self.match.seats) :]
         if recent:
             self.write(self.tr.t("Recent turns:"))
             for line in recent:
                 self.write(line)
+        try:
+            return self._loop()
+        except KeyboardInterrupt:  # a record holds only whole moves: what stands is saved
+            self.write("")
+            self._saved()
+            return False
+
+    def _loop(self) -> bool:
+        """The moves until the end (True) or a quit (False, saved)."""
         self._catch_up()
         while not self.match.finished:
             seat = self.match.state.current
