@@ -26,7 +26,7 @@ def test_play_prints_every_turn_and_the_final_scoreboard(
     lines = out.splitlines()
     assert lines[0].startswith("Ticket to Ride: Europe, variant Europe, 3 players, seed 4")
     assert sum(1 for line in lines if " start Player " in line) == 3
-    assert "Final scores (europe, base)" in out
+    assert "Final scores (Ticket to Ride: Europe, variant Europe)" in out
     assert sum(1 for line in lines if line.startswith("  Player ") and " left, " in line) == 3
     assert any(line.strip().startswith("1 ") for line in lines)  # a rank-1 row
     assert any(line.startswith(("Winner: Player", "Shared win: Player")) for line in lines)

@@ -68,7 +68,7 @@ def test_a_whole_game_against_a_bot_typed_on_standard_input(
     record = GameRecord.from_json(record_file.read_text())
     final = final_state(record)
     assert final.phase.name == "GAME_OVER"
-    assert scoreboard_text(score(final)) in out
+    assert scoreboard_text(score(final), state=final) in out
     assert "== Player 1 (person): your turn ==" in out
     assert (
         "Face-up  1:" in out
@@ -257,7 +257,7 @@ def test_quiet_play_prints_only_the_scoreboard(
     assert main(["play", "--quiet", "--seed", "3", "--record", str(record_file)]) == 0
     out = capsys.readouterr().out
     final = final_state(GameRecord.from_json(record_file.read_text()))
-    assert out == scoreboard_text(score(final)) + "\n"
+    assert out == scoreboard_text(score(final), state=final) + "\n"
 
 
 def test_replay_at_a_position_draws_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -594,3 +594,18 @@ def test_ctrl_c_while_a_bot_thinks_saves_the_game_like_quit() -> None:
     assert quit_early is False and saved == [match]
     assert written[-1].startswith("Game saved to game.json; continue with: ttr-europe play")
     assert [str(a) for a in match.actions] == ["keep Amsterdam-Wilno, Kobenhavn-Erzurum"]
+
+
+def test_a_secret_deal_and_the_final_scores_name_the_map_in_the_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ru = translator("ru")
+    named = "Ticket to Ride: Европа, вариант Европа"  # the map's title and variant, in Russian
+    code, out = run_main(
+        ["play", "--human", "1", "--lang", "ru", "--record", str(tmp_path / "g.json")],
+        "", monkeypatch,
+    )  # fmt: skip
+    assert code == 0 and out.startswith(f"{named}, игроков: 3, карты розданы втайне")
+    final = final_state(GameRecord.from_json(Path(tmp_path / "g.json").read_text()))
+    assert scoreboard_text(score(final), ru, final).startswith(f"{ru.t('Provisional scores')} "
+                                                               f"({named}); ")  # fmt: skip

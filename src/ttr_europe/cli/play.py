@@ -264,8 +264,8 @@ def _introduce(match: Match, tr: Translator, secret: bool = False, say: Say = pr
         if not secret
         else tr.t(
             "{map}, variant {variant}, {players} players, a secret deal: {seats}",
-            map=state.map.name,
-            variant=state.rules.variant.name,
+            map=tr.marked(state.map.name),
+            variant=tr.marked(state.rules.variant.name),
             players=state.rules.players,
             seats=seated,
         )
@@ -330,7 +330,7 @@ def _the_end(match: Match, quiet: bool, tr: Translator, say: Say = print) -> Non
     state = match.state
     board = match.scoreboard()
     if quiet:
-        say(scoreboard_text(board, tr))
+        say(scoreboard_text(board, tr, state))
         return
     say("\n" + tr.t("Final position:"))
     for seat, held in enumerate(state.players):
@@ -346,7 +346,7 @@ def _the_end(match: Match, quiet: bool, tr: Translator, say: Say = print) -> Non
             )
         )
     say("")
-    say(scoreboard_text(board, tr))
+    say(scoreboard_text(board, tr, state))
     winners = [p.seat for p in board.players if p.rank == 1]
     say("")
     named = ", ".join(

@@ -77,7 +77,7 @@ def run_replay(args: argparse.Namespace) -> int:
         for line in describe_state(position, tr):
             print(line)
     print()
-    print(scoreboard_text(score(position), tr))
+    print(scoreboard_text(score(position), tr, position))
     if args.svg:
         from ..render import render_svg
 

@@ -753,9 +753,13 @@ TIE_BREAKS = {
 }
 
 
-def scoreboard_text(board: Scoreboard, tr: Translator = ENGLISH) -> str:
+def scoreboard_text(
+    board: Scoreboard, tr: Translator = ENGLISH, state: GameState | None = None
+) -> str:
     """The final scores for players, in ``tr``'s words and numbered as on the page: the table,
     each player's tickets, stations and longest path, then what ranked equal totals.
+    ``state`` (the position scored) names the map and variant in the language, as the game's
+    first line does; without it the title has their ids.
     (``scoring.format_scoreboard`` stays the library's English text, by seat.)"""
     heads = [
         tr.marked(h)
@@ -772,9 +776,17 @@ def scoreboard_text(board: Scoreboard, tr: Translator = ENGLISH) -> str:
     ]
     widths = [max(len(h), 6) for h in heads]
     title = tr.t("Final scores") if board.final else tr.t("Provisional scores")
+    played = (
+        f"{board.map}, {board.variant}"
+        if state is None
+        else tr.t(
+            "{map}, variant {variant}",
+            map=tr.marked(state.map.name),
+            variant=tr.marked(state.rules.variant.name),
+        )
+    )
     lines = [
-        f"{title} ({board.map}, {board.variant}); "
-        + tr.t("bonus: {name}", name=tr.marked(board.bonus_name)),
+        f"{title} ({played}); " + tr.t("bonus: {name}", name=tr.marked(board.bonus_name)),
         " ".join(h.rjust(w) for h, w in zip(heads, widths, strict=True)),
     ]
     by_seat = {p.seat: p for p in board.players}
