@@ -609,3 +609,20 @@ def test_a_secret_deal_and_the_final_scores_name_the_map_in_the_language(
     final = final_state(GameRecord.from_json(Path(tmp_path / "g.json").read_text()))
     assert scoreboard_text(score(final), ru, final).startswith(f"{ru.t('Provisional scores')} "
                                                                f"({named}); ")  # fmt: skip
+
+
+def test_the_scores_say_each_players_row_in_words() -> None:
+    """The table's columns are layout; each player's part repeats the row with its words."""
+    ru = translator("ru")
+    match = Match.new("europe", "base", 2, 3, ["greedy", "random"])
+    match.advance()
+    board = match.scoreboard()
+    text = scoreboard_text(board, ru, match.state).splitlines()
+    for p in board.players:
+        said = (
+            f"  {ru.marked('routes')} {p.route_points}, {ru.marked('tickets')} "
+            f"{p.ticket_points:+}, {ru.marked('stations')} {p.station_points}, "
+            f"{ru.marked('bonus')} {p.bonus}"
+        )
+        assert said in text, (said, text)
+    assert ru.marked("routes") == "перегоны"

@@ -813,7 +813,11 @@ def scoreboard_text(
                 rank=p.rank,
                 points=tr.tn("{n} point", "{n} points", p.total),
             ),
-        ]
+            # the table's row in words, for a reader that hears cells without their column
+            "  " + ", ".join(f"{heads[i]} {value}" for i, value in (
+                (2, p.route_points), (3, f"{p.ticket_points:+}"), (4, p.station_points),
+                (6, p.bonus))),
+        ]  # fmt: skip
         for t in p.tickets:
             mark = tr.t("done") if t.completed else tr.t("failed")
             via = f" ({', '.join(t.routes)})" if t.routes else ""
