@@ -548,10 +548,16 @@ def test_every_mistake_gets_one_line_in_the_language_saying_what_to_type(lang: s
     instead = tr.t("Type help for the moves, or a number from the menu (view shows it).")
     assert answers[0] == tr.t("Nothing to undo: no person has moved yet.")
     assert answers[1].endswith(instead) and "помощь" in answers[1]
-    assert answers[2] == f"{tr.t('That move is not possible.')} {instead}"  # no "(rule input)"
+    assert answers[2] == tr.t(  # no "(rule input)": the slots there are, and how to say one
+        "There is no face-up card {slot}: type draw 1 to draw {last}, or draw and a colour "
+        "(draw red).", slot=9, last=5)  # fmt: skip
     assert answers[3] == tr.t("Type a number or a move (help, view, routes, board, undo, quit).")
     assert answers[4].endswith(instead) and "'Paris'" in answers[4]
     assert not match.actions  # nothing was played
+    starting = Match.new("europe", "base", 2, 8, ["person", "random"], first_player=0)
+    twice = _typed(starting, ["keep 1 1 1 1"], tr=tr)  # a ticket listed twice: no rule for it
+    assert f"{tr.t('That move is not possible.')} {instead}" in twice
+    assert not starting.actions
 
 
 def test_lines_are_broken_between_words_to_fit_a_narrow_terminal() -> None:

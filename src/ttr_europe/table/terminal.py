@@ -728,6 +728,13 @@ class Terminal:
     def _refused(self, exc: IllegalActionError) -> str:
         """A refused move as the page says it, then the rule's number; a move no rule covers
         (``draw 9``: no such slot) says what to type instead of a rule."""
+        if isinstance(exc, MalformedActionError) and isinstance(exc.action, DrawFaceUp):
+            return self.tr.t(
+                "There is no face-up card {slot}: type draw 1 to draw {last}, or draw and a "
+                "colour (draw red).",
+                slot=exc.action.slot + 1,
+                last=len(self.match.state.row),
+            )
         if isinstance(exc, MalformedActionError):
             return f"{self.tr.t('That move is not possible.')} {self._instead()}"
         return self.tr.t("{reason} (rule {rule})", reason=self.tr.refusal(exc), rule=exc.rule)
