@@ -632,3 +632,30 @@ def test_the_scores_say_each_players_row_in_words() -> None:
         )
         assert said in text, (said, text)
     assert ru.marked("routes") == "перегоны"
+
+
+@pytest.mark.parametrize(("width", "rows"), [(80, 24), (40, 24)])
+def test_a_decision_fits_the_terminals_rows_and_a_claim_left_out_can_be_typed(
+    width: int, rows: int
+) -> None:
+    colours = ("red", "blue", "green", "yellow", "black", "white", "orange", "pink", "loco")
+    hand = "+".join(f"4{c}" for c in colours)
+    state = scenario(hands={0: hand}, row="red blue green yellow pink")
+    whole = menu(state)
+    assert sum(isinstance(a, ClaimRoute) for a in whole) == MENU_CLAIMS  # a long menu
+    last = whole[-1]
+    assert isinstance(last, ClaimRoute)
+    match = Match(state, ["person", "random"], seed=1)
+    ru = translator("ru")
+    written = _typed(match, [f"claim {last.route} with {last.payment}"], tr=ru, width=width,
+                     rows=rows)  # fmt: skip
+    ask = next(i for i, text in enumerate(written) if text.startswith("Введите номер или"))
+    screen = "\n".join(written[: ask + 1])  # one decision, from its blank line to its advice
+    listed = sum(1 for line in screen.splitlines() if " claim " in line[:12])
+    if width == 80:  # all of it on the screen, the input line last
+        assert len(screen.splitlines()) <= rows - 1 and listed >= 3
+    else:  # 40 columns cannot hold it: the claims go down to three, the view stays whole
+        assert listed == 3
+    assert ru.t("Hand ({total})  {cards}", total=36, cards="\0").split("\0")[0] in screen
+    assert str(last) not in screen and "не показаны: введите claim и перегон." in screen
+    assert match.actions == (last,)  # typed, it is played all the same

@@ -159,12 +159,12 @@ def run_play(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(error_line(exc, tr), file=sys.stderr)
         return 2
-    width = _columns()
+    width, rows = _screen()
     say = _sayer(width)
     if not args.quiet:
         _introduce(match, tr, secret, say)
     if humans:
-        if not _at_the_terminal(match, args, map_data, tr, width):
+        if not _at_the_terminal(match, args, map_data, tr, (width, rows)):
             return 0  # the person quit (the game is saved)
     else:
         _bots_alone(match, args.quiet, tr, say)
@@ -177,17 +177,19 @@ def run_play(args: argparse.Namespace) -> int:
 Say = Callable[[str], None]
 
 
-def _columns() -> int | None:
-    """The terminal's width when standard output is one (lines are broken between words to
-    fit it); None for a pipe or a file, which get the lines whole."""
+def _screen() -> tuple[int | None, int | None]:
+    """The terminal's columns and rows when standard output is one (lines are broken between
+    words to fit it, a decision fits its height); None for a pipe or a file, which get the
+    lines whole and the whole menu."""
     import shutil
 
     try:
         if not sys.stdout.isatty():
-            return None
+            return None, None
     except (AttributeError, ValueError):  # a closed or unusual stream
-        return None
-    return max(20, shutil.get_terminal_size().columns)
+        return None, None
+    size = shutil.get_terminal_size()
+    return max(20, size.columns), max(10, size.lines)
 
 
 def _sayer(width: int | None) -> Say:
@@ -278,7 +280,7 @@ def _at_the_terminal(
     args: argparse.Namespace,
     map_data: str | None,
     tr: Translator,
-    width: int | None = None,
+    screen: tuple[int | None, int | None] = (None, None),
 ) -> bool:
     """A person plays at the terminal; False when they quit before the end."""
     from ..table.terminal import Terminal
@@ -293,7 +295,8 @@ def _at_the_terminal(
         _saver(save_to, map_data),
         draw=_drawer(save_to, tr.lang),
         tr=tr,
-        width=width,
+        width=screen[0],
+        rows=screen[1],
     )
     return terminal.run()
 

@@ -504,11 +504,15 @@ class Terminal:
         draw: Callable[[Match, int], str] | None = None,
         tr: Translator = ENGLISH,
         width: int | None = None,
+        rows: int | None = None,
     ) -> None:
         """``save`` writes the record and returns where; ``draw`` (for ``board``) draws the
         board as a seat sees it and returns where; ``tr`` speaks the person's language;
-        ``width``: the terminal's columns, lines broken between words to fit (``fit``)."""
+        ``width``: the terminal's columns, lines broken between words to fit (``fit``);
+        ``rows``: its lines, the menu's claims cut so that a decision fits on the screen."""
         self.tr = tr
+        self.width = width
+        self.rows = rows
         self.match = match
         self.read = read
         self.write: Callable[[str], None] = (
@@ -594,25 +598,57 @@ class Terminal:
 
     def _show(self, seat: int) -> None:
         state = self.match.state
-        self.write("")
         tr = self.tr
-        self.write(
+        lines = [
+            "",
             tr.t(
                 "== Player {n} ({name}): {step} ==",
                 n=seat + 1,
                 name=tr.seat_kind(self.match.seats[seat].name),
                 step=tr.marked(STEPS[state.phase]),
-            )
-        )
-        for line in show_view(self.match, seat, tr):
-            self.write(line)
+            ),
+            *show_view(self.match, seat, tr),
+        ]
         so_far = this_turn(self.match, seat, tr)
         if so_far:
-            self.write(tr.t("This turn: {moves}", moves="; ".join(so_far)))
+            lines.append(tr.t("This turn: {moves}", moves="; ".join(so_far)))
         self._menu = numbered(state)
-        for number, action in self._menu.items():
-            self.write(f"  {number:>2}  {menu_text(state, action, tr)}")
+        shown = {n: f"  {n:>2}  {menu_text(state, a, tr)}" for n, a in self._menu.items()}
+        left_out = self._fit_rows(lines, shown)
+        for line in [*lines, *shown.values()]:
+            self.write(line)
+        if left_out:
+            self.write(self._not_listed(left_out))
         self.write(self._ask())
+
+    def _not_listed(self, n: int) -> str:
+        return self.tr.tn(
+            "{n} more route you can claim is not listed: type claim and the route.",
+            "{n} more routes you can claim are not listed: type claim and the route.",
+            n,
+        )
+
+    def _fit_rows(self, lines: list[str], shown: dict[int, str]) -> int:
+        """Leave out the menu's last claims (the shortest routes; they can still be typed) until
+        the whole decision, hand and tickets included, fits the terminal's rows; returns how
+        many were left out. At least three claims stay."""
+        if self.rows is None:
+            return 0
+
+        def height(text: str) -> int:
+            return fit(text, self.width).count("\n") + 1
+
+        claims = [n for n, a in self._menu.items() if isinstance(a, ClaimRoute)]
+        used = sum(map(height, [*lines, *shown.values(), self._ask()])) + 1  # the input line
+        left_out = 0
+        while used + (height(self._not_listed(left_out)) if left_out else 0) > self.rows:
+            if len(claims) <= 3:
+                break
+            number = claims.pop()
+            used -= height(shown.pop(number))
+            del self._menu[number]
+            left_out += 1
+        return left_out
 
     def _ask(self) -> str:
         return self.tr.t("Type a number or a move (help, view, routes, board, undo, quit).")
