@@ -197,6 +197,28 @@ def test_a_byte_order_mark_crlf_and_a_chatty_standard_error_are_no_fault(
     assert final.phase is Phase.GAME_OVER and bot.name == mode
 
 
+def test_a_program_logging_while_a_long_message_is_sent_is_read_not_blocked() -> None:
+    """A program that writes more on standard error than a pipe holds before it reads its
+    input, while the referee sends a message longer than a pipe holds: its standard error is
+    read while the message is written, so neither waits on the other until the clock runs out."""
+    hello = json.dumps(
+        {"type": "hello", "protocol": 1, "name": "logger", "options": {"book": None}}
+    )
+    program = (
+        "import sys; sys.stdin.readline(); "
+        f"print({hello!r}, flush=True); "
+        "sys.stderr.write('x' * (256 << 10) + chr(10)); sys.stderr.flush(); "
+        "sys.stdin.read()"
+    )
+    book = "y" * (256 << 10)  # options reach the program in one message, as long as they are
+    bot = ProcessBot([sys.executable, "-c", program], options={"book": book}, sandbox=False)
+    try:
+        bot.start()
+        assert bot.name == "logger"
+    finally:
+        bot.close()
+
+
 @pytest.mark.parametrize(
     ("name", "reason"),
     [

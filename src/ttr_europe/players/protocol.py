@@ -363,9 +363,19 @@ class ProcessBot:
                 raise self._fail(self._exit_reason("before reading its input")) from None
 
     def _wait_writable(self, fd: int, deadline: float) -> None:
+        """Wait until its input takes more, reading its standard error meanwhile: a program
+        blocked writing there reads no input, so a long message would wait on it forever."""
+        proc = self._proc
         with selectors.DefaultSelector() as sel:
             sel.register(fd, selectors.EVENT_WRITE)
-            sel.select(max(0.0, deadline - time.monotonic()))
+            if self._selector is not None and proc is not None and proc.stderr is not None:
+                with contextlib.suppress(KeyError, ValueError):  # its end already read
+                    self._selector.get_key(proc.stderr)
+                    sel.register(proc.stderr, selectors.EVENT_READ, "err")
+            if any(
+                key.data == "err" for key, _ in sel.select(max(0.0, deadline - time.monotonic()))
+            ):
+                self._read_errors()
 
     def _readable(self, seconds: float) -> bool:
         """Whether its standard output has something to read within ``seconds``; what it
