@@ -400,7 +400,7 @@ class ProcessBot:
         for _ in range(reads):
             try:
                 chunk = os.read(proc.stderr.fileno(), 1 << 16)
-            except (BlockingIOError, OSError):
+            except OSError:  # nothing to read now (BlockingIOError), or gone
                 return
             if not chunk:
                 if self._selector is not None:
