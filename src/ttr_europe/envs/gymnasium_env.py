@@ -29,7 +29,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from .._seeds import Deal
+from .._seeds import PUBLIC, Deal
 from ..actions import Action
 from ..errors import (
     BotError,
@@ -84,7 +84,7 @@ class TicketToRideGymEnv(gym.Env[Obs, np.int64]):
         # from its first view: with one at the table each episode is dealt in secret, from a
         # key of this environment alone (the same seed still resets alike here)
         programs = any(isinstance(b, ProcessBot) for b in self.bots)
-        self._deal = Deal.fresh() if programs else Deal()
+        self._deal = Deal.fresh() if programs else PUBLIC
         self.fixed_seat = seat
         self.seat = 0 if seat is None else seat
         self.illegal_action = illegal_action
