@@ -787,7 +787,7 @@ def summary(doc: dict[str, Any], top: int = 8) -> str:
 def _all(c: dict[str, Any]) -> list[dict[str, Any]]:
     """Every test of a count, significant first (by adjusted p), then by the size of the
     change."""
-    entries = [*c["games_figures"], *c["seats"], *c.get("bots", []), *c["routes"], *c["cities"],
+    entries = [*c["games_figures"], *c["seats"], *c["bots"], *c["routes"], *c["cities"],
                *c["tickets"]]  # fmt: skip
     return sorted(
         entries,
@@ -974,7 +974,7 @@ def compare_section(board: Map, doc: dict[str, Any]) -> str:
             f"<h3>{c['players']} players: {len(c['significant'])} significant changes of "
             f"{c['tests']} tested ({c['ended_on_both']} games ended on both boards)</h3>",
             # the games, then each seat, then each bot, in their own order: read side by side
-            _rows([*c["games_figures"], *c["seats"], *c.get("bots", [])]),
+            _rows([*c["games_figures"], *c["seats"], *c["bots"]]),
             heat_map(board, c, a_name=doc["a"]["name"], seed=doc["seed"])
             if c["ended_on_both"]
             else "",
