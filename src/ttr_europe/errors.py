@@ -141,16 +141,27 @@ class BotError(TTRError, ValueError):
     """A bot failed: it raised, answered an illegal action, or its spec names no bot.
 
     ``bot`` is the bot's name (or the spec), ``seat`` the seat it moved for (None when no game
-    was under way) and ``action`` what it answered (None when it answered nothing).
+    was under way) and ``action`` what it answered (None when it answered nothing). ``said``
+    is the last line a program wrote on its standard error, for whoever runs it: the message
+    ends with it, ``for_players`` leaves it out (it may quote the bot's hand or tickets, which
+    its stand-in keeps).
     """
 
-    def __init__(self, bot: str, seat: int | None, action: Any, reason: str) -> None:
+    def __init__(
+        self, bot: str, seat: int | None, action: Any, reason: str, *, said: str | None = None
+    ) -> None:
         self.bot = bot
         self.seat = seat
         self.action = action
         self.reason = reason
-        where = f" (seat {seat})" if seat is not None else ""
-        super().__init__(f"bot {bot!r}{where}: {reason}")
+        self.said = said
+        tail = "" if said is None else f"; its standard error ended: {said[:200]!r}"
+        super().__init__(self.for_players() + tail)
+
+    def for_players(self) -> str:
+        """The message without what the program said on its standard error."""
+        where = f" (seat {self.seat})" if self.seat is not None else ""
+        return f"bot {self.bot!r}{where}: {self.reason}"
 
 
 class SandboxError(BotError):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import random
 import re
 import shlex
@@ -174,7 +175,7 @@ def test_each_fault_is_a_bot_error_with_its_reason_and_the_process_ends(
     assert isinstance(bot, ProcessBot)
     with pytest.raises(BotError) as caught:
         play(new_game("europe", players=2, seed=1), [bot, GreedyBot()])
-    assert reason in caught.value.reason, caught.value.reason
+    assert reason in str(caught.value), str(caught.value)
     assert not caught.value.reason.startswith("raised")  # the program's fault, said plainly
     assert caught.value.seat == 0 and caught.value.bot in (mode, bot.spec)
     assert_all_ended(pids, sandboxed)
@@ -412,6 +413,24 @@ def test_what_a_failed_program_wrote_reaches_no_tab_of_its_match(
     assert not [doc for _, doc in sent if "SECRET" in json.dumps(doc)]
     assert "answered garbage: 'SECRET hand" in caplog.text
     assert "its standard error ended: 'SECRET offer" in caplog.text
+
+
+def test_a_failed_program_s_last_words_are_kept_apart_for_whoever_runs_it(
+    tmp_path: Path,
+) -> None:
+    """The error's message ends with what the program wrote on standard error (for the
+    operator); ``for_players`` is the message without it, as the terminal's people see it."""
+    program = tmp_path / "teller.py"
+    program.write_text(TELLING)
+    bot = make_bot(f"cmd[move=5,sandbox=off]:{PYTHON} {program}")
+    with pytest.raises(BotError) as caught:
+        decide(bot, new_game("usa", players=2, seed=3, first_player=0), random.Random(0))
+    error = caught.value
+    assert error.said is not None and error.said.startswith("SECRET offer")
+    assert "its standard error ended: 'SECRET offer" in str(error)
+    assert "SECRET offer" not in error.for_players()
+    assert error.for_players() == f"bot {error.bot!r} (seat 0): {error.reason}"
+    assert pickle.loads(pickle.dumps(error)).said == error.said  # kept across processes
 
 
 def test_serve_ends_a_program_as_soon_as_its_match_is_over(tmp_path: Path) -> None:

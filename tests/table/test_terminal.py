@@ -359,6 +359,28 @@ def test_a_bot_that_fails_gives_its_seat_to_a_stand_in_and_the_game_goes_on() ->
     assert not any(line.startswith("Not possible") for line in out), out
 
 
+class _TellingProgram:
+    """A program's failure as the line protocol reports it: its last line on standard error
+    quotes its offer."""
+
+    def choose(self, view: object, legal: object, rng: object) -> object:
+        from ttr_europe.errors import BotError
+
+        raise BotError("teller", None, None, "exited (status 1)", said="SECRET offer A-B")
+
+
+def test_the_people_at_the_terminal_are_not_shown_what_a_failed_program_wrote() -> None:
+    """What a program wrote on standard error is made from its view, and its stand-in keeps
+    that hand: the people at the table hear that it failed and how, not what it wrote."""
+    match = Match.new("usa", "base", 2, 3, seats=["person", _TellingProgram()], first_player=0)
+    lines = iter(["keep all", "quit"])
+    out: list[str] = []
+    Terminal(match, lambda prompt: next(lines, None), out.append, lambda m: "g.json").run()
+    (said,) = [line for line in out if "exited (status 1)" in line]
+    assert said.endswith("a random bot plays for Player 2 from now on.")
+    assert "SECRET" not in "\n".join(out)
+
+
 def test_a_line_under_the_limit_in_characters_is_read_whole_however_many_bytes(
     tmp_path: Path,
 ) -> None:

@@ -84,7 +84,7 @@ def decide(bot: Bot, state: GameState, rng: random.Random) -> Action:
     try:
         action = bot.choose(view, legal, rng)
     except BotError as exc:  # a bot in another process failed: its reason, this seat
-        raise BotError(bot_name(bot), seat, None, _text(exc.reason)) from exc
+        raise BotError(bot_name(bot), seat, None, _text(exc.reason), said=exc.said) from exc
     except Exception as exc:
         raise BotError(
             bot_name(bot), seat, None, f"raised {type(exc).__name__}: {_text(exc)}"

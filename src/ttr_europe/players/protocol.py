@@ -464,19 +464,19 @@ class ProcessBot:
     def _fail(self, reason: str) -> BotError:
         """End the process and build the error that reports ``reason``, with the last line
         it wrote on standard error."""
+        said = None
         if self._finalizer is not None and self._finalizer.alive:
             self._read_errors(reads=64)  # what it left in the pipe, up to 4 MB
-            if (said := self.said()) is not None:
-                reason = f"{reason}; its standard error ended: {said[:200]!r}"
+            said = self.said()
         self._failed = reason
         if self._finalizer is not None:
             self._finalizer()
         if self._selector is not None:
             self._selector.close()
-        return self._error(reason)
+        return self._error(reason, said)
 
-    def _error(self, reason: str) -> BotError:
-        return BotError(self.name, None, None, reason)
+    def _error(self, reason: str, said: str | None = None) -> BotError:
+        return BotError(self.name, None, None, reason, said=said)
 
 
 def _fresh(

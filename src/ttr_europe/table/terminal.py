@@ -569,10 +569,10 @@ class Terminal:
                 self._catch_up()
                 failed = self.match.state.current
                 self.match.stand_in(failed)
-                self.write(
+                self.write(  # people play here: not what the program wrote (its hand?)
                     self.tr.t(
                         "{error}; a random bot plays for Player {n} from now on.",
-                        error=exc,
+                        error=exc.for_players(),
                         n=failed + 1,
                     )
                 )
