@@ -231,6 +231,30 @@ def test_json_lines_stopped_before_the_end_show_no_one_elses_tickets(
     assert names and not any(name in json.dumps(line) for line in lines for name in names)
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--svg", "out.svg"], "--svg рисует всю позицию: укажите его без --json"),
+        (["--player", "1", "--at", "3"], None),
+    ],
+)
+def test_json_with_a_whole_position_s_picture_is_refused_in_the_player_s_language(
+    args: list[str], said: str | None, record: Path, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A picture shows every seat's routes and the whole row: not a seat's view, so --json
+    (which writes a seat's) refuses it, in the language asked for; without --svg it runs."""
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    status = main(["replay", str(record), "--json", "--lang", "ru", *args])
+    err = capsys.readouterr().err
+    if said is None:
+        assert status == 0 and err == ""
+    else:
+        assert status == 2 and err == f"ttr-europe: ошибка: {said}\n"
+        assert not (tmp_path / "out.svg").exists()
+
+
 def test_player_without_json_is_one_line_and_status_2(
     record: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

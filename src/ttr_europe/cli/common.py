@@ -204,6 +204,14 @@ _ERRORS: tuple[Phrase, ...] = (
         r"--player: players are 1 to (?P<players>\d+), not (?P<value>.+)",
         N_("--player: players are 1 to {players}, not {value}"),
     ),
+    (
+        r"--player chooses whose views --json writes; give --json too",
+        N_("--player chooses whose views --json writes; give --json too"),
+    ),
+    (
+        r"--svg draws the whole position: give it without --json",
+        N_("--svg draws the whole position: give it without --json"),
+    ),
 )
 ERRORS = Phrasebook.of(_ERRORS)
 

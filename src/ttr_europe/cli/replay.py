@@ -59,6 +59,8 @@ def run_replay(args: argparse.Namespace) -> int:
         raise SetupError(f"--at: positions are 0 to {len(actions)}, not {at}")
     if args.player is not None and not args.json:
         raise SetupError("--player chooses whose views --json writes; give --json too")
+    if args.json and args.svg:  # a picture shows the whole position, not one seat's view
+        raise SetupError("--svg draws the whole position: give it without --json")
     if args.json:
         return _json_lines(record.players, states, actions, [e for _, _, e in moves], at, args)
     options = " ".join(f"{k}={v}" for k, v in record.options)
