@@ -239,8 +239,12 @@ def test_json_lines_stopped_before_the_end_show_no_one_elses_tickets(
     ],
 )
 def test_json_with_a_whole_position_s_picture_is_refused_in_the_player_s_language(
-    args: list[str], said: str | None, record: Path, capsys: pytest.CaptureFixture[str],
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    said: str | None,
+    record: Path,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A picture shows every seat's routes and the whole row: not a seat's view, so --json
     (which writes a seat's) refuses it, in the language asked for; without --svg it runs."""
