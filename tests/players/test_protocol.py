@@ -518,3 +518,31 @@ def test_a_closed_bot_starts_its_program_again_and_a_copy_is_a_new_bot(tmp_path:
         play(new_game("europe", players=2, seed=1), [bot, GreedyBot()])
     assert len(pids.read_text().split()) == 4
     assert_all_ended(pids)
+
+
+def test_a_standard_error_that_cannot_be_read_is_no_longer_watched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read of the program's standard error that fails (not "nothing yet") ends the watch,
+    as its end does: a watched pipe in error would wake the wait at once, again and again."""
+    import errno
+
+    from ttr_europe.players import protocol
+
+    bot = make_bot(faulty("record", 99, tmp_path / "pids"))
+    assert isinstance(bot, ProcessBot)
+    bot.start()
+    try:
+        assert bot._proc is not None and bot._selector is not None
+        watched = bot._proc.stderr
+        assert watched in [key.fileobj for key in bot._selector.get_map().values()]
+
+        def broken(fd: int, size: int) -> bytes:
+            raise OSError(errno.EIO, "input/output error")
+
+        monkeypatch.setattr(protocol.os, "read", broken)
+        bot._read_errors()
+        assert watched not in [key.fileobj for key in bot._selector.get_map().values()]
+    finally:
+        monkeypatch.undo()
+        close_bots([bot])

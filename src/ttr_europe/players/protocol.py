@@ -400,8 +400,10 @@ class ProcessBot:
         for _ in range(reads):
             try:
                 chunk = os.read(proc.stderr.fileno(), 1 << 16)
-            except OSError:  # nothing to read now (BlockingIOError), or gone
+            except BlockingIOError:  # nothing to read now
                 return
+            except OSError:  # gone: as at its end, or the watch would wake at once for ever
+                chunk = b""
             if not chunk:
                 if self._selector is not None:
                     with contextlib.suppress(KeyError, ValueError):
