@@ -201,3 +201,31 @@ def test_the_longest_trail_of_pieces_hung_from_one_city_is_the_longest_walk(
     adjacency, degree = _adjacency(group)
     assume(sum(d % 2 for d in degree.values()) >= 4)  # else an Euler trail, no search
     assert _PlainSearch(group, adjacency, degree).run().length == _longest_by_walking(edges)
+
+
+def _chain_of(search: _Search, route: int) -> int:
+    return next(k for k, chain in enumerate(search.chains) if route in chain.routes)
+
+
+def test_only_a_removal_that_leaves_two_pieces_with_routes_counts_as_a_split() -> None:
+    """The pieces' bound is worked out only after a real split: a bridge between two blobs, not
+    a route on a cycle, a route whose removal strands a city with no routes left (a leaf cut
+    off; a walk finds its ends apart, yet the pieces are the same) or a loop."""
+    group = _hung_blobs(3)  # every city has three routes, so each route is a chain
+    search = _Search(group, *_adjacency(group))
+    full = search.full
+    bridge = _chain_of(search, 7)  # (w, 0) of the first blob
+    assert search._splits(full & ~(1 << bridge), bridge)
+    on_cycle = _chain_of(search, 0)  # (a, b) inside the first blob
+    assert not search._splits(full & ~(1 << on_cycle), on_cycle)
+    # (w, a) once a's other routes (a, b) and (a, c) are gone: a is left alone
+    leaf = _chain_of(search, 5)
+    free = full & ~(1 << leaf | 1 << _chain_of(search, 0) | 1 << _chain_of(search, 1))
+    assert not search._joined(free, leaf)
+    assert not search._splits(free, leaf)
+    # a triangle through two cities of degree two is one chain from city 0 back to it
+    loops = [(0, 0, 1, 1), (1, 1, 2, 1), (2, 2, 0, 1), (3, 0, 3, 1), (4, 0, 4, 1)]
+    search = _Search(loops, *_adjacency(loops))
+    loop = _chain_of(search, 0)
+    assert search.a[loop] == search.b[loop]
+    assert not search._splits(search.full & ~(1 << loop), loop)
