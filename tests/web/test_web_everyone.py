@@ -49,6 +49,17 @@ def _axe(page: Any, screen: str) -> None:
     assert not found, f"{screen}: {found}"
 
 
+def _seat_zero_in(browser: Any, url: str, accept: str) -> Any:
+    """Seat 0's page at desktop size, in the browser's language ``accept``, at its turn."""
+    context = browser.new_context(
+        viewport={"width": 1400, "height": 900}, extra_http_headers={"Accept-Language": accept}
+    )
+    page = context.new_page()
+    page.goto(url + "?seat=0")
+    page.wait_for_function(TURN, timeout=TIMEOUT)
+    return page
+
+
 def _seq(page: Any) -> str:
     return str(page.evaluate("document.body.dataset.seq"))
 
@@ -376,12 +387,7 @@ def test_the_page_speaks_the_browsers_language(
     """Accept-Language picks the language; the panel, the map's names, the legend and the
     refusals speak it; the tests' own screenshot of it is what docs/web.md shows."""
     with serving(lambda: Match.new("europe", "base", 2, 8, ["person", "greedy"])) as server:
-        context = browser.new_context(
-            viewport={"width": 1400, "height": 900}, extra_http_headers={"Accept-Language": accept}
-        )
-        page = context.new_page()
-        page.goto(server.url + "?seat=0")
-        page.wait_for_function(TURN, timeout=TIMEOUT)
+        page = _seat_zero_in(browser, server.url, accept)
         tr = translator(lang)
         assert page.evaluate("document.documentElement.lang") == lang
         assert page.locator("#turn-title").inner_text() == tr.t(
@@ -417,7 +423,7 @@ def test_the_page_speaks_the_browsers_language(
             words = english_words(page.locator("aside").inner_text(), lang)
             assert not words, words
         _screenshot(page, f"web-{lang}.png", tmp_path)
-        context.close()
+        page.context.close()
 
 
 @pytest.mark.slow
@@ -575,12 +581,7 @@ def test_the_end_is_read_in_words_that_agree_with_the_winners(
         final_turns=1,
     )
     with serving(lambda: Match(start, ["person", "greedy"])) as server:
-        context = browser.new_context(
-            viewport={"width": 1400, "height": 900}, extra_http_headers={"Accept-Language": accept}
-        )
-        page = context.new_page()
-        page.goto(server.url + "?seat=0")
-        page.wait_for_function(TURN, timeout=TIMEOUT)
+        page = _seat_zero_in(browser, server.url, accept)
         tr = translator(lang)
         # the hand counts in the catalog's words ("3× красный", never "3 красный")
         held = tr.t("{count} {card}", count=3, card=tr.card("red"))
@@ -597,7 +598,7 @@ def test_the_end_is_read_in_words_that_agree_with_the_winners(
         won = tr.t("Game over: you win!")
         assert page.locator("#turn-title").inner_text() == won
         assert won in page.locator("#announce").inner_text().splitlines()
-        context.close()
+        page.context.close()
 
 
 def _build_by_keys(page: Any, city: str) -> str:
