@@ -207,14 +207,15 @@ def figures(text: str, page: str) -> Iterator[Figure]:
     for number, line in enumerate(text.splitlines(), 1):
         if point := A_POINT.search(line):
             per_point = (int(point[1]), number)
-        if not line.startswith("|"):
+        in_table = line.lstrip().startswith("|")  # a table may be indented in a list item
+        if not in_table:
             table, columns, header = None, None, True
             if line.strip() and not line.startswith("```"):
                 paragraph.append((number, line))
                 continue
         yield from _in_prose(paragraph, page)
         paragraph = []
-        if not line.startswith("|"):
+        if not in_table:
             continue
         yield from _in_prose([(number, line)], page)
         if header:  # a table's first line
@@ -299,6 +300,8 @@ def test_a_right_figure_passes(line: str) -> None:
         "| a | 60, not a claim | 41 (67.3 %); 20 of 30 in seat 0 | 55.8 % – 78.7 % |",
         "| search | won of 40 | 95 % Wilson interval |\n|---|---|---|\n"
         "| a | 32 (80.0 %) | 65.2 % – 88.5 % |",
+        "- a list item's table:\n\n  | bot | games | won | win rate | 95 % interval |\n"
+        "  |---|---|---|---|---|\n  | `greedy` | 400 | 183 | 45.9 % | 40.9 – 50.6 % |",
         "(100 games a point):\n\n| update | vs `greedy` |\n|---|---|\n| 240 | 0.71 (0.62-0.79) |",
     ],
 )
