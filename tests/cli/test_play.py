@@ -141,3 +141,41 @@ def test_play_at_a_narrow_terminal_breaks_its_lines_between_words(tmp_path: Path
     lines = [line.removeprefix("> ") for line in out.decode("utf-8").replace("\r", "").split("\n")]
     assert any(line.startswith("Игра сохранена в") for line in lines), lines
     assert max(map(len, lines)) <= 40, [line for line in lines if len(line) > 40]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
+def test_hot_seat_on_a_terminal_clears_the_screen_and_scrollback_between_persons(
+    tmp_path: Path,
+) -> None:
+    """Two persons at one keyboard of a real (pseudo-)terminal: after Player 1's ticket choice
+    the screen and its scrollback are cleared (ED 2 and ED 3) before Player 2 is asked to take
+    the keyboard, so nothing of Player 1's hand is left to scroll back to."""
+    import pty  # POSIX only
+
+    leader, follower = pty.openpty()
+    env = dict(os.environ, COLUMNS="100", LINES="40")
+    command = [sys.executable, "-m", "ttr_europe", "play", "--human", "1,2", "--players", "2",
+               "--seed", "5", "--record", "game.json"]  # fmt: skip
+    with subprocess.Popen(
+        command, stdin=follower, stdout=follower, stderr=follower, env=env, cwd=tmp_path
+    ) as p:
+        os.close(follower)
+        os.write(leader, b"\n1\nquit\n")  # Enter at the hand-over, keep choice 1, quit
+        out = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the program has closed its side
+                break
+            if not chunk:
+                break
+            out += chunk
+        assert p.wait(timeout=60) == 0
+    os.close(leader)
+    text = out.decode("utf-8")
+    clear = "\x1b[H\x1b[2J\x1b[3J"
+    handing = text.index("It is Player 2's turn.")
+    assert text.index("Hand (") < handing  # Player 1 saw a hand
+    before = text[:handing]
+    assert clear in before, before[-400:]
+    assert "Hand (" not in before[before.rindex(clear) :]  # and it is gone when Player 2 comes

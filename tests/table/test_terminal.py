@@ -4,6 +4,7 @@ replay (the same turn lines, with events)."""
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import random
 import subprocess
@@ -681,3 +682,69 @@ def test_a_decision_fits_the_terminals_rows_and_a_claim_left_out_can_be_typed(
     assert ru.t("Hand ({total})  {cards}", total=36, cards="\0").split("\0")[0] in screen
     assert str(last) not in screen and "не показаны: введите claim и перегон." in screen
     assert match.actions == (last,)  # typed, it is played all the same
+
+
+def test_hot_seat_hands_the_keyboard_over_and_clears_what_the_last_person_saw() -> None:
+    """Two persons and a bot at one keyboard, a whole game: each person's hand is shown only
+    after a hand-over that person confirmed, on a screen cleared since the other person's
+    turn; the screen a hand-over is asked on holds no hand or ticket offer."""
+    match = Match.new("europe", "base", 3, 7, ["person", "greedy", "person"], first_player=0)
+    rng = random.Random(7)
+    screen: list[str] = []  # what a person could read now: the screen and its scrollback
+    events: list[tuple[str, object]] = []
+    handed: list[int] = []
+
+    def read(prompt: str) -> str:
+        if prompt.startswith("Press Enter to see your turn"):
+            assert not any(line.startswith(("Hand (", "Offer")) for line in screen), screen
+            turn = next(line for line in reversed(screen) if "'s turn. Only" in line)
+            handed.append(int(turn.split("Player ")[1].split("'")[0]) - 1)
+            events.append(("enter", handed[-1]))
+            return ""
+        return str(rng.randint(1, 9))
+
+    def write(text: str) -> None:
+        screen.append(text)
+        if text.startswith("== Player "):
+            events.append(("shown", int(text.split()[2]) - 1))
+
+    def clear() -> None:
+        screen.clear()
+        events.append(("clear", None))
+
+    terminal = Terminal(match, read, write, lambda m: "nowhere", clear=clear)
+    assert terminal.run() is True
+    assert sorted(set(handed)) == [0, 2]
+    entered: int | None = None
+    for kind, seat in events:
+        if kind == "enter":
+            entered = seat
+        elif kind == "shown":
+            assert entered == seat, events  # a hand only after its own hand-over
+    assert events[-1] == ("clear", None)  # the last person's turn is not left on the screen
+    # between two persons' hands, a clear before the second hand-over
+    shown = [(i, seat) for i, (kind, seat) in enumerate(events) if kind == "shown"]
+    for (i, a), (j, b) in itertools.pairwise(shown):
+        if a != b:
+            enter = max(k for k in range(i, j) if events[k] == ("enter", b))
+            assert ("clear", None) in events[i:enter], events[i : j + 1]
+
+
+def test_hot_seat_hand_over_quit_saves_and_a_single_person_is_never_asked() -> None:
+    match = Match.new("europe", "base", 3, 7, ["person", "greedy", "person"], first_player=0)
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return "quit"
+
+    saved: list[Match] = []
+    written: list[str] = []
+    terminal = Terminal(match, read, written.append, lambda m: saved.append(m) or "here")
+    assert terminal.run() is False and saved and not match.actions
+    assert prompts == ["Press Enter to see your turn (or type quit). "]
+    assert not any(line.startswith("Hand (") for line in written)
+    alone = Match.new("europe", "base", 2, 7, ["person", "greedy"], first_player=0)
+    prompts.clear()
+    Terminal(alone, read, written.append, lambda m: "here").run()
+    assert prompts == ["> "]  # one person: straight to the decision, no hand-over

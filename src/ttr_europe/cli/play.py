@@ -297,8 +297,16 @@ def _at_the_terminal(
         tr=tr,
         width=screen[0],
         rows=screen[1],
+        clear=None if screen[0] is None else _clear_screen,
     )
     return terminal.run()
+
+
+def _clear_screen() -> None:
+    """Empties the terminal's screen and its scrollback (ECMA-48 ED 2; ED 3, xterm's, for
+    the scrollback), so the next person at a shared keyboard finds nothing of the last."""
+    sys.stdout.write("\x1b[H\x1b[2J\x1b[3J")
+    sys.stdout.flush()
 
 
 def _bots_alone(match: Match, quiet: bool, tr: Translator, say: Say = print) -> None:

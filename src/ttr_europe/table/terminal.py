@@ -64,6 +64,7 @@ LEGEND = N_(
     "in notation with what they did in brackets."
 )
 MAX_LINE = 2000  # characters read from one line of input; a real move is under 300
+QUIT_WORDS = ("quit", "exit", "q")
 MENU_CLAIMS = 20  # routes offered in the numbered menu (any other move can be typed)
 MENU_SIZE = 40
 STEPS = {
@@ -505,11 +506,14 @@ class Terminal:
         tr: Translator = ENGLISH,
         width: int | None = None,
         rows: int | None = None,
+        clear: Callable[[], None] | None = None,
     ) -> None:
         """``save`` writes the record and returns where; ``draw`` (for ``board``) draws the
         board as a seat sees it and returns where; ``tr`` speaks the person's language;
         ``width``: the terminal's columns, lines broken between words to fit (``fit``);
-        ``rows``: its lines, the menu's claims cut so that a decision fits on the screen."""
+        ``rows``: its lines, the menu's claims cut so that a decision fits on the screen;
+        ``clear``: empties the screen and its scrollback (a terminal; None for a pipe), used
+        between persons sharing the keyboard."""
         self.tr = tr
         self.width = width
         self.rows = rows
@@ -522,6 +526,10 @@ class Terminal:
         self.draw = draw
         persons = [i for i, s in enumerate(match.seats) if s.is_person]
         self.viewer = persons[0] if len(persons) == 1 else None
+        self.shared = len(persons) > 1  # persons take turns at the keyboard: hand-overs
+        self.clear = clear
+        self._facing: int | None = None  # the person the screen was handed to
+        self._seen: dict[int, int] = {}  # each person's place in the log when last handed over
         self._menu: dict[int, Action] = {}
         self._rebuild_log()
 
@@ -561,10 +569,14 @@ class Terminal:
                     self.match.step()
                     self._catch_up()
                     continue
+                if not self._hand_over(seat):
+                    self._saved()
+                    return False
                 self._show(seat)
                 if not self._decide(seat):
                     self._saved()
                     return False
+                self._leave(seat)
             except BotError as exc:  # the moves made stand, the person's included
                 self._catch_up()
                 failed = self.match.state.current
@@ -577,6 +589,37 @@ class Terminal:
                     )
                 )
         return True
+
+    def _hand_over(self, seat: int) -> bool:
+        """With persons sharing the keyboard, before a person's hand is shown: who is to
+        look, and Enter when they are alone at the screen; then the turns since their last
+        one (a cleared screen lost them). False when they type quit or input ends."""
+        if not self.shared or self._facing == seat:
+            return True
+        name = self.tr.t("Player {n}", n=seat + 1)
+        self.write(self.tr.t("It is {name}'s turn. Only {name} should look at the screen now.",
+                             name=name))  # fmt: skip
+        line = self.read(self.tr.t("Press Enter to see your turn (or type quit).") + " ")
+        if line is None or line.strip().lower() in QUIT_WORDS:
+            return False
+        self._facing = seat
+        if self.clear is not None:
+            self.clear()
+            since = self.log.lines[self._seen.get(seat, 0) :]
+            if since:
+                self.write(self.tr.t("Recent turns:"))
+                for text in since:
+                    self.write(text)
+        self._seen[seat] = len(self.log.lines)
+        return True
+
+    def _leave(self, seat: int) -> None:
+        """After a person's turn, when another is to decide or the game is over: nothing of
+        theirs stays on the screen or in its scrollback for the next person to read."""
+        if self.shared and (self.match.finished or self.match.state.current != seat):
+            self._facing = None
+            if self.clear is not None:
+                self.clear()
 
     def _saved(self) -> None:
         path = self.save(self.match)
@@ -683,7 +726,7 @@ class Terminal:
     def _command(self, word: str, seat: int) -> str | None:
         """A word of the terminal's own (quit, help, routes, board, view, undo): ``"quit"``,
         ``"moved"`` (undo), ``"again"`` (read on); None when it is no command."""
-        if word in ("quit", "exit", "q"):
+        if word in QUIT_WORDS:
             return "quit"
         shown = {
             "help": lambda: self.write(help_text(self.match.state, self.tr)),
