@@ -597,8 +597,9 @@ class Terminal:
         if not self.shared or self._facing == seat:
             return True
         name = self.tr.t("Player {n}", n=seat + 1)
-        self.write(self.tr.t("It is {name}'s turn. Only {name} should look at the screen now.",
-                             name=name))  # fmt: skip
+        self.write(
+            self.tr.t("It is {name}'s turn. Only {name} should look at the screen now.", name=name)
+        )
         line = self.read(self.tr.t("Press Enter to see your turn (or type quit).") + " ")
         if line is None or line.strip().lower() in QUIT_WORDS:
             return False
