@@ -10,6 +10,7 @@ import random
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -748,3 +749,32 @@ def test_hot_seat_hand_over_quit_saves_and_a_single_person_is_never_asked() -> N
     prompts.clear()
     Terminal(alone, read, written.append, lambda m: "here").run()
     assert prompts == ["> "]  # one person: straight to the decision, no hand-over
+
+
+def test_hot_seat_a_persons_board_picture_is_removed_when_their_turn_ends(
+    tmp_path: Path,
+) -> None:
+    """``board`` draws the board as the person sees it, hand included: with persons sharing
+    the keyboard the picture is removed when that person's turn ends (one person alone
+    keeps it)."""
+    picture = tmp_path / "game-board.svg"
+
+    def draw(match: Match, seat: int) -> str:
+        picture.write_text(f"the hand of seat {seat}")
+        return str(picture)
+
+    for seats, kept in ((["person", "person"], False), (["person", "random"], True)):
+        picture.unlink(missing_ok=True)
+        match = Match.new("europe", "base", 2, 7, seats, first_player=0)
+        lines = iter(["", "board", "1", "quit"])
+        seen: list[bool] = []
+
+        def read(prompt: str, lines: Iterator[str] = lines, seen: list[bool] = seen) -> str:
+            seen.append(picture.exists())
+            return next(lines)
+
+        written: list[str] = []
+        Terminal(match, read, written.append, lambda m: "here", draw=draw).run()
+        assert f"Board drawn to {picture} (open it in a browser)" in written
+        assert seen[2] is True  # there while its person decides
+        assert picture.exists() is kept

@@ -17,6 +17,8 @@ stays the same in every language, as do route and city ids.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
@@ -530,6 +532,7 @@ class Terminal:
         self.clear = clear
         self._facing: int | None = None  # the person the screen was handed to
         self._seen: dict[int, int] = {}  # each person's place in the log when last handed over
+        self._drawn: set[str] = set()  # pictures of a person's view, removed after their turn
         self._menu: dict[int, Action] = {}
         self._rebuild_log()
 
@@ -616,11 +619,16 @@ class Terminal:
 
     def _leave(self, seat: int) -> None:
         """After a person's turn, when another is to decide or the game is over: nothing of
-        theirs stays on the screen or in its scrollback for the next person to read."""
+        theirs stays on the screen, in its scrollback or in a picture of the board they drew
+        for the next person to read."""
         if self.shared and (self.match.finished or self.match.state.current != seat):
             self._facing = None
             if self.clear is not None:
                 self.clear()
+            for path in self._drawn:
+                with contextlib.suppress(OSError):  # already gone, or moved by the person
+                    os.remove(path)
+            self._drawn.clear()
 
     def _saved(self) -> None:
         path = self.save(self.match)
@@ -825,11 +833,10 @@ class Terminal:
         for other in range(len(state.players)):
             self.write("  " + routes_text(state, other, seat, self.tr))
         if self.draw is not None:
-            self.write(
-                self.tr.t(
-                    "Board drawn to {path} (open it in a browser)", path=self.draw(self.match, seat)
-                )
-            )
+            path = self.draw(self.match, seat)
+            if self.shared:  # it shows this person's hand: gone when their turn ends
+                self._drawn.add(path)
+            self.write(self.tr.t("Board drawn to {path} (open it in a browser)", path=path))
 
 
 # What ranked two seats with equal totals, in the page's words (R49, R50).
