@@ -203,6 +203,11 @@ def test_a_route_or_ticket_by_its_cities_with_only_a_space_between() -> None:
     assert [usa.tickets[t].id for t in find_tickets(usa, "new york los angeles", range(30))] == [
         "Los Angeles-New York"
     ]
+    offer = ["Los Angeles-New York", "Boston-Miami", "Dallas-New York"]
+    choosing = scenario("usa", phase=Phase.CHOOSE_TICKETS, offers={0: offer})
+    assert parse_action(choosing, "keep new york los angeles, miami boston") == KeepTickets(
+        ("Boston-Miami", "Los Angeles-New York")
+    )
 
 
 def test_claim_refusal_names_the_rule_r23() -> None:
