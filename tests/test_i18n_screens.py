@@ -81,7 +81,7 @@ def test_the_check_finds_english_left_on_a_screen() -> None:
     }  # fmt: skip
     assert english_left("Nu pot citi această mutare ('station Paris' fits 4 legal actions).",
                         "ro") == {"fits", "legal", "actions"}  # fmt: skip
-    assert english_left("== Jogador 1 (person): seu turno == robô greedy", "pt") == {
+    assert english_left("Jogador 1 (person), seu turno: robô greedy", "pt") == {
         "person", "greedy"
     }  # fmt: skip
     assert english_left("взята orange; Frankfurt-Paris-orange", "ru") == {"orange"}

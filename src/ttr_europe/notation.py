@@ -6,13 +6,16 @@ the position (face-up row, hand, offer, free routes):
 - ``draw 3`` (face-up slot, counted from 1), ``draw red`` (the first face-up red), ``blind``,
   ``draw blind``, ``tickets``, ``draw tickets``;
 - ``keep all``, ``keep 1 3`` (places in the offer, from 1), ``keep Paris-Wien, Roma-Smyrna``;
-- ``claim Paris-Dieppe``, ``claim dieppe - paris with pink``, ``claim Paris-Dieppe with
-  3pink+1loco``, ``claim Berlin-Frankfurt red`` (a track of a double route, or the colour paid);
+- ``claim Paris-Dieppe``, ``claim dieppe paris``, ``claim dieppe - paris with pink``, ``claim
+  Paris-Dieppe with 3pink+1loco``, ``claim Berlin-Frankfurt red`` (a track of a double route, or
+  the colour paid), ``claim Salt Lake City Denver`` (the cities' names may hold spaces);
 - ``station Wien``, ``station Vienna with 2 red``, ``pay``, ``pay 1red``, ``withdraw``, ``pass``.
 
 Words are case-insensitive; cities may be named by id, printed name (with or without accents)
-or a common English name; a route's cities may come in either order. When several legal actions
-fit, ``ActionParseError`` lists them as ``candidates``; when none does, it says why.
+or a common English name; a route's cities (and a ticket's) may come in either order, joined by
+a hyphen, ``to`` or only a space (every split point is tried, as a name may hold a space). When
+several legal actions fit, ``ActionParseError`` lists them as ``candidates``; when none does, it
+says why.
 """
 
 from __future__ import annotations
@@ -88,7 +91,7 @@ def _tables(board: Map) -> tuple[dict[str, int], dict[str, int], dict[str, int]]
     cities: dict[str, int] = {}
     for c in board.cities:
         for name in (c.id, c.name, *CITY_ALIASES.get(board.id, {}).get(c.id, ())):
-            cities[normalize(name)] = c.index
+            cities[_city_key(name)] = c.index
     routes = {normalize(r.id): r.index for r in board.routes}
     tickets = {normalize(t.id): t.index for t in board.tickets}
     return cities, routes, tickets
@@ -96,17 +99,29 @@ def _tables(board: Map) -> tuple[dict[str, int], dict[str, int], dict[str, int]]
 
 def find_city(board: Map, text: str) -> int | None:
     """The city named ``text`` (id, printed name or alias, any case), or None."""
-    return _tables(board)[0].get(normalize(text))
+    return _tables(board)[0].get(_city_key(text))
+
+
+# What may stand between two cities (and a track): a hyphen, ``to``, or only a space
+_SEPARATOR = re.compile(r"\s*-\s*|\s+to\s+|\s+")
+
+
+def _city_key(name: str) -> str:
+    """A city's name as the tables hold it: normalized, a hyphen in it read as a space, so that
+    a name split at its hyphen by ``_pairs`` is found again."""
+    return re.sub(r"\s*-\s*", " ", normalize(name))
 
 
 def _pairs(text: str) -> Iterable[tuple[str, str, str]]:
-    """Every way to read ``text`` as ``city<sep>city[<sep>track]`` (cities may hold spaces)."""
-    parts = re.split(r"\s*-\s*|\s+to\s+", text.strip())
+    """Every way to read ``text`` as ``city<sep>city[<sep>track]``, each city a ``_city_key``:
+    it is cut at every separator, a space included, since a city's name may hold spaces
+    (``salt lake city denver``); the caller keeps the readings that name cities."""
+    parts = _SEPARATOR.split(text.strip())
     for i in range(1, len(parts)):
-        left = "-".join(parts[:i])
-        yield left, "-".join(parts[i:]), ""
+        left = " ".join(parts[:i])
+        yield left, " ".join(parts[i:]), ""
         if len(parts) - i >= 2:
-            yield left, "-".join(parts[i:-1]), parts[-1]
+            yield left, " ".join(parts[i:-1]), parts[-1]
 
 
 def find_routes(board: Map, text: str) -> tuple[int, ...]:

@@ -28,7 +28,7 @@ from ttr_europe import (
 from ttr_europe.actions import parse
 from ttr_europe.cards import Cards
 from ttr_europe.errors import ActionParseError
-from ttr_europe.notation import find_city, find_routes, normalize, parse_action
+from ttr_europe.notation import find_city, find_routes, find_tickets, normalize, parse_action
 from ttr_europe.testing import kinds, scenario
 
 
@@ -178,6 +178,36 @@ def test_claim_a_double_route_by_colour_r26() -> None:
         "claim Berlin-Frankfurt-red with 3red",
         "claim Berlin-Frankfurt-black with 3black",
     }
+
+
+def test_a_route_or_ticket_by_its_cities_with_only_a_space_between() -> None:
+    """Every split point is tried, as a name may hold a space: only the readings that name two
+    cities (and, for a route, a track) count."""
+    europe, usa = scenario().rules.map, scenario("usa").rules.map
+    assert find_routes(europe, "venezia  roma") == (europe.route_index["Roma-Venezia"],)
+    assert find_routes(europe, "Zürich München") == (europe.route_index["Munchen-Zurich"],)
+    assert find_routes(europe, "frankfurt berlin black") == (
+        europe.route_index["Berlin-Frankfurt-black"],
+    )
+    assert find_routes(europe, "paris moskva") == ()
+    assert {usa.routes[r].id for r in find_routes(usa, "salt lake city denver")} == {
+        "Denver-Salt Lake City-red",
+        "Denver-Salt Lake City-yellow",
+    }
+    assert [usa.routes[r].id for r in find_routes(usa, "kansas city saint louis pink")] == [
+        "Kansas City-Saint Louis-pink"
+    ]
+    assert [usa.routes[r].id for r in find_routes(usa, "Sault St. Marie - duluth")] == [
+        "Duluth-Sault St. Marie"
+    ]
+    assert [usa.tickets[t].id for t in find_tickets(usa, "new york los angeles", range(30))] == [
+        "Los Angeles-New York"
+    ]
+    offer = ["Los Angeles-New York", "Boston-Miami", "Dallas-New York"]
+    choosing = scenario("usa", phase=Phase.CHOOSE_TICKETS, offers={0: offer})
+    assert parse_action(choosing, "keep new york los angeles, miami boston") == KeepTickets(
+        ("Boston-Miami", "Los Angeles-New York")
+    )
 
 
 def test_claim_refusal_names_the_rule_r23() -> None:

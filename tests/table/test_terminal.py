@@ -7,6 +7,7 @@ import io
 import itertools
 import json
 import random
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -71,7 +72,8 @@ def test_a_whole_game_against_a_bot_typed_on_standard_input(
     final = final_state(record)
     assert final.phase.name == "GAME_OVER"
     assert scoreboard_text(score(final), state=final) in out
-    assert "== Player 1 (person): your turn ==" in out
+    # the heading is words alone on its line, after a blank one: no signs for a reader to say
+    assert "\n\nPlayer 1 (person), your turn:\n" in out and "==" not in out
     assert (
         "Face-up  1:" in out
         and "Tickets  " in out
@@ -90,7 +92,8 @@ def test_hot_seat_two_persons_and_a_bot(tmp_path: Path, monkeypatch: pytest.Monk
     )  # fmt: skip
     assert code == 0
     assert final_state(GameRecord.from_json(record_file.read_text())).phase.name == "GAME_OVER"
-    assert "== Player 3 (person)" in out and "== Player 1 (person)" in out
+    assert "\nPlayer 3 (person), your turn:\n" in out
+    assert "\nPlayer 1 (person), your turn:\n" in out
 
 
 def test_quit_saves_the_record_and_resume_goes_on(
@@ -433,7 +436,7 @@ def test_quit_then_the_printed_command_keeps_the_persons_seat(
         "Player 1 (ticket-chasing bot), Player 2 (person), Player 3 (ticket-chasing bot), "
         "Player 4 (random-move bot)"
     ) in out
-    assert "== Player 2 (person)" in out  # the person is asked again, no bot took the seat
+    assert "\nPlayer 2 (person), " in out  # the person is asked again, no bot took the seat
 
 
 def test_second_card_menu_numbers_agree_with_draw_n() -> None:
@@ -584,6 +587,79 @@ def test_every_mistake_gets_one_line_in_the_language_saying_what_to_type(lang: s
     assert not starting.actions
 
 
+@pytest.mark.parametrize(
+    "typed",
+    ["claim roma venezia", "claim Venezia-Roma", "CLAIM venice  rome", "claim Roma - Venezia",
+     "claim rome to venice"],
+)  # fmt: skip
+def test_a_claim_is_read_by_its_two_cities_in_either_order_with_a_space_or_a_hyphen(
+    typed: str,
+) -> None:
+    state = scenario(hands={0: "2black+2yellow"}, row="red blue green yellow pink")
+    match = Match(state, ["person", "random"], seed=1)
+    _typed(match, [typed])
+    assert str(match.actions[0]) == "claim Roma-Venezia with 2black"
+
+
+def test_a_claim_by_cities_ignores_case_and_accents() -> None:
+    state = scenario(hands={0: "2black+2yellow"}, row="red blue green yellow pink")
+    match = Match(state, ["person", "random"], seed=1)
+    _typed(match, ["claim zurich munchen"])  # Zürich-München, a tunnel
+    assert match.actions[0] == ClaimRoute("Munchen-Zurich", Cards.of(yellow=2))
+
+
+def test_names_holding_spaces_are_split_where_they_name_two_cities_joined_by_a_route() -> None:
+    """On the USA map a space may be inside a name or between the two: every split point is
+    tried. A double route is ambiguous as with the hyphen: its claims are numbered to pick."""
+    hand = "3red+3yellow+2orange+2black"
+    state = scenario("usa", hands={0: hand}, row="red blue green yellow pink")
+    match = Match(state, ["person", "random"], seed=1)
+    written = _typed(match, ["claim Salt Lake City Denver", "2"])
+    picks = [line for line in written if line.startswith(("   1  claim ", "   2  claim "))]
+    assert sorted(line[6:] for line in picks) == [
+        "claim Denver-Salt Lake City-red with 3red",
+        "claim Denver-Salt Lake City-yellow with 3yellow",
+    ]
+    assert str(match.actions[0]) == picks[1][6:]
+    match = Match(state, ["person", "random"], seed=1)
+    written = _typed(match, ["claim new york washington"])
+    assert "   1  claim New York-Washington-orange with 2orange" in written
+    assert "   2  claim New York-Washington-black with 2black" in written
+    assert not match.actions
+    match = Match(state, ["person", "random"], seed=1)
+    _typed(match, ["claim washington new york black"])  # a track's colour after the cities
+    assert str(match.actions[0]) == "claim New York-Washington-black with 2black"
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_claim_naming_no_route_says_what_to_type_in_the_language(lang: str) -> None:
+    tr = translator(lang)
+    state = scenario(hands={0: "2black+2yellow"}, row="red blue green yellow pink")
+    match = Match(state, ["person", "random"], seed=1)
+    written = _typed(match, ["claim roma paris", "claim roma atlantis"], tr=tr)
+    instead = tr.t("Type help for the moves, or a number from the menu (view shows it).")
+    said = [line for line in written if line.endswith(instead)]
+    assert len(said) == 2 and "'roma paris'" in said[0] and "'roma atlantis'" in said[1]
+    assert not match.actions
+
+
+@pytest.mark.parametrize("lang", ["en", "pt", "ru", "ro"])
+def test_the_heading_is_plain_words_after_a_blank_line(lang: str) -> None:
+    """No run of signs (``== ... ==``) that a screen reader says one by one: the heading is a
+    sentence ending in a colon, set off by the blank line above it."""
+    tr = translator(lang)
+    match = Match.new("europe", "base", 2, 3, ["person", "random"], first_player=0)
+    written = _typed(match, [], tr=tr)
+    heading = written[written.index("") + 1]
+    assert heading == tr.t(
+        "Player {n} ({name}), {step}:",
+        n=1,
+        name=tr.seat_kind("person"),
+        step=tr.t("choose your starting tickets"),
+    )
+    assert heading.endswith(":") and not any("==" in line for line in written)
+
+
 def test_lines_are_broken_between_words_to_fit_a_narrow_terminal() -> None:
     def game(width: int | None) -> list[str]:
         match = Match.new("europe", "base", 3, 5, ["person", "person", "greedy"], first_player=0)
@@ -706,8 +782,9 @@ def test_hot_seat_hands_the_keyboard_over_and_clears_what_the_last_person_saw() 
 
     def write(text: str) -> None:
         screen.append(text)
-        if text.startswith("== Player "):
-            events.append(("shown", int(text.split()[2]) - 1))
+        heading = re.match(r"Player (\d) \(person\), ", text)
+        if heading:  # a decision's heading: the person's hand follows
+            events.append(("shown", int(heading[1]) - 1))
 
     def clear() -> None:
         screen.clear()
@@ -716,6 +793,7 @@ def test_hot_seat_hands_the_keyboard_over_and_clears_what_the_last_person_saw() 
     terminal = Terminal(match, read, write, lambda m: "nowhere", clear=clear)
     assert terminal.run() is True
     assert sorted(set(handed)) == [0, 2]
+    assert {seat for kind, seat in events if kind == "shown"} == {0, 2}
     entered: int | None = None
     for kind, seat in events:
         if kind == "enter":

@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import socket
 import time
 from typing import Any
@@ -17,6 +18,7 @@ from webserver import serving
 from ttr_europe.table.match import Match
 from ttr_europe.testing import finished
 from ttr_europe.web import hub as hub_module
+from ttr_europe.web.app import MAX_NAME_MARK
 
 client = pytest.importorskip("websockets.sync.client")
 exceptions = pytest.importorskip("websockets.exceptions")
@@ -114,6 +116,28 @@ def test_the_page_and_its_files_are_served(tmp_path: Any) -> None:
             with urllib.request.urlopen(server.url + "static/" + name, timeout=10) as r:
                 assert r.status == 200 and len(r.read()) > 1000
         assert "http" not in page.replace(server.url, "")  # nothing loaded from elsewhere
+
+
+@pytest.mark.parametrize("limit", [hub_module.MAX_NAME, 7, 40])
+def test_the_pages_name_fields_take_the_servers_name_limit(
+    monkeypatch: pytest.MonkeyPatch, limit: int
+) -> None:
+    """One source of truth: the server writes ``MAX_NAME`` into the page and the lobby (the
+    name fields' ``maxlength``, and ``data-max-name`` for the fields the scripts make and the
+    words they say), so neither offers a name the server would refuse."""
+    import urllib.request
+
+    monkeypatch.setattr(hub_module, "MAX_NAME", limit)
+    with serving(two_people) as server:
+        index = urllib.request.urlopen(server.url, timeout=10).read().decode()
+        lobby = urllib.request.urlopen(server.url + "lobby", timeout=10).read().decode()
+    assert re.findall(r'<input id="(name|name-ask-input)"[^>]* maxlength="(\d+)"', index) == [
+        ("name", str(limit)),
+        ("name-ask-input", str(limit)),
+    ]
+    assert re.findall(r'maxlength="([^"]*)"', index + lobby) == [str(limit)] * 2
+    assert re.findall(r'<body[^>]* data-max-name="([^"]*)"', index + lobby) == [str(limit)] * 2
+    assert MAX_NAME_MARK not in index + lobby
 
 
 def test_a_fault_of_the_server_is_a_json_error_and_it_carries_on(

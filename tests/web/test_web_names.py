@@ -18,6 +18,7 @@ from english import english_left
 from ttr_europe.i18n import translator
 from ttr_europe.table.match import Match
 from ttr_europe.testing import finished
+from ttr_europe.web import hub as hub_module
 
 SERVER_DEAL = lambda: Match.new("europe", "base", 2, 3, ["person", "greedy"])  # noqa: E731
 HOSTILE = "<img src=x onerror=f()>"  # 23 characters: the lobby's field takes it whole
@@ -49,6 +50,30 @@ def _header_fits(page: Any) -> None:
 def _text(page: Any, selector: str) -> str:
     """What a part of the page says, without the isolates around a right-to-left name."""
     return str(page.locator(selector).inner_text()).translate(ISOLATES)
+
+
+@pytest.mark.slow
+def test_every_name_field_holds_the_servers_limit(browser: Any, monkeypatch: Any) -> None:
+    """The lobby's seat fields (made by its script) and the page's name fields take the limit
+    the server writes in (``MAX_NAME``): a person cannot type a name the server refuses."""
+    monkeypatch.setattr(hub_module, "MAX_NAME", 7)
+    with serving(SERVER_DEAL) as server:
+        page = browser.new_page()
+        page.goto(server.url + "lobby")
+        page.wait_for_selector("#seats-list li", timeout=TIMEOUT)
+        page.select_option("#players", "3")
+        fields = page.locator("#seats-list .seat-name")
+        assert fields.count() == 3
+        assert fields.evaluate_all("es => es.map(e => e.maxLength)") == [7, 7, 7]
+        fields.first.fill("")
+        fields.first.press_sequentially("Wilhelmina")
+        assert fields.first.input_value() == "Wilhelm"
+        page.goto(server.url)  # makes a match, then opens it
+        page.wait_for_url(lambda url: "match=" in url, timeout=TIMEOUT)
+        page.wait_for_selector("#name", state="attached", timeout=TIMEOUT)
+        limits = "['name', 'name-ask-input'].map(i => document.getElementById(i).maxLength)"
+        assert page.evaluate(limits) == [7, 7]
+        page.close()
 
 
 @pytest.mark.slow

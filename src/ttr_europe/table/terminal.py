@@ -651,10 +651,10 @@ class Terminal:
     def _show(self, seat: int) -> None:
         state = self.match.state
         tr = self.tr
-        lines = [
+        lines = [  # the heading: words a screen reader reads as said, set off by a blank line
             "",
             tr.t(
-                "== Player {n} ({name}): {step} ==",
+                "Player {n} ({name}), {step}:",
                 n=seat + 1,
                 name=tr.seat_kind(self.match.seats[seat].name),
                 step=tr.marked(STEPS[state.phase]),

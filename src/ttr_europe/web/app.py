@@ -28,13 +28,14 @@ from typing import Any
 
 import attrs
 from starlette.applications import Starlette
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from ..i18n import LANGUAGES, catalog_json, negotiate
 from ..table.match import Match
+from . import hub as hub_module
 from .hub import Client, Hub, error
 
 STATIC = Path(str(files("ttr_europe.web") / "static"))
@@ -63,12 +64,23 @@ async def write(websocket: WebSocket, queue: asyncio.Queue[str]) -> None:
         queue.task_done()
 
 
+MAX_NAME_MARK = "{{max_name}}"  # in a page, where the server writes ``hub.MAX_NAME``
+
+
+def page(name: str) -> str:
+    """A page of ``static/`` with the server's limits written into it: the name fields'
+    ``maxlength`` and the ``data-max-name`` its script reads come from ``hub.MAX_NAME``, the
+    limit the server holds names to, so the page cannot offer more than the server takes."""
+    text = (STATIC / name).read_text(encoding="utf-8")
+    return text.replace(MAX_NAME_MARK, str(hub_module.MAX_NAME))
+
+
 async def _index(request: Any) -> Response:
-    return FileResponse(STATIC / "index.html")
+    return HTMLResponse(page("index.html"))
 
 
 async def _lobby(request: Any) -> Response:
-    return FileResponse(STATIC / "lobby.html")
+    return HTMLResponse(page("lobby.html"))
 
 
 async def _catalog(request: Any) -> Response:

@@ -16,6 +16,7 @@ const TAP_ZOOM = 2; // the scale at which route and city hit shapes are at least
 const MARK_MS = 6000; // how long the last move of a seat stays marked on the map
 const marks = {}; // seat -> {route, city, until}
 const $ = (id) => document.getElementById(id);
+const MAX_NAME = Number(document.body.dataset.maxName); // the server writes its limit in
 const coarse = window.matchMedia("(pointer: coarse)");
 
 function tokenKey(match, s) { return `ttr-token:${match}:${s}`; }
@@ -126,7 +127,7 @@ function serverWords(code) {
     bot_failed: t("A bot failed; a random bot plays its seat from now on."),
     internal: t("The server could not handle that."),
     not_over: t("A rematch is made once the game is over."),
-    bad_name: t("A name is at most {n} characters.", { n: 24 }),
+    bad_name: t("A name is at most {n} characters.", { n: MAX_NAME }),
   })[code];
 }
 

@@ -5,6 +5,7 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const POLL_MS = 5000; // the lobby's list is asked for again this often
+  const MAX_NAME = Number(document.body.dataset.maxName); // the server writes its limit in
   let socket = null;
   let choices = null;
   let lastLobby = null; // the latest "lobby" answer, shown again after a change of language
@@ -45,7 +46,7 @@
         too_many_new: t("Too many matches were made here in the last minute: try again in a minute."),
         bad_settings: t("Those settings do not make a match."),
         too_many_matches: t("The server is full: try again in a few minutes."),
-        bad_name: t("A name is at most {n} characters.", { n: 24 }),
+        bad_name: t("A name is at most {n} characters.", { n: MAX_NAME }),
       }[msg.code];
       $("create-error").textContent = words || msg.text || msg.message;
       $("create-error").title = words ? msg.message : ""; // the server's detail on hover
@@ -77,7 +78,7 @@
     kind.setAttribute("aria-label", t("Who plays as Player {n}", { n: i + 1 }));
     fill(kind, KINDS());
     kind.value = i === 0 ? "here" : i === 1 ? "invite" : choices.bots[0];
-    const name = el("input", { className: "seat-name", maxLength: 24, placeholder: t("name"), autocomplete: "off" });
+    const name = el("input", { className: "seat-name", maxLength: MAX_NAME, placeholder: t("name"), autocomplete: "off" });
     name.setAttribute("aria-label", t("Name of player {n}", { n: i + 1 }));
     if (i === 0) name.value = localStorage.getItem("ttr-name") || "";
     const sync = () => { name.hidden = kind.value !== "here"; syncPublic(); };
