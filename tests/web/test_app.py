@@ -140,6 +140,21 @@ def test_the_pages_name_fields_take_the_servers_name_limit(
     assert MAX_NAME_MARK not in index + lobby
 
 
+def test_the_pages_files_asked_for_by_their_static_path_lead_to_the_pages() -> None:
+    """``/static/index.html`` and ``/static/lobby.html`` (a bookmark, a guess) go to ``/`` and
+    ``/lobby``, query kept: their files hold only the marks of the server's limits, and served
+    raw the name fields would take no letter at all."""
+    import urllib.request
+
+    with serving(two_people) as server:
+        for raw, page in (("index.html?match=abc", "?match=abc"), ("lobby.html", "lobby")):
+            with urllib.request.urlopen(server.url + "static/" + raw, timeout=10) as r:
+                text = r.read().decode()
+                assert r.url == server.url + page
+            assert MAX_NAME_MARK not in text
+            assert f'data-max-name="{hub_module.MAX_NAME}"' in text
+
+
 def test_a_fault_of_the_server_is_a_json_error_and_it_carries_on(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import attrs
 from starlette.applications import Starlette
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
@@ -81,6 +81,17 @@ async def _index(request: Any) -> Response:
 
 async def _lobby(request: Any) -> Response:
     return HTMLResponse(page("lobby.html"))
+
+
+def _moved(to: str) -> Callable[[Any], Awaitable[Response]]:
+    """The page's file asked for by its static path: sent to the page, which has the server's
+    limits written in (the file's own text holds only their marks)."""
+
+    async def moved(request: Any) -> Response:
+        query = request.url.query
+        return RedirectResponse(f"{to}?{query}" if query else to, status_code=301)
+
+    return moved
 
 
 async def _catalog(request: Any) -> Response:
@@ -212,6 +223,8 @@ def create_app(
             Route("/i18n.json", _catalog),
             Route("/i18n/{lang}.json", _catalog),
             Route("/lobby", _lobby),
+            Route("/static/index.html", _moved("/")),
+            Route("/static/lobby.html", _moved("/lobby")),
             WebSocketRoute("/ws", socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]
