@@ -6,7 +6,11 @@
 - ```bash / ```console lines that call ``ttr-europe`` are parsed by the real argument parser
   (subcommand and options must exist); the other shell lines must be one of the install and
   build steps listed in ``SHELL_STEPS``, which CI runs itself (a fresh venv, pip, pytest,
-  mkdocs) — so no block goes unchecked.
+  mkdocs) — so no block goes unchecked;
+- a ```text block that starts with ``$ ttr-europe ...`` is a session: the command runs, and
+  prints what the block shows, its timings aside;
+- a file of the repository named in backquotes (``src/...``, ``ttr_europe/...``, ``tests/...``)
+  exists, so a reader who looks for it finds it.
 """
 
 from __future__ import annotations
@@ -15,11 +19,14 @@ import doctest
 import os
 import re
 import shlex
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from ttr_europe import fast
 from ttr_europe.cli import build_parser
 
 REPO = Path(__file__).resolve().parents[2]
@@ -151,3 +158,65 @@ def test_the_readme_examples_give_each_name_one_kind_of_thing(
     capsys.readouterr()
     mixed = {name: kinds for name, kinds in names.kinds.items() if len(kinds) > 1}
     assert mixed == {}
+
+
+SESSION = re.compile(r"^```text\n\$ (ttr-europe [^\n]*)\n(.*?)^```", re.DOTALL | re.MULTILINE)
+TIMING = re.compile(r"played in [\d.]+ s \([\d.]+ games/s\)")
+
+
+def _sessions() -> Iterator[tuple[str, str, str]]:
+    for page in PAGES:
+        for command, shown in SESSION.findall(page.read_text("utf-8")):
+            yield _name(page), command, shown
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("page", "command", "shown"), list(_sessions()), ids=[page for page, _, _ in _sessions()]
+)
+def test_a_documented_session_prints_what_it_shows(
+    page: str, command: str, shown: str, scratch: Path
+) -> None:
+    """A reader who types the command sees the page's lines; only the time a run took (and, on
+    an installation without the compiled core, the engine that played) may differ."""
+    words = shlex.split(command)[1:]
+    done = subprocess.run(
+        [sys.executable, "-m", "ttr_europe", *words], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    expected = TIMING.sub("played in ...", shown)
+    if not fast.available():  # `--engine auto` plays in Python then (docs/simulation.md#engines)
+        expected = expected.replace("by the fast engine", "by the python engine")
+    assert TIMING.sub("played in ...", done.stdout) == expected, page
+
+
+def test_the_sessions_are_found() -> None:
+    assert any(command.startswith("ttr-europe simulate") for _, command, _ in _sessions())
+
+
+REPO_FILE = re.compile(
+    r"`((?:src|tests|scripts|benchmarks|examples|data|ttr_europe|docs|\.ci)/[\w./-]+"
+    r"\.(?:py|md|json|jsonl|npz|js|txt|toml|c|h|png|svg|html))`"
+)
+PLACEHOLDER = re.compile(r"(^|/)(test_)?[A-Z](/|\.)")  # ttr_europe/X.py, tests/P/test_Y.py
+
+
+def _missing_files(text: str) -> list[str]:
+    """The repository files named in backquotes in ``text`` that do not exist
+    (``ttr_europe/...`` is read under ``src/``)."""
+    missing = []
+    for name in REPO_FILE.findall(text):
+        path = REPO / "src" / name if name.startswith("ttr_europe/") else REPO / name
+        if not PLACEHOLDER.search(name) and not path.exists():
+            missing.append(name)
+    return missing
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_name)
+def test_the_files_a_page_names_exist(page: Path) -> None:
+    assert _missing_files(page.read_text("utf-8")) == []
+
+
+def test_a_file_that_moved_is_caught_and_a_placeholder_is_not() -> None:
+    text = "`ttr_europe/data.py`, `ttr_europe/maps.py`, `ttr_europe/X.py`, `tests/P/test_Y.py`"
+    assert _missing_files(text) == ["ttr_europe/data.py"]
