@@ -113,6 +113,41 @@ def test_check_bot_against_opponents_reports_only_the_bot_under_test() -> None:
     assert faults == []
 
 
+class _SilentBot:
+    """Answers None, as a bot whose ``choose`` forgot its ``return`` does."""
+
+    name = "silent"
+
+    def choose(self, view: object, legal: object, rng: object) -> object:
+        return None
+
+
+def test_check_bot_reports_a_bot_answering_none_as_an_illegal_move() -> None:
+    """None is an answer (a wrong one), not the checker's own mark of no answer yet."""
+    for worlds in (1, 0):
+        faults = check_bot(_SilentBot(), games=2, worlds=worlds)
+        assert [(f.kind, f.move) for f in faults] == [("illegal", 0)] * 2
+        assert "None" in faults[0].detail
+
+
+class _GlobalRandomBot:
+    """Draws from the ``random`` module instead of the generator it is handed."""
+
+    name = "global-random"
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        return legal[random.randrange(len(legal))]
+
+
+def test_check_bot_tells_a_bot_ignoring_its_generator_from_one_that_peeks() -> None:
+    """Its answers differ in another world as a peeking bot's do, but also when it is asked
+    again in the same one: that is what it is told, not that it reads hidden cards."""
+    faults = check_bot(_GlobalRandomBot(), games=2)
+    assert [f.kind for f in faults] == ["unrepeatable"] * 2
+    assert "asked again in the same world" in faults[0].detail
+    assert "rng" in faults[0].detail
+
+
 def test_testing_imports_without_hypothesis() -> None:
     """The scenario builder works where hypothesis is not installed; strategies then fail."""
     code = (

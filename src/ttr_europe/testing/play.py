@@ -158,8 +158,11 @@ def state_problems(state: GameState) -> list[str]:
 class BotFault:
     """One bad move of a bot: the game (its seed and setup), the move number and what was wrong.
 
-    ``kind`` is "illegal", "slow", "crash", or "peeks": the bot chose differently in a world
-    its seat cannot tell from the real one, so its choice depends on something it cannot see.
+    ``kind`` is "illegal", "slow", "crash", "peeks": the bot chose differently in a world
+    its seat cannot tell from the real one, so its choice depends on something it cannot see,
+    or "unrepeatable": asked the same decision again, with its generator in the same state, it
+    chose differently (randomness not drawn from the generator it is handed, say), so whether it
+    peeks cannot be told.
     """
 
     seed: int
@@ -205,21 +208,38 @@ def _twins(bot: Any, count: int) -> list[Any]:
 
 
 class _Peeking:
-    """The decisions of one game where the bot chose differently in another world."""
+    """The decisions of one game where the bot chose differently in another world, and those
+    where it chose differently when asked again in the same one."""
 
     def __init__(self) -> None:
         self.decisions = 0
         self.first: tuple[int, int, str] | None = None  # move, seat, what differed
         self.count = 0
+        self.first_unrepeated: tuple[int, int, str] | None = None
+        self.unrepeated = 0
 
-    def note(self, move: int, seat: int, differs: str | None) -> None:
-        """One decision asked in other worlds: ``differs`` says how the answers differed."""
+    def note(self, move: int, seat: int, differs: str | None, again: str | None) -> None:
+        """One decision asked in other worlds: ``differs`` says how the answers differed, and
+        ``again`` how the answer differed when asked again in the same world."""
         self.decisions += 1
-        if differs is not None:
+        if again is not None:
+            self.unrepeated += 1
+            self.first_unrepeated = self.first_unrepeated or (move, seat, again)
+        elif differs is not None:
             self.count += 1
             self.first = self.first or (move, seat, differs)
 
     def fault(self, seed: int, setup: tuple[tuple[str, Any], ...]) -> BotFault | None:
+        """A bot whose answers do not repeat is reported as such, not as peeking: answers that
+        differ by chance say nothing of what it reads."""
+        if self.first_unrepeated is not None:
+            move, seat, detail = self.first_unrepeated
+            often = f"{self.unrepeated} of its {self.decisions} decisions"
+            text = (
+                f"its choice is not a function of its view, legal moves and generator ({often}:"
+                f" randomness not drawn from the rng it is handed?); first: {detail}"
+            )
+            return BotFault(seed, setup, move, "unrepeatable", text, seat)
         if self.first is None:
             return None
         move, seat, detail = self.first
@@ -241,6 +261,10 @@ def _answers_elsewhere(
     return answers
 
 
+_UNANSWERED: Any = object()
+"""What ``_Asked.answer`` holds until the bot answers (None is an answer, a wrong one)."""
+
+
 class _Asked(threading.Thread):
     """One decision of a bot asked in a thread of its own: the thread's stack holds the state
     it is asked about and nothing of the checker's, so a bot walking its caller's frames,
@@ -249,7 +273,7 @@ class _Asked(threading.Thread):
     def __init__(self, bot: Any, state: GameState, rng: random.Random) -> None:
         super().__init__(name="check_bot", daemon=True)
         self._ask: Callable[[], Action] | None = partial(_chooser(bot), state, rng)
-        self.answer: Action | BaseException | None = None
+        self.answer: Action | BaseException = _UNANSWERED
         self.elapsed = 0.0
 
     def run(self) -> None:
@@ -273,17 +297,21 @@ def _alone(bot: Any, state: GameState, rng: random.Random) -> tuple[Action | Exc
     answer = asked.answer
     if isinstance(answer, BaseException) and not isinstance(answer, Exception):
         raise answer
-    assert answer is not None
+    assert answer is not _UNANSWERED
     return answer, asked.elapsed
 
 
-def _difference(action: Action, answers: Sequence[Action | Exception]) -> str | None:
-    """How the answers in other worlds differ from ``action``, or None when none does."""
+def _difference(
+    action: Action,
+    answers: Sequence[Action | Exception],
+    where: str = "in another world with the same view",
+) -> str | None:
+    """How the answers given ``where`` differ from ``action``, or None when none does."""
     for other in answers:
         if isinstance(other, Exception):
-            return f"chose {action} here, raised {type(other).__name__} in another world"
+            return f"chose {action} here, raised {type(other).__name__} {where}"
         if other != action:
-            return f"chose {action} here, {other} in another world with the same view"
+            return f"chose {action} here, {other} {where}"
     return None
 
 
@@ -316,7 +344,10 @@ def check_bot(
     different answer means the choice depends on hidden information (read through the
     caller's frame, say), reported once per game as "peeks" with the seat, the first such move
     and how often. This assumes the choice is a function of (view, legal, rng) and what the
-    bot remembered before it, as the bot protocol asks; ``worlds=0`` skips it.
+    bot remembered before it, as the bot protocol asks; ``worlds=0`` skips it. Where an
+    answer differs, a copy is asked again in the real world with the same generator state: a
+    bot that answers differently there too (one drawing from the ``random`` module rather than
+    its ``rng``) is reported once per game as "unrepeatable", not as peeking.
 
     After an illegal move or a crash the game stops (the bot would be stuck); a slow move is
     reported and the game goes on.
@@ -357,10 +388,10 @@ def _check_game(
         mine = not others or seat == 0
         elsewhere: list[Action | Exception] = []
         if mine and worlds:
-            twins, before = _twins(bot, worlds), _copy(rngs[seat])
+            twins, before = _twins(bot, worlds + 1), _copy(rngs[seat])  # the last: again
             salt = f"ttr_europe check_bot {game_seed} {move}"
             ask_after = _ORDER.random() < 0.5
-            elsewhere = [] if ask_after else _answers_elsewhere(twins, state, before, salt)
+            elsewhere = [] if ask_after else _answers_elsewhere(twins[:-1], state, before, salt)
         if mine:  # asked alone like its other worlds: the bot cannot tell which is real
             action, elapsed = _alone(bot, state, rngs[seat])
         else:
@@ -376,8 +407,12 @@ def _check_game(
             faults.append(BotFault(game_seed, setup, move, "slow", f"{elapsed:.2f} s", seat))
         if mine and worlds:
             if ask_after:
-                elsewhere = _answers_elsewhere(twins, state, before, salt)
-            peeking.note(move, seat, _difference(action, elsewhere))
+                elsewhere = _answers_elsewhere(twins[:-1], state, before, salt)
+            differs, again = _difference(action, elsewhere), None
+            if differs is not None:  # the same world again: does the bot repeat itself?
+                repeat = _alone(twins[-1], state, _copy(before))[0]
+                again = _difference(action, [repeat], "asked again in the same world")
+            peeking.note(move, seat, differs, again)
         try:
             state = apply(state, action)
         except Exception as exc:  # illegal, or not an action at all (wrong type)
