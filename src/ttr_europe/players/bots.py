@@ -24,6 +24,7 @@ from typing import Protocol, runtime_checkable
 
 from .._seeds import seat_rng
 from ..actions import (
+    ACTION_TYPES,
     Action,
     BuildStation,
     ClaimRoute,
@@ -89,6 +90,8 @@ def decide(bot: Bot, state: GameState, rng: random.Random) -> Action:
         raise BotError(
             bot_name(bot), seat, None, f"raised {type(exc).__name__}: {_text(exc)}"
         ) from exc
+    if not isinstance(action, ACTION_TYPES):  # None, a notation, an index: say what it was
+        raise BotError(bot_name(bot), seat, action, _not_an_action(action))
     reason = _illegal(state, action)
     if reason is not None:
         raise BotError(bot_name(bot), seat, action, f"illegal action {_text(action)} ({reason})")
@@ -125,6 +128,26 @@ def _text(thing: object) -> str:
         return str(thing)
     except Exception:
         return f"<unprintable {type(thing).__name__}>"
+
+
+def _not_an_action(answer: object) -> str:
+    """What a bot answered that is no action at all, and what it should answer instead: a
+    lookalike class is named with its module, so it is not taken for the engine's own."""
+    wanted = "which is not an action: choose must return one of its legal list"
+    if answer is None:
+        return f"answered None, {wanted}"
+    kind = type(answer)
+    named = (
+        kind.__qualname__
+        if kind.__module__ == "builtins"
+        else f"{kind.__module__}.{kind.__qualname__}"
+    )
+    article = "an" if named[:1].lower() in "aeiou" else "a"
+    try:
+        shown = repr(answer)
+    except Exception:
+        shown = f"<unprintable {kind.__name__}>"
+    return f"answered {_text(shown[:200])} ({article} {named}), {wanted}"
 
 
 def _illegal(state: GameState, action: object) -> str | None:
