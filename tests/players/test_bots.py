@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import sys
 from collections.abc import Sequence
 
 import attrs
@@ -13,7 +14,7 @@ from ttr_europe import apply, new_game
 from ttr_europe.actions import Action, ClaimRoute, KeepTickets
 from ttr_europe.cards import Cards
 from ttr_europe.errors import BotError, SetupError, TTRError
-from ttr_europe.players import Bot, GreedyBot, RandomBot, decide, play
+from ttr_europe.players import Bot, GreedyBot, RandomBot, decide, play, tell
 from ttr_europe.rules import legal_actions
 from ttr_europe.scoring import score
 from ttr_europe.state import GameState, Phase
@@ -166,6 +167,41 @@ def test_an_answer_that_is_no_action_says_what_was_answered_not_that_it_was_ille
         decide(Answers(answer), state, random.Random(0))  # type: ignore[arg-type]
     assert str(info.value).startswith(f"bot 'answers' (seat 0): {said}")
     assert "illegal action" not in str(info.value) and info.value.action == answer
+
+
+class Exits:
+    """Calls ``sys.exit``, as a script turned into a bot may; ``see`` too when ``watching``."""
+
+    name = "exits"
+
+    def __init__(self, watching: bool = False) -> None:
+        self.watching = watching
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        raise SystemExit("bye")
+
+    def see(self, view: View, move: Action | None) -> None:
+        if self.watching:
+            sys.exit(3)
+
+
+def test_a_bot_calling_exit_fails_its_decision_and_not_the_program() -> None:
+    """``exit()`` in a bot ends its game (a BotError: a forfeit, a stand-in), not the run."""
+    state = new_game("europe", players=2, seed=1)
+    with pytest.raises(BotError, match=r"^bot 'exits' \(seat 0\): raised SystemExit: bye$"):
+        decide(Exits(), state, random.Random(0))
+    action = legal_actions(state)[0]
+    with pytest.raises(BotError, match=r"^bot 'exits' \(seat 1\): see raised SystemExit: 3$"):
+        tell([None, Exits(watching=True)], state, action)
+
+
+def test_an_interrupt_in_a_bot_still_stops_the_program() -> None:
+    class Interrupted(Exits):
+        def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        decide(Interrupted(), new_game("europe", players=2, seed=1), random.Random(0))
 
 
 class Meddles:

@@ -130,6 +130,21 @@ def test_check_bot_reports_a_bot_answering_none_as_an_illegal_move() -> None:
         assert "None" in faults[0].detail
 
 
+class _ExitingBot:
+    name = "exits"
+
+    def choose(self, view: object, legal: object, rng: object) -> object:
+        raise SystemExit("bye")
+
+
+def test_check_bot_reports_a_bot_calling_exit_as_a_crash() -> None:
+    """``exit()`` in a bot is its crash to report, not the end of the checker's program."""
+    for worlds in (1, 0):
+        faults = check_bot(_ExitingBot(), games=2, worlds=worlds)
+        assert [(f.kind, f.move) for f in faults] == [("crash", 0)] * 2
+        assert faults[0].detail == "SystemExit('bye')"
+
+
 class _GlobalRandomBot:
     """Draws from the ``random`` module instead of the generator it is handed."""
 

@@ -86,7 +86,7 @@ def decide(bot: Bot, state: GameState, rng: random.Random) -> Action:
         action = bot.choose(view, legal, rng)
     except BotError as exc:  # a bot in another process failed: its reason, this seat
         raise BotError(bot_name(bot), seat, None, _text(exc.reason), said=exc.said) from exc
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # exit() in a bot ends its game, not the program
         raise BotError(
             bot_name(bot), seat, None, f"raised {type(exc).__name__}: {_text(exc)}"
         ) from exc
@@ -116,7 +116,7 @@ def tell(bots: Sequence[Bot | None], state: GameState, action: Action) -> None:
         told.add(id(bot))
         try:
             see(observe(state, seat), None if secret and seat != state.current else action)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # as in ``decide``
             raise BotError(
                 bot_name(bot), seat, action, f"see raised {type(exc).__name__}: {_text(exc)}"
             ) from exc

@@ -250,16 +250,19 @@ class _Peeking:
 
 def _answers_elsewhere(
     twins: Sequence[Any], state: GameState, before: random.Random, salt: str
-) -> list[Action | Exception]:
+) -> list[Action | Exception | SystemExit]:
     """What each twin answers in a world of its own that the seat cannot tell from ``state``
     (the same view, ``determinize``), with a generator in the state ``before``; an exception
     it raises stands for its answer."""
-    answers: list[Action | Exception] = []
+    answers: list[Action | Exception | SystemExit] = []
     for w, twin in enumerate(twins):
         world = determinize(state, state.current, random.Random(f"{salt} {w}"))
         answers.append(_alone(twin, world, _copy(before))[0])  # its stack: ``world`` alone
     return answers
 
+
+_Failed = (Exception, SystemExit)
+"""What a bot raising stands for its answer: ``exit()`` too, as the game drivers take it."""
 
 _UNANSWERED: Any = object()
 """What ``_Asked.answer`` holds until the bot answers (None is an answer, a wrong one)."""
@@ -287,15 +290,18 @@ class _Asked(threading.Thread):
         self.elapsed = time.perf_counter() - start
 
 
-def _alone(bot: Any, state: GameState, rng: random.Random) -> tuple[Action | Exception, float]:
-    """``bot``'s choice in ``state`` (an exception it raised stands for it) and the seconds it
-    took, asked in a fresh thread (``_Asked``) so that the caller's frames, which may hold
-    another world, are not on the bot's stack; KeyboardInterrupt and the like go on up."""
+def _alone(
+    bot: Any, state: GameState, rng: random.Random
+) -> tuple[Action | Exception | SystemExit, float]:
+    """``bot``'s choice in ``state`` (an exception it raised stands for it, ``exit()`` too, as
+    a game driver takes it) and the seconds it took, asked in a fresh thread (``_Asked``) so
+    that the caller's frames, which may hold another world, are not on the bot's stack;
+    KeyboardInterrupt and the like go on up."""
     asked = _Asked(bot, state, rng)
     asked.start()
     asked.join()
     answer = asked.answer
-    if isinstance(answer, BaseException) and not isinstance(answer, Exception):
+    if isinstance(answer, BaseException) and not isinstance(answer, _Failed):
         raise answer
     assert answer is not _UNANSWERED
     return answer, asked.elapsed
@@ -303,12 +309,12 @@ def _alone(bot: Any, state: GameState, rng: random.Random) -> tuple[Action | Exc
 
 def _difference(
     action: Action,
-    answers: Sequence[Action | Exception],
+    answers: Sequence[Action | Exception | SystemExit],
     where: str = "in another world with the same view",
 ) -> str | None:
     """How the answers given ``where`` differ from ``action``, or None when none does."""
     for other in answers:
-        if isinstance(other, Exception):
+        if isinstance(other, _Failed):
             return f"chose {action} here, raised {type(other).__name__} {where}"
         if other != action:
             return f"chose {action} here, {other} {where}"
@@ -386,7 +392,7 @@ def _check_game(
             break
         seat = state.current
         mine = not others or seat == 0
-        elsewhere: list[Action | Exception] = []
+        elsewhere: list[Action | Exception | SystemExit] = []
         if mine and worlds:
             twins, before = _twins(bot, worlds + 1), _copy(rngs[seat])  # the last: again
             salt = f"ttr_europe check_bot {game_seed} {move}"
@@ -397,9 +403,9 @@ def _check_game(
         else:
             try:
                 action, elapsed = others[(seat - 1) % len(others)](state, rngs[seat]), 0.0
-            except Exception as exc:
+            except _Failed as exc:  # an opponent that fails ends the game too
                 action, elapsed = exc, 0.0
-        if isinstance(action, Exception):  # a crashing bot is what this reports
+        if isinstance(action, _Failed):  # a crashing bot is what this reports
             if mine:
                 faults.append(BotFault(game_seed, setup, move, "crash", repr(action), seat))
             break
