@@ -145,6 +145,38 @@ def test_check_bot_reports_a_bot_calling_exit_as_a_crash() -> None:
         assert faults[0].detail == "SystemExit('bye')"
 
 
+class _Watcher(RandomBot):
+    """Counts the moves it is shown (``see``) and refuses to choose again without having been
+    shown the moves since its last choice, as a bot keeping the public hands in memory needs."""
+
+    name = "watcher"
+
+    def __init__(self, see_fails: bool = False) -> None:
+        self.seen = self.chosen = 0
+        self.see_fails = see_fails
+
+    def see(self, view: View, move: Action | None) -> None:
+        if self.see_fails:
+            raise ValueError("cannot follow")
+        self.seen += 1
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        if self.seen < self.chosen:
+            raise RuntimeError(f"shown {self.seen} moves after {self.chosen} choices")
+        self.chosen += 1
+        return super().choose(view, legal, rng)
+
+
+def test_check_bot_shows_every_move_to_a_bot_that_watches_as_the_drivers_do() -> None:
+    """``see`` is part of a bot as the game drivers run it (``tell``): checked without it, a
+    bot keeping memory would crash, and one whose ``see`` fails would pass."""
+    assert check_bot(_Watcher(), games=2) == []
+    assert check_bot(_Watcher(), games=1, opponents=[RandomBot()], worlds=0) == []
+    faults = check_bot(_Watcher(see_fails=True), games=2)
+    assert [(f.kind, f.move) for f in faults] == [("crash", 0)] * 2
+    assert faults[0].detail == "see raised ValueError: cannot follow"
+
+
 class _GlobalRandomBot:
     """Draws from the ``random`` module instead of the generator it is handed."""
 

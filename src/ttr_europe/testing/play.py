@@ -30,10 +30,11 @@ from ..actions import (
     WithdrawTunnel,
 )
 from ..cards import KINDS, LOCOMOTIVE, Cards
-from ..errors import IllegalActionError
+from ..errors import BotError, IllegalActionError
 from ..invariants import check_invariants
 from ..loop import finish
 from ..maps import available_maps, load_map
+from ..players.bots import tell
 from ..rules import apply, is_legal, is_terminal, legal_actions, new_game
 from ..state import GameState, Phase
 from ..views import determinize, observe
@@ -341,7 +342,9 @@ def check_bot(
     ``_seeds.seat_rng(seed + i, seat)``, as ``players.play`` and tournaments do.
 
     A bot is asked as the game drivers ask it: ``bot.choose(view, legal, rng)`` with its
-    seat's view (``observe``), the legal actions and its generator. Each decision is also
+    seat's view (``observe``), the legal actions and its generator, and shown every move
+    through ``see`` when it has one (``players.tell``; a ``see`` that raises is a crash).
+    Each decision is also
     asked in ``worlds`` other worlds its seat cannot tell apart (``determinize``: other hands,
     pile and tickets), with a generator in the same state, each of a copy of the bot made
     before the decision (``copy.deepcopy``), so that what the bot remembers of one world cannot
@@ -386,6 +389,8 @@ def _check_game(
     state = new_game(map, variant, players, seed=game_seed)
     rngs = [seat_rng(game_seed, seat) for seat in range(players)]
     others = [_chooser(b) for b in opponents]
+    watchers = [bot if not opponents or s == 0 else opponents[(s - 1) % len(opponents)]
+                for s in range(players)]  # fmt: skip
     peeking = _Peeking()
     for move in range(max_actions):
         if is_terminal(state):
@@ -420,11 +425,18 @@ def _check_game(
                 again = _difference(action, [repeat], "asked again in the same world")
             peeking.note(move, seat, differs, again)
         try:
-            state = apply(state, action)
+            after = apply(state, action)
         except Exception as exc:  # illegal, or not an action at all (wrong type)
             if mine:
                 why = str(exc) if isinstance(exc, IllegalActionError) else repr(exc)
                 faults.append(BotFault(game_seed, setup, move, "illegal", why, seat))
             break
+        try:  # every move shown to the bots that watch (``see``), as the game drivers do
+            tell(watchers, state, action)
+        except BotError as exc:
+            if exc.seat is not None and (not others or exc.seat == 0):
+                faults.append(BotFault(game_seed, setup, move, "crash", exc.reason, exc.seat))
+            break
+        state = after
     peeked = peeking.fault(game_seed, setup)
     return faults if peeked is None else [*faults, peeked]
