@@ -156,6 +156,8 @@ class BotError(TTRError, ValueError):
         self.reason = reason
         self.said = said
         tail = "" if said is None else f"; its standard error ended: {said[:200]!r}"
+        self.explained = reason + tail
+        """The reason ended with what the program said, for a row or log its runner reads."""
         super().__init__(self.for_players() + tail)
 
     def for_players(self) -> str:

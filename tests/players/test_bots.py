@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import sys
 from collections.abc import Sequence
 
 import attrs
@@ -13,7 +14,7 @@ from ttr_europe import apply, new_game
 from ttr_europe.actions import Action, ClaimRoute, KeepTickets
 from ttr_europe.cards import Cards
 from ttr_europe.errors import BotError, SetupError, TTRError
-from ttr_europe.players import Bot, GreedyBot, RandomBot, decide, play
+from ttr_europe.players import Bot, GreedyBot, RandomBot, decide, play, tell
 from ttr_europe.rules import legal_actions
 from ttr_europe.scoring import score
 from ttr_europe.state import GameState, Phase
@@ -137,6 +138,104 @@ def test_a_nameless_bot_answering_nonsense_is_named_by_its_class() -> None:
         decide(Nonsense(), state, random.Random(0))  # type: ignore[arg-type]
 
 
+class Answers:
+    """Answers ``answer`` to every question: the wrong kinds of thing a bot may return."""
+
+    def __init__(self, answer: object) -> None:
+        self.name = "answers"
+        self.answer = answer
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> object:
+        return self.answer
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        (None, "answered None, which is not an action: choose must return one of its legal list"),
+        ("draw blind", "answered 'draw blind' (a str), which is not an action: choose must"),
+        (0, "answered 0 (an int), which is not an action: choose must return one of its legal"),
+    ],
+)
+def test_an_answer_that_is_no_action_says_what_was_answered_not_that_it_was_illegal(
+    answer: object, said: str
+) -> None:
+    """A bot that forgot its ``return``, or answered a notation or an index, is told what it
+    answered and what is wanted, not that the move "None" or "draw blind" broke a rule."""
+    state = new_game("europe", players=2, seed=1)
+    with pytest.raises(BotError) as info:
+        decide(Answers(answer), state, random.Random(0))  # type: ignore[arg-type]
+    assert str(info.value).startswith(f"bot 'answers' (seat 0): {said}")
+    assert "illegal action" not in str(info.value) and info.value.action == answer
+
+
+class Exits:
+    """Calls ``sys.exit``, as a script turned into a bot may; ``see`` too when ``watching``."""
+
+    name = "exits"
+
+    def __init__(self, watching: bool = False) -> None:
+        self.watching = watching
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        raise SystemExit("bye")
+
+    def see(self, view: View, move: Action | None) -> None:
+        if self.watching:
+            sys.exit(3)
+
+
+def test_a_bot_calling_exit_fails_its_decision_and_not_the_program() -> None:
+    """``exit()`` in a bot ends its game (a BotError: a forfeit, a stand-in), not the run."""
+    state = new_game("europe", players=2, seed=1)
+    with pytest.raises(BotError, match=r"^bot 'exits' \(seat 0\): raised SystemExit: bye$"):
+        decide(Exits(), state, random.Random(0))
+    action = legal_actions(state)[0]
+    with pytest.raises(BotError, match=r"^bot 'exits' \(seat 1\): see raised SystemExit: 3$"):
+        tell([None, Exits(watching=True)], state, action)
+
+
+def test_an_interrupt_in_a_bot_still_stops_the_program() -> None:
+    class Interrupted(Exits):
+        def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        decide(Interrupted(), new_game("europe", players=2, seed=1), random.Random(0))
+
+
+class Meddles:
+    """Tries to change what it is handed, in the way ``part`` names."""
+
+    name = "meddles"
+
+    def __init__(self, part: str) -> None:
+        self.part = part
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        if self.part == "view":
+            view.players[0].trains = 0  # type: ignore[misc]
+        elif self.part == "item":
+            legal[0] = legal[-1]  # type: ignore[index]
+        else:
+            legal.sort()  # type: ignore[attr-defined]
+        return legal[0]
+
+
+@pytest.mark.parametrize(
+    ("part", "raised"),
+    [("view", "FrozenInstanceError"), ("item", "TypeError"), ("sort", "AttributeError")],
+)
+def test_a_bot_cannot_change_its_view_or_its_legal_list(part: str, raised: str) -> None:
+    """docs/bots.md: what a bot is handed is frozen, so meddling raises and changes nothing."""
+    state = new_game("europe", players=2, seed=1)
+    legal = legal_actions(state)
+    before = (observe(state, 0), list(legal))
+    with pytest.raises(BotError, match=rf"bot 'meddles' \(seat 0\): raised {raised}"):
+        decide(Meddles(part), state, random.Random(0))
+    assert (observe(state, 0), list(legal_actions(state))) == before
+
+
 class Unprintable:
     def __str__(self) -> str:
         raise RuntimeError("no")
@@ -151,7 +250,7 @@ class AnswersUnprintable:
 
 def test_an_unprintable_answer_is_still_reported() -> None:
     state = new_game("europe", players=2, seed=1)
-    with pytest.raises(BotError, match=r"bot 'odd' \(seat 0\): illegal action <unprintable"):
+    with pytest.raises(BotError, match=r"bot 'odd' \(seat 0\): answered <.*Unprintable"):
         decide(AnswersUnprintable(), state, random.Random(0))  # type: ignore[arg-type]
 
 

@@ -6,6 +6,7 @@ import random
 import sys
 import types
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 import pytest
 
@@ -75,6 +76,26 @@ def test_bad_specs_are_named(plugin: types.ModuleType, spec: str, message: str) 
     with pytest.raises(BotError, match=message) as info:
         make_bot(spec)
     assert info.value.bot == spec.strip()
+
+
+def test_a_module_in_the_current_folder_but_off_the_path_says_how_to_reach_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ``ttr-europe`` command does not search the folder it runs in (``python -m`` does): a
+    bot author whose ``mybots.py`` lies right there is told why it is not found, and how."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", ".", str(tmp_path))])
+    (tmp_path / "folder_bots_here.py").write_text("class Bot: ...\n")
+    with pytest.raises(BotError) as info:
+        make_bot("folder_bots_here:Bot")
+    assert str(info.value) == (
+        "bot 'folder_bots_here:Bot': cannot import module 'folder_bots_here': No module named"
+        " 'folder_bots_here' (folder_bots_here.py is in the current folder, which is not on the"
+        " module path: run with PYTHONPATH=.)"
+    )
+    with pytest.raises(BotError) as elsewhere:
+        make_bot("no_such_module_here:Bot")  # nothing of that name here: no advice
+    assert str(elsewhere.value).endswith("No module named 'no_such_module_here'")
 
 
 def test_a_spec_must_be_text() -> None:

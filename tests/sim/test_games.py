@@ -5,6 +5,8 @@ sim/test_store.py, the command line in cli/test_simulate.py and Ray in sim/test_
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -125,6 +127,21 @@ def test_an_illegal_move_forfeits_and_names_the_action() -> None:
     (row,) = simulate(["greedy", Illegal()], games=1, backend="serial").results
     assert row.forfeit is not None and row.forfeit.bot == "illegal"
     assert row.forfeit.error.startswith("illegal action draw 41 (R9:")
+
+
+def test_a_programs_forfeit_ends_with_what_it_said_on_standard_error(tmp_path: Path) -> None:
+    """A row is read by whoever ran the tournament: the program's last words on standard error
+    (its traceback's message) are what tells them why it failed, as the protocol promises."""
+    program = tmp_path / "dies.py"
+    program.write_text("import sys\nprint('ValueError: no route to Paris', file=sys.stderr)\n"
+                       "sys.exit(3)\n")  # fmt: skip
+    spec = f"cmd[sandbox=off]:{sys.executable} {program}"
+    (row,) = simulate([spec, "greedy"], games=1, backend="serial").results
+    assert row.forfeit is not None and row.forfeit.seat == 0
+    assert row.forfeit.error == (
+        "exited without answering (exit status 3);"
+        " its standard error ended: 'ValueError: no route to Paris'"
+    )
 
 
 # --------------------------------------------------------------------------- bad input

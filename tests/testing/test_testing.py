@@ -113,6 +113,88 @@ def test_check_bot_against_opponents_reports_only_the_bot_under_test() -> None:
     assert faults == []
 
 
+class _SilentBot:
+    """Answers None, as a bot whose ``choose`` forgot its ``return`` does."""
+
+    name = "silent"
+
+    def choose(self, view: object, legal: object, rng: object) -> object:
+        return None
+
+
+def test_check_bot_reports_a_bot_answering_none_as_an_illegal_move() -> None:
+    """None is an answer (a wrong one), not the checker's own mark of no answer yet."""
+    for worlds in (1, 0):
+        faults = check_bot(_SilentBot(), games=2, worlds=worlds)
+        assert [(f.kind, f.move) for f in faults] == [("illegal", 0)] * 2
+        assert "None" in faults[0].detail
+
+
+class _ExitingBot:
+    name = "exits"
+
+    def choose(self, view: object, legal: object, rng: object) -> object:
+        raise SystemExit("bye")
+
+
+def test_check_bot_reports_a_bot_calling_exit_as_a_crash() -> None:
+    """``exit()`` in a bot is its crash to report, not the end of the checker's program."""
+    for worlds in (1, 0):
+        faults = check_bot(_ExitingBot(), games=2, worlds=worlds)
+        assert [(f.kind, f.move) for f in faults] == [("crash", 0)] * 2
+        assert faults[0].detail == "SystemExit('bye')"
+
+
+class _Watcher(RandomBot):
+    """Counts the moves it is shown (``see``) and refuses to choose again without having been
+    shown the moves since its last choice, as a bot keeping the public hands in memory needs."""
+
+    name = "watcher"
+
+    def __init__(self, see_fails: bool = False) -> None:
+        self.seen = self.chosen = 0
+        self.see_fails = see_fails
+
+    def see(self, view: View, move: Action | None) -> None:
+        if self.see_fails:
+            raise ValueError("cannot follow")
+        self.seen += 1
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        if self.seen < self.chosen:
+            raise RuntimeError(f"shown {self.seen} moves after {self.chosen} choices")
+        self.chosen += 1
+        return super().choose(view, legal, rng)
+
+
+def test_check_bot_shows_every_move_to_a_bot_that_watches_as_the_drivers_do() -> None:
+    """``see`` is part of a bot as the game drivers run it (``tell``): checked without it, a
+    bot keeping memory would crash, and one whose ``see`` fails would pass."""
+    assert check_bot(_Watcher(), games=2) == []
+    assert check_bot(_Watcher(), games=1, opponents=[RandomBot()], worlds=0) == []
+    faults = check_bot(_Watcher(see_fails=True), games=2)
+    assert [(f.kind, f.move) for f in faults] == [("crash", 0)] * 2
+    assert faults[0].detail == "see raised ValueError: cannot follow"
+
+
+class _GlobalRandomBot:
+    """Draws from the ``random`` module instead of the generator it is handed."""
+
+    name = "global-random"
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        return legal[random.randrange(len(legal))]
+
+
+def test_check_bot_tells_a_bot_ignoring_its_generator_from_one_that_peeks() -> None:
+    """Its answers differ in another world as a peeking bot's do, but also when it is asked
+    again in the same one: that is what it is told, not that it reads hidden cards."""
+    faults = check_bot(_GlobalRandomBot(), games=2)
+    assert [f.kind for f in faults] == ["unrepeatable"] * 2
+    assert "asked again in the same world" in faults[0].detail
+    assert "rng" in faults[0].detail
+
+
 def test_testing_imports_without_hypothesis() -> None:
     """The scenario builder works where hypothesis is not installed; strategies then fail."""
     code = (

@@ -24,6 +24,7 @@ from typing import Protocol, runtime_checkable
 
 from .._seeds import seat_rng
 from ..actions import (
+    ACTION_TYPES,
     Action,
     BuildStation,
     ClaimRoute,
@@ -85,10 +86,12 @@ def decide(bot: Bot, state: GameState, rng: random.Random) -> Action:
         action = bot.choose(view, legal, rng)
     except BotError as exc:  # a bot in another process failed: its reason, this seat
         raise BotError(bot_name(bot), seat, None, _text(exc.reason), said=exc.said) from exc
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # exit() in a bot ends its game, not the program
         raise BotError(
             bot_name(bot), seat, None, f"raised {type(exc).__name__}: {_text(exc)}"
         ) from exc
+    if not isinstance(action, ACTION_TYPES):  # None, a notation, an index: say what it was
+        raise BotError(bot_name(bot), seat, action, _not_an_action(action))
     reason = _illegal(state, action)
     if reason is not None:
         raise BotError(bot_name(bot), seat, action, f"illegal action {_text(action)} ({reason})")
@@ -113,7 +116,7 @@ def tell(bots: Sequence[Bot | None], state: GameState, action: Action) -> None:
         told.add(id(bot))
         try:
             see(observe(state, seat), None if secret and seat != state.current else action)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # as in ``decide``
             raise BotError(
                 bot_name(bot), seat, action, f"see raised {type(exc).__name__}: {_text(exc)}"
             ) from exc
@@ -125,6 +128,26 @@ def _text(thing: object) -> str:
         return str(thing)
     except Exception:
         return f"<unprintable {type(thing).__name__}>"
+
+
+def _not_an_action(answer: object) -> str:
+    """What a bot answered that is no action at all, and what it should answer instead: a
+    lookalike class is named with its module, so it is not taken for the engine's own."""
+    wanted = "which is not an action: choose must return one of its legal list"
+    if answer is None:
+        return f"answered None, {wanted}"
+    kind = type(answer)
+    named = (
+        kind.__qualname__
+        if kind.__module__ == "builtins"
+        else f"{kind.__module__}.{kind.__qualname__}"
+    )
+    article = "an" if named[:1].lower() in "aeiou" else "a"
+    try:
+        shown = repr(answer)
+    except Exception:
+        shown = f"<unprintable {kind.__name__}>"
+    return f"answered {_text(shown[:200])} ({article} {named}), {wanted}"
 
 
 def _illegal(state: GameState, action: object) -> str | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from ..errors import BotError
@@ -165,6 +166,21 @@ def split_specs(text: str) -> list[str]:
     return [spec.strip() for spec in specs if spec.strip()]
 
 
+def _off_the_path(module_name: str, exc: ImportError) -> str:
+    """Advice when the module missing lies in the current folder: the ``ttr-europe`` command,
+    unlike ``python -m``, does not search the folder it runs in, which surprises a bot author
+    who saved ``mybots.py`` there."""
+    top = module_name.partition(".")[0]
+    if not isinstance(exc, ModuleNotFoundError) or exc.name != top:
+        return ""
+    here = Path.cwd()
+    if not ((here / f"{top}.py").is_file() or (here / top / "__init__.py").is_file()):
+        return ""
+    where = f"{top}.py" if (here / f"{top}.py").is_file() else f"{top}/"
+    advice = "which is not on the module path: run with PYTHONPATH=."
+    return f" ({where} is in the current folder, {advice})"
+
+
 def _import(spec: str) -> Any:
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
@@ -172,7 +188,8 @@ def _import(spec: str) -> Any:
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise BotError(spec, None, None, f"cannot import module {module_name!r}: {exc}") from exc
+        why = f"cannot import module {module_name!r}: {exc}{_off_the_path(module_name, exc)}"
+        raise BotError(spec, None, None, why) from exc
     target: Any = module
     for part in attr.split("."):
         if not hasattr(target, part):

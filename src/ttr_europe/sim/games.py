@@ -429,7 +429,7 @@ def _play_reference(spec: GameSpec, on_turn: TurnHook | None) -> GameResult:
             state = after
     except BotError as exc:  # a bot's failure is a result, not a crash of the run
         loser = state.current if exc.seat is None else exc.seat  # the mover, or a watcher
-        forfeit = Forfeit(loser, names[loser], len(taken), exc.reason)
+        forfeit = Forfeit(loser, names[loser], len(taken), exc.explained)  # stderr's end too
     finally:
         close_bots(players)  # a program in another process ends with its game
     if forfeit is None and state.phase is not Phase.GAME_OVER:  # the loop's cap

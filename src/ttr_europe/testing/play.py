@@ -30,10 +30,11 @@ from ..actions import (
     WithdrawTunnel,
 )
 from ..cards import KINDS, LOCOMOTIVE, Cards
-from ..errors import IllegalActionError
+from ..errors import BotError, IllegalActionError
 from ..invariants import check_invariants
 from ..loop import finish
 from ..maps import available_maps, load_map
+from ..players.bots import tell
 from ..rules import apply, is_legal, is_terminal, legal_actions, new_game
 from ..state import GameState, Phase
 from ..views import determinize, observe
@@ -158,8 +159,11 @@ def state_problems(state: GameState) -> list[str]:
 class BotFault:
     """One bad move of a bot: the game (its seed and setup), the move number and what was wrong.
 
-    ``kind`` is "illegal", "slow", "crash", or "peeks": the bot chose differently in a world
-    its seat cannot tell from the real one, so its choice depends on something it cannot see.
+    ``kind`` is "illegal", "slow", "crash", "peeks": the bot chose differently in a world
+    its seat cannot tell from the real one, so its choice depends on something it cannot see,
+    or "unrepeatable": asked the same decision again, with its generator in the same state, it
+    chose differently (randomness not drawn from the generator it is handed, say), so whether it
+    peeks cannot be told.
     """
 
     seed: int
@@ -205,21 +209,38 @@ def _twins(bot: Any, count: int) -> list[Any]:
 
 
 class _Peeking:
-    """The decisions of one game where the bot chose differently in another world."""
+    """The decisions of one game where the bot chose differently in another world, and those
+    where it chose differently when asked again in the same one."""
 
     def __init__(self) -> None:
         self.decisions = 0
         self.first: tuple[int, int, str] | None = None  # move, seat, what differed
         self.count = 0
+        self.first_unrepeated: tuple[int, int, str] | None = None
+        self.unrepeated = 0
 
-    def note(self, move: int, seat: int, differs: str | None) -> None:
-        """One decision asked in other worlds: ``differs`` says how the answers differed."""
+    def note(self, move: int, seat: int, differs: str | None, again: str | None) -> None:
+        """One decision asked in other worlds: ``differs`` says how the answers differed, and
+        ``again`` how the answer differed when asked again in the same world."""
         self.decisions += 1
-        if differs is not None:
+        if again is not None:
+            self.unrepeated += 1
+            self.first_unrepeated = self.first_unrepeated or (move, seat, again)
+        elif differs is not None:
             self.count += 1
             self.first = self.first or (move, seat, differs)
 
     def fault(self, seed: int, setup: tuple[tuple[str, Any], ...]) -> BotFault | None:
+        """A bot whose answers do not repeat is reported as such, not as peeking: answers that
+        differ by chance say nothing of what it reads."""
+        if self.first_unrepeated is not None:
+            move, seat, detail = self.first_unrepeated
+            often = f"{self.unrepeated} of its {self.decisions} decisions"
+            text = (
+                f"its choice is not a function of its view, legal moves and generator ({often}:"
+                f" randomness not drawn from the rng it is handed?); first: {detail}"
+            )
+            return BotFault(seed, setup, move, "unrepeatable", text, seat)
         if self.first is None:
             return None
         move, seat, detail = self.first
@@ -230,15 +251,22 @@ class _Peeking:
 
 def _answers_elsewhere(
     twins: Sequence[Any], state: GameState, before: random.Random, salt: str
-) -> list[Action | Exception]:
+) -> list[Action | Exception | SystemExit]:
     """What each twin answers in a world of its own that the seat cannot tell from ``state``
     (the same view, ``determinize``), with a generator in the state ``before``; an exception
     it raises stands for its answer."""
-    answers: list[Action | Exception] = []
+    answers: list[Action | Exception | SystemExit] = []
     for w, twin in enumerate(twins):
         world = determinize(state, state.current, random.Random(f"{salt} {w}"))
         answers.append(_alone(twin, world, _copy(before))[0])  # its stack: ``world`` alone
     return answers
+
+
+_Failed = (Exception, SystemExit)
+"""What a bot raising stands for its answer: ``exit()`` too, as the game drivers take it."""
+
+_UNANSWERED: Any = object()
+"""What ``_Asked.answer`` holds until the bot answers (None is an answer, a wrong one)."""
 
 
 class _Asked(threading.Thread):
@@ -249,7 +277,7 @@ class _Asked(threading.Thread):
     def __init__(self, bot: Any, state: GameState, rng: random.Random) -> None:
         super().__init__(name="check_bot", daemon=True)
         self._ask: Callable[[], Action] | None = partial(_chooser(bot), state, rng)
-        self.answer: Action | BaseException | None = None
+        self.answer: Action | BaseException = _UNANSWERED
         self.elapsed = 0.0
 
     def run(self) -> None:
@@ -263,27 +291,34 @@ class _Asked(threading.Thread):
         self.elapsed = time.perf_counter() - start
 
 
-def _alone(bot: Any, state: GameState, rng: random.Random) -> tuple[Action | Exception, float]:
-    """``bot``'s choice in ``state`` (an exception it raised stands for it) and the seconds it
-    took, asked in a fresh thread (``_Asked``) so that the caller's frames, which may hold
-    another world, are not on the bot's stack; KeyboardInterrupt and the like go on up."""
+def _alone(
+    bot: Any, state: GameState, rng: random.Random
+) -> tuple[Action | Exception | SystemExit, float]:
+    """``bot``'s choice in ``state`` (an exception it raised stands for it, ``exit()`` too, as
+    a game driver takes it) and the seconds it took, asked in a fresh thread (``_Asked``) so
+    that the caller's frames, which may hold another world, are not on the bot's stack;
+    KeyboardInterrupt and the like go on up."""
     asked = _Asked(bot, state, rng)
     asked.start()
     asked.join()
     answer = asked.answer
-    if isinstance(answer, BaseException) and not isinstance(answer, Exception):
+    if isinstance(answer, BaseException) and not isinstance(answer, _Failed):
         raise answer
-    assert answer is not None
+    assert answer is not _UNANSWERED
     return answer, asked.elapsed
 
 
-def _difference(action: Action, answers: Sequence[Action | Exception]) -> str | None:
-    """How the answers in other worlds differ from ``action``, or None when none does."""
+def _difference(
+    action: Action,
+    answers: Sequence[Action | Exception | SystemExit],
+    where: str = "in another world with the same view",
+) -> str | None:
+    """How the answers given ``where`` differ from ``action``, or None when none does."""
     for other in answers:
-        if isinstance(other, Exception):
-            return f"chose {action} here, raised {type(other).__name__} in another world"
+        if isinstance(other, _Failed):
+            return f"chose {action} here, raised {type(other).__name__} {where}"
         if other != action:
-            return f"chose {action} here, {other} in another world with the same view"
+            return f"chose {action} here, {other} {where}"
     return None
 
 
@@ -307,7 +342,9 @@ def check_bot(
     ``_seeds.seat_rng(seed + i, seat)``, as ``players.play`` and tournaments do.
 
     A bot is asked as the game drivers ask it: ``bot.choose(view, legal, rng)`` with its
-    seat's view (``observe``), the legal actions and its generator. Each decision is also
+    seat's view (``observe``), the legal actions and its generator, and shown every move
+    through ``see`` when it has one (``players.tell``; a ``see`` that raises is a crash).
+    Each decision is also
     asked in ``worlds`` other worlds its seat cannot tell apart (``determinize``: other hands,
     pile and tickets), with a generator in the same state, each of a copy of the bot made
     before the decision (``copy.deepcopy``), so that what the bot remembers of one world cannot
@@ -316,7 +353,10 @@ def check_bot(
     different answer means the choice depends on hidden information (read through the
     caller's frame, say), reported once per game as "peeks" with the seat, the first such move
     and how often. This assumes the choice is a function of (view, legal, rng) and what the
-    bot remembered before it, as the bot protocol asks; ``worlds=0`` skips it.
+    bot remembered before it, as the bot protocol asks; ``worlds=0`` skips it. Where an
+    answer differs, a copy is asked again in the real world with the same generator state: a
+    bot that answers differently there too (one drawing from the ``random`` module rather than
+    its ``rng``) is reported once per game as "unrepeatable", not as peeking.
 
     After an illegal move or a crash the game stops (the bot would be stuck); a slow move is
     reported and the game goes on.
@@ -349,26 +389,28 @@ def _check_game(
     state = new_game(map, variant, players, seed=game_seed)
     rngs = [seat_rng(game_seed, seat) for seat in range(players)]
     others = [_chooser(b) for b in opponents]
+    watchers = [bot if not opponents or s == 0 else opponents[(s - 1) % len(opponents)]
+                for s in range(players)]  # fmt: skip
     peeking = _Peeking()
     for move in range(max_actions):
         if is_terminal(state):
             break
         seat = state.current
         mine = not others or seat == 0
-        elsewhere: list[Action | Exception] = []
+        elsewhere: list[Action | Exception | SystemExit] = []
         if mine and worlds:
-            twins, before = _twins(bot, worlds), _copy(rngs[seat])
+            twins, before = _twins(bot, worlds + 1), _copy(rngs[seat])  # the last: again
             salt = f"ttr_europe check_bot {game_seed} {move}"
             ask_after = _ORDER.random() < 0.5
-            elsewhere = [] if ask_after else _answers_elsewhere(twins, state, before, salt)
+            elsewhere = [] if ask_after else _answers_elsewhere(twins[:-1], state, before, salt)
         if mine:  # asked alone like its other worlds: the bot cannot tell which is real
             action, elapsed = _alone(bot, state, rngs[seat])
         else:
             try:
                 action, elapsed = others[(seat - 1) % len(others)](state, rngs[seat]), 0.0
-            except Exception as exc:
+            except _Failed as exc:  # an opponent that fails ends the game too
                 action, elapsed = exc, 0.0
-        if isinstance(action, Exception):  # a crashing bot is what this reports
+        if isinstance(action, _Failed):  # a crashing bot is what this reports
             if mine:
                 faults.append(BotFault(game_seed, setup, move, "crash", repr(action), seat))
             break
@@ -376,14 +418,25 @@ def _check_game(
             faults.append(BotFault(game_seed, setup, move, "slow", f"{elapsed:.2f} s", seat))
         if mine and worlds:
             if ask_after:
-                elsewhere = _answers_elsewhere(twins, state, before, salt)
-            peeking.note(move, seat, _difference(action, elsewhere))
+                elsewhere = _answers_elsewhere(twins[:-1], state, before, salt)
+            differs, again = _difference(action, elsewhere), None
+            if differs is not None:  # the same world again: does the bot repeat itself?
+                repeat = _alone(twins[-1], state, _copy(before))[0]
+                again = _difference(action, [repeat], "asked again in the same world")
+            peeking.note(move, seat, differs, again)
         try:
-            state = apply(state, action)
+            after = apply(state, action)
         except Exception as exc:  # illegal, or not an action at all (wrong type)
             if mine:
                 why = str(exc) if isinstance(exc, IllegalActionError) else repr(exc)
                 faults.append(BotFault(game_seed, setup, move, "illegal", why, seat))
             break
+        try:  # every move shown to the bots that watch (``see``), as the game drivers do
+            tell(watchers, state, action)
+        except BotError as exc:
+            if exc.seat is not None and (not others or exc.seat == 0):
+                faults.append(BotFault(game_seed, setup, move, "crash", exc.reason, exc.seat))
+            break
+        state = after
     peeked = peeking.fault(game_seed, setup)
     return faults if peeked is None else [*faults, peeked]
