@@ -80,8 +80,8 @@ def test_open_map_takes_a_shipped_name_or_a_json_file(tmp_path: Path) -> None:
     copy = tmp_path / "mine.json"
     copy.write_bytes((data_files() / "maps" / "usa.json").read_bytes())
     assert open_map(str(copy)).id == "usa"
-    with pytest.raises(DataError, match="no such map"):
-        open_map("atlantis")
+    with pytest.raises(UsageError, match=r"^no such map 'atlantis'; known: europe, usa$"):
+        open_map("atlantis")  # no file was read: none is named
     with pytest.raises(DataError, match="cannot read"):
         open_map(str(tmp_path / "none.json"))
 

@@ -62,7 +62,7 @@ def test_errors_read_as_before_in_english(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     assert _error(capsys, "info", "atlantis") == (
-        "ttr-europe: error: maps/atlantis.json: $: no such map 'atlantis'; known: europe, usa"
+        "ttr-europe: error: no such map 'atlantis'; known: europe, usa"
     )
     assert _error(capsys, "play", "--players", "9") == (
         "ttr-europe play: error: argument --players: must be 2 to 5, not 9"
@@ -82,7 +82,7 @@ def test_errors_read_as_before_in_english(
         (
             "ru",
             [
-                "ttr-europe: ошибка: maps/atlantis.json: $: нет карты 'atlantis'; известны: "
+                "ttr-europe: ошибка: нет карты 'atlantis'; известны: "
                 "europe, usa",
                 "ttr-europe play: ошибка: аргумент --players: должно быть от 2 до 5, а не 9",
                 "ttr-europe: ошибка: [Errno 2] Нет такого файла или каталога: {missing}",
@@ -97,7 +97,7 @@ def test_errors_read_as_before_in_english(
         (
             "pt",
             [
-                "ttr-europe: erro: maps/atlantis.json: $: não existe o mapa 'atlantis'; "
+                "ttr-europe: erro: não existe o mapa 'atlantis'; "
                 "conhecidos: europe, usa",
                 "ttr-europe play: erro: argumento --players: deve ser de 2 a 5, não 9",
                 "ttr-europe: erro: [Errno 2] Arquivo ou diretório inexistente: {missing}",
@@ -112,7 +112,7 @@ def test_errors_read_as_before_in_english(
         (
             "ro",
             [
-                "ttr-europe: eroare: maps/atlantis.json: $: nu există harta 'atlantis'; "
+                "ttr-europe: eroare: nu există harta 'atlantis'; "
                 "cunoscute: europe, usa",
                 "ttr-europe play: eroare: argumentul --players: trebuie să fie între 2 și 5, nu 9",
                 "ttr-europe: eroare: [Errno 2] Nu există fișierul sau directorul: {missing}",
@@ -180,7 +180,7 @@ def test_the_language_comes_from_lang_else_the_locale(
     monkeypatch.setenv("LANG", "ro_RO.UTF-8")
     assert chosen_language(["info"]) == "ro"
     assert chosen_language(["info", "--lang", "en"]) == "en"
-    assert _error(capsys, "info", "atlantis").startswith("ttr-europe: eroare: maps/atlantis.json")
+    assert _error(capsys, "info", "atlantis").startswith("ttr-europe: eroare: nu există harta")
     # a language not shipped is refused in the locale's words
     assert _error(capsys, "info", "europe", "--lang", "de") == (
         "ttr-europe info: eroare: argumentul --lang: alegere nevalidă: 'de' "
@@ -204,6 +204,6 @@ def test_the_tools_errors_follow_the_locale(
     )
     monkeypatch.setenv("LANG", "pt_BR.UTF-8")
     assert _error(capsys, "playtest", "atlantis", "--games", "1") == (
-        "ttr-europe: erro: maps/atlantis.json: $: não existe o mapa 'atlantis'; "
+        "ttr-europe: erro: não existe o mapa 'atlantis'; "
         "conhecidos: europe, usa"
     )

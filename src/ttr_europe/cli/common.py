@@ -16,7 +16,7 @@ from ..errors import DataError
 from ..errors import UsageError as UsageError  # noqa: PLC0414 (re-exported from its old home)
 from ..i18n import LANGUAGES, N_, NP_, Phrase, Phrasebook, Translator, from_environment, language
 from ..jsonio import MAX_TEXT
-from ..maps import check_path, load_map, load_map_file, read_file
+from ..maps import available_maps, check_path, load_map, load_map_file, read_file
 
 
 @attrs.frozen
@@ -90,9 +90,14 @@ def add_map_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def open_map(name: str) -> Map:
-    """A shipped map by name, or a map file by path (anything ending in ``.json``)."""
+    """A shipped map by name, or a map file by path (anything ending in ``.json``).
+
+    A name that is neither is a ``UsageError`` naming the maps there are: no file was read,
+    so the line names none (the library's ``DataError`` names where the map would be)."""
     if name.endswith(".json"):
         return load_map_file(name)
+    if name not in available_maps():
+        raise UsageError(f"no such map {name!r}; known: {', '.join(available_maps())}")
     return load_map(name)
 
 
