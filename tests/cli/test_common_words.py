@@ -82,8 +82,7 @@ def test_errors_read_as_before_in_english(
         (
             "ru",
             [
-                "ttr-europe: ошибка: нет карты 'atlantis'; известны: "
-                "europe, usa",
+                "ttr-europe: ошибка: нет карты 'atlantis'; известны: europe, usa",
                 "ttr-europe play: ошибка: аргумент --players: должно быть от 2 до 5, а не 9",
                 "ttr-europe: ошибка: [Errno 2] Нет такого файла или каталога: {missing}",
                 "ttr-europe info: ошибка: не хватает обязательных аргументов: map",
@@ -97,8 +96,7 @@ def test_errors_read_as_before_in_english(
         (
             "pt",
             [
-                "ttr-europe: erro: não existe o mapa 'atlantis'; "
-                "conhecidos: europe, usa",
+                "ttr-europe: erro: não existe o mapa 'atlantis'; conhecidos: europe, usa",
                 "ttr-europe play: erro: argumento --players: deve ser de 2 a 5, não 9",
                 "ttr-europe: erro: [Errno 2] Arquivo ou diretório inexistente: {missing}",
                 "ttr-europe info: erro: faltam os argumentos obrigatórios: map",
@@ -112,8 +110,7 @@ def test_errors_read_as_before_in_english(
         (
             "ro",
             [
-                "ttr-europe: eroare: nu există harta 'atlantis'; "
-                "cunoscute: europe, usa",
+                "ttr-europe: eroare: nu există harta 'atlantis'; cunoscute: europe, usa",
                 "ttr-europe play: eroare: argumentul --players: trebuie să fie între 2 și 5, nu 9",
                 "ttr-europe: eroare: [Errno 2] Nu există fișierul sau directorul: {missing}",
                 "ttr-europe info: eroare: lipsesc argumentele obligatorii: map",
@@ -204,6 +201,5 @@ def test_the_tools_errors_follow_the_locale(
     )
     monkeypatch.setenv("LANG", "pt_BR.UTF-8")
     assert _error(capsys, "playtest", "atlantis", "--games", "1") == (
-        "ttr-europe: erro: não existe o mapa 'atlantis'; "
-        "conhecidos: europe, usa"
+        "ttr-europe: erro: não existe o mapa 'atlantis'; conhecidos: europe, usa"
     )
