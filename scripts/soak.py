@@ -221,6 +221,9 @@ def _count(stats: Counter[str], before: GameState, action: Action, after: GameSt
 # --------------------------------------------------------------------------- main
 
 
+PROGRESS_SECONDS = 10.0  # a line on standard error this often, so a long run shows it lives
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games to play (at most)")
@@ -235,6 +238,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     stats: Counter[str] = Counter()
     played = actions = 0
     failed: list[tuple[Game, list[str]]] = []
+    shown = start
     for seed in range(args.seed, args.seed + args.games):
         if args.seconds and time.perf_counter() - start > args.seconds:
             break
@@ -251,6 +255,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             failed.append((game, failures))
             if not args.quiet:
                 print(f"FAIL seed={seed} {game}: {failures[0]}", file=sys.stderr)
+        now = time.perf_counter()
+        if not args.quiet and now - shown >= PROGRESS_SECONDS:
+            shown = now
+            print(f"soak: {played}/{args.games} games, {actions} actions, "
+                  f"{len(failed)} failed, {now - start:.0f} s", file=sys.stderr)  # fmt: skip
     elapsed = time.perf_counter() - start
     print(f"games: {played}  actions: {actions}  failures: {len(failed)}  time: {elapsed:.1f}s")
     for key, value in sorted(stats.items()):

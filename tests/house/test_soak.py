@@ -47,3 +47,18 @@ def test_game_setup_follows_from_the_seed() -> None:
     assert soak.Game.from_seed(123) == soak.Game.from_seed(123)
     seen = {(g.map, g.variant, g.players) for g in map(soak.Game.from_seed, range(20))}
     assert len(seen) == 20
+
+
+def test_a_long_soak_shows_its_progress(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run that lasts says how far it is on standard error (every ``PROGRESS_SECONDS``),
+    the summary staying alone on standard output; ``--quiet`` says nothing until the end."""
+    monkeypatch.setattr(soak, "PROGRESS_SECONDS", 0.0)
+    assert soak.main(["--games", "2", "--seed", "3"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.splitlines()[0].startswith("soak: 1/2 games, ")
+    assert captured.err.splitlines()[1].startswith("soak: 2/2 games, ")
+    assert captured.out.startswith("games: 2 ")
+    assert soak.main(["--games", "1", "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
