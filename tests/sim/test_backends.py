@@ -113,6 +113,22 @@ def test_a_pool_starts_no_more_processes_than_tasks() -> None:
     assert [r.seed for o in outcomes if isinstance(o, Done) for r in o.results] == [1]
 
 
+def test_a_run_left_early_ends_its_pools_manager_before_returning() -> None:
+    """``simulate ... | head -3`` leaves the run after its first rows: the pool is shut down
+    without waiting and its workers killed, and its manager thread must have ended by then.
+    Left running, it closed its wake-up pipe while the interpreter's exit hook wrote to it:
+    "Exception ignored ... OSError: [Errno 9] Bad file descriptor", a run in 30."""
+    games = [(GameSpec("usa", "base", seed, ("random", "random")),) for seed in range(8)]
+    with ProcessBackend(workers=2) as backend:
+        run = backend.run(games)
+        assert isinstance(next(run), Done)
+        assert backend._pool is not None
+        manager = backend._pool._executor_manager_thread  # type: ignore[attr-defined]
+        assert manager is not None and manager.is_alive()
+        run.close()  # the reader has gone: the run is left after its first rows
+    assert not manager.is_alive()
+
+
 @pytest.mark.parametrize("backend", [SerialBackend(), ProcessBackend(workers=1)])
 def test_an_engine_error_fails_its_batch_and_the_others_go_on(backend: Backend) -> None:
     good = GameSpec("usa", "base", 1, ("random", "random"))

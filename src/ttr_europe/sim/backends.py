@@ -500,11 +500,14 @@ class ProcessBackend(Backend):
         ends, and its bots with it (each dies with its worker)."""
         if self._pool is not None:
             workers = list(getattr(self._pool, "_processes", None) or {})
+            manager = getattr(self._pool, "_executor_manager_thread", None)
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
             for pid in workers:
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
+            if manager is not None:  # it closes its pipe as it ends: ended before the exit
+                manager.join(timeout=5)  # hook writes to that pipe (else, at times, EBADF)
 
 
 def _kill_here(turn: dict[str, Any]) -> None:
