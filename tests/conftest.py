@@ -5,6 +5,7 @@ built for the run when it is missing (or one line saying why it cannot be), and 
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -71,3 +72,39 @@ def pytest_report_header(config: pytest.Config) -> str | None:
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if _CORE and _CORE[0][1]:
         terminalreporter.write_line(f"compiled core: {_CORE[0][0]}")
+
+
+# The extra that installs each module a test imports or skips (``pytest.importorskip``), so
+# that a skip says what to install: "could not import 'numpy'" alone names no extra.
+# tests/house/test_skips.py checks that every module skipped on is here and every extra real.
+EXTRA_OF = {
+    "numpy": "rl", "gymnasium": "rl", "pettingzoo": "rl",
+    "torch": "train", "matplotlib": "train",
+    "open_spiel": "openspiel", "pyspiel": "openspiel",
+    "ray": "ray",
+    "starlette": "web", "uvicorn": "web", "websockets": "web",
+    "playwright": "webtest", "cairosvg": "webtest", "PIL": "webtest",  # pillow: cairosvg's
+    "mkdocs": "docs", "material": "docs", "mkdocstrings": "docs",
+    "twine": "release", "auditwheel": "release",
+    "build": "test", "jsonschema": "test", "referencing": "test",
+}  # fmt: skip
+_COULD_NOT_IMPORT = re.compile(r"^(?:Skipped: )?could not import '([\w.]+)'")
+
+
+def _name_the_extra(report: pytest.CollectReport | pytest.TestReport) -> None:
+    """Add to a skip for a missing module the extra that installs it."""
+    if not report.skipped or not isinstance(report.longrepr, tuple):
+        return
+    path, line, reason = report.longrepr
+    found = _COULD_NOT_IMPORT.match(reason)
+    extra = found and EXTRA_OF.get(found[1].partition(".")[0])
+    if extra and "pip install" not in reason:
+        report.longrepr = (path, line, f"{reason} (pip install -e '.[{extra}]')")
+
+
+def pytest_collectreport(report: pytest.CollectReport) -> None:
+    _name_the_extra(report)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    _name_the_extra(report)
