@@ -111,21 +111,19 @@ def test_the_pictures_play_draws_speak_its_language(
     assert "Рука" in Path(drawn).read_text("utf-8")
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
-def test_play_at_a_narrow_terminal_breaks_its_lines_between_words(tmp_path: Path) -> None:
-    """On a terminal (here a 40-column pseudo-terminal) every line fits and no word is cut;
-    piped, the same lines come whole (the other tests read them so)."""
-    import pty  # POSIX only
+def _at_a_terminal(args: list[str], typed: bytes, columns: int, rows: int, cwd: Path) -> str:
+    """What ``ttr-europe ARGS`` writes to a pseudo-terminal of that size, ``typed`` at its
+    keyboard (POSIX only)."""
+    import pty
 
     leader, follower = pty.openpty()
-    env = dict(os.environ, COLUMNS="40", LINES="24")
-    command = [sys.executable, "-m", "ttr_europe", "play", "--human", "1", "--players", "2",
-               "--seed", "5", "--lang", "ru", "--record", "game.json"]  # fmt: skip
+    env = dict(os.environ, COLUMNS=str(columns), LINES=str(rows))
+    command = [sys.executable, "-m", "ttr_europe", *args]
     with subprocess.Popen(
-        command, stdin=follower, stdout=follower, stderr=follower, env=env, cwd=tmp_path
+        command, stdin=follower, stdout=follower, stderr=follower, env=env, cwd=cwd
     ) as p:
         os.close(follower)
-        os.write(leader, b"quit\n")
+        os.write(leader, typed)
         out = b""
         while True:
             try:
@@ -137,8 +135,18 @@ def test_play_at_a_narrow_terminal_breaks_its_lines_between_words(tmp_path: Path
             out += chunk
         assert p.wait(timeout=60) == 0
     os.close(leader)
+    return out.decode("utf-8")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
+def test_play_at_a_narrow_terminal_breaks_its_lines_between_words(tmp_path: Path) -> None:
+    """On a terminal (here a 40-column pseudo-terminal) every line fits and no word is cut;
+    piped, the same lines come whole (the other tests read them so)."""
+    args = ["play", "--human", "1", "--players", "2", "--seed", "5", "--lang", "ru",
+            "--record", "game.json"]  # fmt: skip
+    out = _at_a_terminal(args, b"quit\n", 40, 24, tmp_path)
     # the typed line was echoed before the prompts were written, so prompts lead no echo
-    lines = [line.removeprefix("> ") for line in out.decode("utf-8").replace("\r", "").split("\n")]
+    lines = [line.removeprefix("> ") for line in out.replace("\r", "").split("\n")]
     assert any(line.startswith("Игра сохранена в") for line in lines), lines
     assert max(map(len, lines)) <= 40, [line for line in lines if len(line) > 40]
 
@@ -150,29 +158,8 @@ def test_hot_seat_on_a_terminal_clears_the_screen_and_scrollback_between_persons
     """Two persons at one keyboard of a real (pseudo-)terminal: after Player 1's ticket choice
     the screen and its scrollback are cleared (ED 2 and ED 3) before Player 2 is asked to take
     the keyboard, so nothing of Player 1's hand is left to scroll back to."""
-    import pty  # POSIX only
-
-    leader, follower = pty.openpty()
-    env = dict(os.environ, COLUMNS="100", LINES="40")
-    command = [sys.executable, "-m", "ttr_europe", "play", "--human", "1,2", "--players", "2",
-               "--seed", "5", "--record", "game.json"]  # fmt: skip
-    with subprocess.Popen(
-        command, stdin=follower, stdout=follower, stderr=follower, env=env, cwd=tmp_path
-    ) as p:
-        os.close(follower)
-        os.write(leader, b"\n1\nquit\n")  # Enter at the hand-over, keep choice 1, quit
-        out = b""
-        while True:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:  # the program has closed its side
-                break
-            if not chunk:
-                break
-            out += chunk
-        assert p.wait(timeout=60) == 0
-    os.close(leader)
-    text = out.decode("utf-8")
+    args = ["play", "--human", "1,2", "--players", "2", "--seed", "5", "--record", "game.json"]
+    text = _at_a_terminal(args, b"\n1\nquit\n", 100, 40, tmp_path)  # Enter, keep 1, quit
     clear = "\x1b[H\x1b[2J\x1b[3J"
     handing = text.index("It is Player 2's turn.")
     assert text.index("Hand (") < handing  # Player 1 saw a hand
