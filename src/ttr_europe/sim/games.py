@@ -25,7 +25,7 @@ from .. import fast
 from .._seeds import PUBLIC, Deal, seat_rng, seat_seed, twister_key
 from ..actions import Action
 from ..board import Map
-from ..errors import BotError, OutOfTime
+from ..errors import BadArgumentError, BotError, OutOfTime
 from ..errors import SimulationError as SimulationError  # noqa: PLC0414 (re-exported from its old home)
 from ..loop import MAX_ACTIONS, play_out  # a bot that never ends its game forfeits at the cap
 from ..maps import load_map
@@ -340,7 +340,12 @@ def play_core_game(spec: GameSpec) -> GameResult:
     game = _CORE_GAMES.get(key)
     if game is None:
         board = load_map(spec.map) if isinstance(spec.map, str) else spec.map
-        game = fast.new_game(board, spec.variant, seats, spec.dealt, 0, **dict(spec.options))
+        try:
+            game = fast.new_game(board, spec.variant, seats, spec.dealt, 0, **dict(spec.options))
+        except BadArgumentError as exc:  # a board beyond the core's limits (docs/fast.md)
+            if spec.engine == "auto":
+                return _play_reference(spec, None)
+            raise SimulationError(f"the fast engine cannot play this board: {exc}") from None
         if len(_CORE_GAMES) < 64:
             _CORE_GAMES[key] = game
     else:
