@@ -262,3 +262,28 @@ def test_a_small_board_dealt_from_huge_seeds_plays_the_references_games() -> Non
         final, steps = fast.reference_playout(state, 9)
         game = fast.FastGame.from_state(state)
         assert game.playout(9) == steps and game.to_state() == final
+
+
+# --------------------------------------------------------------------------- copies
+
+
+def test_copied_games_are_games_of_their_own_and_pickles_are_refused() -> None:
+    """``copy.deepcopy`` and ``pickle`` copied the handle: two games on one block of memory,
+    used after the first was freed (a heap use-after-free, a crash)."""
+    done = _child("""
+        import copy, gc, pickle
+        from ttr_europe import fast
+        game = fast.new_game("europe", players=2, seed=1)
+        start = game.to_state()
+        deep, shallow = copy.deepcopy(game), copy.copy(game)
+        del game
+        gc.collect()
+        deep.playout(1)
+        print(deep.is_terminal(), shallow.to_state() == start)
+        try:
+            pickle.dumps(shallow)
+        except TypeError as exc:
+            print("refused", "FastGame.copy()" in str(exc))
+    """)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["True", "True", "refused", "True"]

@@ -361,6 +361,12 @@ class FastGame:
                 f"variant {self.rules.variant.id!r} has too few {what} for {n} players"
             )
 
+    def __copy__(self) -> FastGame:
+        return self.copy()  # never two games on one compiled handle
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FastGame:
+        return self.copy()
+
     def copy(self) -> FastGame:
         other = FastGame(self.rules)
         other._core.copy_from(self._core)

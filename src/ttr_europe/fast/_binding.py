@@ -13,7 +13,7 @@ import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 from ..errors import BadArgumentError
 from ._library import (
@@ -225,6 +225,14 @@ class CoreRules:
         return bool(self._ptr)
 
 
+def _no_copy() -> TypeError:
+    """A copied handle would free its game twice, or step the first copy's games."""
+    return TypeError(
+        "a compiled game is a handle to memory of this process: it is neither pickled nor "
+        "copied by copy (FastGame.copy() copies it; to_state() gives a GameState to save)"
+    )
+
+
 class CoreGame:
     """One game in the core (a ``Game *`` of core.h), freed with the object.
 
@@ -246,6 +254,9 @@ class CoreGame:
         if ptr and lib is not None:
             lib.fg_free(ptr)
             self._ptr = None
+
+    def __reduce__(self) -> NoReturn:
+        raise _no_copy()
 
     def copy_from(self, other: CoreGame) -> None:
         if other is self:
@@ -420,6 +431,9 @@ class CoreGames:
 
     def __len__(self) -> int:
         return len(self._games)
+
+    def __reduce__(self) -> NoReturn:
+        raise _no_copy()
 
     def step(self, codes: Addressed, layout: Int32Table, codec: Int32Table, obs: Addressed,
              masks: Addressed, returns: Addressed, done: Addressed,
