@@ -129,6 +129,30 @@ def test_an_int_that_is_no_move_key_is_refused_as_malformed(key: Any) -> None:
     assert game.to_state() == before
 
 
+def test_a_refused_position_leaves_the_game_as_it_was() -> None:
+    """``load`` read a position into the game until a value was refused: a caller that caught
+    the ``BadArgumentError`` and went on played a half-loaded game (its pile written past its
+    end under AddressSanitizer)."""
+    done = _child("""
+        import attrs
+        from ttr_europe import fast
+        from ttr_europe.errors import BadArgumentError
+        from ttr_europe.rules import new_game
+        state = new_game("europe", players=2, seed=1)
+        game = fast.FastGame.from_state(state)
+        other = new_game("europe", players=2, seed=5)
+        far = attrs.evolve(other.players[1], score=2**21)  # read last: all else is loaded
+        try:
+            game.load(attrs.evolve(other, players=(other.players[0], far)))
+        except BadArgumentError:
+            print("refused", game.to_state() == state)
+        final, steps = fast.reference_playout(state, 4)
+        print(game.playout(4) == steps and game.to_state() == final)
+    """)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["refused", "True", "True"]
+
+
 # --------------------------------------------------------------------------- threads
 
 
