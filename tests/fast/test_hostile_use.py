@@ -29,6 +29,7 @@ from ttr_europe.maps import build_map
 from ttr_europe.players import play
 from ttr_europe.players.mcts import CoreMctsBot, MctsBot
 from ttr_europe.rules import new_game
+from ttr_europe.scoring import score
 from ttr_europe.sim.games import GameSpec, play_game
 
 pytestmark = pytest.mark.skipif(
@@ -151,6 +152,16 @@ def test_a_refused_position_leaves_the_game_as_it_was() -> None:
     """)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["refused", "True", "True"]
+
+
+def test_a_game_made_from_rules_alone_is_the_deal_of_seed_0() -> None:
+    """``FastGame(rules)`` was a block of zeros: seat 0 owned every route, the one legal move
+    kept no ticket, and its scores raised ``ScoreMismatchError``."""
+    state = new_game("europe", "base", 3, 0, second_card_optional=True)
+    game = fast.FastGame(state.rules)
+    assert game.to_state() == state
+    assert game.legal_actions() == fast.FastGame.from_state(state).legal_actions()
+    assert list(game.scores()) == [fast.SeatScore.of(p) for p in score(state).players]
 
 
 # --------------------------------------------------------------------------- threads

@@ -315,16 +315,29 @@ class FastGame:
     __slots__ = ("_board", "_core", "rules")
 
     def __init__(self, rules: Rules) -> None:
+        """The game ``rules`` deal from seed 0 (``deal`` or ``load`` another): a game never
+        dealt would be no position of the reference's (every route seat 0's, no offer)."""
+        self._bare(rules)
+        self.deal(0)
+
+    def _bare(self, rules: Rules) -> None:
         self.rules = rules
         self._board: Map = rules.map
         self._core = CoreGame(_core_rules(rules))
+
+    @classmethod
+    def _undealt(cls, rules: Rules) -> FastGame:
+        """A game to be dealt, loaded or copied into at once (the deal would be wasted)."""
+        game = cls.__new__(cls)
+        game._bare(rules)
+        return game
 
     @classmethod
     def from_state(cls, state: GameState) -> FastGame:
         """The compiled game equal to ``state`` (``BadArgumentError`` beyond the core's limits)."""
         if type(state) is not GameState:
             raise not_a_state(state, "FastGame.from_state")
-        game = cls(state.rules)
+        game = cls._undealt(state.rules)
         game.load(state)
         return game
 
@@ -368,7 +381,7 @@ class FastGame:
         return self.copy()
 
     def copy(self) -> FastGame:
-        other = FastGame(self.rules)
+        other = FastGame._undealt(self.rules)
         other._core.copy_from(self._core)
         return other
 
@@ -680,7 +693,7 @@ def new_game(
     from ..rules import setup_rules  # the reference's own checks
 
     rules = setup_rules(map, variant, players, seed, first_player, options)
-    game = FastGame(rules)
+    game = FastGame._undealt(rules)
     game.deal(seed, first_player)
     return game
 
