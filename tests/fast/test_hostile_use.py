@@ -30,6 +30,7 @@ from ttr_europe.players import play
 from ttr_europe.players.mcts import CoreMctsBot, MctsBot
 from ttr_europe.rules import new_game
 from ttr_europe.scoring import score
+from ttr_europe.sim import simulate
 from ttr_europe.sim.games import GameSpec, play_game
 
 pytestmark = pytest.mark.skipif(
@@ -287,6 +288,10 @@ def test_simulations_play_a_board_beyond_the_core_in_python_or_refuse_it() -> No
     assert play_game(spec) == play_game(attrs.evolve(spec, engine="python"))
     with pytest.raises(SimulationError, match="cannot play this board"):
         play_game(attrs.evolve(spec, engine="fast"))
+    run = simulate(["greedy", "random"], games=2, map=board, backend="serial")
+    assert run.engine == "python"  # what played, not what was asked for
+    with pytest.raises(SimulationError, match="cannot play this board"):
+        simulate(["greedy", "random"], games=2, map=board, backend="serial", engine="fast")
 
 
 def test_a_small_board_dealt_from_huge_seeds_plays_the_references_games() -> None:
