@@ -25,6 +25,7 @@ from ttr_europe.cards import KINDS
 from ttr_europe.errors import MalformedActionError
 from ttr_europe.fast import _binding, _library
 from ttr_europe.players import mcts, styles
+from ttr_europe.playtest import games as playtest_games
 from ttr_europe.playtest.games import CORE_POLICIES
 from ttr_europe.state import Phase
 from ttr_europe.testing.play import configs
@@ -139,6 +140,7 @@ def test_the_limits_are_the_references() -> None:
     assert define("KINDS") == KINDS == _binding.KINDS
     assert define("MAXOFFER") + 2 == _binding.REC_WORDS
     assert stated(r"^#define REC_WORDS \(2 \+ MAXOFFER\)", "REC_WORDS")[0] == "policies.h"
+    assert define("LOG_FIELDS") == _binding.LOG_FIELDS == playtest_games._LOG
     assert define("MAXR") == 64 * fast._WORDS  # a closed mask's words in the flat layout
     assert stated(r"^#define MAXW \(MAXR / 64\)", "MAXW")[0] == "core.h"
     assert stated(r"^#define BIG \(1 << 20\)", "BIG")[0] == "core.h" and fast._CLAMP == 1 << 20

@@ -43,7 +43,7 @@ from ..errors import (
 from ..scoring import Outcome, PlayerScore, longest_path
 from ..state import GameState, PendingTunnel, Phase, PlayerState, Rules
 from ._binding import _LOADED as _LOADED
-from ._binding import CoreGame, CoreRules, Move, available, loaded_library, status
+from ._binding import LOG_FIELDS, CoreGame, CoreRules, Move, available, loaded_library, status
 from ._library import BUILD_COMMAND as BUILD_COMMAND
 from ._library import LIBRARY_ENV as LIBRARY_ENV
 from ._library import library_path
@@ -59,6 +59,7 @@ __all__ = [
     "playout",
     "reference_playout",
     "status",
+    "takes",
 ]
 
 GREEDY_MAX_STEPS = 2_000  # Playout.finish's limit (players.mcts): a playout this long stops there
@@ -111,6 +112,27 @@ def _rules_array(rules: Rules) -> list[int]:
 
 
 _TIEBREAKS = {"completed_tickets": 1, "fewest_stations": 2, "bonus_card": 3, "longest_path": 4}
+_BEYOND: set[Rules] = set()  # rules the core refused, asked once (takes() is asked per playout)
+
+
+def takes(rules: Rules, *, search: bool = False) -> bool:
+    """Whether the core is built and plays games under ``rules``: a map and variant within its
+    limits (docs/fast.md). With ``search``, also whether its search's walk does
+    (``FastGame.search_step``): a move key names at most seven tickets kept, so no deal or
+    draw may offer more. Where it does not, the callers that fall back play in Python."""
+    if not available() or rules in _BEYOND:
+        return False
+    try:
+        _core_rules(rules)
+    except BadArgumentError:
+        _BEYOND.add(rules)
+        return False
+    return not search or _keys_name_keeps(rules)
+
+
+def _keys_name_keeps(rules: Rules) -> bool:
+    v = rules.variant
+    return max(v.deal_long + v.deal_regular, v.draw_tickets) <= _KEY_KEPT
 
 
 def _core_rules(rules: Rules) -> CoreRules:
@@ -293,16 +315,29 @@ class FastGame:
     __slots__ = ("_board", "_core", "rules")
 
     def __init__(self, rules: Rules) -> None:
+        """The game ``rules`` deal from seed 0 (``deal`` or ``load`` another): a game never
+        dealt would be no position of the reference's (every route seat 0's, no offer)."""
+        self._bare(rules)
+        self.deal(0)
+
+    def _bare(self, rules: Rules) -> None:
         self.rules = rules
         self._board: Map = rules.map
         self._core = CoreGame(_core_rules(rules))
+
+    @classmethod
+    def _undealt(cls, rules: Rules) -> FastGame:
+        """A game to be dealt, loaded or copied into at once (the deal would be wasted)."""
+        game = cls.__new__(cls)
+        game._bare(rules)
+        return game
 
     @classmethod
     def from_state(cls, state: GameState) -> FastGame:
         """The compiled game equal to ``state`` (``BadArgumentError`` beyond the core's limits)."""
         if type(state) is not GameState:
             raise not_a_state(state, "FastGame.from_state")
-        game = cls(state.rules)
+        game = cls._undealt(state.rules)
         game.load(state)
         return game
 
@@ -339,8 +374,14 @@ class FastGame:
                 f"variant {self.rules.variant.id!r} has too few {what} for {n} players"
             )
 
+    def __copy__(self) -> FastGame:
+        return self.copy()  # never two games on one compiled handle
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FastGame:
+        return self.copy()
+
     def copy(self) -> FastGame:
-        other = FastGame(self.rules)
+        other = FastGame._undealt(self.rules)
         other._core.copy_from(self._core)
         return other
 
@@ -517,6 +558,7 @@ class FastGame:
             raise BadArgumentError(f"play_bots takes one of {sorted(CORE_BOTS)} per seat")
         if type(max_actions) is not int or max_actions < 0:
             raise BadArgumentError("play_bots takes a non-negative max_actions")
+        _check_keys(keys, "play_bots")
         codes = [CORE_BOTS[b] for b in bots]
         if not record:
             return self._core.play_bots(codes, keys, max_actions, 0)[0], None
@@ -553,6 +595,17 @@ class FastGame:
             or type(max_actions) is not int
         ):
             raise BadArgumentError("policy_playout takes a policy, a stream and a key per seat")
+        if words != LOG_FIELDS:  # the core writes that many: fewer would run past the log
+            raise BadArgumentError(
+                f"policy_playout logs {LOG_FIELDS} ints an action, not {words!r}"
+            )
+        if max_actions < 0:
+            raise BadArgumentError("policy_playout takes a non-negative max_actions")
+        if any(type(p) is not int or not 0 <= p < 1 << 31 for p in policies) or any(
+            type(s) is not int or not 0 <= s <= _MASK for s in streams
+        ):
+            raise BadArgumentError("policy_playout takes policy codes and 64-bit streams")
+        _check_keys(keys, "policy_playout")
         return self._core.policy_playout(policies, streams, keys, max_actions, words)
 
     def search_step(self, seat: int, *, fresh: bool = True) -> list[int]:
@@ -565,15 +618,23 @@ class FastGame:
 
         The policy remembers its paths from one call to the next, as one ``Playout`` does
         through one walk of the search: ``fresh=False`` goes on with what the last call (in
-        this process, in any game) left, so a walk's steps after its first play as that
+        this thread, in any game) left, so a walk's steps after its first play as that
         ``Playout`` would; ``fresh`` (the default) forgets it first."""
         check_seat(seat, "search_step", "seat")
         if not 0 <= seat < self.rules.players:
             raise BadArgumentError(f"search_step: no seat {seat} in this game", argument="seat")
+        if not _keys_name_keeps(self.rules):
+            raise BadArgumentError(
+                f"search_step: variant {self.rules.variant.id!r} offers more than {_KEY_KEPT} "
+                "tickets at once, more than a move key names (docs/fast.md)"
+            )
         return self._core.search_step(seat, bool(fresh), GREEDY_MAX_STEPS)
 
     def apply_key(self, key: int) -> None:
-        """Apply the move of a key from ``search_step`` in place (legal where it was listed)."""
+        """Apply the move of a key from ``search_step`` in place (legal where it was listed);
+        an int that is no key of this map is refused (``MalformedActionError``), unchanged."""
+        if type(key) is not int or not -(1 << 63) <= key < 1 << 63:
+            raise MalformedActionError("input", f"not a move key: {key!r}")
         phase = self.phase
         code = self._core.apply_key(key)
         if code:
@@ -581,18 +642,33 @@ class FastGame:
 
     def key_action(self, key: int) -> Action:
         """The action a key from ``search_step`` stands for (in any position: a keep's key
-        names the tickets kept, as ``KeepTickets`` does)."""
-        if key & 15 == _KEEP:  # the tickets kept, not their places in one world's offer
-            kept = (key >> (7 + 8 * j) & 255 for j in range(key >> 4 & _KEY_KEPT))
-            return KeepTickets([self._board.tickets[t].id for t in kept])
-        pay = tuple(key >> (_KEY_PAY + 4 * k) & 15 for k in range(KINDS))
-        return self._action((key & 15, key >> 4 & (1 << _KEY_ARG) - 1, pay), ())
+        names the tickets kept, as ``KeepTickets`` does); ``MalformedActionError`` for an int
+        that names no move of this map (no such action, route, city or ticket)."""
+        if type(key) is not int or not -(1 << 63) <= key < 1 << 63 or key & 15 > _PASS:
+            raise MalformedActionError("input", f"not a move key: {key!r}")
+        try:
+            if key & 15 == _KEEP:  # the tickets kept, not their places in one world's offer
+                kept = (key >> (7 + 8 * j) & 255 for j in range(key >> 4 & _KEY_KEPT))
+                return KeepTickets([self._board.tickets[t].id for t in kept])
+            pay = tuple(key >> (_KEY_PAY + 4 * k) & 15 for k in range(KINDS))
+            return self._action((key & 15, key >> 4 & (1 << _KEY_ARG) - 1, pay), ())
+        except IndexError:
+            raise MalformedActionError(
+                "input", f"move key {key} names no route, city or ticket of this map"
+            ) from None
 
     def _recorded(self, words: Sequence[int]) -> Action:
         kind, arg = words[0], words[1]
         if kind == _KEEP:
             return KeepTickets([self._board.tickets[t].id for t in words[2 : 2 + arg]])
         return self._action((kind, arg, tuple(words[2 : 2 + KINDS])), ())
+
+
+def _check_keys(keys: Sequence[Sequence[int]], what: str) -> None:
+    """Key words are 32-bit (``twister_key``'s): a wider or negative one would be cut short on
+    its way to the core, seeding another stream than ``random.seed`` would."""
+    if any(type(w) is not int or not 0 <= w < 1 << 32 for key in keys for w in key):
+        raise BadArgumentError(f"{what} takes key words of 32 bits (_seeds.twister_key)")
 
 
 def _error(code: int, phase: Phase, action: object) -> IllegalActionError:
@@ -617,7 +693,7 @@ def new_game(
     from ..rules import setup_rules  # the reference's own checks
 
     rules = setup_rules(map, variant, players, seed, first_player, options)
-    game = FastGame(rules)
+    game = FastGame._undealt(rules)
     game.deal(seed, first_player)
     return game
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import ctypes
 import os
+import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 from ..errors import BadArgumentError
 from ._library import (
@@ -28,6 +29,7 @@ from ._library import (
 
 KINDS = 9  # card kinds in an action's payment (core.h KINDS)
 REC_WORDS = 18  # words of a recorded action (policies.h REC_WORDS): kind, arg, payment or tickets
+LOG_FIELDS = 5  # ints of a logged action (policies.h LOG_FIELDS): the log's room is sized by it
 
 Move = tuple[int, int, tuple[int, ...]]
 """An action as the core takes it (core.h ``Act``): kind (``A_*``), argument, payment."""
@@ -81,9 +83,35 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
 }
 
 _LOADED: dict[str, Any] = {}  # "lib" or "error" (why it is not there), and "status" (status())
-_LOG_BUFFERS: dict[int, Any] = {}  # policy_playout's log buffers by size, one per process
-_KEY_BUFFER: list[Any] = []  # search_step's buffer of move keys (grown when too small)
-_TARGETS: list[Any] = []  # search_step's memory of the policy's paths (policies.h Targets), one
+_THREAD = threading.local()  # each thread's buffers and search memory (_local): never shared
+
+
+class _Targets:
+    """search_step's memory of the policy's paths (policies.h ``Targets``, 64 KiB), one a
+    thread, freed with the thread."""
+
+    __slots__ = ("_lib", "ptr")
+
+    def __init__(self, lib: Any) -> None:
+        self._lib = lib
+        self.ptr = lib.fg_targets_new()
+        if not self.ptr:
+            raise MemoryError("cannot allocate the search's paths")
+
+    def __del__(self) -> None:
+        if getattr(self, "ptr", None):
+            self._lib.fg_targets_free(self.ptr)
+            self.ptr = None
+
+
+def _local() -> Any:
+    """This thread's own: policy_playout's log buffers by size, search_step's buffer of move
+    keys (grown when too small) and its paths memory, so that threads calling the core at once
+    (bots deciding in a web server's threads) never write into each other's."""
+    mine = _THREAD.__dict__
+    if "keys" not in mine:
+        mine.update(logs={}, keys=(ctypes.c_int64 * 256)(), targets=None)
+    return _THREAD
 
 
 def _open(path: Path) -> tuple[ctypes.CDLL | None, str]:
@@ -197,13 +225,25 @@ class CoreRules:
         return bool(self._ptr)
 
 
-class CoreGame:
-    """One game in the core (a ``Game *`` of core.h), freed with the object."""
+def _no_copy() -> TypeError:
+    """A copied handle would free its game twice, or step the first copy's games."""
+    return TypeError(
+        "a compiled game is a handle to memory of this process: it is neither pickled nor "
+        "copied by copy (FastGame.copy() copies it; to_state() gives a GameState to save)"
+    )
 
-    __slots__ = ("_ptr", "_rules")
+
+class CoreGame:
+    """One game in the core (a ``Game *`` of core.h), freed with the object.
+
+    The core releases the GIL while it works, so each call holds the game's lock: two threads
+    calling one game take turns instead of changing it under each other (which could crash)."""
+
+    __slots__ = ("_lock", "_ptr", "_rules")
 
     def __init__(self, rules: CoreRules) -> None:
         self._rules = rules  # the game points into them: they live as long as it does
+        self._lock = threading.Lock()
         self._ptr = _lib().fg_new(rules._ptr)
         if not self._ptr:
             raise MemoryError("cannot allocate a compiled game")
@@ -215,56 +255,74 @@ class CoreGame:
             lib.fg_free(ptr)
             self._ptr = None
 
+    def __reduce__(self) -> NoReturn:
+        raise _no_copy()
+
     def copy_from(self, other: CoreGame) -> None:
-        _lib().fg_copy(self._ptr, other._ptr)
+        if other is self:
+            return
+        first, second = sorted((self, other), key=id)  # one order: no two threads deadlock
+        with first._lock, second._lock:
+            _lib().fg_copy(self._ptr, other._ptr)
 
     def setup(self, seed: int, first: int) -> int:
-        return int(_lib().fg_setup(self._ptr, seed, first))
+        with self._lock:
+            return int(_lib().fg_setup(self._ptr, seed, first))
 
     def dump(self, cap: int) -> list[int]:
         lib = _lib()
-        while True:
-            buf = (ctypes.c_int64 * cap)()
-            n = lib.fg_dump(self._ptr, buf, cap)
-            if n <= cap:
-                return list(buf[:n])
-            cap = n
+        with self._lock:
+            while True:
+                buf = (ctypes.c_int64 * cap)()
+                n = lib.fg_dump(self._ptr, buf, cap)
+                if n <= cap:
+                    return list(buf[:n])
+                cap = n
 
     def load(self, values: Sequence[int]) -> int:
-        return int(_lib().fg_load(self._ptr, _array(ctypes.c_int64, values, "the state"),
-                                  len(values)))  # fmt: skip
+        array = _array(ctypes.c_int64, values, "the state")
+        with self._lock:
+            return int(_lib().fg_load(self._ptr, array, len(values)))
 
     def legal_count(self) -> int:
-        return int(_lib().fg_legal_count(self._ptr))
+        with self._lock:
+            return int(_lib().fg_legal_count(self._ptr))
 
     def legal(self) -> list[Move]:
         lib = _lib()
-        n = int(lib.fg_legal_count(self._ptr))
-        buf = (_Act * max(n, 1))()
-        got = lib.fg_legal(self._ptr, 0, buf, n)
+        with self._lock:
+            n = int(lib.fg_legal_count(self._ptr))
+            buf = (_Act * max(n, 1))()
+            got = lib.fg_legal(self._ptr, 0, buf, n)
         assert got == n, "the core listed a different number of actions than it counted"
         return [(a.kind, a.arg, tuple(a.pay)) for a in buf[:n]]
 
     def apply(self, kind: int, arg: int, pay: Sequence[int]) -> int:
         act = _Act(kind, arg, (ctypes.c_int32 * KINDS)(*pay))
-        return int(_lib().fg_apply(self._ptr, ctypes.byref(act)))
+        with self._lock:
+            return int(_lib().fg_apply(self._ptr, ctypes.byref(act)))
 
     def phase(self) -> int:
-        return int(_lib().fg_phase(self._ptr))
+        with self._lock:
+            return int(_lib().fg_phase(self._ptr))
 
     def current(self) -> int:
-        return int(_lib().fg_current(self._ptr))
+        with self._lock:
+            return int(_lib().fg_current(self._ptr))
 
     def offer(self) -> tuple[int, ...]:
         out = (ctypes.c_int32 * 16)()
-        n = _lib().fg_offer(self._ptr, out)
+        with self._lock:
+            n = _lib().fg_offer(self._ptr, out)
         return tuple(out[:n])
 
     def playout(self, seed: int, max_steps: int) -> int:
-        return int(_lib().fg_playout(self._ptr, seed, max_steps))
+        with self._lock:
+            return int(_lib().fg_playout(self._ptr, seed, max_steps))
 
     def greedy_playout(self, max_steps: int) -> int:
-        return int(_lib().fg_greedy_playout(self._ptr, max_steps))
+        with self._lock:
+            return int(_lib().fg_greedy_playout(self._ptr, max_steps))
 
     def play_bots(
         self, bots: Sequence[int], keys: Sequence[Sequence[int]], max_actions: int, record: int
@@ -277,8 +335,9 @@ class CoreGame:
         flat = (ctypes.c_uint32 * len(words))(*words)
         lengths = (ctypes.c_int32 * n)(*(len(key) for key in keys))
         buf = (ctypes.c_int32 * (record * REC_WORDS))() if record > 0 else None
-        steps = int(_lib().fg_play_bots(self._ptr, codes, flat, lengths, max_actions, buf,
-                                        max(record, 0)))  # fmt: skip
+        with self._lock:
+            steps = int(_lib().fg_play_bots(self._ptr, codes, flat, lengths, max_actions, buf,
+                                            max(record, 0)))  # fmt: skip
         if buf is None or steps < 0:
             return steps, []
         return steps, [list(buf[i * REC_WORDS : (i + 1) * REC_WORDS]) for i in range(steps)]
@@ -292,63 +351,73 @@ class CoreGame:
         words: int,
     ) -> tuple[int, list[int]]:
         """``fg_policy_playout``: the number of actions (negative on a fault) and their log,
-        ``words`` ints an action; the log buffer is kept per size and reused. ``keys[q]`` are
-        the key words of a bot seat's generator (empty for the other policies)."""
+        ``words`` ints an action; the log buffer is kept per size and thread, and reused.
+        ``keys[q]`` are the key words of a bot seat's generator (empty for the other
+        policies)."""
         n = len(policies)
-        buffer = _LOG_BUFFERS.get(max_actions * words)
+        buffers = _local().logs
+        buffer = buffers.get(max_actions * words)
         if buffer is None:
-            buffer = _LOG_BUFFERS[max_actions * words] = (ctypes.c_int32 * (max_actions * words))()
+            buffer = buffers[max_actions * words] = (ctypes.c_int32 * (max_actions * words))()
         flat = [w for key in keys for w in key]
-        steps = int(_lib().fg_policy_playout(self._ptr, (ctypes.c_int32 * n)(*policies),
-                                             (ctypes.c_uint64 * n)(*streams),
-                                             (ctypes.c_uint32 * max(1, len(flat)))(*flat),
-                                             (ctypes.c_int32 * n)(*(len(k) for k in keys)),
-                                             max_actions, buffer))  # fmt: skip
+        with self._lock:
+            steps = int(_lib().fg_policy_playout(self._ptr, (ctypes.c_int32 * n)(*policies),
+                                                 (ctypes.c_uint64 * n)(*streams),
+                                                 (ctypes.c_uint32 * max(1, len(flat)))(*flat),
+                                                 (ctypes.c_int32 * n)(*(len(k) for k in keys)),
+                                                 max_actions, buffer))  # fmt: skip
         return steps, list(buffer[: words * steps]) if steps > 0 else []
 
     def search_step(self, seat: int, fresh: bool, max_steps: int) -> list[int]:
         """``fg_search_step``: the keys of the moves searched at ``seat``'s next decision
         (empty once the game is over; ``BadArgumentError`` on a fault, which never happens),
-        the policy's paths remembered from the last call unless ``fresh``."""
+        the policy's paths remembered from this thread's last call unless ``fresh``."""
         lib = _lib()
-        if not _KEY_BUFFER:
-            _KEY_BUFFER.append((ctypes.c_int64 * 256)())
-            _TARGETS.append(lib.fg_targets_new())  # kept for the process (64 KiB)
-            if not _TARGETS[0]:
-                raise MemoryError("cannot allocate the search's paths")
+        mine = _local()
+        if mine.targets is None:
+            mine.targets = _Targets(lib)
             fresh = True
-        buffer, memo = _KEY_BUFFER[0], _TARGETS[0]
-        n = int(lib.fg_search_step(self._ptr, memo, fresh, seat, buffer, len(buffer), max_steps))
-        if n > len(buffer):  # more keeps than room: the walk stopped there, so ask again
-            buffer = _KEY_BUFFER[0] = (ctypes.c_int64 * n)()
-            n = int(lib.fg_search_step(self._ptr, memo, False, seat, buffer, n, max_steps))
+        memo = mine.targets.ptr
+        with self._lock:
+            n = int(lib.fg_search_step(self._ptr, memo, fresh, seat, mine.keys, len(mine.keys),
+                                       max_steps))  # fmt: skip
+            if n > len(mine.keys):  # more keeps than room: the walk stopped there, so ask again
+                mine.keys = (ctypes.c_int64 * n)()
+                n = int(lib.fg_search_step(self._ptr, memo, False, seat, mine.keys, n, max_steps))
         if n < 0:
             raise BadArgumentError("the compiled search step found no move (a fault)")
-        keys: list[int] = buffer[:n]
+        keys: list[int] = mine.keys[:n]
         return keys
 
     def apply_key(self, key: int) -> int:
-        return int(_lib().fg_apply_key(self._ptr, key))
+        with self._lock:
+            return int(_lib().fg_apply_key(self._ptr, key))
 
     def score(self, fields: int, paths: Sequence[int] | None) -> tuple[int, list[int]]:
         """``fg_score``: its answer and ``fields`` figures (``paths``: lengths it may use)."""
         out = (ctypes.c_int32 * fields)()
         given = None if paths is None else (ctypes.c_int32 * len(paths))(*paths)
-        bad = int(_lib().fg_score(self._ptr, given, out))
+        with self._lock:
+            bad = int(_lib().fg_score(self._ptr, given, out))
         return bad, list(out)
 
     def observe(self, layout: Int32Table, codec: Int32Table, obs: Addressed,
                 mask: Addressed) -> None:  # fmt: skip
-        _lib().fg_observe(self._ptr, layout._array, codec._array, _address(obs), _address(mask))
+        with self._lock:
+            _lib().fg_observe(self._ptr, layout._array, codec._array, _address(obs),
+                              _address(mask))  # fmt: skip
 
     def encode(self, seat: int, layout: Int32Table, obs: Addressed) -> int:
-        return int(_lib().fg_encode(self._ptr, seat, layout._array, _address(obs)))
+        with self._lock:
+            return int(_lib().fg_encode(self._ptr, seat, layout._array, _address(obs)))
 
     def mask(self, codec: Int32Table, mask: Addressed) -> None:
-        _lib().fg_mask(self._ptr, codec._array, _address(mask))
+        with self._lock:
+            _lib().fg_mask(self._ptr, codec._array, _address(mask))
 
     def apply_code(self, codec: Int32Table, code: int) -> int:
-        return int(_lib().fg_apply_code(self._ptr, codec._array, code))
+        with self._lock:
+            return int(_lib().fg_apply_code(self._ptr, codec._array, code))
 
 
 class CoreGames:
@@ -362,6 +431,9 @@ class CoreGames:
 
     def __len__(self) -> int:
         return len(self._games)
+
+    def __reduce__(self) -> NoReturn:
+        raise _no_copy()
 
     def step(self, codes: Addressed, layout: Int32Table, codec: Int32Table, obs: Addressed,
              masks: Addressed, returns: Addressed, done: Addressed,

@@ -935,8 +935,8 @@ FG_API int64_t fg_dump(const Game *g, int64_t *out, int64_t cap) {
 #undef PUT
 }
 
-/* The inverse of fg_dump, checking every value: 0, or -1 (the game is then left unusable). */
-FG_API int fg_load(Game *g, const int64_t *v, int64_t n) {
+/* The inverse of fg_dump into g, checking every value: 0, or -1 (g is then half loaded). */
+static int load_into(Game *g, const int64_t *v, int64_t n) {
     const Rules *R = g->R;
     memset((char *)g + sizeof(g->R), 0, sizeof(Game) - sizeof(g->R));
     int64_t i = 0;
@@ -1013,6 +1013,18 @@ FG_API int fg_load(Game *g, const int64_t *v, int64_t n) {
     count_open(g);
     return 0;
 #undef GET
+}
+
+/* fg_dump's position, checked, into g: 0, or -1 with g unchanged (a refused position is read
+ * into a scratch game, so a caller that goes on with g never meets a half-loaded one). */
+FG_API int fg_load(Game *g, const int64_t *v, int64_t n) {
+    Game *t = malloc(sizeof(Game));
+    if (!t) return -1;
+    t->R = g->R;
+    int code = load_into(t, v, n);
+    if (!code) memcpy(g, t, sizeof(Game));
+    free(t);
+    return code;
 }
 
 FG_API int64_t fg_legal_count(const Game *g) {

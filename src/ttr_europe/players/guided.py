@@ -306,8 +306,9 @@ class GuidedBot:
 
     @staticmethod
     def _playout(state: GameState) -> Outcome:
-        """The outcome of the greedy policy's game from ``state`` (in the core when built)."""
-        if fast.available():
+        """The outcome of the greedy policy's game from ``state`` (in the core when built and
+        the board is within its limits)."""
+        if fast.takes(state.rules):
             game = fast.FastGame.from_state(state)
             game.greedy_playout(_MAX_PLAYOUT)
             return game.outcome()

@@ -40,8 +40,8 @@ from ..errors import SetupError
 from ..loop import finish
 from ..rules import apply, is_legal, legal_actions
 from ..scoring import Outcome, outcome
-from ..state import NO_CARD, NO_OWNER, GameState, Phase
-from ..views import Sampler, View, determinize
+from ..state import NO_CARD, NO_OWNER, GameState, Phase, Rules
+from ..views import Sampler, View, determinize, rules_for
 from ._routing import board_of, shortest_path
 
 __all__ = ["CoreMctsBot", "MctsBot", "Playout", "search_moves"]
@@ -442,6 +442,7 @@ class MctsBot:
             raise SetupError("compiled=True, but the compiled core is not built "
                              "(python -m ttr_europe.fast.build)")  # fmt: skip
         self.compiled = fast.available() if compiled is None else compiled
+        self._required = compiled is True  # a board beyond the core is refused, not searched
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
@@ -539,11 +540,17 @@ class MctsBot:
     def _finish(self, state: GameState, seat: int, playout: Playout) -> float:
         """The reward of ``playout.finish(state)``: in the compiled core when it is used (the
         same game move for move, scored the same way, docs/fast.md), else in Python."""
-        if not self.compiled:
+        if not self._in_core(state.rules):
             return self._value(playout.finish(state), seat)
         game = fast.FastGame.from_state(state)
         game.greedy_playout(_MAX_PLAYOUT)
         return _reward_of(game.outcome(), seat, self.margin_scale)
+
+    def _in_core(self, rules: Rules, search: bool = False) -> bool:
+        """Whether to play in the core under ``rules``: when it is used and takes them
+        (``fast.takes``); a board beyond its limits plays in Python, unless ``compiled=True``
+        asked for the core, which then refuses the board (``BadArgumentError``)."""
+        return self.compiled and (self._required or fast.takes(rules, search=search))
 
     def _iterate(
         self, root: Node, state: GameState, seat: int, playout: Playout, baseline: float
@@ -649,6 +656,8 @@ class CoreMctsBot(MctsBot):
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         if not self.compiled or len(legal) == 1:
             return super().choose(view, legal, rng)
+        if not self._in_core(rules_for(view, board_of(view)), search=True):
+            return super().choose(view, legal, rng)  # a board beyond the core's search
         advice = None
         if self.guide is not None:
             advice = self.guide.choose(view, legal, random.Random(rng.random()))

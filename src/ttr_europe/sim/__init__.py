@@ -34,6 +34,7 @@ from .games import (
     GameResult,
     GameSpec,
     SimulationError,
+    board_engine,
     bot_name,
     clocked,
     core_bot,
@@ -333,6 +334,8 @@ def simulate(
                  options=options, record=record, engine=engine, clock=clock,
                  deal=chosen)  # fmt: skip
     used = engine_for(engine, bots)
+    if specs:  # the board too: one beyond the core plays in Python (auto) or is refused (fast)
+        used = board_engine(used, specs[0])
     seats = len(bots) if players is None else players
     board_id = map if isinstance(map, str) else map.id
     header = Header(board_id, variant, seats, tuple(bot_name(b) for b in bots), seed,

@@ -25,7 +25,7 @@ from .. import fast
 from .._seeds import PUBLIC, Deal, seat_rng, seat_seed, twister_key
 from ..actions import Action
 from ..board import Map
-from ..errors import BotError, OutOfTime
+from ..errors import BadArgumentError, BotError, OutOfTime
 from ..errors import SimulationError as SimulationError  # noqa: PLC0414 (re-exported from its old home)
 from ..loop import MAX_ACTIONS, play_out  # a bot that never ends its game forfeits at the cap
 from ..maps import load_map
@@ -33,7 +33,7 @@ from ..players import Bot, GreedyBot, RandomBot, close_bots, decide, make_bot, t
 from ..players import bot_name as reported_name
 from ..players.protocol import ProcessBot, TimeControl
 from ..players.styles import AmbitiousBot, ClaimerBot, SaverBot
-from ..rules import new_game
+from ..rules import new_game, setup_rules
 from ..state import GameState, Phase
 from ..views import OptionValue
 
@@ -104,6 +104,22 @@ def engine_for(engine: str, lineup: Sequence[BotLike]) -> str:
         raise SimulationError("the fast engine needs the compiled core, which is not built or "
                               f"does not load: {fast.BUILD_COMMAND}")  # fmt: skip
     return "fast"
+
+
+def board_engine(engine: str, spec: GameSpec) -> str:
+    """``engine`` (``fast`` or ``python``, from ``engine_for``) for the board and rules of
+    ``spec``: a board beyond the compiled core (``fast.takes``) is played in Python under
+    ``auto`` and refused in one line under ``fast``, before any game."""
+    if engine != "fast":
+        return engine
+    board = load_map(spec.map) if isinstance(spec.map, str) else spec.map
+    rules = setup_rules(board, spec.variant, len(spec.bots), spec.seed, 0, dict(spec.options))
+    if fast.takes(rules):
+        return engine
+    if spec.engine == "fast":
+        raise SimulationError(f"the fast engine cannot play this board: map {board.id!r} is "
+                              "beyond the compiled core's limits (docs/fast.md)")  # fmt: skip
+    return "python"
 
 
 @attrs.frozen
@@ -340,7 +356,12 @@ def play_core_game(spec: GameSpec) -> GameResult:
     game = _CORE_GAMES.get(key)
     if game is None:
         board = load_map(spec.map) if isinstance(spec.map, str) else spec.map
-        game = fast.new_game(board, spec.variant, seats, spec.dealt, 0, **dict(spec.options))
+        try:
+            game = fast.new_game(board, spec.variant, seats, spec.dealt, 0, **dict(spec.options))
+        except BadArgumentError as exc:  # a board beyond the core's limits (docs/fast.md)
+            if spec.engine == "auto":
+                return _play_reference(spec, None)
+            raise SimulationError(f"the fast engine cannot play this board: {exc}") from None
         if len(_CORE_GAMES) < 64:
             _CORE_GAMES[key] = game
     else:
