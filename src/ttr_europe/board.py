@@ -7,7 +7,7 @@ readable id in actions and documents.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -93,6 +93,21 @@ class Variant:
     double_routes_min_players: int
     bonus: Bonus
     tiebreaks: tuple[str, ...]
+
+
+def fewest_keepable(variant: Variant, tickets: Sequence[Ticket], max_long: int | None) -> int:
+    """How many tickets of a starting offer may be kept in the worst deal, when at most
+    ``max_long`` long tickets may be (B4; None: no limit). A pool may hold long tickets
+    whatever its name, so the worst deal draws as many long ones as each pool can give."""
+    dealt = variant.deal_long + variant.deal_regular
+    if max_long is None:
+        return dealt
+    longs = sum(
+        min(deal, sum(tickets[t].long for t in pool))
+        for pool, deal in ((variant.long_pool, variant.deal_long),
+                           (variant.regular_pool, variant.deal_regular))
+    )  # fmt: skip
+    return dealt - longs + min(longs, max_long)
 
 
 @attrs.frozen

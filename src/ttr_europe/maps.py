@@ -22,7 +22,7 @@ from typing import Any, cast
 from ._jsonschema import SchemaValidator
 from ._jsontext import child_path, parse_json
 from ._unionfind import components
-from .board import Bonus, City, Map, Route, Ticket, Variant
+from .board import Bonus, City, Map, Route, Ticket, Variant, fewest_keepable
 from .cards import DECK_SIZE, LOCOMOTIVES_IN_DECK, kind_from_name
 from .errors import DataError, kind_of
 
@@ -324,11 +324,6 @@ class _Builder:
         if ints["keep_initial"] > deal:
             raise self.fail(at("keep_initial"), f"more tickets to keep than the {deal} dealt")
         max_long = None if v["max_long_kept"] is None else int(v["max_long_kept"])
-        keepable = (
-            deal if max_long is None else ints["deal_regular"] + min(ints["deal_long"], max_long)
-        )
-        if keepable < ints["keep_initial"]:
-            raise self.fail(at("max_long_kept"), "too few tickets may be kept to reach the minimum")
         if ints["keep_drawn"] > ints["draw_tickets"]:
             raise self.fail(at("keep_drawn"), "more tickets to keep than are drawn")
         if ints["reset_locomotives"] > ints["face_up"]:
@@ -354,7 +349,7 @@ class _Builder:
             if rule == "fewest_stations" and not ints["stations"]:
                 raise self.fail(child_path(at("tiebreaks"), k), "no stations to compare")
         bonus = v["longest_path_bonus"]
-        return Variant(
+        variant = Variant(
             id=vid, name=v["name"], min_players=lo, max_players=hi,
             trains=ints["trains"], stations=ints["stations"],
             station_points=ints["station_points"], hand=ints["hand"], face_up=ints["face_up"],
@@ -368,6 +363,9 @@ class _Builder:
             bonus=Bonus(bonus["name"], int(bonus["points"])),
             tiebreaks=tuple(v["tiebreaks"]),
         )  # fmt: skip
+        if fewest_keepable(variant, tickets, max_long) < ints["keep_initial"]:  # B4
+            raise self.fail(at("max_long_kept"), "too few tickets may be kept to reach the minimum")
+        return variant
 
 
 def reset_success_chance(face_up: int, threshold: int) -> float:

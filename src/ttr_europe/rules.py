@@ -36,7 +36,7 @@ from .actions import (
     malformed,
     tampered,
 )
-from .board import Map
+from .board import Map, fewest_keepable
 from .cards import EMPTY, FULL_DECK, LOCOMOTIVE, Cards, _make, well_formed
 from .errors import (
     EventError,
@@ -197,6 +197,13 @@ def _check_options(rules: Rules) -> None:
     limit = rules.max_long_kept
     if limit is not None and (type(limit) is not int or limit < 0):
         raise SetupError("B4: max_long_kept must be None or an int >= 0")
+    if limit is not None:
+        v = rules.variant
+        if fewest_keepable(v, rules.map.tickets, limit) < v.keep_initial:
+            raise SetupError(
+                f"B4: with at most {limit} long tickets kept, a starting offer may leave fewer "
+                f"than the {v.keep_initial} tickets a player must keep"
+            )
 
 
 # --------------------------------------------------------------------------- queries

@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from strategies import descend
-from ttr_europe import DataError, Map, maps
+from ttr_europe import DataError, Map, SetupError, legal_actions, maps, new_game
 from ttr_europe.maps import build_map, load_map_file, parse_map
 
 TEXT = {
@@ -432,3 +432,40 @@ def test_a_huge_number_is_named_in_a_short_line(digits: str) -> None:
         parse_map(text, source="bad.json")
     assert info.value.path.endswith(".length")
     assert len(str(info.value)) < 200
+
+
+def _long_tickets_dealt_as_regular(doc: dict[str, Any], max_long: int) -> None:
+    """Europe's base game for two, its pools swapped: three long tickets dealt as the
+    "regular" ones, one regular ticket as the "long" one."""
+    v = doc["variants"]["base"]
+    v["players"]["max"] = 2
+    v["long_pool"], v["regular_pool"] = v["regular_pool"], v["long_pool"]
+    v["max_long_kept"] = max_long
+
+
+def test_a_limit_on_long_tickets_that_some_deal_cannot_meet_is_refused() -> None:
+    """A pool may hold long tickets whatever its name: with none of them to be kept, a starting
+    offer of three long tickets and one regular leaves one to keep of the two required, so no
+    deal could be played (B4). Refused where the limit is written; one allowed is playable."""
+    error = corrupt(lambda doc: _long_tickets_dealt_as_regular(doc, 0))
+    assert error.path == "$.variants.base.max_long_kept"
+    assert error.reason == "too few tickets may be kept to reach the minimum"
+    doc = copy.deepcopy(DOCS["europe"])
+    _long_tickets_dealt_as_regular(doc, 1)
+    board = parse_map(json.dumps(doc), source="ok.json")
+    for seed in range(20):
+        assert legal_actions(new_game(board, "base", 2, seed=seed))  # every deal can be kept
+
+
+def test_the_same_limit_given_as_a_rules_option_is_refused_when_the_game_is_set_up() -> None:
+    """B4's option (``max_long_kept``) is held to the same test against the variant's pools,
+    by the setup every engine asks, before a deal that could not be played."""
+    doc = copy.deepcopy(DOCS["europe"])
+    _long_tickets_dealt_as_regular(doc, 1)
+    doc["variants"]["base"]["max_long_kept"] = None
+    board = parse_map(json.dumps(doc), source="ok.json")
+    with pytest.raises(SetupError, match=r"^B4: with at most 0 long tickets kept, a starting"):
+        new_game(board, "base", 2, seed=1, max_long_kept=0)
+    assert legal_actions(new_game(board, "base", 2, seed=1, max_long_kept=1))
+    europe = maps.load_map("europe")  # the shipped boards deal no long ticket as a regular one
+    assert legal_actions(new_game(europe, "base", 2, seed=1, max_long_kept=0))
