@@ -25,6 +25,7 @@ import pytest
 
 from ttr_europe import fast
 from ttr_europe.errors import BadArgumentError, BotError, MalformedActionError, SimulationError
+from ttr_europe.loop import MAX_ACTIONS
 from ttr_europe.maps import build_map
 from ttr_europe.players import play
 from ttr_europe.players.mcts import CoreMctsBot, MctsBot
@@ -97,6 +98,19 @@ def test_a_log_narrower_than_the_cores_is_refused_not_overrun() -> None:
     assert [line.split()[:2] for line in lines[:3]] == [["refused", "1"], ["refused", "4"],
                                                         ["refused", "6"]]  # fmt: skip
     assert "5 ints an action" in lines[0] and lines[3] == "True"
+
+
+@pytest.mark.parametrize("max_actions", [MAX_ACTIONS + 1, 10**12, 2**70])
+def test_a_playout_longer_than_the_loops_cap_is_refused_before_its_log_is_made(
+    max_actions: int,
+) -> None:
+    """The log is made for ``max_actions`` actions at once: a huge one raised an untyped
+    ``MemoryError`` or ``OverflowError`` (the loop's own cap, ``MAX_ACTIONS``, is the most)."""
+    game = fast.new_game("europe", players=2, seed=1)
+    with pytest.raises(BadArgumentError, match=f"0 to {MAX_ACTIONS}"):
+        game.policy_playout([5, 5], [1, 2], max_actions, 5)
+    assert game.to_state() == new_game("europe", players=2, seed=1)  # nothing was played
+    assert game.policy_playout([5, 5], [1, 2], MAX_ACTIONS, 5)[0] > 0
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,7 @@ from test_figures import EXAMPLE, check_against_records, core, example
 
 from ttr_europe.board import Map
 from ttr_europe.errors import BotError, DataError, SetupError, SimulationError
+from ttr_europe.loop import MAX_ACTIONS
 from ttr_europe.maps import load_map_file
 from ttr_europe.playtest import lineups, playtest
 
@@ -149,3 +150,10 @@ def test_games_that_do_not_end_are_stopped_and_reported(tmp_path: Path) -> None:
     figures = result.figures()["counts"][0]
     assert (figures["games"], figures["finished"], figures["unfinished"]) == (3, 0, 3)
     assert all(log.end == "cap" and log.actions == 60 for log in result.runs[0].logs)
+
+
+@pytest.mark.parametrize("max_actions", [0, MAX_ACTIONS + 1, 10**12])
+def test_a_cap_on_actions_beyond_the_loops_is_refused_before_any_game(max_actions: int) -> None:
+    """Each game's log is made for its cap at once: 10**12 ran out of memory in the core."""
+    with pytest.raises(SimulationError, match=f"from 1 to {MAX_ACTIONS}, not {max_actions}"):
+        playtest("europe", players=2, games=1, bots=("random",), max_actions=max_actions)

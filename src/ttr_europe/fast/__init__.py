@@ -40,6 +40,7 @@ from ..errors import (
     ScoreMismatchError,
     SetupError,
 )
+from ..loop import MAX_ACTIONS
 from ..scoring import Outcome, PlayerScore, longest_path
 from ..state import GameState, PendingTunnel, Phase, PlayerState, Rules
 from ._binding import _LOADED as _LOADED
@@ -599,8 +600,8 @@ class FastGame:
             raise BadArgumentError(
                 f"policy_playout logs {LOG_FIELDS} ints an action, not {words!r}"
             )
-        if max_actions < 0:
-            raise BadArgumentError("policy_playout takes a non-negative max_actions")
+        if not 0 <= max_actions <= MAX_ACTIONS:  # its log is made for that many at once
+            raise BadArgumentError(f"policy_playout takes a max_actions of 0 to {MAX_ACTIONS}")
         if any(type(p) is not int or not 0 <= p < 1 << 31 for p in policies) or any(
             type(s) is not int or not 0 <= s <= _MASK for s in streams
         ):

@@ -25,6 +25,7 @@ from typing import Any
 
 import attrs
 
+from .. import loop
 from ..board import Map
 from ..errors import SimulationError
 from ..maps import load_map
@@ -175,8 +176,10 @@ def plan(
         raise SimulationError("a playtest needs at least one bot")
     if type(games) is not int or games < 0:
         raise SimulationError(f"the number of games is a whole number >= 0, not {games!r}")
-    if type(max_actions) is not int or max_actions < 1:
-        raise SimulationError(f"max_actions is a whole number >= 1, not {max_actions!r}")
+    if type(max_actions) is not int or not 1 <= max_actions <= loop.MAX_ACTIONS:
+        raise SimulationError(
+            f"max_actions is a whole number from 1 to {loop.MAX_ACTIONS}, not {max_actions!r}"
+        )
     opts = tuple(sorted((options or {}).items()))
     new_game(board, variant, players, seed, 0, **dict(opts))  # refuses bad rules now
     for name in dict.fromkeys(bots):
