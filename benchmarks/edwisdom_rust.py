@@ -26,6 +26,7 @@ and ``checksum`` (the sum of the final scores, so that scoring cannot be elided)
 from __future__ import annotations
 
 import argparse
+import fcntl
 import os
 import shutil
 import subprocess
@@ -179,6 +180,13 @@ def build(
         raise SystemExit(f"{registry}: missing; apt-get install librust-rayon-dev "
                          "librust-blake2b-simd-dev librust-serde-json-dev")  # fmt: skip
     work.mkdir(parents=True, exist_ok=True)
+    with (work / ".build.lock").open("w") as lock:  # two runs at once build one after the other
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _build(checkout, work, registry, bins or {})
+
+
+def _build(checkout: Path, work: Path, registry: Path, bins: Mapping[str, str]) -> Path:
+    """``build``'s work, under its lock: the copy, its edits, the driver and cargo."""
     tree = work / "edwisdom"
     shutil.rmtree(tree, ignore_errors=True)
     shutil.copytree(checkout, tree, ignore=shutil.ignore_patterns(".git", "target"))
@@ -192,7 +200,7 @@ def build(
     (driver / "Cargo.toml").write_text(_DRIVER_TOML.format(core=core), encoding="utf-8")
     (driver / "src/main.rs").write_text(_DRIVER_MAIN, encoding="utf-8")
     shutil.rmtree(driver / "src/bin", ignore_errors=True)
-    for name, source in (bins or {}).items():
+    for name, source in bins.items():
         (driver / "src/bin").mkdir(exist_ok=True)
         (driver / "src/bin" / f"{name}.rs").write_text(source, encoding="utf-8")
     env = dict(os.environ, CARGO_HOME=str(home))

@@ -118,3 +118,43 @@ def test_more_programs_are_written_beside_the_driver_and_built_with_it(
     assert (driver / "src/bin/bridge.rs").read_text(encoding="utf-8") == "fn main() {}"
     rust.build(tree, work, registry=tmp_path / "registry")  # a later build without it
     assert not (driver / "src/bin").exists()
+
+
+def test_two_runs_building_at_once_build_one_after_the_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two bridge runs started together built into the same folder: one removed the copy the
+    other was making (``FileExistsError``), or cargo ran twice on one tree. They now take
+    turns (a lock on the folder)."""
+    import threading
+    import time
+
+    rust = _load("edwisdom_rust")
+    tree = _fake_peer(tmp_path / "peer")
+    (tmp_path / "registry").mkdir()
+    building: list[int] = []
+    overlaps: list[int] = []
+
+    def cargo(cmd: list[str], cwd: Path, env: dict[str, str], check: bool) -> None:
+        building.append(1)
+        overlaps.append(len(building))
+        time.sleep(0.2)
+        building.pop()
+
+    monkeypatch.setattr(rust.subprocess, "run", cargo)
+    start = threading.Barrier(2)
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        start.wait()
+        try:
+            rust.build(tree, tmp_path / "work", registry=tmp_path / "registry")
+        except BaseException as exc:  # what the run would have died of
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and overlaps == [1, 1]
