@@ -250,3 +250,23 @@ def test_whose_turn_is_a_heading_and_another_persons_presence_is_no_cards_symbol
         assert not set(cell.text_content()) & set(symbols)
         for page in pages:
             page.context.close()
+
+
+def test_the_headers_name_field_shows_its_whole_placeholder_on_a_phone(browser: Any) -> None:
+    """On a phone the header's "Name" label is hidden and the field's placeholder says what
+    it is: the whole of it shows in every language ("numele tău" lost its last letter)."""
+    with serving(SERVER_DEAL) as server:
+        for lang in ("en", "pt", "ru", "ro"):
+            page = browser.new_context(viewport=PHONE, locale=lang).new_page()
+            page.goto(server.url + "?watch")
+            page.wait_for_function(f"document.documentElement.lang === {lang!r}", timeout=TIMEOUT)
+            placeholder, needed, shown = page.evaluate(
+                """() => { const field = document.getElementById('name');
+                     field.value = field.placeholder;
+                     return [field.placeholder, field.scrollWidth, field.clientWidth]; }"""
+            )
+            assert placeholder == translator(lang).t("your name")
+            assert needed <= shown, (lang, placeholder, needed, shown)
+            assert not page.evaluate(WIDE)  # the wider field keeps the header on the screen
+            assert page.evaluate(STATUS_EMS) >= 7
+            page.context.close()
