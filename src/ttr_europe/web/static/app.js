@@ -221,7 +221,7 @@ function onlineMark() {
   shape.textContent = " ◉";
   const words = document.createElement("span");
   words.className = "sr-only";
-  words.textContent = ", " + t("at the table now");
+  words.textContent = " " + t("at the table now"); // read on: "Ana at the table now"
   mark.append(shape, words);
   return mark;
 }
