@@ -224,7 +224,7 @@ def test_whose_turn_is_a_heading_and_another_persons_presence_is_no_cards_symbol
     """Portuguese and Romanian write "{name} to play" in lower case ("vez de …", "la rând: …"),
     as the header's status and the lobby's lists use it; the panel's heading begins with a
     capital. The other person's tab at the table is a ◉ with words for a screen reader and a
-    pointer, never the ● that the colour-blind view reads as blue."""
+    pointer, never the ● that the colour-blind view reads as blue; it shows as they come."""
     tr = translator(lang)
     symbols = "◆▲★♣●♥○■✱✚"  # the cards' and routes' symbols (a11y.js)
     with serving(lambda: Match.new("europe", "base", 2, 3, ["person", "person"])) as server:
@@ -236,6 +236,8 @@ def test_whose_turn_is_a_heading_and_another_persons_presence_is_no_cards_symbol
             page.wait_for_function(TURN + " || document.body.dataset.state === 'waiting'",
                                    timeout=TIMEOUT)  # fmt: skip
             pages.append(page)
+        # the first tab hears the second person come, without waiting for a move
+        pages[0].wait_for_selector("#players tr[data-seat='1'] .online", timeout=TIMEOUT)
         other = next(p for p in pages if p.evaluate(STATE) == "waiting")
         acting = 1 - pages.index(other)
         said = tr.t("{name} to play", name=tr.t("Player {n}", n=acting + 1))
