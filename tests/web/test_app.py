@@ -211,6 +211,7 @@ def test_a_tab_that_stops_reading_does_not_stall_the_others(
             tabs = [a, b]
             offers = [_join(tab, seat=seat)[1]["view"]["players"][seat]["offer"] for seat, tab
                       in enumerate(tabs)]  # fmt: skip
+            assert json.loads(a.recv(timeout=10))["seats"][1]["online"] == 1  # b came
             while len(hosted.tabs.clients) < 3:  # the silent tab's join has arrived
                 time.sleep(0.01)
             moves = 0
