@@ -55,6 +55,33 @@ def test_every_message_is_translated_with_the_same_placeholders(lang: str) -> No
     assert header["Language"].startswith(lang)
 
 
+# A name said in a sentence is anyone's: a woman's, a man's, or a bot's described in words
+# ("robô que persegue seus Bilhetes 1"). Romanian "lui {name}" is the dative of a man's name only
+# (Ana's is "Anei"); a Portuguese "vitória de {name}" lacks the article a bot's words need
+# ("do robô"). Each catalog says such a name where it needs neither ("câștigă {name}",
+# "{name} venceu", "stația jucătorului {name}").
+DECLINED_NAME = {"ro": re.compile(r"\blui \{(name|last)\}"), "pt": re.compile(r"\bvitória de \{")}
+
+
+@pytest.mark.parametrize("lang", sorted(DECLINED_NAME))
+def test_a_players_name_is_never_declined_as_one_gender_or_without_its_article(lang: str) -> None:
+    _, entries = catalog(lang)
+    declined = [form for e in entries for form in e.msgstr if DECLINED_NAME[lang].search(form)]
+    assert not declined, declined
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_lobby_has_one_name_in_each_language(lang: str) -> None:
+    """The header's link, the lobby's title, its box and its seat choice call it by one word
+    (the Portuguese seat choice said "saguão" beside "Lobby")."""
+    _, entries = catalog(lang)
+    by_id = {e.msgid: e.msgstr[0] for e in entries}
+    word = by_id["Lobby"].lower()
+    said = {msgid: text for msgid, text in by_id.items() if "lobby" in msgid.lower()}
+    assert len(said) >= 4
+    assert all(word in text.lower() for text in said.values()), said
+
+
 def test_a_missing_translation_or_a_changed_placeholder_fails_the_check() -> None:
     """The check above on a broken catalog: what it reads, it would refuse."""
     text = 'msgid "Keep {n}"\nmsgstr "Garde {m}"\n\nmsgid "Draw tickets"\nmsgstr ""\n'

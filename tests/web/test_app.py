@@ -66,6 +66,9 @@ def test_hostile_messages_get_json_errors_and_change_nothing() -> None:
         with client.connect(server.ws) as a, client.connect(server.ws) as b:
             joined_a, update = _join(a, seat=0)
             _join(b, seat=1)
+            # seat 0's tab hears seat 1 come (its "online" count), before anything it asks
+            came = json.loads(a.recv(timeout=10))
+            assert came["type"] == "update" and came["seats"][1]["online"] == 1
             match = hosted.match
             before = (match.state, match.seq, dict(hosted.seating.tokens))
             for message, code in HOSTILE:
@@ -208,6 +211,7 @@ def test_a_tab_that_stops_reading_does_not_stall_the_others(
             tabs = [a, b]
             offers = [_join(tab, seat=seat)[1]["view"]["players"][seat]["offer"] for seat, tab
                       in enumerate(tabs)]  # fmt: skip
+            assert json.loads(a.recv(timeout=10))["seats"][1]["online"] == 1  # b came
             while len(hosted.tabs.clients) < 3:  # the silent tab's join has arrived
                 time.sleep(0.01)
             moves = 0

@@ -215,3 +215,60 @@ def test_no_city_name_at_the_maps_edge_is_cut_on_a_phone(browser: Any, height: i
         )
         assert len(shown) >= 8
         assert page.evaluate(CUT_NAMES) == []
+
+
+@pytest.mark.parametrize("lang", ["pt", "ro"])
+def test_whose_turn_is_a_heading_and_another_persons_presence_is_no_cards_symbol(
+    browser: Any, lang: str
+) -> None:
+    """Portuguese and Romanian write "{name} to play" in lower case ("vez de …", "la rând: …"),
+    as the header's status and the lobby's lists use it; the panel's heading begins with a
+    capital. The other person's tab at the table is a ◉ with words for a screen reader and a
+    pointer, never the ● that the colour-blind view reads as blue; it shows as they come."""
+    tr = translator(lang)
+    symbols = "◆▲★♣●♥○■✱✚"  # the cards' and routes' symbols (a11y.js)
+    with serving(lambda: Match.new("europe", "base", 2, 3, ["person", "person"])) as server:
+        pages = []
+        for seat in (0, 1):
+            context = browser.new_context(viewport=PHONE, locale=lang)
+            page = context.new_page()
+            page.goto(server.url + f"?seat={seat}")
+            page.wait_for_function(TURN + " || document.body.dataset.state === 'waiting'",
+                                   timeout=TIMEOUT)  # fmt: skip
+            pages.append(page)
+        # the first tab hears the second person come, without waiting for a move
+        pages[0].wait_for_selector("#players tr[data-seat='1'] .online", timeout=TIMEOUT)
+        other = next(p for p in pages if p.evaluate(STATE) == "waiting")
+        acting = 1 - pages.index(other)
+        said = tr.t("{name} to play", name=tr.t("Player {n}", n=acting + 1))
+        assert said[0].islower()  # what this test is about
+        assert _text(other, "#turn-title") == said[0].upper() + said[1:]
+        other.wait_for_selector(f"#players tr[data-seat='{acting}'] .online", timeout=TIMEOUT)
+        cell = other.locator(f"#players tr[data-seat='{acting}'] td").first
+        mark = cell.locator(".online")
+        assert mark.get_attribute("title") == tr.t("at the table now")
+        assert not set(mark.inner_text()) & set(symbols)
+        assert tr.t("at the table now") in cell.text_content()
+        assert not set(cell.text_content()) & set(symbols)
+        for page in pages:
+            page.context.close()
+
+
+def test_the_headers_name_field_shows_its_whole_placeholder_on_a_phone(browser: Any) -> None:
+    """On a phone the header's "Name" label is hidden and the field's placeholder says what
+    it is: the whole of it shows in every language ("numele tău" lost its last letter)."""
+    with serving(SERVER_DEAL) as server:
+        for lang in ("en", "pt", "ru", "ro"):
+            page = browser.new_context(viewport=PHONE, locale=lang).new_page()
+            page.goto(server.url + "?watch")
+            page.wait_for_function(f"document.documentElement.lang === {lang!r}", timeout=TIMEOUT)
+            placeholder, needed, shown = page.evaluate(
+                """() => { const field = document.getElementById('name');
+                     field.value = field.placeholder;
+                     return [field.placeholder, field.scrollWidth, field.clientWidth]; }"""
+            )
+            assert placeholder == translator(lang).t("your name")
+            assert needed <= shown, (lang, placeholder, needed, shown)
+            assert not page.evaluate(WIDE)  # the wider field keeps the header on the screen
+            assert page.evaluate(STATUS_EMS) >= 7
+            page.context.close()

@@ -790,8 +790,11 @@ class Hub:
         joined = {"type": "joined", "match": hosted.id, "seat": seat, "token": token}
         # the tabs whose "my games" hold this match hear that the seat is taken or renamed
         told = [(c, self._games(c)) for c in self.followers.get(hosted.id, ()) if seated or renamed]
-        # ...and a new name shows at once on every other tab of the match, not at the next move
-        redrawn = [(c, self._update(c)) for c in hosted.tabs.clients if c is not client and renamed]
+        # ...and a new name, or a person come to a seat no tab held (shown "at the table now"),
+        # shows at once on every other tab of the match, not at the next move
+        arrived = seat is not None and not others
+        redrawn = [(c, self._update(c)) for c in hosted.tabs.clients
+                   if c is not client and (renamed or arrived)]  # fmt: skip
         return [(client, joined), (client, self._update(client)), *redrawn, *told]
 
     def _joined_match(self, client: Client, match_id: str | None) -> Hosted:

@@ -209,6 +209,22 @@ function nameCell(text) {
   if (/\S{9,}/.test(text)) span.className = "long-name";
   return span;
 }
+// Another person's seat with a tab open now: a mark of its own shape (never a card's symbol, so
+// the colour-blind view's ● for blue is not read into it) and words for a screen reader and a
+// pointer.
+function onlineMark() {
+  const mark = document.createElement("span");
+  mark.className = "online";
+  mark.title = t("at the table now");
+  const shape = document.createElement("span");
+  shape.setAttribute("aria-hidden", "true");
+  shape.textContent = " ◉";
+  const words = document.createElement("span");
+  words.className = "sr-only";
+  words.textContent = " " + t("at the table now"); // read on: "Ana at the table now"
+  mark.append(shape, words);
+  return mark;
+}
 // Who acts, for the map's names: "you" or the player's name.
 const who = (i) => seatName(i);
 // "You try" / "Ann tries": each language words both (its own verb forms, or a neutral one).
@@ -338,7 +354,7 @@ function render() {
   [board.scrollLeft, board.scrollTop] = scroll;
   // turn
   const mine = msg.moves !== null;
-  $("turn-title").textContent = title(msg, mine);
+  $("turn-title").textContent = sentence(title(msg, mine));
   setStatus(msg.finished ? t("game over") : mine ? t("your turn") : t("waiting"), msg.finished ? "over" : mine ? "turn" : "waiting");
   document.body.dataset.seq = msg.seq;
   const lastRound = $("last-round");
@@ -797,8 +813,8 @@ function showPlayers(msg) {
     if (p.seat === msg.current) tr.classList.add("to-act");
     const name = tr.insertCell();
     const s = msg.seats[p.seat];
-    const online = s.person && p.seat !== seat && s.online ? " ●" : "";
-    name.append(swatch(p.seat), nameCell(playerName(p.seat) + (isMe(p.seat) ? t(" (you)") : "") + online));
+    name.append(swatch(p.seat), nameCell(playerName(p.seat) + (isMe(p.seat) ? t(" (you)") : "")));
+    if (s.person && p.seat !== seat && s.online) name.append(onlineMark());
     const left = s.stations_left;
     for (const v of [p.score, p.trains, p.hand_size, p.ticket_count, left]) tr.insertCell().textContent = v;
     const lastMove = lastMoves[p.seat] ? short(lastMoves[p.seat].event, lastMoves[p.seat].seq) : null;

@@ -44,6 +44,12 @@ function seatKind(kind) {
   return said ? said[0].toUpperCase() + said.slice(1) : null;
 }
 
+// A heading made of a message that may begin in lower case ("vez de Ana", "la rând: Ana", the
+// words the header's status shares): its first letter in upper case, as the language writes it.
+function sentence(text) {
+  return text ? text[0].toLocaleUpperCase(I18N.lang) + text.slice(1) : text;
+}
+
 // Every element with data-i18n (its text), data-i18n-label (aria-label), data-i18n-title or
 // data-i18n-placeholder: the English is the message id.
 function translatePage(root) {
