@@ -158,6 +158,22 @@ def test_the_pages_files_asked_for_by_their_static_path_lead_to_the_pages() -> N
             assert f'data-max-name="{hub_module.MAX_NAME}"' in text
 
 
+def test_a_person_whose_last_tab_closes_is_no_longer_shown_at_the_table() -> None:
+    """Seat 1's only tab closes: seat 0's tab hears at once that no one sits there now (its
+    ``online`` count 0), not at the next move; a second tab of seat 1 keeps it at the table."""
+    with serving(two_people) as server, client.connect(server.ws) as a:
+        _join(a, seat=0)
+        with client.connect(server.ws) as b:
+            token = _join(b, seat=1)[0]["token"]
+            assert json.loads(a.recv(timeout=10))["seats"][1]["online"] == 1  # b came
+            with client.connect(server.ws) as c:
+                _join(c, seat=1, token=token)
+            with pytest.raises(TimeoutError):  # c went, b is still there: nothing to hear
+                a.recv(timeout=1)
+        gone = json.loads(a.recv(timeout=10))
+        assert gone["type"] == "update" and gone["seats"][1]["online"] == 0
+
+
 def test_a_fault_of_the_server_is_a_json_error_and_it_carries_on(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

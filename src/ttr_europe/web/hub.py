@@ -556,13 +556,21 @@ class Hub:
             close_bots(seat.bot for seat in match.seats)
 
     def leave(self, client: Client) -> None:
-        """Forget a closed connection (its seat stays reserved for its token)."""
-        hosted = client.hosted
+        """Forget a closed connection (its seat stays reserved for its token). When it was its
+        seat's last tab, the match's other tabs hear at once that the seat is no longer at the
+        table (``online``), as they hear a person come, not at the next move."""
+        hosted, seat = client.hosted, client.seat
         if hosted is not None and client in hosted.tabs.clients:
             hosted.tabs.clients.remove(client)
-            if client.seat is not None:
+            if seat is not None:
                 hosted.tabs.seen = self._now()
         client.hosted, client.seat = None, None
+        if hosted is None or seat is None or self.deliver is None:
+            return
+        if not any(c.seat == seat for c in hosted.tabs.clients):
+            for other in list(hosted.tabs.clients):  # a tab too far behind may leave meanwhile
+                if other.hosted is hosted:
+                    self.deliver(other, self._update(other))
 
     # ------------------------------------------------------------------ durability
 
