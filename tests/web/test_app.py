@@ -143,6 +143,18 @@ def test_the_pages_name_fields_take_the_servers_name_limit(
     assert MAX_NAME_MARK not in index + lobby
 
 
+def test_the_page_shows_no_hand_until_an_update_says_the_tab_has_a_seat() -> None:
+    """A watcher's page showed an empty "Your hand" and "Your tickets" until its first update
+    arrived (on a busy server, long enough to be seen, and for a test to see it): both start
+    hidden, and an update with a seat shows them."""
+    import urllib.request
+
+    with serving(two_people) as server:
+        page = urllib.request.urlopen(server.url, timeout=10).read().decode()
+    for box in ("hand-box", "tickets-box"):
+        assert re.search(rf'<[a-z]+ id="{box}" hidden>', page), box
+
+
 def test_the_pages_files_asked_for_by_their_static_path_lead_to_the_pages() -> None:
     """``/static/index.html`` and ``/static/lobby.html`` (a bookmark, a guess) go to ``/`` and
     ``/lobby``, query kept: their files hold only the marks of the server's limits, and served
