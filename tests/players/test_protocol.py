@@ -49,7 +49,7 @@ def running(pid: int) -> bool:
     """Whether ``pid`` is a process that still runs (a zombie whose parent is gone is not)."""
     try:
         status = Path(f"/proc/{pid}/status").read_text()
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # gone before, or while, it was read
         return False
     return "State:\tZ" not in status
 
