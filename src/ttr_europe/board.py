@@ -7,6 +7,7 @@ readable id in actions and documents.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
@@ -220,9 +221,16 @@ class Map:
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle the records; the indexes are rebuilt (``maps`` keeps shipped maps shared)."""
-        records = (self.id, self.name, self.cities, self.routes, self.tickets)
-        tables = (tuple(self.variants.items()), tuple(self.route_points.items()))
-        return (_rebuild, (*records, *tables))
+        records = (self.id, self.name, self.cities, self.routes, self.tickets,
+                   tuple(self.variants.items()), tuple(self.route_points.items()))  # fmt: skip
+        _LIVE.setdefault(records, self)
+        return (_rebuild, records)
+
+
+# The maps pickled or unpickled in this process, by their records, while they live: a worker
+# handed the board with every task (a simulation on a map file) keeps one map, and one of each
+# table derived from it, instead of a map a task; and a copy of a live map is the map itself.
+_LIVE: weakref.WeakValueDictionary[tuple[Any, ...], Map] = weakref.WeakValueDictionary()
 
 
 def _rebuild(
@@ -234,7 +242,12 @@ def _rebuild(
     variants: tuple[tuple[str, Variant], ...],
     route_points: tuple[tuple[int, int], ...],
 ) -> Map:
-    return Map.build(
-        id=id, name=name, cities=cities, routes=routes, tickets=tickets,
-        variants=dict(variants), route_points=dict(route_points),
-    )  # fmt: skip
+    records = (id, name, cities, routes, tickets, variants, route_points)
+    found = _LIVE.get(records)
+    if found is None:
+        found = Map.build(
+            id=id, name=name, cities=cities, routes=routes, tickets=tickets,
+            variants=dict(variants), route_points=dict(route_points),
+        )  # fmt: skip
+        found = _LIVE.setdefault(records, found)
+    return found

@@ -133,13 +133,40 @@ def test_states_pickle_to_equal_states_sharing_the_map() -> None:
 
 
 def test_custom_maps_pickle_by_their_records() -> None:
+    """Where the map lives, its pickles and copies are the map itself (an unpickled state
+    equals its original); elsewhere (another process) the first is a faithful copy built from
+    the records and every later one is that copy, so a worker handed the board with every task
+    keeps one map, and one of each table derived from it."""
+    import copy
+    import json
     import pickle
+    import subprocess
+    import sys
 
+    from ttr_europe import new_game
     from ttr_europe.maps import data_files, parse_map
 
     custom = parse_map((data_files() / "maps" / "usa.json").read_text("utf-8"))
-    again = pickle.loads(pickle.dumps(custom))
-    assert again is not custom  # not a shipped map: a faithful copy
-    assert again.routes == custom.routes and again.tickets == custom.tickets
-    assert dict(again.route_index) == dict(custom.route_index)
-    assert dict(again.variants) == dict(custom.variants)
+    data = pickle.dumps(custom)
+    assert pickle.loads(data) is custom and copy.deepcopy(custom) is custom
+    state = new_game(custom, players=3, seed=4)
+    assert pickle.loads(pickle.dumps(state)) == state
+    child = """
+import gc, json, pickle, sys
+data = sys.stdin.buffer.read()
+first = pickle.loads(data)
+assert pickle.loads(data) is first
+print(json.dumps([first.id, [str(r) for r in first.routes], [str(t) for t in first.tickets],
+                  dict(first.route_index), sorted(first.variants), dict(first.route_points)]))
+del first
+gc.collect()
+from ttr_europe import board
+assert not board._LIVE  # a map no one holds is not kept
+"""
+    ran = subprocess.run([sys.executable, "-c", child], input=data, capture_output=True,
+                         check=False, timeout=120)  # fmt: skip
+    assert ran.returncode == 0, ran.stderr.decode()
+    routes, tickets = [str(r) for r in custom.routes], [str(t) for t in custom.tickets]
+    records = [custom.id, routes, tickets, dict(custom.route_index), sorted(custom.variants),
+               dict(custom.route_points)]  # fmt: skip
+    assert json.loads(ran.stdout) == json.loads(json.dumps(records))

@@ -13,6 +13,7 @@ A crash is checked in a child process, so the suite survives it.
 
 from __future__ import annotations
 
+import gc
 import random
 import subprocess
 import sys
@@ -252,6 +253,31 @@ def test_search_walks_in_threads_of_their_own_are_the_walks_alone() -> None:
 
 
 # --------------------------------------------------------------------------- boards
+
+
+def test_compiled_rules_are_freed_with_the_last_game_that_reads_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A process that loads board after board (a worker handed a pickled map per task) keeps
+    no compiled rules of a board it is done with."""
+    lib = fast._binding._lib()
+    freed: list[int] = []
+    real = lib.fg_rules_free
+    monkeypatch.setattr(lib, "fg_rules_free", lambda ptr: (freed.append(ptr), real(ptr))[1])
+    gc.collect()
+    before = len(fast._RULES)
+    games = [fast.FastGame.from_state(new_game(_board(), "base", 2, seed)) for seed in range(5)]
+    ptrs = [g._core._rules._ptr for g in games]
+    assert len(fast._RULES) == before + 5 and len(set(ptrs)) == 5  # five boards, five rules
+    del games[1:]
+    gc.collect()
+    assert sorted(p for p in freed if p in ptrs) == sorted(ptrs[1:])
+    assert len(fast._RULES) == before + 1
+    games[0].apply(games[0].legal_actions()[0])  # the rules of a game still playing stay
+    del games
+    gc.collect()
+    assert sorted(p for p in freed if p in ptrs) == sorted(ptrs)
+    assert len(fast._RULES) == before
 
 
 def test_a_board_beyond_the_core_is_not_taken() -> None:

@@ -11,6 +11,7 @@ together.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -79,7 +80,9 @@ name, with their codes in policies.h (``BOT_*``)."""
 # --------------------------------------------------------------------------- rules
 
 
-_RULES: dict[Rules, CoreRules] = {}  # each Rules once (maps compare by identity; few in a process)
+# Each Rules compiled once while it lives: a process that loads map after map (a pool worker
+# handed a pickled board per task) frees each one's compiled rules with the last game using it.
+_RULES: weakref.WeakKeyDictionary[Rules, CoreRules] = weakref.WeakKeyDictionary()
 
 
 def _rules_array(rules: Rules) -> list[int]:
@@ -113,7 +116,7 @@ def _rules_array(rules: Rules) -> list[int]:
 
 
 _TIEBREAKS = {"completed_tickets": 1, "fewest_stations": 2, "bonus_card": 3, "longest_path": 4}
-_BEYOND: set[Rules] = set()  # rules the core refused, asked once (takes() is asked per playout)
+_BEYOND: weakref.WeakSet[Rules] = weakref.WeakSet()  # refused; takes() is asked per playout
 
 
 def takes(rules: Rules, *, search: bool = False) -> bool:

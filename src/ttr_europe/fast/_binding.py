@@ -211,8 +211,8 @@ class Int32Table:
 
 
 class CoreRules:
-    """The core's rules of one map, variant and player count (``fg_rules_new``), or
-    ``BadArgumentError`` when the flat layout holds a value beyond the core's limits."""
+    """The core's rules of one map, variant and player count (``fg_rules_new``), freed with
+    the object; not ``valid`` when the flat layout holds a value beyond the core's limits."""
 
     __slots__ = ("_ptr",)
 
@@ -223,6 +223,14 @@ class CoreRules:
     def valid(self) -> bool:
         """Whether the core took the rules (False: a value beyond its limits)."""
         return bool(self._ptr)
+
+    def __del__(self) -> None:
+        # every CoreGame holds its rules, so none is freed while a game reads it
+        ptr = getattr(self, "_ptr", None)
+        lib = _LOADED.get("lib")
+        if ptr and lib is not None:
+            lib.fg_rules_free(ptr)
+            self._ptr = None
 
 
 def _no_copy() -> TypeError:
