@@ -102,6 +102,42 @@ def test_an_invited_seat_is_the_friends_alone_and_moves_to_another_device(
         _seated_as(phone, "Player 2")
 
 
+@pytest.mark.slow
+def test_a_free_seat_whose_turn_it_is_reads_as_waiting_for_someone_to_sit(
+    browser: Any, tmp_path: Path
+) -> None:
+    with serving(SERVER_DEAL) as server:
+        ann = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+        match_id, _ = make_match(ann, server.url, [("here", "Ann"), ("open", None)])
+        ann.click("#go")
+        ann.wait_for_url("**seat=0", timeout=TIMEOUT)
+        for _ in range(3):
+            ann.wait_for_function(TURN + " || document.body.dataset.state === 'waiting'",
+                                  timeout=TIMEOUT)  # fmt: skip
+            if ann.evaluate("document.body.dataset.state") == "waiting":
+                break
+            _take_turn(ann)
+        # no one plays the free seat: not "Player 2 to play" as though someone did
+        waiting = "Waiting for someone to take the free seat: Player 2"
+        assert ann.locator("#turn-title").inner_text() == waiting
+        ann.click("#my-games-button")
+        mine = ann.locator(f"#my-games-panel li[data-match='{match_id}']")
+        mine.wait_for(timeout=TIMEOUT)
+        assert waiting in mine.inner_text()
+        bob = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+        bob.goto(server.url + "lobby")
+        row = bob.locator(f"#open-list tr[data-match='{match_id}']")
+        row.wait_for(timeout=TIMEOUT)
+        assert row.locator("td.turn").inner_text() == waiting
+        shot(bob, "lobby-free-seat-to-play", tmp_path)
+        row.locator("a.sit").click()
+        _seated_as(bob, "Player 2")
+        ann.wait_for_function(
+            "document.getElementById('turn-title').textContent === 'Player 2 to play'",
+            timeout=TIMEOUT,
+        )  # someone sat: now it is theirs to play
+
+
 # What of the last person a page may hold, found in its HTML (page.content()).
 LEFT_BEHIND = (
     "claimable", "buildable", "data-claim=", "data-build=", "pay-option", "pay-tunnel",

@@ -252,6 +252,8 @@ function title(msg, mine) {
   if (!mine) {
     const s = msg.seats[msg.current]; // a friend invited who has not come yet: said as such
     if (s && s.invited) return t("Waiting for {name} to come by the invite link", { name: playerName(msg.current) });
+    // a person's seat no one has taken yet: no one is playing it
+    if (s && s.person && !s.taken) return t("Waiting for someone to take the free seat: {name}", { name: playerName(msg.current) });
     return t("{name} to play", { name: playerName(msg.current) });
   }
   switch (view.phase) {

@@ -99,10 +99,12 @@
   }
 
   // Whose turn a row is, in words: "Bob to play", or for a friend invited who has not come
-  // yet, "Waiting for Player 2 to come by the invite link".
+  // yet, "Waiting for Player 2 to come by the invite link", or for a person's seat no one has
+  // taken, "Waiting for someone to take the free seat: Player 3".
   function turnText(row) {
     const s = (row.seats || []).find((x) => x.seat === row.current);
     if (s && s.invited) return t("Waiting for {name} to come by the invite link", { name: seatName(s) });
+    if (s && s.person && !s.taken) return t("Waiting for someone to take the free seat: {name}", { name: seatName(s) });
     return t("{name} to play", { name: currentName(row) });
   }
 
