@@ -125,10 +125,12 @@ def test_every_unclaimed_space_and_legend_swatch_carries_its_symbol() -> None:
         for space in g.iter(f"{SVG}g"):
             if space.attrib.get("class") != "space":
                 continue
-            if space.find(f"{SVG}circle") is not None:
-                continue  # a ferry's locomotive dot in its place
             symbol = space.find(f"{SVG}text")
-            assert symbol is not None and symbol.text == SYMBOLS[colour], g.attrib["id"]
+            assert symbol is not None, g.attrib["id"]
+            # a ferry's locomotive space: the locomotive's own symbol, never a dot (blue's ●)
+            want = SYMBOLS["loco"] if symbol.get("class") == "loco" else SYMBOLS[colour]
+            assert symbol.text == want, g.attrib["id"]
+            assert space.find(f"{SVG}circle") is None, g.attrib["id"]
             assert symbol.attrib["fill"] == ink(CARD_COLOURS[colour])
     legend = root.find(f"{SVG}g[@class='legend']")
     assert legend is not None

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import io
+import json
 import math
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
 from ttr_europe import load_map, observe, score
-from ttr_europe.colours import contrast
+from ttr_europe.colours import ROUTE_COLOURS, SYMBOLS, contrast, ink
+from ttr_europe.maps import parse_map
 from ttr_europe.render import (
     BACKGROUND,
     CARD_COLOURS,
@@ -24,6 +27,7 @@ from ttr_europe.state import Phase
 from ttr_europe.testing import finished, scenario
 
 SVG = "{http://www.w3.org/2000/svg}"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 RGB = tuple[int, int, int]
 
 
@@ -66,8 +70,7 @@ def test_every_route_is_its_spaces_and_every_city_a_hookable_group(map_id: str) 
         assert route.colour_name in classes
         assert "claimed" not in classes
         assert len(_space_rects(group)) == route.length
-        locos = [c for c in group.iter(f"{SVG}circle") if c.attrib.get("fill") == "#111"]
-        assert len(locos) == route.ferry
+        assert _loco_marks(group) == ["✚"] * route.ferry
         fills = {r.attrib["fill"] for r in _space_rects(group)}
         assert fills == {CARD_COLOURS[route.colour_name]}
         dashed = {"stroke-dasharray" in r.attrib for r in _space_rects(group)}
@@ -80,6 +83,35 @@ def test_every_route_is_its_spaces_and_every_city_a_hookable_group(map_id: str) 
         for circle in group.findall(f"{SVG}circle"):
             assert 0 <= float(circle.attrib["cx"]) <= width
             assert 0 <= float(circle.attrib["cy"]) <= height
+
+
+def _loco_marks(group: ET.Element) -> list[str | None]:
+    """The texts of a route's ferry locomotive marks (class ``loco``), space by space."""
+    return [t.text for t in group.iter(f"{SVG}text") if t.get("class") == "loco"]
+
+
+@pytest.mark.parametrize("colour", ROUTE_COLOURS)
+def test_a_ferrys_locomotive_spaces_carry_the_locomotive_symbol_in_ink_that_reads(
+    colour: str,
+) -> None:
+    """A ferry's locomotive space shows ✚, the locomotive card's own symbol, never a dot that
+    could pass for blue's ●, on a ferry of any colour (a custom map may colour one), in the
+    ink that reads on it; its other spaces keep their colour's symbol."""
+    doc = json.loads((EXAMPLES / "tessel.json").read_text("utf-8"))
+    ferry = next(r for r in doc["routes"] if r["ferry_locomotives"])
+    ferry.update(color=colour, ferry_locomotives=2)
+    board = parse_map(json.dumps(doc))
+    route = board.route(ferry["id"])
+    group = _groups(ET.fromstring(render_svg(board)), "route")["route-" + route.id]
+    spaces = [g for g in group.iter(f"{SVG}g") if g.get("class") == "space"]
+    assert len(spaces) == route.length == 3
+    for i, space in enumerate(spaces):
+        assert space.find(f"{SVG}circle") is None
+        (mark,) = space.findall(f"{SVG}text")
+        want = ("loco", SYMBOLS["loco"]) if i < route.ferry else ("sym", SYMBOLS[colour])
+        assert (mark.get("class"), mark.text) == want
+        assert mark.get("fill") == ink(CARD_COLOURS[colour])
+        assert contrast(mark.attrib["fill"], CARD_COLOURS[colour]) >= 4.5
 
 
 def test_the_example_ids_a_ui_hooks() -> None:
@@ -292,16 +324,19 @@ def test_names_are_escaped() -> None:
 
 
 @pytest.mark.parametrize(("map_id", "keys"), [
-    ("europe", ["tunnel", "ferry: a locomotive per dot", "station", "big city"]),
+    ("europe", ["tunnel", "ferry: a locomotive card per ✚", "station", "big city"]),
     ("usa", []),
 ])  # fmt: skip
 def test_the_legend_explains_what_the_map_has(map_id: str, keys: list[str]) -> None:
     root = ET.fromstring(render_svg(load_map(map_id)))
     legend = root.find(f"{SVG}g[@class='legend']")
     assert legend is not None
-    texts = [t.text for t in legend.iter(f"{SVG}text") if t.get("class") != "sym"]
+    texts = [t.text for t in legend.iter(f"{SVG}text") if t.get("class") not in ("sym", "loco")]
     assert texts == ["red", "orange", "yellow", "green", "blue", "pink", "white", "black", "gray",
                      *keys]  # fmt: skip
+    # the ferry's key shows the mark its spaces carry, ✚, not a dot
+    assert _loco_marks(legend) == (["✚"] if keys else [])
+    assert legend.find(f".//{SVG}circle[@r='2.2']") is None
 
 
 def _labels_on_routes(map_id: str, margin: float) -> list[str]:
@@ -413,7 +448,7 @@ def test_no_route_is_drawn_across_a_city(map_id: str) -> None:
 def _texts(root: ET.Element, cls: str) -> list[str]:
     group = root.find(f"{SVG}g[@class='{cls}']")
     assert group is not None
-    return [t.text or "" for t in group.iter(f"{SVG}text") if t.get("class") != "sym"]
+    return [t.text or "" for t in group.iter(f"{SVG}text") if t.get("class") not in ("sym", "loco")]
 
 
 @pytest.mark.parametrize("lang", ["pt", "ru", "ro"])

@@ -587,7 +587,8 @@ def _space(
     angle: float,
 ) -> str:
     """One train space: the card colour, or the owner's piece with the seat's number (an owner
-    told by more than hue)."""
+    told by more than hue). A ferry's locomotive space carries the locomotive's own symbol,
+    not a dot that could pass for blue's ●."""
     w, h = long_side, SPACE_THICKNESS
     place = f'transform="translate({cx:.1f} {cy:.1f}) rotate({angle:.1f})"'
     box = f'x="{-w / 2:.1f}" y="{-h / 2:.1f}" width="{w:.1f}" height="{h:.1f}" rx="1.5"'
@@ -600,18 +601,21 @@ def _space(
     dash = TUNNEL_DASH_ON_DARK if colour in DARK_COLOURS else "#000"  # seen on black spaces too
     border = f'stroke="{dash}" stroke-width="1.6" stroke-dasharray="2.5,1.5"' if tunnel else (
         'stroke="#333" stroke-width="0.8"')  # fmt: skip
-    inner = '<circle r="2.2" fill="#111"/>' if loco else _symbol(colour, min(6.5, w - 1))
+    size = min(6.5, w - 1)
+    inner = _symbol(colour, size, mark="loco") if loco else _symbol(colour, size)
     return (
         f'<g class="space" {place}><rect {box} fill="{CARD_COLOURS[colour]}" {border}/>{inner}</g>'
     )
 
 
-def _symbol(colour: str, size: float, x: float = 0, y: float = 0) -> str:
+def _symbol(colour: str, size: float, x: float = 0, y: float = 0, mark: str | None = None) -> str:
     """The colour's symbol, centred at (x, y), in the ink that reads on it: a colour is never
-    told by hue alone."""
+    told by hue alone. With ``mark="loco"`` it is a ferry's locomotive symbol (class ``loco``,
+    which the page never thins) in the ink that reads on the space's ``colour``."""
+    glyph, cls = (SYMBOLS[mark], mark) if mark else (SYMBOLS[colour], "sym")
     return (
-        f'<text class="sym" x="{x:.1f}" y="{y + size * 0.36:.1f}" font-size="{size:.1f}" '
-        f'text-anchor="middle" fill="{ink(CARD_COLOURS[colour])}">{SYMBOLS[colour]}</text>'
+        f'<text class="{cls}" x="{x:.1f}" y="{y + size * 0.36:.1f}" font-size="{size:.1f}" '
+        f'text-anchor="middle" fill="{ink(CARD_COLOURS[colour])}">{glyph}</text>'
     )
 
 
@@ -728,7 +732,7 @@ def _room(label: str, least: float) -> float:
     return max(least, 27 + label_width(label) + 8)
 
 
-LEGEND_MARKS = (N_("tunnel"), N_("ferry: a locomotive per dot"), N_("station"), N_("big city"))
+LEGEND_MARKS = (N_("tunnel"), N_("ferry: a locomotive card per ✚"), N_("station"), N_("big city"))
 
 
 def _legend(scene: _Scene, marks: Sequence[Highlight]) -> list[list[str]]:
@@ -752,8 +756,7 @@ def _legend(scene: _Scene, marks: Sequence[Highlight]) -> list[list[str]]:
             'stroke="#000" stroke-width="1.6" stroke-dasharray="2.5,1.5"/>']),
         (any(r.ferry for r in board.routes), 200, LEGEND_MARKS[1], [
             f'<rect x="0" y="{y - 10}" width="22" height="8" rx="1.5" fill="{gray}" '
-            'stroke="#333" stroke-width="0.8"/>', f'<circle cx="11" cy="{y - 6}" r="2.2" '
-            'fill="#111"/>']),
+            'stroke="#333" stroke-width="0.8"/>', _symbol("gray", 6.5, 11, y - 6, mark="loco")]),
         (board.has_stations, 100, LEGEND_MARKS[2], [
             f'<g transform="translate(11 {y - 2})"><path d="M-6 4 V-3 L0 -8 L6 -3 V4 Z" '
             'fill="#999" stroke="#111"/></g>']),

@@ -195,12 +195,13 @@ function showLegend(svg) {
   }
   const extra = [];
   if (svg && svg.querySelector("g.route.tunnel")) extra.push(["tunnel", t("tunnel: dashed border")]);
-  if (svg && svg.querySelector("g.route.ferry")) extra.push(["ferry", t("ferry: a locomotive per dot")]);
+  if (svg && svg.querySelector("g.route.ferry")) extra.push(["ferry", t("ferry: a locomotive card per ✚")]);
   for (const [cls, text] of extra) {
     const li = document.createElement("li");
     const sw = document.createElement("span");
     sw.className = `legend-swatch legend-${cls}`;
     sw.setAttribute("aria-hidden", "true");
+    if (cls === "ferry") sw.textContent = SYMBOLS.loco; // as the ferry's spaces carry it
     li.append(sw, text);
     legend.appendChild(li);
   }
@@ -208,8 +209,9 @@ function showLegend(svg) {
 
 // The colour-blind view's symbols and owners' numbers at least MIN_SYMBOL_PX tall on the screen
 // at every zoom, the whole map included: where a symbol grows past its space, only every k-th
-// space of a route keeps one (the middle one always), so no two overlap; a ferry's locomotive
-// dots grow with them and always show.
+// space of a route keeps one (the middle one always), so no two overlap. A ferry's locomotive
+// marks (text.loco) are rules, how many locomotive cards it takes: they grow with the others
+// and are never thinned; on a ferry the colour symbols kept are counted from its last one.
 const MIN_SYMBOL_PX = 9.5;
 function fitSymbols(svg, z) {
   const size = Math.max(7.5, MIN_SYMBOL_PX / z); // in the map's units
@@ -220,8 +222,12 @@ function fitSymbols(svg, z) {
     const rect = spaces[0].querySelector("rect");
     const pitch = Number(rect ? rect.getAttribute("width") : 10) + 2;
     const every = Math.max(1, Math.ceil((size * 1.15) / pitch));
-    const middle = Math.floor((spaces.length - 1) / 2);
-    spaces.forEach((g, i) => g.classList.toggle("sym-off", (i - middle) % every !== 0));
+    const locos = spaces.map((g, i) => (g.querySelector("text.loco") ? i : -1)).filter((i) => i >= 0);
+    const anchor = locos.length ? locos[locos.length - 1] : Math.floor((spaces.length - 1) / 2);
+    spaces.forEach((g, i) => {
+      const shown = locos.includes(i) || (!locos.some((l) => Math.abs(i - l) < every) && (i - anchor) % every === 0);
+      g.classList.toggle("sym-off", !shown);
+    });
   }
 }
 
