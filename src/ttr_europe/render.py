@@ -601,8 +601,7 @@ def _space(
     dash = TUNNEL_DASH_ON_DARK if colour in DARK_COLOURS else "#000"  # seen on black spaces too
     border = f'stroke="{dash}" stroke-width="1.6" stroke-dasharray="2.5,1.5"' if tunnel else (
         'stroke="#333" stroke-width="0.8"')  # fmt: skip
-    size = min(6.5, w - 1)
-    inner = _symbol(colour, size, mark="loco") if loco else _symbol(colour, size)
+    inner = _symbol(colour, min(6.5, w - 1), mark="loco" if loco else None)
     return (
         f'<g class="space" {place}><rect {box} fill="{CARD_COLOURS[colour]}" {border}/>{inner}</g>'
     )
