@@ -45,8 +45,7 @@ MEASURE = """() => {
 }"""
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize(
+ON_DESKTOP_AND_PHONE = pytest.mark.parametrize(
     "device",
     [
         {"viewport": {"width": 1400, "height": 900}},
@@ -54,17 +53,28 @@ MEASURE = """() => {
     ],
     ids=["desktop", "phone"],
 )
+
+
+def _whole_map_colour_blind(browser: Any, device: dict[str, Any], url: str) -> Any:
+    """Seat 0's page on ``device``, in the colour-blind view, the whole map shown (the
+    smallest it is drawn)."""
+    page = browser.new_page(**device)
+    page.goto(url + "?seat=0")
+    page.wait_for_function(TURN, timeout=TIMEOUT)
+    page.check("#cb")
+    page.evaluate("document.getElementById('zoom-fit').click()")
+    return page
+
+
+@pytest.mark.slow
+@ON_DESKTOP_AND_PHONE
 def test_the_colour_blind_view_shows_every_route_symbol_and_owner_at_9_px(
     browser: Any, device: dict[str, Any]
 ) -> None:
     owners = {"Berlin-Wien": 1, "Paris-Zurich": 0}
     start = scenario(owners=owners, hands={0: "2red+2green+1loco"})
     with serving(lambda: Match(start, ["person", "greedy"])) as server:
-        page = browser.new_page(**device)
-        page.goto(server.url + "?seat=0")
-        page.wait_for_function(TURN, timeout=TIMEOUT)
-        page.check("#cb")
-        page.evaluate("document.getElementById('zoom-fit').click()")  # the whole map
+        page = _whole_map_colour_blind(browser, device, server.url)
         seen = page.evaluate(MEASURE)
         assert len(seen) > 100
         for route, got in seen.items():
@@ -128,14 +138,7 @@ SMALLEST_SYMBOL = """() => Math.min(...[...document.querySelectorAll('#board g.s
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "device",
-    [
-        {"viewport": {"width": 1400, "height": 900}},
-        {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
-    ],
-    ids=["desktop", "phone"],
-)
+@ON_DESKTOP_AND_PHONE
 def test_the_colour_blind_view_shows_every_ferry_locomotive_at_the_symbol_size(
     browser: Any, device: dict[str, Any]
 ) -> None:
@@ -144,11 +147,7 @@ def test_the_colour_blind_view_shows_every_ferry_locomotive_at_the_symbol_size(
     away where the colour symbols are; its words still say the count."""
     start = scenario(hands={0: "2red+2green+1loco"})
     with serving(lambda: Match(start, ["person", "greedy"])) as server:
-        page = browser.new_page(**device)
-        page.goto(server.url + "?seat=0")
-        page.wait_for_function(TURN, timeout=TIMEOUT)
-        page.check("#cb")
-        page.evaluate("document.getElementById('zoom-fit').click()")  # the smallest map
+        page = _whole_map_colour_blind(browser, device, server.url)
         ferries = page.evaluate(FERRIES)
         assert len(ferries) == 13  # Europe's ferries, Dieppe-London's two tracks each
         thinned = page.locator("#board g.space.sym-off").count()

@@ -33,6 +33,29 @@ def _seated_as(page: Any, name: str) -> None:
     )
 
 
+def _until_seat_2_is_to_play(
+    ann: Any, url: str, kind: str, waiting: str
+) -> tuple[str, dict[int, str]]:
+    """Ann makes a listed match, her seat and one of ``kind`` for Player 2, and plays (keeping
+    her starting tickets) until Player 2 is to play; her heading and *My games* then read
+    ``waiting``. Returns the match id and its invite links."""
+    match_id, links = make_match(ann, url, [("here", "Ann"), (kind, None)])
+    ann.click("#go")
+    ann.wait_for_url("**seat=0", timeout=TIMEOUT)
+    for _ in range(3):
+        ann.wait_for_function(TURN + " || document.body.dataset.state === 'waiting'",
+                              timeout=TIMEOUT)  # fmt: skip
+        if ann.evaluate("document.body.dataset.state") == "waiting":
+            break
+        _take_turn(ann)
+    assert ann.locator("#turn-title").inner_text() == waiting
+    ann.click("#my-games-button")
+    mine = ann.locator(f"#my-games-panel li[data-match='{match_id}']")
+    mine.wait_for(timeout=TIMEOUT)
+    assert waiting in mine.inner_text()
+    return match_id, links
+
+
 @pytest.mark.slow
 def test_an_invited_seat_is_the_friends_alone_and_moves_to_another_device(
     browser: Any, tmp_path: Path
@@ -40,23 +63,10 @@ def test_an_invited_seat_is_the_friends_alone_and_moves_to_another_device(
     with serving(SERVER_DEAL) as server:
         ann = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
         # listed (ticked): the lobby lists the match, but the friend's seat is not offered
-        match_id, links = make_match(ann, server.url, [("here", "Ann"), ("invite", None)])
-        hosted = server.hub.matches[match_id]
         # until the friend comes, their turn reads as waiting for them, not "Player 2 to play"
-        ann.click("#go")
-        ann.wait_for_url("**seat=0", timeout=TIMEOUT)
-        for _ in range(3):
-            ann.wait_for_function(TURN + " || document.body.dataset.state === 'waiting'",
-                                  timeout=TIMEOUT)  # fmt: skip
-            if ann.evaluate("document.body.dataset.state") == "waiting":
-                break
-            _take_turn(ann)  # Ann keeps her starting tickets
         waiting = "Waiting for Player 2 to come by the invite link"
-        assert ann.locator("#turn-title").inner_text() == waiting
-        ann.click("#my-games-button")
-        mine = ann.locator(f"#my-games-panel li[data-match='{match_id}']")
-        mine.wait_for(timeout=TIMEOUT)
-        assert waiting in mine.inner_text()
+        match_id, links = _until_seat_2_is_to_play(ann, server.url, "invite", waiting)
+        hosted = server.hub.matches[match_id]
         stranger = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
         stranger.goto(server.url + "lobby")
         row = stranger.locator(f"#open-list tr[data-match='{match_id}']")
@@ -108,22 +118,9 @@ def test_a_free_seat_whose_turn_it_is_reads_as_waiting_for_someone_to_sit(
 ) -> None:
     with serving(SERVER_DEAL) as server:
         ann = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
-        match_id, _ = make_match(ann, server.url, [("here", "Ann"), ("open", None)])
-        ann.click("#go")
-        ann.wait_for_url("**seat=0", timeout=TIMEOUT)
-        for _ in range(3):
-            ann.wait_for_function(TURN + " || document.body.dataset.state === 'waiting'",
-                                  timeout=TIMEOUT)  # fmt: skip
-            if ann.evaluate("document.body.dataset.state") == "waiting":
-                break
-            _take_turn(ann)
         # no one plays the free seat: not "Player 2 to play" as though someone did
         waiting = "Waiting for someone to take the free seat: Player 2"
-        assert ann.locator("#turn-title").inner_text() == waiting
-        ann.click("#my-games-button")
-        mine = ann.locator(f"#my-games-panel li[data-match='{match_id}']")
-        mine.wait_for(timeout=TIMEOUT)
-        assert waiting in mine.inner_text()
+        match_id, _ = _until_seat_2_is_to_play(ann, server.url, "open", waiting)
         bob = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
         bob.goto(server.url + "lobby")
         row = bob.locator(f"#open-list tr[data-match='{match_id}']")
