@@ -225,12 +225,17 @@ class CoreRules:
         return bool(self._ptr)
 
     def __del__(self) -> None:
-        # every CoreGame holds its rules, so none is freed while a game reads it
-        ptr = getattr(self, "_ptr", None)
-        lib = _LOADED.get("lib")
-        if ptr and lib is not None:
-            lib.fg_rules_free(ptr)
-            self._ptr = None
+        _release(self, "fg_rules_free")  # every CoreGame holds its rules: none reads them now
+
+
+def _release(handle: CoreRules | CoreGame, free: str) -> None:
+    """Free ``handle``'s memory in the core with ``free``, once (and not after the library
+    went away at the interpreter's exit)."""
+    ptr = getattr(handle, "_ptr", None)
+    lib = _LOADED.get("lib")
+    if ptr and lib is not None:
+        getattr(lib, free)(ptr)
+        handle._ptr = None
 
 
 def _no_copy() -> TypeError:
@@ -257,11 +262,7 @@ class CoreGame:
             raise MemoryError("cannot allocate a compiled game")
 
     def __del__(self) -> None:
-        ptr = getattr(self, "_ptr", None)
-        lib = _LOADED.get("lib")
-        if ptr and lib is not None:
-            lib.fg_free(ptr)
-            self._ptr = None
+        _release(self, "fg_free")
 
     def __reduce__(self) -> NoReturn:
         raise _no_copy()
