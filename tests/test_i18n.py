@@ -70,6 +70,20 @@ def test_a_players_name_is_never_declined_as_one_gender_or_without_its_article(l
     assert not declined, declined
 
 
+# A card's colour is said as an adjective in Russian ("красный", masculine, for "карта
+# состава"), so a catalog line that sets {card} right after a word ("открытая карта зелёный",
+# "место 3 теперь красный") reads as a noun and an adjective that disagree in gender: the colour
+# comes after a colon or a dash, as "Вы взяли открытую карту: {card}" does.
+def test_a_russian_card_colour_never_follows_a_word_it_would_disagree_with() -> None:
+    _, entries = catalog("ru")
+    bare = re.compile(r"\w\s+\{card\}")
+    disagreeing = [form for e in entries for form in e.msgstr if bare.search(form)]
+    assert not disagreeing, disagreeing
+    ru = translator("ru")
+    said = ru.t("{name} took a face-up {card}", name="Анна", card=ru.t("green"))
+    assert said == "Анна: открытая карта — зелёный"
+
+
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_the_lobby_has_one_name_in_each_language(lang: str) -> None:
     """The header's link, the lobby's title, its box and its seat choice call it by one word
