@@ -59,8 +59,18 @@ def test_every_message_is_translated_with_the_same_placeholders(lang: str) -> No
 # ("robô que persegue seus Bilhetes 1"). Romanian "lui {name}" is the dative of a man's name only
 # (Ana's is "Anei"); a Portuguese "vitória de {name}" lacks the article a bot's words need
 # ("do robô"). Each catalog says such a name where it needs neither ("câștigă {name}",
-# "{name} venceu", "stația jucătorului {name}").
-DECLINED_NAME = {"ro": re.compile(r"\blui \{(name|last)\}"), "pt": re.compile(r"\bvitória de \{")}
+# "{name} venceu", "stația jucătorului {name}"). A Russian preposition or verb that governs an
+# oblique case ("для Игрок 2", "остаться «Игрок 3»") needs an ending a name cannot take: the
+# catalog says "Ссылка-приглашение: {name}", "остаться под именем «{name}»".
+DECLINED_NAME = {
+    "ro": re.compile(r"\blui \{(name|last)\}"),
+    "pt": re.compile(r"\bvitória de \{"),
+    "ru": re.compile(
+        r"(?<!\w)(для|у|от|к|с|со|о|об|без|после|против|вместо|кроме|остаться|стать|впереди)"
+        r"\s+«?\{(name|names|last|player|a|b)\}",
+        re.IGNORECASE,
+    ),
+}
 
 
 @pytest.mark.parametrize("lang", sorted(DECLINED_NAME))
