@@ -94,6 +94,23 @@ def test_a_russian_card_colour_never_follows_a_word_it_would_disagree_with() -> 
     assert said == "Анна: открытая карта — зелёный"
 
 
+# "осталось" is the neuter singular: right for "2 вагончика", "5 вагончиков", wrong for a count
+# ending in 1 ("остался 1 вагончик", "осталась 21 карта"). A counted phrase filled into a
+# sentence cannot move the verb, so the catalog says "в запасе {trains}", which fits every count.
+def test_a_russian_counted_phrase_never_follows_a_verb_that_cannot_agree_with_it() -> None:
+    _, entries = catalog("ru")
+    counted = re.compile(r"(осталось|осталась|остался|остались)\s+\{(?!n\}|left\})\w+\}")
+    unagreeing = [form for e in entries for form in e.msgstr if counted.search(form)]
+    assert not unagreeing, unagreeing
+    ru = translator("ru")
+    for n, trains in ((1, "1 вагончик"), (21, "21 вагончик"), (2, "2 вагончика"), (5, "5 вагончиков")):
+        said = ru.tn("{n} train", "{n} trains", n)
+        assert said == trains
+        assert ru.t("You have {trains} left: the last round begins", trains=said) == (
+            f"У вас в запасе {trains}: начинается последний круг"
+        )
+
+
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_the_lobby_has_one_name_in_each_language(lang: str) -> None:
     """The header's link, the lobby's title, its box and its seat choice call it by one word
