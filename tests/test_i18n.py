@@ -103,7 +103,12 @@ def test_a_russian_counted_phrase_never_follows_a_verb_that_cannot_agree_with_it
     unagreeing = [form for e in entries for form in e.msgstr if counted.search(form)]
     assert not unagreeing, unagreeing
     ru = translator("ru")
-    for n, trains in ((1, "1 вагончик"), (21, "21 вагончик"), (2, "2 вагончика"), (5, "5 вагончиков")):
+    for n, trains in (
+        (1, "1 вагончик"),
+        (21, "21 вагончик"),
+        (2, "2 вагончика"),
+        (5, "5 вагончиков"),
+    ):
         said = ru.tn("{n} train", "{n} trains", n)
         assert said == trains
         assert ru.t("You have {trains} left: the last round begins", trains=said) == (
