@@ -125,6 +125,19 @@ def test_a_russian_counted_phrase_never_follows_a_verb_that_cannot_agree_with_it
     ) == ("Бот оставляет 1 маршрут, возвращает 2")
 
 
+# Nor can a Russian name give its gender: "должен смотреть только Анна" is a man's word for a
+# woman. The hand-over on a shared device tells the others to look away instead.
+def test_a_russian_name_is_never_the_subject_of_a_word_with_a_gender() -> None:
+    _, entries = catalog("ru")
+    gendered = re.compile(r"(должен|должна|сам|сама)\b[^.;]*\{(name|last|player|a|b)\}")
+    wrong = [form for e in entries for form in e.msgstr if gendered.search(form)]
+    assert not wrong, wrong
+    said = translator("ru").t(
+        "It is {name}'s turn. Only {name} should look at the screen now.", name="Анна"
+    )
+    assert said == "Ходит Анна; остальные, не смотрите на экран."
+
+
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_the_lobby_has_one_name_in_each_language(lang: str) -> None:
     """The header's link, the lobby's title, its box and its seat choice call it by one word
