@@ -59,8 +59,18 @@ def test_every_message_is_translated_with_the_same_placeholders(lang: str) -> No
 # ("robô que persegue seus Bilhetes 1"). Romanian "lui {name}" is the dative of a man's name only
 # (Ana's is "Anei"); a Portuguese "vitória de {name}" lacks the article a bot's words need
 # ("do robô"). Each catalog says such a name where it needs neither ("câștigă {name}",
-# "{name} venceu", "stația jucătorului {name}").
-DECLINED_NAME = {"ro": re.compile(r"\blui \{(name|last)\}"), "pt": re.compile(r"\bvitória de \{")}
+# "{name} venceu", "stația jucătorului {name}"). A Russian preposition or verb that governs an
+# oblique case ("для Игрок 2", "остаться «Игрок 3»") needs an ending a name cannot take: the
+# catalog says "Ссылка-приглашение: {name}", "остаться под именем «{name}»".
+DECLINED_NAME = {
+    "ro": re.compile(r"\blui \{(name|last)\}"),
+    "pt": re.compile(r"\bvitória de \{"),
+    "ru": re.compile(
+        r"(?<!\w)(для|у|от|к|с|со|о|об|без|после|против|вместо|кроме|остаться|стать|впереди)"
+        r"\s+«?\{(name|names|last|player|a|b)\}",
+        re.IGNORECASE,
+    ),
+}
 
 
 @pytest.mark.parametrize("lang", sorted(DECLINED_NAME))
@@ -68,6 +78,64 @@ def test_a_players_name_is_never_declined_as_one_gender_or_without_its_article(l
     _, entries = catalog(lang)
     declined = [form for e in entries for form in e.msgstr if DECLINED_NAME[lang].search(form)]
     assert not declined, declined
+
+
+# A card's colour is said as an adjective in Russian ("красный", masculine, for "карта
+# состава"), so a catalog line that sets {card} right after a word ("открытая карта зелёный",
+# "место 3 теперь красный") reads as a noun and an adjective that disagree in gender: the colour
+# comes after a colon or a dash, as "Вы взяли открытую карту: {card}" does.
+def test_a_russian_card_colour_never_follows_a_word_it_would_disagree_with() -> None:
+    _, entries = catalog("ru")
+    bare = re.compile(r"\w\s+\{card\}")
+    disagreeing = [form for e in entries for form in e.msgstr if bare.search(form)]
+    assert not disagreeing, disagreeing
+    ru = translator("ru")
+    said = ru.t("{name} took a face-up {card}", name="Анна", card=ru.t("green"))
+    assert said == "Анна: открытая карта — зелёный"
+
+
+# "осталось", "взято", "оставлено" are neuter singular: right for "2 вагончика", "5 вагончиков",
+# wrong for a count ending in 1 ("остался 1 вагончик", "оставлен 1 маршрут"). A counted phrase
+# filled into a sentence cannot change the verb, so the catalog says what fits every count:
+# "в запасе {trains}", "{name} оставляет {kept}".
+def test_a_russian_counted_phrase_never_follows_a_verb_that_cannot_agree_with_it() -> None:
+    _, entries = catalog("ru")
+    counted = re.compile(
+        r"(осталось|осталась|остался|остались|взято|оставлено|возвращено)"
+        r"\s+\{(trains|tickets|count|turns)\}"
+    )
+    unagreeing = [form for e in entries for form in e.msgstr if counted.search(form)]
+    assert not unagreeing, unagreeing
+    ru = translator("ru")
+    for n, trains in (
+        (1, "1 вагончик"),
+        (21, "21 вагончик"),
+        (2, "2 вагончика"),
+        (5, "5 вагончиков"),
+    ):
+        said = ru.tn("{n} train", "{n} trains", n)
+        assert said == trains
+        assert ru.t("You have {trains} left: the last round begins", trains=said) == (
+            f"У вас в запасе {trains}: начинается последний круг"
+        )
+    # a bot keeps one ticket of three: "оставлено 1 маршрут" was the log's line for it
+    kept = ru.tn("{n} ticket", "{n} tickets", 1)
+    assert ru.t(
+        "{name} kept {kept} and returned {returned}", name="Бот", kept=kept, returned=2
+    ) == ("Бот оставляет 1 маршрут, возвращает 2")
+
+
+# Nor can a Russian name give its gender: "должен смотреть только Анна" is a man's word for a
+# woman. The hand-over on a shared device tells the others to look away instead.
+def test_a_russian_name_is_never_the_subject_of_a_word_with_a_gender() -> None:
+    _, entries = catalog("ru")
+    gendered = re.compile(r"(должен|должна|сам|сама)\b[^.;]*\{(name|last|player|a|b)\}")
+    wrong = [form for e in entries for form in e.msgstr if gendered.search(form)]
+    assert not wrong, wrong
+    said = translator("ru").t(
+        "It is {name}'s turn. Only {name} should look at the screen now.", name="Анна"
+    )
+    assert said == "Ходит Анна; остальные, не смотрите на экран."
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

@@ -59,3 +59,32 @@ def test_the_server_sends_the_catalogs_the_page_asks_for() -> None:
         assert _get(server.url + "i18n.json")[1]["lang"] == "en"
         status, doc, _ = _get(server.url + "i18n/xx.json")
         assert status == 404 and "xx" in doc["error"]
+
+
+# How far the refusal's box is out of sight: past the screen's edges, or scrolled out of the
+# panel that holds it (0: wholly seen)
+ERROR_OFF_SCREEN = """() => { const r = document.getElementById('error').getBoundingClientRect();
+  const panel = document.querySelector('aside').getBoundingClientRect();
+  const top = Math.max(0, panel.top), bottom = Math.min(innerHeight, panel.bottom);
+  return Math.round(Math.max(0, top - r.top, r.bottom - bottom)); }"""
+
+
+@pytest.mark.slow
+def test_a_refusal_on_a_phone_is_on_the_screen_in_russian(browser: Any) -> None:
+    """Keep with no ticket ticked, by the keyboard alone: the refusal's box sits above the turn,
+    out of sight once the list is scrolled to its Keep button; it is scrolled to, in Russian."""
+    with serving(_people) as server:
+        phone = {"width": 375, "height": 667}  # the panel scrolls under the map to show Keep
+        page = browser.new_context(viewport=phone, locale="ru").new_page()
+        page.goto(server.url + "?seat=0")
+        page.wait_for_selector("#offer-list input", timeout=15_000)
+        for box in page.locator("#offer-list input").all():
+            box.focus()
+            if box.is_checked():
+                page.keyboard.press("Space")
+        page.locator("#keep").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#error:not([hidden])", timeout=15_000)
+        assert page.locator("#error").inner_text() == "Оставьте хотя бы 2 маршрута."
+        assert page.evaluate(ERROR_OFF_SCREEN) == 0
+        assert page.evaluate("document.activeElement.id") == "keep"

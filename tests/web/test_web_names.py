@@ -272,3 +272,28 @@ def test_the_headers_name_field_shows_its_whole_placeholder_on_a_phone(browser: 
             assert not page.evaluate(WIDE)  # the wider field keeps the header on the screen
             assert page.evaluate(STATUS_EMS) >= 7
             page.context.close()
+
+
+# The final scores' table and the panel beside the map: how far the table reaches past the
+# panel's inner edge, and how far the panel scrolls sideways (0 and 0 when the table fits)
+SCORES_PAST_PANEL = """() => { const aside = document.querySelector('aside');
+  const edge = aside.getBoundingClientRect().left + aside.clientLeft + aside.clientWidth;
+  const table = document.getElementById('scoreboard').getBoundingClientRect();
+  return [Math.max(0, Math.round(table.right - edge)), aside.scrollWidth - aside.clientWidth]; }"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width", [1400, 1024])
+@pytest.mark.parametrize("lang", ["ru", "pt"])
+def test_the_final_scores_fit_the_panel_beside_the_map(browser: Any, lang: str, width: int) -> None:
+    """On a desktop the panel is a 380 px column: the Russian headings ("перегоны маршруты
+    станции бонус всего место") ran past its edge and cut off the rank column."""
+    tr = translator(lang)
+    state = finished({"Frankfurt-Paris-white": 0, "Munchen-Wien": 1}, tickets={0: ["Paris-Wien"]})
+    with serving(lambda: Match(state, ["person", "random"])) as server:
+        page = browser.new_context(viewport={"width": width, "height": 900}, locale=lang).new_page()
+        page.goto(f"{server.url}?match={server.hub.latest.id}&seat=0")
+        page.wait_for_function(f"{STATE} === 'over'", timeout=TIMEOUT)
+        page.wait_for_selector("#scoreboard tbody tr", timeout=TIMEOUT)
+        assert page.locator("#scoreboard th").last.inner_text() == tr.t("rank")
+        assert page.evaluate(SCORES_PAST_PANEL) == [0, 0]

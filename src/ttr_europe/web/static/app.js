@@ -137,6 +137,10 @@ function showError(msg) {
   box.title = msg.rule ? t("rule {rule}", { rule: msg.rule }) : ""; // the rule's number only on hover
   box.dataset.code = msg.code;
   box.hidden = false;
+  // On a phone the panel is under the map: a refusal of the button just pressed (Keep with no
+  // ticket ticked, far down the list) would be above the screen's top edge, said to a screen
+  // reader only. Scrolled to, never moving the focus.
+  box.scrollIntoView({ block: "nearest" });
   if (msg.code === "unknown_match") { // gone or never here: nothing of it stays playable
     last = null;
     $("board").replaceChildren();
