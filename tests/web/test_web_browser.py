@@ -211,6 +211,9 @@ def test_tabs_share_a_match_and_a_closed_tab_gets_its_seat_back(browser: Any) ->
         thief = browser.new_context().new_page()
         thief.goto(server.url + "?seat=0")
         thief.wait_for_selector("#error[data-code='seat_taken']", timeout=TIMEOUT)
+        said = thief.locator("#error").inner_text()  # another person, or the player elsewhere
+        assert "in another browser" in said and "Continue on another device" in said
+        assert "tab" not in said
         thief.wait_for_function(
             "document.getElementById('where').textContent.includes('watching')", timeout=TIMEOUT
         )

@@ -1281,7 +1281,7 @@ def _may_sit(hosted: Hosted, seat: int, token: str | None, invite: str | None) -
                 "browser, which holds the seat now",
             )
     elif held is not None and not mine:
-        raise WebError("seat_taken", f"{_player(seat)}'s seat is taken by another tab")
+        raise WebError("seat_taken", f"{_player(seat)}'s seat is taken, in another browser")
     elif held is None and (hosted.listing.public is False or seat in hosted.seating.invites):
         raise WebError(
             "invite_only", f"{_player(seat)}'s seat is kept for the friend invited to it"

@@ -114,7 +114,7 @@ function showWhere() {
 function serverWords(code) {
   return ({
     unknown_match: t("This match is not on the server any more: start a new game."),
-    seat_taken: t("That seat is taken by another tab."),
+    seat_taken: t("That seat is taken, in another browser: you watch here. If it is yours, use “Continue on another device” in that browser to play here."),
     bot_seat: t("That seat is played by a bot."),
     bad_invite: t("That invite link is not one of this match's: you watch instead."),
     invite_used: t("That invite link was opened already, in another browser, which holds the seat: you watch here. To play here, use “Continue on another device” in that browser."),
