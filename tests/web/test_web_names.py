@@ -283,11 +283,13 @@ SCORES_PAST_PANEL = """() => { const aside = document.querySelector('aside');
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("width", [1400, 1024])
-@pytest.mark.parametrize("lang", ["ru", "pt"])
+@pytest.mark.parametrize("width", [1400, 1024, 360, 320])
+@pytest.mark.parametrize("lang", ["ru", "pt", "ro", "en"])
 def test_the_final_scores_fit_the_panel_beside_the_map(browser: Any, lang: str, width: int) -> None:
     """On a desktop the panel is a 380 px column: the Russian headings ("перегоны маршруты
-    станции бонус всего место") ran past its edge and cut off the rank column."""
+    станции бонус всего место") ran past its edge and cut off the rank column. On a 320 px
+    phone the final scores and the players' table beside them were 16-32 px too wide in
+    Russian and Portuguese, and the panel scrolled sideways."""
     tr = translator(lang)
     state = finished({"Frankfurt-Paris-white": 0, "Munchen-Wien": 1}, tickets={0: ["Paris-Wien"]})
     with serving(lambda: Match(state, ["person", "random"])) as server:
@@ -296,4 +298,5 @@ def test_the_final_scores_fit_the_panel_beside_the_map(browser: Any, lang: str, 
         page.wait_for_function(f"{STATE} === 'over'", timeout=TIMEOUT)
         page.wait_for_selector("#scoreboard tbody tr", timeout=TIMEOUT)
         assert page.locator("#scoreboard th").last.inner_text() == tr.t("rank")
-        assert page.evaluate(SCORES_PAST_PANEL) == [0, 0]
+        assert page.evaluate(SCORES_PAST_PANEL) == [0, 0], page.evaluate(SCORES_PAST_PANEL)
+        assert not page.evaluate(WIDE)  # nor does the page

@@ -26,6 +26,10 @@ SIZES = {
     "desktop": {"viewport": {"width": 1400, "height": 900}},
 }
 BOX = "el => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
+# The map: its buttons and the board under them (the legend is apart: above it on a phone)
+MAP_BOX = """tools => { const r = tools.getBoundingClientRect();
+  const b = document.getElementById('board').getBoundingClientRect();
+  return [r.left, r.top, r.right, b.bottom]; }"""
 
 
 def _midgame() -> Match:
@@ -84,15 +88,24 @@ def test_the_whole_map_is_on_screen_with_hand_and_actions_beside_it(
         assert drawn_w >= 0.97 * (board[2] - board[0]) or drawn_h >= 0.97 * (board[3] - board[1])
         assert drawn_w >= {"phone": 370, "tablet": 600, "desktop": 900}[size]
         # The turn's buttons, the face-up row and the hand never cover the map, and are reached
-        # (by scrolling the panel on small screens).
+        # (on small screens the page scrolls: the header goes, the map stays at the top, whole,
+        # and the panel scrolls under it).
         area = page.locator("#board-area").evaluate(BOX)
+        first = page.locator("#board-tools").evaluate(MAP_BOX)
+        areas, maps = [], []
         for part in ("#turn", "#blind", "#row", "#hand", "#my-tickets"):
             page.locator(part).scroll_into_view_if_needed()
             assert page.locator(part).is_visible()
             box = page.locator(part).evaluate(BOX)
-            assert not _overlap(box, area), part
+            areas.append(page.locator("#board-area").evaluate(BOX))
+            maps.append(page.locator("#board-tools").evaluate(MAP_BOX))
+            assert not _overlap(box, areas[-1]), part
             assert box[1] >= 0 and box[3] <= height + 0.5, part
-        assert page.locator("#board-area").evaluate(BOX) == area  # the map did not move
+        for now in maps:  # the map is whole on the screen, where it was or at the screen's top
+            assert now[1] in (first[1], 0) and now[3] - now[1] == first[3] - first[1], now
+            assert now[0] == first[0] and now[2] == first[2] and now[3] <= height + 0.5, now
+        if size == "desktop":
+            assert set(map(tuple, areas)) == {tuple(area)}  # beside the panel: nothing moves
         # City names: legible at tablet and desktop sizes as the map first shows.
         name = page.locator("#board g.city[data-city='Paris'] text:not(.halo)")
         if size != "phone":
@@ -124,11 +137,65 @@ def test_the_whole_map_is_on_screen_with_hand_and_actions_beside_it(
             assert name.evaluate(BOX)[3] - name.evaluate(BOX)[1] >= 12  # names read well
             page.click("#zoom-fit")
             assert page.locator("#board svg").evaluate(BOX) == svg
-        page.locator("#board-area").scroll_into_view_if_needed()
-        page.evaluate("document.querySelector('aside').scrollTop = 0")
+        page.evaluate("window.scrollTo(0, 0)")
         _screenshot(page, size, tmp_path)
         assert not errors
         context.close()
+
+
+# How much of the screen the panel has below the map, and where a part of it lies
+BELOW_MAP = """el => { const map = document.getElementById('board-area').getBoundingClientRect();
+  const box = el.getBoundingClientRect();
+  const tools = document.getElementById('board-tools').getBoundingClientRect();
+  return [tools.top, map.bottom, box.top, box.bottom, innerHeight]; }"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_small_phone_sees_each_part_of_the_panel_whole_below_the_map(
+    browser: Any, lang: str
+) -> None:
+    """A phone's panel was what the header and the map left of the screen, scrolled inside:
+    141 px of a 360x740 screen, 33 px of a 320x640 one in Russian, less than one button. The
+    page scrolls now, the header and the legend go and the map stays: each part of the panel,
+    reached by scrolling, by Tab or by tapping a route for its payments, is seen whole between
+    the map and the screen's foot."""
+    for width, height in ((320, 568), (320, 640), (360, 740), (390, 844)):
+        with serving(_midgame) as server:
+            context = browser.new_context(
+                viewport={"width": width, "height": height}, is_mobile=True, has_touch=True,
+                locale=lang,
+            )  # fmt: skip
+            page = context.new_page()
+            page.goto(server.url + "?seat=0")
+            page.wait_for_function(TURN, timeout=TIMEOUT)
+            for part in ("#turn", "#row", "#hand", "#players"):
+                page.locator(part).scroll_into_view_if_needed()
+                map_top, map_foot, top, foot, screen = page.locator(part).evaluate(BELOW_MAP)
+                assert map_foot - 1 <= top and foot <= screen + 0.5, (width, height, part)
+                if map_top <= 0.5:  # the header gone, the map at the top: the rest shows it
+                    assert screen - map_foot >= 0.4 * screen, (width, height)
+            page.evaluate("window.scrollTo(0, 0)")
+            seen = 0
+            for _ in range(120):  # Tab through the turn, the claims, the row and the hand
+                page.keyboard.press("Tab")
+                focused = page.evaluate_handle("document.activeElement")
+                if focused.evaluate("el => !!el.closest('#turn, #claim-box, #row, #hand')"):
+                    _, map_foot, top, foot, screen = focused.evaluate(BELOW_MAP)
+                    assert map_foot - 1 <= top and foot <= screen + 0.5, (width, height, seen)
+                    seen += 1
+            assert seen >= 60, seen
+            # a tap on a route (two: the first brings the map near) shows its payments whole
+            page.evaluate("window.scrollTo(0, document.querySelector('main').offsetTop)")
+            route = page.locator("#board g.route[data-route='Brindisi-Roma']")
+            for _ in range(2):
+                page.wait_for_timeout(300)  # the zoom
+                page.touchscreen.tap(*route.evaluate(VISIBLE_POINT))
+            page.wait_for_selector("#options-list button.pay-option", timeout=TIMEOUT)
+            page.wait_for_timeout(300)  # the scroll
+            _, map_foot, top, foot, screen = page.locator("#options").evaluate(BELOW_MAP)
+            assert map_foot - 1 <= top and foot <= screen + 0.5, (width, height, "options")
+            context.close()
 
 
 def test_a_claim_by_tapping_a_route_on_a_phone(browser: Any) -> None:

@@ -483,16 +483,21 @@ function fitZoom() {
 
 function scale() { return zoom === null ? fitZoom() : zoom; }
 
-// On a narrow screen the map sits above the panel: its area is no taller than the whole map
-// needs at the screen's width (at most 56% of the height), leaving the rest to the panel.
+// On a narrow screen the map sits above the panel: it is no taller than the whole map needs
+// at the screen's width (at most 56% of the height), leaving the rest to the panel. The legend
+// is drawn above it and, as the page scrolls, goes up out of sight with the header while the
+// map stays at the screen's top (the area sticks with its legend above the screen's edge).
 function sizeBoardArea() {
   const area = $("board-area");
-  if (!matchMedia("(max-width: 999px)").matches) { area.style.height = ""; return; }
+  if (!matchMedia("(max-width: 999px)").matches) { area.style.height = area.style.top = ""; return; }
   const [w, h] = natural();
   const board = $("board");
-  const tools = $("board-tools").getBoundingClientRect().height + $("legend").getBoundingClientRect().height;
-  const wanted = tools + 8 + (board.clientWidth * h) / w + 2;
-  area.style.height = `${Math.round(Math.min(window.innerHeight * 0.56, wanted))}px`;
+  const legend = $("legend").getBoundingClientRect().height; // with its padding under it
+  const wanted = $("board-tools").getBoundingClientRect().height + 4 + (board.clientWidth * h) / w + 2;
+  const map = Math.round(Math.min(window.innerHeight * 0.56, wanted));
+  area.style.height = `${map + legend}px`;
+  area.style.top = `${-legend}px`;
+  document.documentElement.style.setProperty("--map-height", `${map}px`);
 }
 
 function applyZoom() {
@@ -630,7 +635,12 @@ function ask(target, el, fromKeys) {
   list.replaceChildren();
   if (last && last.moves) send({ type: "options", ...target });
   else list.textContent = last && last.finished ? t("The game is over.") : t("Not your turn.");
-  if (matchMedia("(max-width: 999px)").matches) $("turn").scrollIntoView({ block: "nearest" });
+  inSight($("turn"));
+}
+
+// Under the map on a narrow screen, what a tap on the map asked for is scrolled into sight.
+function inSight(el) {
+  if (matchMedia("(max-width: 999px)").matches) el.scrollIntoView({ block: "nearest" });
 }
 
 function showOptions(msg) {
@@ -639,6 +649,7 @@ function showOptions(msg) {
   list.replaceChildren();
   if (!msg.actions.length) {
     list.textContent = msg.route ? t("You cannot claim this route now.") : t("You cannot build a station here now.");
+    inSight($("options"));
     return;
   }
   for (const option of msg.actions) {
@@ -651,6 +662,7 @@ function showOptions(msg) {
     list.appendChild(b);
   }
   if (focusOptions) { focusOptions = false; list.querySelector("button").focus(); }
+  inSight($("options"));
 }
 
 function hideOptions() {
@@ -1195,6 +1207,7 @@ new ResizeObserver(() => {
   boardSize = size;
   if (zoom === null) applyZoom();
 }).observe(boardEl);
+new ResizeObserver(() => sizeBoardArea()).observe($("legend")); // another language, colour-blind
 setInterval(() => send({ type: "ping" }), 30000); // the server closes connections silent for 120 s
 
 // ------------------------------------------------------------------ language, keys, view
