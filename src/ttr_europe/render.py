@@ -4,7 +4,7 @@ Cities sit near their geographic positions (an equirectangular projection, then 
 nudged apart so short routes keep room for their spaces). A route
 is drawn as its train spaces, one rectangle each, in its card colour with the colour's symbol
 (``colours.SYMBOLS``: no colour is told by hue alone); tunnels have a dashed black border and
-ferries a black dot on each space that needs a locomotive. A claimed space carries
+ferries the locomotive card's ✚ on each space that needs a locomotive. A claimed space carries
 its owner's piece: a seat colour chosen far from every card colour (``colours.SEAT_COLOURS``),
 with the seat's number, so a green route owned by a seat never reads as an unclaimed green
 route, and owners are told apart without their colours. Every route and city is an SVG
