@@ -198,6 +198,69 @@ def test_a_small_phone_sees_each_part_of_the_panel_whole_below_the_map(
             context.close()
 
 
+# Where the thing focused or named lies against the map's foot and the screen's, and what a
+# finger at its centre would touch
+SIGHT = """el => { const box = el.getBoundingClientRect();
+  const foot = document.getElementById('board-area').getBoundingClientRect().bottom;
+  const under = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return [box.top >= foot - 1 && box.bottom <= innerHeight + 0.5, !!under && (el.contains(under)
+          || !!under.closest('label') && under.closest('label').contains(el))]; }"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("lang", "width", "height"), [("ru", 320, 568), ("en", 360, 740)])
+def test_a_phone_brings_each_question_into_sight_and_the_map_keeps_its_place(
+    browser: Any, lang: str, width: int, height: int
+) -> None:
+    """Under the map on a phone: a ticket offer opened out of sight with Keep over its tickets;
+    a new turn's question stayed under the map; a route's payments stayed through a ticket
+    draw; the focus going to the map (M) scrolled the page back to the header; the panel was a
+    Tab stop whose ring no one saw."""
+    with serving(_midgame) as server:
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, is_mobile=True, has_touch=True,
+            locale=lang,
+        )  # fmt: skip
+        page = context.new_page()
+        page.goto(server.url + "?seat=0")
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        assert page.evaluate("document.querySelector('aside').tabIndex") == -1
+        # the map stuck at the top, the hand in sight: M goes to the map, the page stays
+        page.locator("#hand").scroll_into_view_if_needed()
+        page.wait_for_timeout(200)
+        at = page.evaluate("scrollY")
+        page.keyboard.press("m")
+        page.wait_for_timeout(300)
+        assert page.evaluate("document.activeElement.closest('#board') !== null")
+        assert page.evaluate("scrollY") == at
+        assert page.locator("#board-tools").evaluate(BOX)[1] == 0
+        # a route's payments, then a ticket draw: the payments go, the offer comes whole
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#options-list", state="attached", timeout=TIMEOUT)
+        page.locator("#tickets").scroll_into_view_if_needed()
+        page.locator("#tickets").tap()
+        page.wait_for_selector("#offer-list input", timeout=TIMEOUT)
+        page.wait_for_timeout(300)
+        assert page.locator("#options").is_hidden()
+        assert page.locator("#offer").evaluate(SIGHT)[0]
+        for check in page.locator("#offer-list input").all():
+            assert check.evaluate(SIGHT) == [True, True]  # seen, and Keep is not over it
+        # Tab through the offer: no ticket's box is under the Keep bar
+        page.locator("#offer-list input").first.focus()
+        for _ in range(page.locator("#offer-list input").count()):
+            assert page.evaluate_handle("document.activeElement").evaluate(SIGHT) == [True, True]
+            page.keyboard.press("Tab")
+        # read down to the players, keep: the next turn's question comes into sight
+        page.locator("#players").scroll_into_view_if_needed()
+        seq = page.evaluate("document.body.dataset.seq")
+        page.locator("#keep").tap()
+        page.wait_for_function(f"document.body.dataset.seq !== {seq!r}", timeout=TIMEOUT)
+        page.wait_for_function(TURN, timeout=TIMEOUT)
+        page.wait_for_timeout(300)
+        assert page.locator("#turn-title").evaluate(SIGHT)[0]
+        context.close()
+
+
 def test_a_claim_by_tapping_a_route_on_a_phone(browser: Any) -> None:
     with serving(_midgame) as server:
         context = browser.new_context(**SIZES["phone"])

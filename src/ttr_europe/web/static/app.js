@@ -18,6 +18,7 @@ const marks = {}; // seat -> {route, city, until}
 const $ = (id) => document.getElementById(id);
 const MAX_NAME = Number(document.body.dataset.maxName); // the server writes its limit in
 const coarse = window.matchMedia("(pointer: coarse)");
+const narrow = window.matchMedia("(max-width: 999px)"); // the map on top, the page scrolls
 
 function tokenKey(match, s) { return `ttr-token:${match}:${s}`; }
 function myName() { return localStorage.getItem("ttr-name") || null; }
@@ -291,14 +292,17 @@ function update(msg) {
   if (eventLog.length > 60) eventLog.splice(0, eventLog.length - 60);
   const focus = pendingFocus || focusKey(document.activeElement);
   pendingFocus = null;
+  const mine = msg.moves !== null;
+  const asked = mine && !(before && before.moves !== null && before.view.phase === msg.view.phase);
+  if (asked) selected = null; // a new question: the payments of a route picked before it go
   render();
   restoreFocus(focus);
   // (after the page is live again: it is inert while "connecting", and focus cannot go there)
   if (nameDue) { nameDue = false; setTimeout(showNameAsk, 0); }
-  const mine = msg.moves !== null;
+  if (asked) inSight($("offer").hidden ? $("turn") : $("offer"));
   if (!replaying) {
     for (const { seq: n, event } of msg.events) announce(describe(event, n)); // one's own moves too
-    if (mine && !(before && before.moves !== null && before.view.phase === msg.view.phase)) announce($("turn-title").textContent);
+    if (asked) announce($("turn-title").textContent);
   }
   replaying = false;
 }
@@ -402,7 +406,7 @@ function render() {
   showOffer(msg.offer, moves);
   showTunnel(view, moves);
   showClaimable(moves);
-  if (!mine) hideOptions();
+  if (!mine || !selected) hideOptions();
   else if (selected) send({ type: "options", ...selected });
   showPlayers(msg);
   showEvents();
@@ -489,7 +493,7 @@ function scale() { return zoom === null ? fitZoom() : zoom; }
 // map stays at the screen's top (the area sticks with its legend above the screen's edge).
 function sizeBoardArea() {
   const area = $("board-area");
-  if (!matchMedia("(max-width: 999px)").matches) { area.style.height = area.style.top = ""; return; }
+  if (!narrow.matches) { area.style.height = area.style.top = ""; return; }
   const [w, h] = natural();
   const board = $("board");
   const legend = $("legend").getBoundingClientRect().height; // with its padding under it
@@ -638,9 +642,14 @@ function ask(target, el, fromKeys) {
   inSight($("turn"));
 }
 
-// Under the map on a narrow screen, what a tap on the map asked for is scrolled into sight.
+// Under the map on a narrow screen, what asks something of the player (a tap's payments, a
+// new turn, a ticket offer) is scrolled into sight when it is not wholly there: its top just
+// under the map (the page's scroll-padding), as much of it as the screen holds.
 function inSight(el) {
-  if (matchMedia("(max-width: 999px)").matches) el.scrollIntoView({ block: "nearest" });
+  if (!narrow.matches || el.hidden) return;
+  const box = el.getBoundingClientRect();
+  const foot = $("board-area").getBoundingClientRect().bottom;
+  if (box.top < foot - 1 || box.bottom > window.innerHeight + 1) el.scrollIntoView({ block: "start" });
 }
 
 function showOptions(msg) {
@@ -1208,6 +1217,22 @@ new ResizeObserver(() => {
   if (zoom === null) applyZoom();
 }).observe(boardEl);
 new ResizeObserver(() => sizeBoardArea()).observe($("legend")); // another language, colour-blind
+// On a narrow screen the map stays at the top while the page scrolls: the focus going to one
+// of its routes or buttons (M, the arrows, Shift+Tab from the panel) must not scroll the page
+// back up to the header, as the page's scroll-padding for the panel under the map would.
+let pageY = window.scrollY;
+window.addEventListener("scroll", () => { pageY = window.scrollY; }, { passive: true });
+$("board-area").addEventListener("focusin", (e) => {
+  // (a keyboard's focus: a finger's or a mouse's never scrolls, and its click must land)
+  if (!narrow.matches || window.scrollY === pageY || !e.target.matches(":focus-visible")) return;
+  const top = $("board-tools").getBoundingClientRect().top + window.scrollY; // where it lies unstuck
+  if (top - pageY <= 0.5) window.scrollTo(0, pageY); // it was stuck at the top: stay
+});
+// The panel is a Tab stop where it scrolls by itself (beside the map); under the map the page
+// scrolls, and a stop around the whole panel would show no ring.
+function panelStop() { document.querySelector("aside").tabIndex = narrow.matches ? -1 : 0; }
+narrow.addEventListener("change", panelStop);
+panelStop();
 setInterval(() => send({ type: "ping" }), 30000); // the server closes connections silent for 120 s
 
 // ------------------------------------------------------------------ language, keys, view
