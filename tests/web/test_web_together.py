@@ -301,6 +301,47 @@ def test_my_games_show_whose_turn_and_the_badge_moves(browser: Any) -> None:
         assert ann.locator("#where").inner_text() == f"match {second}, Ann"
 
 
+# The focused element against the map's foot and the screen's (a phone's map stays on top)
+FOCUS_IN_SIGHT = """() => { const box = document.activeElement.getBoundingClientRect();
+  const foot = document.getElementById('board-area').getBoundingClientRect().bottom;
+  return box.top >= foot - 1 && box.bottom <= innerHeight + 0.5; }"""
+
+
+@pytest.mark.slow
+def test_pass_and_play_by_keyboard_on_a_small_phone_shows_the_heading_it_focuses(
+    browser: Any,
+) -> None:
+    """On a 320x568 phone, in Russian, two people on one device by keyboard: after each
+    hand-over the focus is on the turn's heading ("choose your starting tickets"), which lay
+    under the map while the page showed the tickets below it."""
+    with serving(SERVER_DEAL) as server:
+        page = browser.new_context(
+            viewport={"width": 320, "height": 568}, is_mobile=True, has_touch=True, locale="ru"
+        ).new_page()
+        match_id, _ = make_match(page, server.url, [("here", "Анастасия"), ("here", "Bob")])
+        page.click("#go")
+        page.wait_for_url("**seat=*", timeout=TIMEOUT)
+        match = server.hub.matches[match_id].match
+        handoffs = 0
+        while handoffs < 3 and not match.finished:
+            page.wait_for_function(TURN + " || document.body.dataset.state === 'handoff'",
+                                   timeout=TIMEOUT)  # fmt: skip
+            if _state(page) != "handoff":  # keep the starting tickets, or draw two cards
+                seq = page.evaluate("document.body.dataset.seq")
+                page.keyboard.press("k" if page.locator("#offer").is_visible() else "d")
+                page.wait_for_function(f"document.body.dataset.seq !== {seq!r}", timeout=TIMEOUT)
+                continue
+            assert page.evaluate("document.activeElement.id") == "handoff-go"
+            page.keyboard.press("Enter")
+            page.wait_for_function(TURN + " && document.body.dataset.state !== 'handoff'",
+                                   timeout=TIMEOUT)  # fmt: skip
+            page.wait_for_timeout(300)  # the scroll
+            assert page.evaluate("document.activeElement.id") == "turn-title"
+            assert page.evaluate(FOCUS_IN_SIGHT), handoffs
+            handoffs += 1
+        assert handoffs == 3
+
+
 PRIVATE_PARTS = """() => ({
   where: document.getElementById('where').textContent,
   handoff: !!document.getElementById('handoff') && !document.getElementById('handoff').hidden,

@@ -299,7 +299,12 @@ function update(msg) {
   restoreFocus(focus);
   // (after the page is live again: it is inert while "connecting", and focus cannot go there)
   if (nameDue) { nameDue = false; setTimeout(showNameAsk, 0); }
-  if (asked) inSight($("offer").hidden ? $("turn") : $("offer"));
+  if (asked) {
+    inSight($("offer").hidden ? $("turn") : $("offer"));
+    // a keyboard's focus (the turn's heading after a hand-over) is never left under the map
+    const focused = document.activeElement;
+    if (focused && focused.closest("aside") && focused.matches(":focus-visible")) inSight(focused);
+  }
   if (!replaying) {
     for (const { seq: n, event } of msg.events) announce(describe(event, n)); // one's own moves too
     if (asked) announce($("turn-title").textContent);
