@@ -143,6 +143,17 @@ def test_the_whole_map_is_on_screen_with_hand_and_actions_beside_it(
         context.close()
 
 
+def _phone_at_turn(browser: Any, url: str, width: int, height: int, lang: str) -> tuple[Any, Any]:
+    """A phone of that size and language at seat 0's page, its turn shown."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, is_mobile=True, has_touch=True, locale=lang
+    )
+    page = context.new_page()
+    page.goto(url + "?seat=0")
+    page.wait_for_function(TURN, timeout=TIMEOUT)
+    return context, page
+
+
 # How much of the screen the panel has below the map, and where a part of it lies
 BELOW_MAP = """el => { const map = document.getElementById('board-area').getBoundingClientRect();
   const box = el.getBoundingClientRect();
@@ -162,13 +173,7 @@ def test_a_small_phone_sees_each_part_of_the_panel_whole_below_the_map(
     the map and the screen's foot."""
     for width, height in ((320, 568), (320, 640), (360, 740), (390, 844)):
         with serving(_midgame) as server:
-            context = browser.new_context(
-                viewport={"width": width, "height": height}, is_mobile=True, has_touch=True,
-                locale=lang,
-            )  # fmt: skip
-            page = context.new_page()
-            page.goto(server.url + "?seat=0")
-            page.wait_for_function(TURN, timeout=TIMEOUT)
+            context, page = _phone_at_turn(browser, server.url, width, height, lang)
             for part in ("#turn", "#row", "#hand", "#players"):
                 page.locator(part).scroll_into_view_if_needed()
                 map_top, map_foot, top, foot, screen = page.locator(part).evaluate(BELOW_MAP)
@@ -217,13 +222,7 @@ def test_a_phone_brings_each_question_into_sight_and_the_map_keeps_its_place(
     draw; the focus going to the map (M) scrolled the page back to the header; the panel was a
     Tab stop whose ring no one saw."""
     with serving(_midgame) as server:
-        context = browser.new_context(
-            viewport={"width": width, "height": height}, is_mobile=True, has_touch=True,
-            locale=lang,
-        )  # fmt: skip
-        page = context.new_page()
-        page.goto(server.url + "?seat=0")
-        page.wait_for_function(TURN, timeout=TIMEOUT)
+        context, page = _phone_at_turn(browser, server.url, width, height, lang)
         assert page.evaluate("document.querySelector('aside').tabIndex") == -1
         # the map stuck at the top, the hand in sight: M goes to the map, the page stays
         page.locator("#hand").scroll_into_view_if_needed()
