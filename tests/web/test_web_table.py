@@ -232,7 +232,24 @@ def test_a_phone_brings_each_question_into_sight_and_the_map_keeps_its_place(
         page.wait_for_timeout(300)
         assert page.evaluate("document.activeElement.closest('#board') !== null")
         assert page.evaluate("scrollY") == at
+        for key in ("ArrowRight", "ArrowRight", "ArrowDown", "ArrowLeft"):  # route to route
+            page.keyboard.press(key)
+            page.wait_for_timeout(100)
+            assert page.evaluate("scrollY") == at, key
         assert page.locator("#board-tools").evaluate(BOX)[1] == 0
+        # the map whole on the screen but not yet at the top: Shift+Tab into it from the panel
+        # leaves the page where it is
+        page.evaluate(
+            "window.scrollTo(0, document.getElementById('board-tools').getBoundingClientRect()"
+            ".top + scrollY - 20)"
+        )
+        page.locator("#blind").focus()
+        page.wait_for_timeout(200)
+        at = page.evaluate("scrollY")
+        page.keyboard.press("Shift+Tab")
+        page.wait_for_timeout(200)
+        assert page.evaluate("document.activeElement.closest('#board-area') !== null")
+        assert page.evaluate("scrollY") == at
         # a route's payments, then a ticket draw: the payments go, the offer comes whole
         page.keyboard.press("Enter")
         page.wait_for_selector("#options-list", state="attached", timeout=TIMEOUT)
@@ -382,6 +399,55 @@ def test_prompts_for_the_second_card_the_tunnel_and_the_last_round(browser: Any)
             "Take a second card (not a face-up locomotive)"
         )
         page.close()
+
+
+@pytest.mark.slow
+def test_a_phones_tunnel_second_card_and_end_are_shown_where_the_finger_is(
+    browser: Any,
+) -> None:
+    """320x568 in Russian, by taps: a tunnel's pay buttons lay below the screen's foot; the
+    second card's prompt scrolled the face-up row away from the finger that took the first;
+    the game's end left the winner and the scores under the map."""
+    start = scenario(
+        hands={0: "5red+2loco"}, row="blue blue green green yellow", trains={0: 5},
+        pile="red blue green " + " ".join(["orange", "black", "white", "pink"] * 10),
+    )  # fmt: skip
+    with serving(lambda: Match(start, ["person", "greedy"])) as server:
+        context, page = _phone_at_turn(browser, server.url, 320, 568, "ru")
+        claim = page.locator("#claim-list button[data-claim='Erzurum-Sochi']")
+        claim.scroll_into_view_if_needed()
+        claim.tap()
+        page.wait_for_selector("#options-list button.pay-option", timeout=TIMEOUT)
+        page.wait_for_timeout(300)
+        seq = page.evaluate("document.body.dataset.seq")
+        page.locator("#options-list button.pay-option").first.tap()
+        page.wait_for_function(f"document.body.dataset.seq !== {seq!r}", timeout=TIMEOUT)
+        page.wait_for_selector("#pay-list button", timeout=TIMEOUT)
+        page.wait_for_timeout(300)  # the scroll
+        for pay in page.locator("#pay-list button").all():
+            assert pay.evaluate(SIGHT) == [True, True]
+        seq = page.evaluate("document.body.dataset.seq")
+        page.locator("#pay-list button").first.tap()
+        page.wait_for_function(f"document.body.dataset.seq !== {seq!r} && {TURN}", timeout=TIMEOUT)
+        page.wait_for_function("!document.getElementById('last-round').hidden", timeout=TIMEOUT)
+        # the last turn: the row just under the map, a card taken, the row stays put
+        page.locator("#row").scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        row = page.locator("#row").evaluate(BOX)
+        seq = page.evaluate("document.body.dataset.seq")
+        page.locator("#row button.card:enabled").first.tap()
+        page.wait_for_function(f"document.body.dataset.seq !== {seq!r}", timeout=TIMEOUT)
+        page.wait_for_timeout(300)
+        now = page.locator("#row").evaluate(BOX)  # (the claims above it are gone)
+        assert all(abs(a - b) <= 1 for a, b in zip(now, row, strict=True)), (now, row)
+        # the second card ends the game: the winner and the scores come into sight
+        seq = page.evaluate("document.body.dataset.seq")
+        page.locator("#row button.card:enabled").first.tap()
+        page.wait_for_function("document.body.dataset.state === 'over'", timeout=TIMEOUT)
+        page.wait_for_timeout(300)
+        assert page.locator("#winner").evaluate(SIGHT)[0]
+        assert page.locator("#scoreboard caption").evaluate(SIGHT)[0]
+        context.close()
 
 
 def test_a_refused_move_is_said_in_players_words_and_names_are_chosen(browser: Any) -> None:

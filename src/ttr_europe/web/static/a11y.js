@@ -133,8 +133,19 @@ function roveMap(svg, from, key) {
   }
   const next = best ? best[1] : live.includes(from) ? from : live[0];
   for (const g of live) g.setAttribute("tabindex", g === next ? "0" : "-1");
-  next.focus();
-  if (next.scrollIntoView) next.scrollIntoView({ block: "nearest", inline: "nearest" });
+  next.focus({ preventScroll: true });
+  showInBoard(next);
+}
+
+// The map scrolls to show what the arrows reached, and only the map: on a phone the page
+// holds the map at the screen's top, and scrolling the page too would carry it away.
+function showInBoard(g) {
+  const board = document.getElementById("board");
+  const view = board.getBoundingClientRect();
+  const box = g.getBoundingClientRect();
+  const nearest = (lo, hi, from, to) => (lo < from ? lo - from : hi > to ? Math.min(hi - to, lo - from) : 0);
+  board.scrollLeft += nearest(box.left, box.right, view.left, view.right);
+  board.scrollTop += nearest(box.top, box.bottom, view.top, view.bottom);
 }
 
 // ------------------------------------------------------------------ focus kept across updates

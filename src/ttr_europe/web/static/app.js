@@ -299,12 +299,15 @@ function update(msg) {
   restoreFocus(focus);
   // (after the page is live again: it is inert while "connecting", and focus cannot go there)
   if (nameDue) { nameDue = false; setTimeout(showNameAsk, 0); }
-  if (asked) {
-    inSight($("offer").hidden ? $("turn") : $("offer"));
+  // a new turn, a ticket offer or a tunnel: the question is brought into sight (not the second
+  // card: the face-up row the first came from stays under the finger)
+  if (asked && msg.view.phase !== "SECOND_DRAW") {
+    inSight(!$("offer").hidden ? $("offer") : !$("tunnel").hidden ? $("tunnel") : $("turn"));
     // a keyboard's focus (the turn's heading after a hand-over) is never left under the map
     const focused = document.activeElement;
     if (focused && focused.closest("aside") && focused.matches(":focus-visible")) inSight(focused);
   }
+  if (msg.finished && !(before && before.finished)) inSight($("final")); // the winner and scores
   if (!replaying) {
     for (const { seq: n, event } of msg.events) announce(describe(event, n)); // one's own moves too
     if (asked) announce($("turn-title").textContent);
@@ -1230,8 +1233,10 @@ window.addEventListener("scroll", () => { pageY = window.scrollY; }, { passive: 
 $("board-area").addEventListener("focusin", (e) => {
   // (a keyboard's focus: a finger's or a mouse's never scrolls, and its click must land)
   if (!narrow.matches || window.scrollY === pageY || !e.target.matches(":focus-visible")) return;
-  const top = $("board-tools").getBoundingClientRect().top + window.scrollY; // where it lies unstuck
-  if (top - pageY <= 0.5) window.scrollTo(0, pageY); // it was stuck at the top: stay
+  const tools = $("board-tools").getBoundingClientRect();
+  const tall = $("board").getBoundingClientRect().bottom - tools.top;
+  const top = Math.max(0, tools.top + window.scrollY - pageY); // where the map was (it sticks at 0)
+  if (top + tall <= window.innerHeight + 1) window.scrollTo(0, pageY); // it was whole in sight: stay
 });
 // The panel is a Tab stop where it scrolls by itself (beside the map); under the map the page
 // scrolls, and a stop around the whole panel would show no ring.
