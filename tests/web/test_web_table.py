@@ -154,6 +154,14 @@ def _phone_at_turn(browser: Any, url: str, width: int, height: int, lang: str) -
     return context, page
 
 
+def _page_stays(page: Any, key: str) -> None:
+    """The key pressed, the page has not scrolled."""
+    at = page.evaluate("scrollY")
+    page.keyboard.press(key)
+    page.wait_for_timeout(200)
+    assert page.evaluate("scrollY") == at, key
+
+
 # How much of the screen the panel has below the map, and where a part of it lies
 BELOW_MAP = """el => { const map = document.getElementById('board-area').getBoundingClientRect();
   const box = el.getBoundingClientRect();
@@ -227,15 +235,10 @@ def test_a_phone_brings_each_question_into_sight_and_the_map_keeps_its_place(
         # the map stuck at the top, the hand in sight: M goes to the map, the page stays
         page.locator("#hand").scroll_into_view_if_needed()
         page.wait_for_timeout(200)
-        at = page.evaluate("scrollY")
-        page.keyboard.press("m")
-        page.wait_for_timeout(300)
+        _page_stays(page, "m")
         assert page.evaluate("document.activeElement.closest('#board') !== null")
-        assert page.evaluate("scrollY") == at
         for key in ("ArrowRight", "ArrowRight", "ArrowDown", "ArrowLeft"):  # route to route
-            page.keyboard.press(key)
-            page.wait_for_timeout(100)
-            assert page.evaluate("scrollY") == at, key
+            _page_stays(page, key)
         assert page.locator("#board-tools").evaluate(BOX)[1] == 0
         # the map whole on the screen but not yet at the top: Shift+Tab into it from the panel
         # leaves the page where it is
@@ -245,11 +248,8 @@ def test_a_phone_brings_each_question_into_sight_and_the_map_keeps_its_place(
         )
         page.locator("#blind").focus()
         page.wait_for_timeout(200)
-        at = page.evaluate("scrollY")
-        page.keyboard.press("Shift+Tab")
-        page.wait_for_timeout(200)
+        _page_stays(page, "Shift+Tab")
         assert page.evaluate("document.activeElement.closest('#board-area') !== null")
-        assert page.evaluate("scrollY") == at
         # a route's payments, then a ticket draw: the payments go, the offer comes whole
         page.keyboard.press("Enter")
         page.wait_for_selector("#options-list", state="attached", timeout=TIMEOUT)
