@@ -415,7 +415,7 @@ function render() {
   showTunnel(view, moves);
   showClaimable(moves);
   if (!mine || !selected) hideOptions();
-  else if (selected) send({ type: "options", ...selected });
+  else send({ type: "options", ...selected });
   showPlayers(msg);
   showEvents();
   showFinal(msg);
