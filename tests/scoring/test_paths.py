@@ -178,16 +178,20 @@ def test_a_network_split_by_a_removal_is_bounded_piece_by_piece() -> None:
 @st.composite
 def hung_networks(draw: st.DrawFn) -> list[Edge]:
     """Small blobs, each hung from city 0 by one or two routes, with random lengths: pieces that
-    removals split apart, small enough to walk every trail."""
+    removals split apart, small enough to walk every trail. One network, as the search is
+    handed (a blob's routes join all its cities: a random tree, then up to two more routes;
+    random links alone could leave a piece apart from city 0, which ``longest_trail`` would
+    have searched on its own)."""
     links: list[tuple[int, int]] = []
     first = 1
     for _ in range(draw(st.integers(2, 3))):
         size = draw(st.integers(2, 4))
         cities = list(range(first, first + size))
-        inside = draw(st.lists(st.sampled_from([(a, b) for a in cities for b in cities if a < b]),
-                               min_size=1, max_size=4))  # fmt: skip
+        tree = [(cities[draw(st.integers(0, i - 1))], cities[i]) for i in range(1, size)]
+        more = draw(st.lists(st.sampled_from([(a, b) for a in cities for b in cities if a < b]),
+                             max_size=2))  # fmt: skip
         hangers = draw(st.lists(st.sampled_from(cities), min_size=1, max_size=2))
-        links += inside + [(0, c) for c in hangers]
+        links += tree + more + [(0, c) for c in hangers]
         first += size
     return [(r, a, b, draw(st.integers(1, 4))) for r, (a, b) in enumerate(links)]
 
