@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from test_web_browser import TIMEOUT, TURN, _take_turn
 from test_web_everyone import _axe
+from test_web_table import SIGHT
 from webserver import free_port, serve_process, serving
 
 from english import english_left as english_words
@@ -301,12 +302,6 @@ def test_my_games_show_whose_turn_and_the_badge_moves(browser: Any) -> None:
         assert ann.locator("#where").inner_text() == f"match {second}, Ann"
 
 
-# The focused element against the map's foot and the screen's (a phone's map stays on top)
-FOCUS_IN_SIGHT = """() => { const box = document.activeElement.getBoundingClientRect();
-  const foot = document.getElementById('board-area').getBoundingClientRect().bottom;
-  return box.top >= foot - 1 && box.bottom <= innerHeight + 0.5; }"""
-
-
 @pytest.mark.slow
 def test_pass_and_play_by_keyboard_on_a_small_phone_shows_the_heading_it_focuses(
     browser: Any,
@@ -337,7 +332,7 @@ def test_pass_and_play_by_keyboard_on_a_small_phone_shows_the_heading_it_focuses
                                    timeout=TIMEOUT)  # fmt: skip
             page.wait_for_timeout(300)  # the scroll
             assert page.evaluate("document.activeElement.id") == "turn-title"
-            assert page.evaluate(FOCUS_IN_SIGHT), handoffs
+            assert page.evaluate_handle("document.activeElement").evaluate(SIGHT)[0], handoffs
             handoffs += 1
         assert handoffs == 3
 
