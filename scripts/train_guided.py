@@ -10,11 +10,14 @@ Two-player Europe in the Python engine. Every iteration:
    ``--playouts`` walks a move (Dirichlet noise ``--noise`` at the root; the first
    ``--sample-moves`` decisions of each seat drawn in proportion to the root's visits, the rest
    the most visited). Every decision with more than one legal move gives a sample: the seat's
-   observation, its mask, the root's visit counts (the policy's target) and, once the game
-   ends, the seat's reward (``guided.reward_target``: the value's target).
+   observation, its mask, the root's visit counts (the policy's target), the root's mean
+   value for the seat (``q``) and, once the game ends, the seat's reward
+   (``guided.reward_target``, ``z``). The value's target is ``(1 - w) z + w q``, ``w`` the
+   ``--q-weight`` (0: the result alone).
 2. ``--epochs`` passes of Adam over the samples of the last ``--window`` iterations: the masked
    cross-entropy against the visit distribution plus ``--value-weight`` times the squared error
-   of the value.
+   of the value. The log gives the value's error against the result on the new games too
+   (``value_z_before``), beside saying 0 everywhere (``value_zero``), whatever the target.
 
 The network starts from the shipped ``bc-ppo`` policy (``--init``; ``none`` starts from
 random weights) with a fresh value head. Every iteration appends a JSON line to
@@ -127,8 +130,14 @@ class Net(torch.nn.Module):  # type: ignore[misc]
                 self.scale.copy_(torch.as_tensor(1.0 / np.sqrt(var + 1e-8), dtype=torch.float32))
 
 
+def value_target(batch: dict[str, Arr], q_weight: float) -> Arr:
+    """The value's target: the result ``z`` mixed with the root's mean value ``q``."""
+    z = batch["z"]
+    return z if not q_weight else (1 - q_weight) * z + q_weight * batch.get("q", z)
+
+
 def loss_parts(
-    net: Net, batch: dict[str, Arr], value_weight: float
+    net: Net, batch: dict[str, Arr], value_weight: float, q_weight: float = 0.0
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """(total, policy cross-entropy, value squared error) of a batch of samples."""
     obs = torch.as_tensor(batch["obs"].astype(np.float32))
@@ -142,7 +151,7 @@ def loss_parts(
     logits, value = net(obs)
     logp = torch.log_softmax(logits.masked_fill(~mask, -1e9), -1)
     policy = -(target * logp).sum(-1).mean()
-    mse = ((value - torch.as_tensor(batch["z"])) ** 2).mean()
+    mse = ((value - torch.as_tensor(value_target(batch, q_weight))) ** 2).mean()
     return policy + value_weight * mse, policy, mse
 
 
@@ -157,7 +166,7 @@ def self_play(net: GuidedNet, seed: int, args: argparse.Namespace) -> tuple[dict
     bot = GuidedBot(net, iterations=args.playouts, playout=args.playout, noise=args.noise)
     rngs = [seat_rng(seed, s) for s in range(2)]
     decided = [0, 0]
-    rows: list[tuple[int, Arr, Arr, list[int], list[float]]] = []
+    rows: list[tuple[int, Arr, Arr, list[int], list[float], float]] = []
     steps = 0
     while state.phase is not Phase.GAME_OVER and steps < MAX_ACTIONS:
         seat = state.current
@@ -173,8 +182,9 @@ def self_play(net: GuidedNet, seed: int, args: argparse.Namespace) -> tuple[dict
                 action = codec.decode(pick, state)
             decided[seat] += 1
             obs = encoder.encode(state, seat)
+            q = bot.last_value if bot.last_value is not None else 0.0
             rows.append((seat, obs, action_mask(state, codec), codes,
-                         (counts / counts.sum()).tolist()))  # fmt: skip
+                         (counts / counts.sum()).tolist(), q))  # fmt: skip
         state = apply(state, action)
         steps += 1
     result = outcome(state)
@@ -186,13 +196,15 @@ def self_play(net: GuidedNet, seed: int, args: argparse.Namespace) -> tuple[dict
         "pi_codes": np.full((m, width), -1, np.int32),
         "pi_probs": np.zeros((m, width), np.float32),
         "z": np.zeros(m, np.float32),
+        "q": np.zeros(m, np.float32),
     }
-    for i, (seat, obs, mask, codes, probs) in enumerate(rows):
+    for i, (seat, obs, mask, codes, probs, q) in enumerate(rows):
         out["obs"][i] = obs
         out["mask"][i] = np.packbits(mask)
         out["pi_codes"][i, : len(codes)] = codes
         out["pi_probs"][i, : len(probs)] = probs
         out["z"][i] = reward_target(result, seat)
+        out["q"][i] = q
     return out, steps
 
 
@@ -258,6 +270,8 @@ class Run:
         self.net.load_state_dict(state["net"])
         self.opt.load_state_dict(state["opt"])
         self.iteration, self.cpu, self.window = state["iteration"], state["cpu"], state["window"]
+        for part in self.window:  # a checkpoint from before q was kept: its q is its z
+            part.setdefault("q", part["z"].copy())
 
     def log(self, row: dict[str, Any]) -> None:
         with open(self.out / "log.jsonl", "a") as f:
@@ -276,9 +290,10 @@ class Run:
         fresh = concat(parts)
         self.window = [*self.window, fresh][-args.window :]
         data = concat(self.window)
-        weight = args.value_weight
+        weight, qw = args.value_weight, args.q_weight
         with torch.no_grad():
-            before = [float(x) for x in loss_parts(self.net, fresh, weight)]
+            before = [float(x) for x in loss_parts(self.net, fresh, weight, qw)]
+            value_z = float(loss_parts(self.net, fresh, weight)[2])
         gen = np.random.default_rng([args.seed, it])
         epochs = []
         for _ in range(args.epochs):
@@ -286,14 +301,15 @@ class Run:
             total = 0.0
             for at in range(0, len(order), args.batch):
                 take = order[at : at + args.batch]
-                loss, _, _ = loss_parts(self.net, {k: v[take] for k, v in data.items()}, weight)
+                batch = {k: v[take] for k, v in data.items()}
+                loss, _, _ = loss_parts(self.net, batch, weight, qw)
                 self.opt.zero_grad()
                 loss.backward()
                 self.opt.step()
                 total += loss.item() * len(take)
             epochs.append(round(total / len(order), 4))
         with torch.no_grad():
-            after = [float(x) for x in loss_parts(self.net, fresh, weight)]
+            after = [float(x) for x in loss_parts(self.net, fresh, weight, qw)]
         self.iteration += 1
         row: dict[str, Any] = {
             "iteration": self.iteration, "games": args.games, "samples": len(fresh["z"]),
@@ -301,7 +317,8 @@ class Run:
             "loss_before": round(before[0], 4), "policy_before": round(before[1], 4),
             "value_before": round(before[2], 4), "loss_after": round(after[0], 4),
             "policy_after": round(after[1], 4), "value_after": round(after[2], 4),
-            "epochs": epochs,
+            "value_z_before": round(value_z, 4),
+            "value_zero": round(float(np.mean(fresh["z"] ** 2)), 4), "epochs": epochs,
         }  # fmt: skip
         if args.eval_games:
             won = evaluate(GuidedNet(self.net.arrays()), args.eval_games, args.playouts)
@@ -343,9 +360,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--lr", type=float, default=3e-4)
     parser.add_argument("--value-weight", type=float, default=1.0)
+    parser.add_argument(
+        "--q-weight",
+        type=float,
+        default=0.0,
+        help="share of the root's mean value in the value's target",
+    )
     parser.add_argument("--init", default=str(BC_PPO), help="NumpyPolicy weights, or none")
     parser.add_argument("--eval-games", type=int, default=0, help="against greedy, per iteration")
     args = parser.parse_args(argv)
+    if not 0 <= args.q_weight <= 1:
+        parser.error(f"--q-weight must be from 0 to 1, not {args.q_weight}")
     run = Run(args)
     if args.resume:
         if not (args.out / "checkpoint.pt").exists():

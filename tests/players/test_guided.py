@@ -86,6 +86,19 @@ def test_the_value_head_alone_and_noise_still_play_legal_moves() -> None:
         assert bot.choose(observe(state, state.current), legal, random.Random(2)) in legal
 
 
+def test_the_root_value_is_the_mean_of_what_the_walks_backed_up() -> None:
+    arrays = _arrays(2)
+    arrays["vw1"] = np.zeros_like(arrays["vw1"])
+    arrays["vb1"] = np.full_like(arrays["vb1"], np.arctanh(0.3))  # every leaf is worth 0.3
+    bot = GuidedBot(GuidedNet(arrays), iterations=10, playout=0.0)
+    state = _positions(3)[-1]  # far from the end: no walk of ten reaches it
+    bot.choose(observe(state, state.current), legal_actions(state), random.Random(4))
+    assert bot.last_value == pytest.approx(0.3, abs=1e-6)
+    one = [a for a in legal_actions(state)][:1]  # a single legal move is played unsearched
+    bot.choose(observe(state, state.current), one, random.Random(4))
+    assert bot.last_value is None and bot.last_playouts == 0
+
+
 @pytest.mark.parametrize(
     ("options", "words"),
     [

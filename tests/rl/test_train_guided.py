@@ -77,3 +77,29 @@ def test_a_resumed_run_ends_where_an_uninterrupted_one_does(tmp_path: Path) -> N
     assert steady(_log(halves)) == steady(_log(straight))
     a, b = _weights(straight), _weights(halves)
     assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def test_the_root_value_can_be_the_values_target_and_the_result_is_still_reported(
+    tmp_path: Path,
+) -> None:
+    import torch
+
+    recipe = _recipe()
+    out = tmp_path / "q"
+    recipe.main(["--out", str(out), "--iterations", "1", "--q-weight", "1", *TINY])
+    (row,) = _log(out)
+    # the loss trained is against the root's values; the error against the results is logged
+    assert row["value_after"] < row["value_before"]  # type: ignore[operator]
+    assert row["value_z_before"] != row["value_before"]
+    assert 0 < row["value_zero"] <= 1  # type: ignore[operator]
+    (part,) = torch.load(out / "checkpoint.pt", weights_only=False)["window"]
+    q, z = part["q"], part["z"]
+    assert len(q) == len(z) == row["samples"]
+    assert np.all(np.abs(q) <= 1) and len(np.unique(q)) > 10  # a search's value, per decision
+    assert not np.array_equal(q, z)
+    # each sample's target is the mix asked for
+    half = recipe.value_target(part, 0.5)
+    assert np.allclose(half, (q + z) / 2)
+    assert recipe.value_target(part, 0.0) is z
+    with pytest.raises(SystemExit):
+        recipe.main(["--out", str(tmp_path / "bad"), "--q-weight", "1.5", *TINY])

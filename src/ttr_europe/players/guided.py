@@ -133,7 +133,7 @@ class GuidedBot:
     (``alpha`` 0.3) into the root's priors, for self-play. Only the randomness handed to
     ``choose`` is used, so with an iteration budget a game is reproducible. After each
     search, ``last_visits`` maps the root's codes to their visits, ``last_playouts`` counts
-    the walks.
+    the walks and ``last_value`` is the root's mean value for the seat (a training target).
     """
 
     name = "guided"
@@ -169,6 +169,7 @@ class GuidedBot:
         self.noise = float(noise)
         self.last_visits: dict[int, int] = {}
         self.last_playouts = 0
+        self.last_value: float | None = None
         self._encoders: dict[tuple[str, str], Encoder] = {}
 
     def _encoder(self, view: View) -> Encoder:
@@ -190,6 +191,7 @@ class GuidedBot:
             raise SetupError("a bot needs the view of its own seat, not a spectator's")
         self.last_visits = {}
         self.last_playouts = 0
+        self.last_value = None
         if len(legal) == 1:
             return legal[0]
         board = board_of(view)
@@ -241,6 +243,7 @@ class GuidedBot:
                     break
         self.last_playouts = done
         self.last_visits = {c: n.visits for c, n in root.children.items() if n.visits}
+        self.last_value = root.totals[seat] / root.visits
         return self.last_visits
 
     def _walk(self, root: _Node, state: GameState, encoder: Encoder, codec: ActionCodec) -> None:
