@@ -14,7 +14,8 @@ by default when built: the same games, faster).
 of ``GreedyBot``, on its own budget (``--opponent-iterations`` or ``--opponent-seconds``), so
 one search can be measured against another at the same time or the same playouts a move.
 ``--bot guided`` (or ``--opponent guided``) is the search guided by a learned network
-(``players.guided``, its shipped weights).
+(``players.guided``, its shipped weights, or ``--weights FILE``: a network of
+``scripts/train_guided.py``).
 
 prints one line per game, then the win rate with its 95 % Wilson interval, mean scores, and
 the median, 95th percentile and maximum processor time per move of the search bot.
@@ -32,6 +33,7 @@ import multiprocessing
 import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from ttr_europe import new_game
@@ -43,11 +45,17 @@ from ttr_europe.sim.stats import wilson
 from ttr_europe.state import Phase
 
 
-def _guided(iterations: int | None, seconds: float | None, compiled: bool | None = None) -> Bot:
-    """The ``guided`` search with its shipped network (its playouts use the core when built)."""
+def _guided(
+    iterations: int | None,
+    seconds: float | None,
+    compiled: bool | None = None,
+    weights: str | None = None,
+) -> Bot:
+    """The ``guided`` search with the network of ``weights`` (its shipped one when None; its
+    playouts use the core when built)."""
     from ttr_europe.players.guided import guided_bot  # needs numpy
 
-    return guided_bot(iterations=iterations, seconds=seconds)
+    return guided_bot(weights, iterations=iterations, seconds=seconds)
 
 
 SEARCHES: dict[str, Any] = {"mcts": MctsBot, "mcts-core": CoreMctsBot, "guided": _guided}
@@ -63,17 +71,24 @@ def play_game(
     opponent: tuple[str, int | None, float | None] = ("greedy", None, None),
     guide: str | None = None,
     confidence: float | None = None,
+    weights: str | None = None,
 ) -> dict[str, Any]:
-    """One game: the search bot sits in seat ``game % 2``."""
+    """One game: the search bot sits in seat ``game % 2``; ``weights``: a ``guided`` network's
+    file, for ``bot`` or the opponent, whichever is ``guided``."""
     options: dict[str, Any] = {} if confidence is None else {"confidence": confidence}
     if guide is not None:
         options["guide"] = make_bot(guide)
+    if bot == "guided":
+        options["weights"] = weights
     search = SEARCHES[bot](iterations=iterations, seconds=seconds, compiled=compiled, **options)
     name, other_iterations, other_seconds = opponent
+    mine: dict[str, Any] = {"weights": weights} if name == "guided" else {}
     other: Bot = (
         GreedyBot()
         if name == "greedy"
-        else SEARCHES[name](iterations=other_iterations, seconds=other_seconds, compiled=compiled)
+        else SEARCHES[name](
+            iterations=other_iterations, seconds=other_seconds, compiled=compiled, **mine
+        )
     )
     seat = game % 2
     bots: list[Bot] = [search, other] if seat == 0 else [other, search]
@@ -110,6 +125,22 @@ def _check_guided(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         args.confidence is not None or args.compiled != "auto"
     ):
         parser.error("--confidence and --compiled are not options of guided")
+    if args.weights is not None and "guided" not in (args.bot, args.opponent):
+        parser.error("--weights is an option of guided")
+    if args.weights is not None and not Path(args.weights).is_file():
+        parser.error(f"--weights: no file {args.weights}")
+
+
+def _budget(args: argparse.Namespace, seconds: float | None) -> str:
+    """The search bot's budget and settings, as the summary names them."""
+    budget = f"{args.iterations} playouts" if args.iterations else f"{seconds} s"
+    if args.guide:
+        budget += f", guided by {args.guide}"
+    if args.confidence is not None:
+        budget += f", confidence {args.confidence:g}"
+    if args.weights is not None:
+        budget += f", network {args.weights}"
+    return budget
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -137,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--guide", metavar="SPEC", help="mcts-core's guide: a bot spec (bc-ppo)")
     parser.add_argument("--confidence", type=float, help="the search bot's guard (default 1.0)")
+    parser.add_argument("--weights", metavar="FILE", help="guided's network (train_guided.py's "
+                        "guided.npz; default: the shipped one)")  # fmt: skip
     args = parser.parse_args(argv)
     if args.guide is not None and args.bot != "mcts-core":
         parser.error("--guide is an option of --bot mcts-core")
@@ -147,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.opponent != "greedy" and opponent[1] is None and opponent[2] is None:
         parser.error("a search opponent needs --opponent-iterations or --opponent-seconds")
     jobs = [(g, args.seed, args.iterations, seconds, compiled, args.bot, opponent, args.guide,
-             args.confidence) for g in range(args.games)]  # fmt: skip
+             args.confidence, args.weights) for g in range(args.games)]  # fmt: skip
     results: list[dict[str, Any]] = []
     stop = None if args.minutes is None else time.monotonic() + 60 * args.minutes
     with multiprocessing.Pool(max(1, args.processes)) as pool:
@@ -181,11 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     playouts = [p for r in results for p in r["playouts"] if p]
     mine = statistics.mean(r["totals"][r["seat"]] for r in results)
     theirs = statistics.mean(r["totals"][1 - r["seat"]] for r in results)
-    budget = f"{args.iterations} playouts" if args.iterations else f"{seconds} s"
-    if args.guide:
-        budget += f", guided by {args.guide}"
-    if args.confidence is not None:
-        budget += f", confidence {args.confidence:g}"
+    budget = _budget(args, seconds)
     playing = {"auto": "", "yes": ", compiled core", "no": ", pure Python"}[args.compiled]
     against = args.opponent
     if args.opponent != "greedy":

@@ -3,6 +3,8 @@ against another search, each on its own budget, reporting both searches' playout
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from repo_scripts import load_script
@@ -59,3 +61,34 @@ def test_the_guided_search_takes_no_guard(capsys: pytest.CaptureFixture[str]) ->
     with pytest.raises(SystemExit):
         bench.main(["--games", "2", "--bot", "guided", "--confidence", "2"])
     assert "not options of guided" in capsys.readouterr().err
+
+
+def test_the_guided_search_plays_with_the_network_it_is_given(tmp_path: Path) -> None:
+    """``--weights FILE``: the guided search reads that network, on either side."""
+    np = pytest.importorskip("numpy")
+    from ttr_europe.errors import DataError
+    from ttr_europe.players.guided import GUIDED_PATH
+
+    with np.load(GUIDED_PATH) as data:
+        arrays = {name: data[name] for name in data.files}
+    del arrays["vw1"]  # a network without its value's last layer is refused, so it was read
+    broken = tmp_path / "broken.npz"
+    np.savez(broken, **arrays)
+    for bot, opponent in (("guided", ("greedy", None, None)), ("mcts-core", ("guided", 2, None))):
+        with pytest.raises(DataError, match="lacks"):
+            bench.play_game(0, 43, 2, None, None, bot, opponent, None, None, str(broken))
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--weights", "guided.npz"], "--weights is an option of guided"),
+        (["--bot", "guided", "--weights", "/no/such/file.npz"], "no file /no/such/file.npz"),
+    ],
+)
+def test_weights_are_for_guided_and_must_exist(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        bench.main(["--games", "2", *argv])
+    assert words in capsys.readouterr().err
