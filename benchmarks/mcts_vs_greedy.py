@@ -20,6 +20,10 @@ one search can be measured against another at the same time or the same playouts
 prints one line per game, then the win rate with its 95 % Wilson interval, mean scores, and
 the median, 95th percentile and maximum processor time per move of the search bot.
 ``--minutes M`` stops after M minutes of wall-clock time and reports the games played so far.
+``--sequential LOW,HIGH`` runs Wald's test of the search bot's win rate, at most ``LOW`` against at
+least ``HIGH`` with 5 % errors either way (``sim.stats.Sequential``), and stops at the end of the
+first pair of games after which it decides (``--games`` is its cap); a rate far from a target is
+settled in tens of games.
 ``--guide SPEC`` gives ``mcts-core`` a guide (``CoreMctsBot(guide=make_bot(SPEC))``, for example
 ``bc-ppo``), whose move leads the root instead of the greedy policy's; ``--confidence C`` sets the
 search bot's guard (standard errors by which another move must beat the leading one).
@@ -37,11 +41,12 @@ from pathlib import Path
 from typing import Any
 
 from ttr_europe import new_game
+from ttr_europe.errors import SetupError
 from ttr_europe.players import Bot, GreedyBot, decide, make_bot, seat_rng, tell
 from ttr_europe.players.mcts import CoreMctsBot, MctsBot
 from ttr_europe.rules import apply
 from ttr_europe.scoring import score
-from ttr_europe.sim.stats import wilson
+from ttr_europe.sim.stats import Sequential, wilson
 from ttr_europe.state import Phase
 
 
@@ -131,6 +136,53 @@ def _check_guided(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         parser.error(f"--weights: no file {args.weights}")
 
 
+def _sequential(parser: argparse.ArgumentParser, text: str | None) -> Sequential | None:
+    if text is None:
+        return None
+    try:
+        low, high = (float(x) for x in text.split(","))
+        return Sequential(low, high)
+    except (ValueError, SetupError) as exc:
+        parser.error(f"--sequential takes LOW,HIGH with 0 < LOW < HIGH < 1: {exc}")
+
+
+def _play(
+    jobs: list[tuple[Any, ...]], args: argparse.Namespace, test: Sequential | None
+) -> list[dict[str, Any]]:
+    """The games of ``jobs`` in order, each printed as it ends; stopped early by
+    ``--minutes``, or by the sequential test at the end of a pair of games once it decides."""
+    results: list[dict[str, Any]] = []
+    stop = None if args.minutes is None else time.monotonic() + 60 * args.minutes
+    with multiprocessing.Pool(max(1, args.processes)) as pool:
+        games = pool.imap(_job, jobs)
+        for _ in jobs:
+            try:
+                wait = None if stop is None else max(0.0, stop - time.monotonic())
+                r = games.next(timeout=wait)
+            except multiprocessing.TimeoutError:
+                print(f"time is up after {len(results)} games", flush=True)
+                pool.terminate()
+                break
+            results.append(r)
+            t = sorted(r["times"])
+            print(
+                f"game {r['game']:>3} seed {r['seed']:>4} seat {r['seat']}: "
+                f"{args.bot} {r['totals'][r['seat']]:>3} {args.opponent} "
+                f"{r['totals'][1 - r['seat']]:>3} "
+                f"{'win ' if r['won'] == 1 else 'tie ' if r['won'] else 'loss'} "
+                f"median move {statistics.median(t):.3f} s, max {t[-1]:.3f} s",
+                flush=True,
+            )
+            if test is not None and len(results) % 2 == 0:
+                verdict = test.verdict(sum(g["won"] for g in results), len(results))
+                if verdict is not None:
+                    said = f"most {test.low:.0%}" if verdict == "low" else f"least {test.high:.0%}"
+                    print(f"sequential test after {len(results)} games: the win rate is at {said}")
+                    pool.terminate()
+                    break
+    return results
+
+
 def _budget(args: argparse.Namespace, seconds: float | None) -> str:
     """The search bot's budget and settings, as the summary names them."""
     budget = f"{args.iterations} playouts" if args.iterations else f"{seconds} s"
@@ -170,6 +222,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--confidence", type=float, help="the search bot's guard (default 1.0)")
     parser.add_argument("--weights", metavar="FILE", help="guided's network (train_guided.py's "
                         "guided.npz; default: the shipped one)")  # fmt: skip
+    parser.add_argument(
+        "--sequential", metavar="LOW,HIGH", help="stop once Wald's test (5 %% errors either "
+        "way) says the win rate is at most LOW or at least HIGH, at the end of a pair of games; "
+        "--games is its cap"
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if args.guide is not None and args.bot != "mcts-core":
         parser.error("--guide is an option of --bot mcts-core")
@@ -181,28 +238,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("a search opponent needs --opponent-iterations or --opponent-seconds")
     jobs = [(g, args.seed, args.iterations, seconds, compiled, args.bot, opponent, args.guide,
              args.confidence, args.weights) for g in range(args.games)]  # fmt: skip
-    results: list[dict[str, Any]] = []
-    stop = None if args.minutes is None else time.monotonic() + 60 * args.minutes
-    with multiprocessing.Pool(max(1, args.processes)) as pool:
-        games = pool.imap(_job, jobs)
-        for _ in jobs:
-            try:
-                wait = None if stop is None else max(0.0, stop - time.monotonic())
-                r = games.next(timeout=wait)
-            except multiprocessing.TimeoutError:
-                print(f"time is up after {len(results)} games", flush=True)
-                pool.terminate()
-                break
-            results.append(r)
-            t = sorted(r["times"])
-            print(
-                f"game {r['game']:>3} seed {r['seed']:>4} seat {r['seat']}: "
-                f"{args.bot} {r['totals'][r['seat']]:>3} {args.opponent} "
-                f"{r['totals'][1 - r['seat']]:>3} "
-                f"{'win ' if r['won'] == 1 else 'tie ' if r['won'] else 'loss'} "
-                f"median move {statistics.median(t):.3f} s, max {t[-1]:.3f} s",
-                flush=True,
-            )
+    results = _play(jobs, args, _sequential(parser, args.sequential))
     n = len(results)
     if not n:
         return 1

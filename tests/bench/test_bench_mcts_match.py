@@ -92,3 +92,29 @@ def test_weights_are_for_guided_and_must_exist(
     with pytest.raises(SystemExit):
         bench.main(["--games", "2", *argv])
     assert words in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not fast.available(), reason="the compiled core is not built")
+def test_a_sequential_test_stops_at_the_end_of_a_pair_once_it_decides(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """At most 98 % against at least 99 %: each loss is a strong step down, so a search at 2
+    playouts against ``greedy`` is said to be at most 98 % long before the 40 games' cap."""
+    argv = ["--bot", "mcts-core", "--iterations", "2", "--games", "40", "--seed", "44"]
+    assert bench.main([*argv, "--sequential", "0.98,0.99"]) == 0
+    out = capsys.readouterr().out
+    played = [line for line in out.splitlines() if line.startswith("game ")]
+    assert "the win rate is at most 98%" in out
+    assert 2 <= len(played) < 40 and len(played) % 2 == 0  # a whole pair of seats, then stop
+    losses = sum(" loss " in line for line in played)
+    assert losses >= 4  # log(0.05 / 0.95) needs about 4.3 losses' worth of evidence
+    assert f"{len(played)} games of europe/base" in out
+
+
+@pytest.mark.parametrize("text", ["0.6,0.5", "half", "0.5,1"])
+def test_a_sequential_test_needs_two_rates_in_order(
+    text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        bench.main(["--games", "2", "--sequential", text])
+    assert "--sequential takes LOW,HIGH" in capsys.readouterr().err
