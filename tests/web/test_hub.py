@@ -518,3 +518,36 @@ def test_a_new_name_is_sent_at_once_to_every_other_tab_of_the_match() -> None:
     tab = Client()
     again = _send(hub, tab, {"type": "join", "seat": 1, "token": bob_token, "name": "Bob"})
     assert [c for c, doc in again if doc["type"] == "update"] == [tab]
+
+
+def test_a_refused_join_of_a_kept_match_costs_and_keeps_nobody_out() -> None:
+    """A join naming a match kept in the database brings it back (its moves replayed) before
+    its seat is judged: that costs the tab a join's credits, and the match comes back as
+    last played, so a refused join (or a tab gone) does not hold it in memory, keeping the
+    matches people want out for ``PERSON_IDLE``."""
+    now = [1000.0]
+    hub = Hub(two_people, max_matches=2, now=lambda: now[0], clock=lambda: now[0])
+    first = hub.latest.id
+    a = Client()
+    _send(hub, a, {"type": "join", "seat": 0})  # a person played it, long ago
+    hub.leave(a)
+    now[0] += PERSON_IDLE
+    b = Client()
+    second = _only(_send(hub, b, {"type": "new"}), b)["match"]
+    _send(hub, b, {"type": "join", "match": second, "seat": 0})  # a person plays it now
+    hub.leave(b)
+    third = _only(_send(hub, c := Client(), {"type": "new"}), c)["match"]
+    assert list(hub.matches) == [second, third] and hub.store.exists(first)  # first is kept
+    now[0] += JOIN_GRACE  # nobody came to the third
+    stranger = Client()
+    refused = _only(_send(hub, stranger, {"type": "join", "match": first, "seat": 99}), stranger)
+    assert refused["code"] == "no_seat"
+    assert stranger.credits <= BURST - COSTS["join"]  # the replay was paid for
+    # the next person's match is dealt: the first goes back to the archive, not the second
+    dealt = _only(_send(hub, d := Client(), {"type": "new"}), d)
+    assert dealt["type"] == "created"
+    assert second in hub.matches and first not in hub.matches
+    # a stranger's join of a match that was never made costs nothing more than a message
+    other = Client()
+    unknown = _only(_send(hub, other, {"type": "join", "match": "nothing", "seat": 0}), other)
+    assert unknown["code"] == "unknown_match" and other.credits > BURST - COSTS["join"]

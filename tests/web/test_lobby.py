@@ -419,3 +419,21 @@ def test_a_name_over_the_limit_is_refused_by_its_seat_never_cut() -> None:
                                    "token": made["tokens"]["0"], "name": "z" * 25})  # fmt: skip
     assert refused["code"] == "bad_name" and "not 25" in refused["message"]
     assert hosted.seating.names[0] == kept[0]
+
+
+def test_my_games_follow_a_kept_match_only_with_its_seats_token() -> None:
+    """A match out of memory (kept in the database) is answered for as one in memory is: the
+    seat's token, checked against the stored hash, never any token at all."""
+    hub = _hub()
+    made = _create(hub, Client(), [{"kind": "here"}, {"kind": "greedy"}])
+    match_id = made["match"]
+    hub._archive(hub.matches[match_id], 2000.0)
+    assert match_id not in hub.matches and hub.store.exists(match_id)
+    real = {"match": match_id, "seat": 0, "token": made["tokens"]["0"]}
+    forged = [{**real, "token": "not-the-token"}, {**real, "seat": 1},
+              {**real, "seat": 10**30}, {**real, "seat": -(10**30)}]  # fmt: skip
+    stranger = Client()
+    assert _one(hub, stranger, {"type": "mine", "games": forged})["games"] == []
+    assert match_id not in hub.followers  # the stranger hears nothing of its moves
+    games = _one(hub, Client(), {"type": "mine", "games": [real]})["games"]
+    assert games == [{"match": match_id, "kept": True, "seat": 0}]

@@ -348,7 +348,9 @@ class Hub:
             self._make_room()
             stored = self.store.load(match_id)
             assert stored is not None
-            hosted = self._restore(stored)
+            # seen when it was last played, not now: a tab that asks for it and is refused (or
+            # goes) does not hold it in memory, where it would keep others' matches out
+            hosted = self._restore(stored, seen=stored.seen)
         except WebError:
             raise
         except TTRError as exc:  # a row, or a file, that cannot be read
@@ -477,13 +479,14 @@ class Hub:
             match.rngs[seat].setstate(state)
         return match, specs
 
-    def _restore(self, stored: Stored) -> Hosted:
+    def _restore(self, stored: Stored, seen: float | None = None) -> Hosted:
         """A stored match in memory again; its bots move if it is their turn. Its people count
-        as seen now: their tabs come back within seconds of a restart."""
+        as seen at ``seen``, or now (a restart: their tabs come back within seconds)."""
         match, specs = self._rebuild(stored)
         public, invites = sharing(self.store, stored.id)
         seating = Seating(dict(stored.tokens), invites, dict(stored.names), stored.joined)
-        hosted = Hosted(stored.id, match, specs, Tabs(self._now()), seating,
+        seen = self._now() if seen is None else seen
+        hosted = Hosted(stored.id, match, specs, Tabs(seen), seating,
                         saving=Saving(len(stored.record.actions)),
                         listing=Listing(public))  # fmt: skip
         self.matches[hosted.id] = hosted
@@ -780,6 +783,10 @@ class Hub:
         token = _optional(message, "token", str)
         invite = _optional(message, "invite", str)
         name = _name(_optional(message, "name", str))
+        archived = (match_id is not None and match_id not in self.matches
+                    and self.store.exists(match_id))  # fmt: skip
+        if archived:  # bringing a match back replays its moves: that costs, whatever follows
+            self._charge(client, COSTS["join"])
         hosted = self._joined_match(client, match_id)
         if seat is not None:
             _may_sit(hosted, seat, token, invite)
@@ -787,7 +794,8 @@ class Hub:
         if len(others) >= (MAX_WATCHERS if seat is None else MAX_TABS_PER_SEAT):
             where = "watching this match" if seat is None else f"at {_player(seat)}'s seat"
             raise WebError("too_many_tabs", f"{len(others)} tabs are {where} already")
-        self._charge(client, COSTS["join"])  # only a join that sends the position costs more
+        if not archived:  # else paid above; only a join that sends the position costs more
+            self._charge(client, COSTS["join"])
         seated = seat is not None and seat not in hosted.seating.tokens
         renamed = seat is not None and name is not None and hosted.seating.names.get(seat) != name
         if seat is not None:
@@ -950,10 +958,10 @@ class Hub:
                     and isinstance(seat, int) and not isinstance(seat, bool)):  # fmt: skip
                 raise WebError("bad_message", "a game is a match id, a seat number and a token")
             hosted = self.matches.get(match_id)
-            if hosted is None and self.store.exists(match_id):  # kept, not in memory now
-                wanted.setdefault(match_id, set()).add(seat)
-                continue
-            held = None if hosted is None else hosted.seating.tokens.get(seat)
+            if hosted is None:  # kept in the database, not in memory now (or no such match)
+                held = self.store.token_hash(match_id, seat) if abs(seat) < 1 << 62 else None
+            else:
+                held = hosted.seating.tokens.get(seat)
             if held is not None and _same(held, token):
                 wanted.setdefault(match_id, set()).add(seat)
         self._charge(client, len(asked) / 4)

@@ -455,6 +455,11 @@ class Store:
     def exists(self, id: str) -> bool:
         return bool(self._rows("SELECT 1 FROM matches WHERE id = ?", id))
 
+    def token_hash(self, id: str, seat: int) -> str | None:
+        """The hash of the token that holds ``seat`` of match ``id``; None when nobody does."""
+        rows = self._rows("SELECT hash FROM tokens WHERE match = ? AND seat = ?", id, seat)
+        return str(rows[0][0]) if rows else None
+
     def count(self) -> int:
         """How many matches were ever made on this database."""
         return int(self._rows("SELECT count(*) FROM matches")[0][0])
