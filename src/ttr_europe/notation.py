@@ -112,16 +112,26 @@ def _city_key(name: str) -> str:
     return re.sub(r"\s*-\s*", " ", normalize(name))
 
 
-def _pairs(text: str) -> Iterable[tuple[str, str, str]]:
-    """Every way to read ``text`` as ``city<sep>city[<sep>track]``, each city a ``_city_key``:
-    it is cut at every separator, a space included, since a city's name may hold spaces
-    (``salt lake city denver``); the caller keeps the readings that name cities."""
+def _pairs(text: str, words: int) -> Iterable[tuple[str, str, str]]:
+    """Every way to read ``text`` as ``city<sep>city[<sep>track]``, each city a ``_city_key``
+    of at most ``words`` words: it is cut at every separator, a space included, since a city's
+    name may hold spaces (``salt lake city denver``); the caller keeps the readings that name
+    cities. Only cuts leaving each city ``words`` words or fewer are read, so a long text costs
+    time in proportion to its length, not its square."""
     parts = _SEPARATOR.split(text.strip())
-    for i in range(1, len(parts)):
+    n = len(parts)
+    for i in range(max(1, n - 2 * words - 1), min(n, words + 1)):
         left = " ".join(parts[:i])
-        yield left, " ".join(parts[i:]), ""
-        if len(parts) - i >= 2:
+        if n - i <= words:
+            yield left, " ".join(parts[i:]), ""
+        if 2 <= n - i <= words + 1:
             yield left, " ".join(parts[i:-1]), parts[-1]
+
+
+@cache
+def _city_words(board: Map) -> int:
+    """The most words in a city key of ``board`` (its names and aliases)."""
+    return max((len(key.split()) for key in _tables(board)[0]), default=1)
 
 
 def find_routes(board: Map, text: str) -> tuple[int, ...]:
@@ -132,7 +142,7 @@ def find_routes(board: Map, text: str) -> tuple[int, ...]:
     if key in routes:
         return (routes[key],)
     found: list[int] = []
-    for left, right, track in _pairs(key):
+    for left, right, track in _pairs(key, _city_words(board)):
         a, b = cities.get(left), cities.get(right)
         if a is None or b is None:
             continue
@@ -154,7 +164,7 @@ def find_tickets(board: Map, text: str, among: Iterable[int]) -> tuple[int, ...]
         return (tickets[key],)
     cities = _tables(board)[0]
     out: list[int] = []
-    for left, right, _track in _pairs(key):
+    for left, right, _track in _pairs(key, _city_words(board)):
         a, b = cities.get(left), cities.get(right)
         for t in pool:
             ticket = board.tickets[t]
@@ -175,7 +185,7 @@ def parse_action(state: GameState, text: str) -> Action:
     if not isinstance(text, str):
         raise ActionParseError(f"an action is text, not {type(text).__name__}")
     words = " ".join(text.split())
-    if len(words) > MAX_TEXT:  # city names are looked for in every split: quadratic in length
+    if len(words) > MAX_TEXT:  # no action's text is longer
         raise ActionParseError(f"an action is at most {MAX_TEXT} characters, not {len(words)}")
     try:
         return _parse_action(state, text, words)

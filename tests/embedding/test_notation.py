@@ -313,3 +313,20 @@ def test_friendly_text_gives_a_legal_action_or_a_parse_error(
             assert text in offer or is_legal(state, parse(text)), text
         return
     assert is_legal(state, action)
+
+
+def test_a_long_text_is_read_in_few_cuts_only_those_that_could_name_two_cities() -> None:
+    """A city's name has at most a few words (3 on the USA map: "salt lake city"), so only the
+    cuts leaving each side that many are read: a text of 500 words is cut a handful of times,
+    not 500 times with 500 words joined each (a refused move cost milliseconds a character)."""
+    from ttr_europe.notation import _city_words, _pairs
+
+    europe, usa = scenario().rules.map, scenario("usa").rules.map
+    assert (_city_words(europe), _city_words(usa)) == (2, 3)  # "st petersburg", "salt lake city"
+    assert list(_pairs("-" * 980, 3)) == []  # 981 empty words: no city on either side
+    assert list(_pairs("a " * 500, 3)) == []
+    cuts = list(_pairs("kansas city saint louis pink", 3))
+    assert ("kansas city", "saint louis", "pink") in cuts and len(cuts) <= 2 * 3 + 2
+    assert ("kansas city", "saint louis pink", "") in cuts
+    assert find_routes(usa, "kansas city " * 200 + "saint louis") == ()
+    assert find_tickets(usa, "new york " * 300, range(30)) == ()

@@ -44,7 +44,7 @@ def _join(ws: Any, **fields: Any) -> tuple[dict[str, Any], dict[str, Any]]:
 HOSTILE: list[tuple[str | bytes | dict[str, Any], str]] = [
     ("{not json", "not_json"),
     (b"\xff\x00binary", "bad_message"),
-    ("x" * 200_000, "too_large"),
+    ("x" * 60_000, "too_large"),  # a frame the server takes, holding more than a message
     ("[" * 10_000, "not_json"),
     ('"just a string"', "bad_message"),
     ({"type": "act", "action": ["blind"]}, "bad_message"),
@@ -263,6 +263,42 @@ def test_a_prompt_reader_may_send_a_burst_of_messages_back_to_back() -> None:
         assert [json.loads(a.recv(timeout=10)) for _ in range(30)] == [{"type": "pong"}] * 30
         _, update = _join(a, seat=0)  # the connection is still served
         assert update["type"] == "update"
+
+
+def test_a_tab_sending_faster_than_its_credits_is_read_at_their_pace_not_refused() -> None:
+    """Past its burst a tab's frames wait unread until it regains a credit: a flood is held
+    back by the network, frame by frame, and every message is answered, none refused
+    (each refusal was a frame inflated, decoded and answered at the sender's pace)."""
+    extra = 30
+    count = int(hub_module.BURST) + extra
+    with serving(two_people) as server, client.connect(server.ws) as a:
+        started = time.monotonic()
+        for _ in range(count):
+            a.send(json.dumps({"type": "ping"}))
+        answers = [json.loads(a.recv(timeout=20)) for _ in range(count)]
+        assert answers == [{"type": "pong"}] * count
+        # the last ``extra`` were read at RATE a second, after the burst
+        assert time.monotonic() - started >= 0.9 * (extra - 1) / hub_module.RATE
+
+
+def test_a_frame_larger_than_any_message_closes_its_connection_having_inflated_no_more() -> None:
+    """``WS_MAX_BYTES`` is the longest message the hub reads (``MAX_MESSAGE_CHARS``, four
+    bytes each at most): a compressed frame that inflates past it closes its connection
+    (1009) as soon as it does, so a kilobyte on the wire cannot cost the server a megabyte."""
+    from ttr_europe.web.app import WS_MAX_BYTES
+
+    assert WS_MAX_BYTES == 4 * hub_module.MAX_MESSAGE_CHARS
+    with serving(two_people) as server, client.connect(server.ws, compression="deflate") as a:
+        wide = "\U0001d11e" * (hub_module.MAX_MESSAGE_CHARS - 30)  # four bytes each in UTF-8
+        longest = json.dumps({"type": "ping", "x": wide}, ensure_ascii=False)
+        assert len(longest) <= hub_module.MAX_MESSAGE_CHARS
+        assert 3 * hub_module.MAX_MESSAGE_CHARS < len(longest.encode()) <= WS_MAX_BYTES
+        answer = _ask(a, longest)  # the longest message is read whole, and answered
+        assert answer["code"] == "bad_message" and "unknown field 'x'" in answer["message"]
+        a.send(json.dumps({"type": "ping", "x": "a" * WS_MAX_BYTES}))  # a few hundred bytes sent
+        with pytest.raises(exceptions.ConnectionClosed) as closed:
+            a.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
 
 
 def test_a_tab_that_sends_but_never_reads_is_let_go() -> None:

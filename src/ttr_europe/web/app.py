@@ -14,7 +14,9 @@ Fairness: a tab's next message is read only once everything queued for it has be
 prompt reader may send any number of messages back to back (its answers never pile up), and a
 tab whose answers wait more than ``SEND_TIMEOUT`` seconds is let go as a non-reader. Each tab
 has its turn on the event loop after every message, so no tab is served twice while another
-waits. A tab silent for ``IDLE_TIMEOUT`` seconds is closed (the page pings well within it).
+waits. A tab out of message credits (``Hub.credit_wait``) is not read until it regains one, so
+a flood waits in the network rather than being inflated and refused frame by frame. A tab
+silent for ``IDLE_TIMEOUT`` seconds is closed (the page pings well within it).
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ from . import hub as hub_module
 from .hub import Client, Hub, error
 
 STATIC = Path(str(files("ttr_europe.web") / "static"))
-WS_MAX_BYTES = 1 << 20  # frames larger than this close the connection (code 1009)
+WS_MAX_BYTES = 4 * hub_module.MAX_MESSAGE_CHARS  # the largest message the hub reads, in UTF-8:
+# a frame beyond it closes its connection (code 1009), inflating no more than that
 MAX_PENDING = 8  # documents waiting for a tab that does not read before it is let go
 SEND_TIMEOUT = 20.0  # seconds a tab's answers may wait to be sent before it is let go
 IDLE_TIMEOUT = 120.0  # seconds a connection may stay silent (the page pings every 30)
@@ -62,6 +65,14 @@ async def write(websocket: WebSocket, queue: asyncio.Queue[str]) -> None:
     while True:
         await websocket.send_text(await queue.get())
         queue.task_done()
+
+
+async def pace(hub: Hub, client: Client) -> None:
+    """Wait until ``client`` holds a message's credit: a tab out of credits has its next frame
+    left unread (the network holds the rest back), not inflated, decoded and refused."""
+    wait = hub.credit_wait(client)
+    if wait:
+        await asyncio.sleep(wait)
 
 
 MAX_NAME_MARK = "{{max_name}}"  # in a page, where the server writes ``hub.MAX_NAME``
@@ -159,6 +170,7 @@ def create_app(
 
     async def read(websocket: WebSocket, client: Client) -> None:
         while True:
+            await pace(the_hub, client)
             try:
                 async with asyncio.timeout(idle_timeout):  # a deadline, no task per message
                     message = await websocket.receive()

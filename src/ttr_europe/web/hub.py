@@ -737,6 +737,15 @@ class Hub:
         except TTRError as exc:
             return [(client, error("bad_message", str(exc)))]
 
+    def credit_wait(self, client: Client) -> float:
+        """Seconds until the tab holds a message's credit again: its connection is not read
+        meanwhile, so a tab sending faster than ``RATE`` is held back by the network (its
+        frames wait unread, not inflated, decoded and refused one by one)."""
+        credits = client.credits
+        if client.checked is not None:
+            credits = min(BURST, credits + (self._clock() - client.checked) * RATE)
+        return max(0.0, (1.0 - credits) / RATE)
+
     def _charge(self, client: Client, cost: float) -> None:
         now = self._clock()
         if client.checked is not None:
