@@ -18,6 +18,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from .common import Command, add_map_arguments, int_between, open_map, seed_int
 
@@ -39,6 +40,15 @@ def configure_serve(parser: argparse.ArgumentParser) -> None:
         help="the reverse proxies (comma-separated addresses or networks, * for any) whose "
         "X-Forwarded-For header names the client; default: none, each client is the address "
         "it connects from (the lobby's limits count addresses)",
+    )
+    parser.add_argument(
+        "--allow-origin",
+        type=origins,
+        default=(),
+        metavar="ORIGINS",
+        help="sites (comma-separated origins, https://name[:port]) whose pages may open the "
+        "server's WebSocket besides its own: the name a reverse proxy serves it under, when "
+        "the proxy does not pass the Host header on; default: its own pages only",
     )
     add_map_arguments(parser)
     parser.add_argument("--players", type=int_between(2, 5), default=3, help="2 to 5 (default 3)")
@@ -76,6 +86,39 @@ def trusted_proxies(text: str) -> str:
                 f"expected IP addresses or networks separated by commas, or *; got {item[:40]!r}"
             ) from None
     return ",".join(items)
+
+
+def origins(text: str) -> tuple[str, ...]:
+    """An argparse ``type``: comma-separated origins (``scheme://host[:port]``, nothing more)."""
+    out = []
+    for item in (part.strip() for part in text.split(",")):
+        try:
+            parts = urlsplit(item)
+            parts.port  # noqa: B018 - a port that is no number is refused
+        except ValueError:
+            parts = None
+        if (
+            parts is None
+            or parts.scheme not in ("http", "https")
+            or not parts.hostname
+            or (parts.path not in ("", "/") or parts.query or parts.fragment or parts.username)
+        ):
+            raise argparse.ArgumentTypeError(
+                f"expected origins such as https://example.org:8443, separated by commas; "
+                f"got {item[:60]!r}"
+            )
+        out.append(f"{parts.scheme}://{parts.netloc}")
+    return tuple(out)
+
+
+def loopback(host: str) -> bool:
+    """Whether ``--host`` listens on the loopback alone."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def dealer(
@@ -135,7 +178,9 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         make_match = dealer(board, args.variant, args.players, seats, args.seed, store.count())
         hub = Hub(make_match, store=store)  # restores the matches, or deals the first
-        app = create_app(make_match, hub=hub)
+        # on the loopback with no proxy in front, only loopback names are answered
+        local = loopback(args.host) and args.forwarded_allow_ips is None
+        app = create_app(make_match, hub=hub, local=local, origins=args.allow_origin)
         kept = "in memory only" if args.db == ":memory:" else f"in {args.db}"
         address = f"http://{args.host}:{args.port}"
         print(f"Open {address}/ in a browser to play (Ctrl-C stops the server); "

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -38,6 +38,7 @@ from starlette.websockets import WebSocket
 from ..i18n import LANGUAGES, catalog_json, negotiate
 from ..table.match import Match
 from . import hub as hub_module
+from .guard import Guard, address_of
 from .hub import Client, Hub, error
 
 STATIC = Path(str(files("ttr_europe.web") / "static"))
@@ -146,9 +147,13 @@ def create_app(
     idle_timeout: float = IDLE_TIMEOUT,
     max_sockets: int = MAX_SOCKETS,
     max_per_address: int = MAX_SOCKETS_PER_ADDRESS,
+    local: bool = False,
+    origins: Collection[str] = (),
 ) -> Starlette:
     """The web application; ``make_match`` deals each new match (seats, map, seed); ``hub``
-    (by default one on a throwaway database) holds the matches."""
+    (by default one on a throwaway database) holds the matches. ``local``: it is served on the
+    loopback alone, and answers loopback names only; ``origins``: sites besides its own whose
+    pages may open its WebSocket (``guard``)."""
     the_hub = hub if hub is not None else Hub(make_match)
 
     outboxes: dict[Client, Outbox] = {}
@@ -202,7 +207,7 @@ def create_app(
         # its address as Uvicorn gives it (behind a proxy it trusts, the forwarded one): the
         # sockets, then the hub's limits on new matches, are each address's before the server's
         peer = websocket.client
-        address = None if peer is None else peer.host
+        address = None if peer is None else address_of(peer.host)
         if len(outboxes) >= max_sockets or not per_address.take(address):
             await websocket.close(1013)  # before the handshake: HTTP 403, try again later
             return
@@ -241,5 +246,6 @@ def create_app(
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]
     )
+    app.add_middleware(Guard, local=local, origins=origins)
     app.state.hub = the_hub
     return app

@@ -33,6 +33,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 
 from .app import WS_MAX_BYTES, Quota
+from .guard import address_of
 
 HEADER_TIMEOUT = 10.0
 KEEP_ALIVE = 5
@@ -54,9 +55,10 @@ class Peers:
         """Count a new connection from ``peer``; False (not counted) when its address is full."""
         if self.quota is None or peer is None:
             return True
-        if not self.quota.take(peer[0]):
+        address = address_of(peer[0])
+        if not self.quota.take(address):
             return False
-        self.held[transport] = peer[0]
+        self.held[transport] = address
         return True
 
     def release(self, transport: asyncio.BaseTransport) -> None:
