@@ -437,3 +437,72 @@ def test_my_games_follow_a_kept_match_only_with_its_seats_token() -> None:
     assert match_id not in hub.followers  # the stranger hears nothing of its moves
     games = _one(hub, Client(), {"type": "mine", "games": [real]})["games"]
     assert games == [{"match": match_id, "kept": True, "seat": 0}]
+
+
+def _play_until_turn(hub: Hub, match_id: str, tab: Client, seat: int, clock: Clock) -> None:
+    """Play the first legal move at ``tab``'s seat (the bots answer) until ``seat`` is to act."""
+    match = hub.matches[match_id].match
+    for _ in range(40):
+        if match.state.current == seat:
+            return
+        clock.now += 1.5  # within the match's move rate
+        action = match.legal(tab.seat)[0]  # type: ignore[arg-type]
+        answer = _one(hub, tab, {"type": "act", "action": str(action)})
+        assert answer["type"] == "update", answer
+    raise AssertionError(f"seat {seat} never came to act")
+
+
+def test_a_listed_seat_whose_player_left_is_freed_after_a_while_on_its_turn() -> None:
+    """A stranger who takes a listed match's open seat and goes holds it up no longer than
+    ``SEAT_AWAY``: then the lobby offers the seat again and anyone may take it. An invited
+    friend's seat is kept, as is a seat with a tab at it."""
+    clock = Clock()
+    deal = lambda: Match.new("europe", "base", 3, 1, ["person", "person", "greedy"])  # noqa: E731
+    hub = Hub(deal, clock=clock, now=clock)
+    ann = Client(address="ann")
+    seats = [{"kind": "here", "name": "Ann"}, {"kind": "open"}, {"kind": "greedy"}]
+    made = _create(hub, ann, seats)
+    match_id = made["match"]
+    _send(hub, ann, {"type": "join", "match": match_id, "seat": 0, "token": made["tokens"]["0"]})
+    squatter = Client(address="squatter")
+    taken = _one(hub, squatter, {"type": "join", "match": match_id, "seat": 1, "name": "Ann"})
+    assert taken["type"] == "joined"
+    hub.disconnect(squatter)
+    _play_until_turn(hub, match_id, ann, 1, clock)
+
+    def free() -> list[int]:
+        clock.now += lobby.LOBBY_FRESH
+        rows = _one(hub, Client(), {"type": "lobby"})["matches"]
+        return next(r["free"] for r in rows if r["match"] == match_id)
+
+    assert free() == []  # the lobby sees the match wait on an empty seat: from now
+    clock.now += lobby.SEAT_AWAY - lobby.LOBBY_FRESH - 1
+    assert free() == []  # not yet
+    clock.now += 1
+    assert free() == [1]
+    hosted = hub.matches[match_id]
+    assert 1 not in hosted.seating.tokens and 1 not in hosted.seating.names
+    assert hub.store.token_hash(match_id, 1) is None  # forgotten in the database too
+    newcomer = Client(address="newcomer")
+    assert _one(hub, newcomer, {"type": "join", "match": match_id, "seat": 1})["type"] == "joined"
+    again = _one(hub, Client(address="squatter"), {"type": "join", "match": match_id, "seat": 1,
+                                                   "token": taken["token"]})  # fmt: skip
+    assert again["code"] == "seat_taken"
+    # a seat with a tab at it is never freed, however long its player thinks
+    clock.now += 10 * lobby.SEAT_AWAY
+    assert free() == [] and 1 in hosted.seating.tokens
+
+    # an invited friend who left keeps the seat: the invite names them
+    friendly = _create(hub, ann, [{"kind": "here"}, {"kind": "invite"}, {"kind": "greedy"}])
+    friend_id = friendly["match"]
+    bea = Client(address="bea")
+    _send(hub, bea, {"type": "join", "match": friend_id, "seat": 1,
+                     "invite": friendly["invites"]["1"]})  # fmt: skip
+    hub.disconnect(bea)
+    host = Client(address="ann")
+    _send(hub, host, {"type": "join", "match": friend_id, "seat": 0,
+                      "token": friendly["tokens"]["0"]})  # fmt: skip
+    _play_until_turn(hub, friend_id, host, 1, clock)
+    clock.now += 10 * lobby.SEAT_AWAY
+    free()
+    assert 1 in hub.matches[friend_id].seating.tokens

@@ -185,6 +185,7 @@ class Tabs:
 
     seen: float  # wall clock
     clients: list[Client] = attrs.field(factory=list)
+    waiting: tuple[int, float] | None = None  # a held seat to act with no tab, seen since
 
 
 @attrs.define(eq=False)
@@ -430,6 +431,34 @@ class Hub:
         clock = self._clock()
         for who in [w for w, window in self._dealt.items() if window.wait(clock, 1) is None]:
             del self._dealt[who]
+
+    def _free_away_seats(self, now: float) -> None:
+        """A match listed in the lobby that has waited ``SEAT_AWAY`` on a held seat with no
+        tab (its player left) frees that seat: its token and name are forgotten and the lobby
+        offers it again, so a stranger who took it and went cannot hold the match up. The wait
+        is counted from the first time this sees it (the lobby's list is made again whenever
+        someone looks at it, and only someone looking could take the seat). An invited
+        friend's seat is kept for the friend. The match's tabs are told at once."""
+        for hosted in list(self.matches.values()):
+            match, seating, tabs = hosted.match, hosted.seating, hosted.tabs
+            seat = match.state.current
+            if (hosted.listing.public is not True or match.finished
+                    or seat not in seating.tokens or seat in seating.invites
+                    or any(c.seat == seat for c in tabs.clients)):  # fmt: skip
+                tabs.waiting = None
+                continue
+            if tabs.waiting is None or tabs.waiting[0] != seat:
+                tabs.waiting = (seat, now)
+            if now - tabs.waiting[1] < lobby.SEAT_AWAY:
+                continue
+            del seating.tokens[seat]
+            seating.names.pop(seat, None)
+            tabs.waiting = None
+            self._wrote(hosted, self.store.seat_freed(hosted.id, seat))
+            if self.deliver is not None:
+                for other in list(tabs.clients):
+                    if other.hosted is hosted:
+                        self.deliver(other, self._update(other))
 
     def _restore_all(self) -> None:
         """Bring back the matches the database says were live (the ``max_matches`` most
@@ -947,6 +976,7 @@ class Hub:
         now = self._clock()
         if self._lobby is None or now - self._lobby[0] >= lobby.LOBBY_FRESH:
             self._expire(self._now())
+            self._free_away_seats(self._now())
             listed = [h for h in self.matches.values() if h.listing.public and not h.match.finished]
             rows = [self._summary(h) for h in reversed(listed[-lobby.MAX_LOBBY :])]
             doc = {"type": "lobby", "matches": rows, "choices": lobby.choices()}

@@ -42,6 +42,7 @@ CREATE_WINDOW = 60.0
 # that no tab shows (it comes back when a tab joins it), or is refused if every one is shown.
 MAX_HELD_PER_ADDRESS = 8
 UNPLAYED_TTL = 600.0  # seconds a match nobody has sat at stays with no tab, then archived
+SEAT_AWAY = 300.0  # seconds a listed match waits on a seat whose player left, then frees it
 MAX_MINE = 40  # seats one "mine" message may ask about
 MAX_LOBBY = 50  # rows the lobby lists, the newest first
 LOBBY_FRESH = 1.0  # seconds the lobby's list is answered as made, before it is made again

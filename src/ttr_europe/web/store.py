@@ -301,6 +301,14 @@ class Store:
 
         return self._submit(write)
 
+    def seat_freed(self, id: str, seat: int) -> Future[None]:
+        """Nobody holds ``seat`` of match ``id`` any more: its token and name are forgotten."""
+
+        def write(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM tokens WHERE match = ? AND seat = ?", (id, seat))
+
+        return self._submit(write)
+
     def named(self, id: str, seat: int, name: str) -> Future[None]:
         """The name a seat's player chose (the seat is taken)."""
 
