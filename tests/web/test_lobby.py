@@ -68,8 +68,8 @@ def test_a_made_match_gives_its_makers_tokens_and_invites_and_keeps_them_hashed(
     assert made["seat"] == 0 and set(made["tokens"]) == {"0"} and set(made["invites"]) == {"1"}
     assert [s.is_person for s in hosted.match.seats] == [True, True, False]
     assert hosted.seating.names == {0: "Ann"} and hosted.listing.public is False
-    public, invites = sharing(hub.store, made["match"])
-    assert public is False and set(invites) == {1}
+    public, invites, opened = sharing(hub.store, made["match"])
+    assert public is False and set(invites) == {1} and opened == frozenset()
     assert made["invites"]["1"] not in invites.values()  # the secret itself is not kept
     # the maker's device sits at its seat with its token; the friend with the invite
     joined = _one(hub, Client(), {"type": "join", "match": made["match"], "seat": 0,
@@ -452,17 +452,24 @@ def _play_until_turn(hub: Hub, match_id: str, tab: Client, seat: int, clock: Clo
     raise AssertionError(f"seat {seat} never came to act")
 
 
-def test_a_listed_seat_whose_player_left_is_freed_after_a_while_on_its_turn() -> None:
+def test_a_listed_seat_whose_player_left_is_freed_after_a_while_on_its_turn(
+    tmp_path: Any,
+) -> None:
     """A stranger who takes a listed match's open seat and goes holds it up no longer than
-    ``SEAT_AWAY``: then the lobby offers the seat again and anyone may take it. An invited
-    friend's seat is kept, as is a seat with a tab at it."""
+    ``SEAT_AWAY``: then the lobby offers the seat again and anyone may take it. The maker's
+    seats (a device passed round holds them with no tab at them) and an invited friend's are
+    kept, as is a seat with a tab at it; a restart forgets none of this."""
     clock = Clock()
     deal = lambda: Match.new("europe", "base", 3, 1, ["person", "person", "greedy"])  # noqa: E731
-    hub = Hub(deal, clock=clock, now=clock)
+    hub = Hub(deal, store=Store(tmp_path / "m.db"), clock=clock, now=clock)
     ann = Client(address="ann")
     seats = [{"kind": "here", "name": "Ann"}, {"kind": "open"}, {"kind": "greedy"}]
     made = _create(hub, ann, seats)
     match_id = made["match"]
+    assert sharing(hub.store, match_id)[2] == {1}  # the open seat, kept with the match
+    hub.store.close()  # a restart: the match comes back knowing its open seat
+    hub = Hub(deal, store=Store(tmp_path / "m.db"), clock=clock, now=clock)
+    assert hub.matches[match_id].listing.open == {1}
     _send(hub, ann, {"type": "join", "match": match_id, "seat": 0, "token": made["tokens"]["0"]})
     squatter = Client(address="squatter")
     taken = _one(hub, squatter, {"type": "join", "match": match_id, "seat": 1, "name": "Ann"})
@@ -492,17 +499,22 @@ def test_a_listed_seat_whose_player_left_is_freed_after_a_while_on_its_turn() ->
     clock.now += 10 * lobby.SEAT_AWAY
     assert free() == [] and 1 in hosted.seating.tokens
 
-    # an invited friend who left keeps the seat: the invite names them
-    friendly = _create(hub, ann, [{"kind": "here"}, {"kind": "invite"}, {"kind": "greedy"}])
-    friend_id = friendly["match"]
-    bea = Client(address="bea")
-    _send(hub, bea, {"type": "join", "match": friend_id, "seat": 1,
-                     "invite": friendly["invites"]["1"]})  # fmt: skip
-    hub.disconnect(bea)
-    host = Client(address="ann")
-    _send(hub, host, {"type": "join", "match": friend_id, "seat": 0,
-                      "token": friendly["tokens"]["0"]})  # fmt: skip
-    _play_until_turn(hub, friend_id, host, 1, clock)
-    clock.now += 10 * lobby.SEAT_AWAY
-    free()
-    assert 1 in hub.matches[friend_id].seating.tokens
+    # an invited friend who left keeps the seat (the invite names them), and so does a
+    # device passed round: its seats have no tab while another of them plays
+    for kind in ("invite", "here"):
+        other = _create(hub, ann, [{"kind": "here"}, {"kind": kind}, {"kind": "greedy"}])
+        other_id = other["match"]
+        if kind == "invite":
+            bea = Client(address="bea")
+            _send(hub, bea, {"type": "join", "match": other_id, "seat": 1,
+                             "invite": other["invites"]["1"]})  # fmt: skip
+            hub.disconnect(bea)
+        host = Client(address="ann")
+        _send(hub, host, {"type": "join", "match": other_id, "seat": 0,
+                          "token": other["tokens"]["0"]})  # fmt: skip
+        _play_until_turn(hub, other_id, host, 1, clock)
+        clock.now += 10 * lobby.SEAT_AWAY
+        free()
+        clock.now += 10 * lobby.SEAT_AWAY
+        free()
+        assert 1 in hub.matches[other_id].seating.tokens, kind

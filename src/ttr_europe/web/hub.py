@@ -234,6 +234,7 @@ class Listing:
 
     public: bool | None = None  # listed in the lobby; None: dealt by the server's settings
     maker: str | None = None  # the address whose message dealt it (``Client.dealer``)
+    open: frozenset[int] = frozenset()  # seats open to anyone who finds it in the lobby
 
 
 @attrs.define(eq=False)
@@ -433,17 +434,19 @@ class Hub:
             del self._dealt[who]
 
     def _free_away_seats(self, now: float) -> None:
-        """A match listed in the lobby that has waited ``SEAT_AWAY`` on a held seat with no
-        tab (its player left) frees that seat: its token and name are forgotten and the lobby
-        offers it again, so a stranger who took it and went cannot hold the match up. The wait
-        is counted from the first time this sees it (the lobby's list is made again whenever
-        someone looks at it, and only someone looking could take the seat). An invited
-        friend's seat is kept for the friend. The match's tabs are told at once."""
+        """A match listed in the lobby that has waited ``SEAT_AWAY`` on an open seat taken by
+        someone with no tab there now (they left) frees that seat: its token and name are
+        forgotten and the lobby offers it again, so a stranger who took it and went cannot
+        hold the match up. The wait is counted from the first time this sees it (the lobby's
+        list is made again whenever someone looks at it, and only someone looking could take
+        the seat). The maker's seats and an invited friend's are kept for them (a device
+        passed from hand to hand holds its seats with no tab at them). The match's tabs are
+        told at once."""
         for hosted in list(self.matches.values()):
             match, seating, tabs = hosted.match, hosted.seating, hosted.tabs
             seat = match.state.current
             if (hosted.listing.public is not True or match.finished
-                    or seat not in seating.tokens or seat in seating.invites
+                    or seat not in seating.tokens or seat not in hosted.listing.open
                     or any(c.seat == seat for c in tabs.clients)):  # fmt: skip
                 tabs.waiting = None
                 continue
@@ -512,12 +515,12 @@ class Hub:
         """A stored match in memory again; its bots move if it is their turn. Its people count
         as seen at ``seen``, or now (a restart: their tabs come back within seconds)."""
         match, specs = self._rebuild(stored)
-        public, invites = sharing(self.store, stored.id)
+        public, invites, opened = sharing(self.store, stored.id)
         seating = Seating(dict(stored.tokens), invites, dict(stored.names), stored.joined)
         seen = self._now() if seen is None else seen
         hosted = Hosted(stored.id, match, specs, Tabs(seen), seating,
                         saving=Saving(len(stored.record.actions)),
-                        listing=Listing(public))  # fmt: skip
+                        listing=Listing(public, open=opened))  # fmt: skip
         self.matches[hosted.id] = hosted
         self._bots_due(hosted)
         return hosted
@@ -916,8 +919,10 @@ class Hub:
                    if k == "invite"}  # fmt: skip
         hashed = {i: token_hash(t) for i, t in tokens.items()}
         invited = {i: token_hash(t) for i, t in invites.items()}
+        opened = frozenset(i for i, k in enumerate(wanted.seats) if k == "open")
         self._wrote(hosted, share(self.store, hosted.id, public=wanted.public, reserved=hashed,
-                                  invites=invited))  # fmt: skip
+                                  invites=invited, open=opened))  # fmt: skip
+        hosted.listing.open = opened
         for i, name in enumerate(wanted.names):
             if name is not None:
                 self._wrote(hosted, self.store.named(hosted.id, i, name))
@@ -956,9 +961,10 @@ class Hub:
             made.seating.invites = {i: token_hash(t) for i, t in invites.items()}
             made.seating.tokens.update({i: h for i, h in seating.tokens.items() if i in people})
             made.listing.public = bool(hosted.listing.public)
+            made.listing.open = frozenset(i for i in unseated if i not in invites)
             shared = share(self.store, made.id, public=made.listing.public,
                            reserved=dict(made.seating.tokens),
-                           invites=dict(made.seating.invites))  # fmt: skip
+                           invites=dict(made.seating.invites), open=made.listing.open)  # fmt: skip
             self._wrote(made, shared)
             for i, name in seating.names.items():
                 self._wrote(made, self.store.named(made.id, i, name))

@@ -48,7 +48,7 @@ import sqlite3
 import struct
 import threading
 import urllib.parse
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from concurrent.futures import Future
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -66,7 +66,7 @@ MEMORY = ":memory:"
 LOCK_BYTE = 1 << 40  # the byte of the database file a server locks: past SQLite's (1 GiB)
 WAL_HEADER = 32  # bytes of a WAL file's header: magic, page size, checkpoint, salts, checksum
 BUSY_MS = 5000  # how long a commit waits for a backup's read to end
-TABLES = ("matches", "moves", "tokens", "shared", "invites")
+TABLES = ("matches", "moves", "tokens", "shared", "invites", "open_seats")
 _CORE_TABLES = {"matches", "moves", "tokens"}  # a database of ours from before the sharing
 _TABLES = "SELECT name FROM sqlite_master WHERE type = 'table'"
 SCHEMA = """
@@ -228,7 +228,7 @@ class Store:
             db.executescript(SCHEMA)  # idempotent; executescript commits on its own
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-        if not {"shared", "invites"} <= tables:  # ours from before matches were shared
+        if not {"shared", "invites", "open_seats"} <= tables:  # ours from before they were
             db.executescript(SHARING_SCHEMA)
         return db
 
@@ -615,14 +615,26 @@ CREATE TABLE IF NOT EXISTS invites (
     hash TEXT NOT NULL,
     PRIMARY KEY (match, seat)
 );
+CREATE TABLE IF NOT EXISTS open_seats (
+    match TEXT NOT NULL REFERENCES matches(id),
+    seat INTEGER NOT NULL,
+    PRIMARY KEY (match, seat)
+);
 """
 
 
 def share(
-    store: Store, id: str, *, public: bool, invites: dict[int, str], reserved: dict[int, str]
+    store: Store,
+    id: str,
+    *,
+    public: bool,
+    invites: dict[int, str],
+    reserved: dict[int, str],
+    open: Collection[int] = (),
 ) -> Future[None]:
     """A made match's sharing, in one change of the writer: listed or not, the hashed invite
-    secret of each invited seat, and the hashed tokens of the seats its maker's device holds."""
+    secret of each invited seat, the hashed tokens of the seats its maker's device holds, and
+    the seats open to anyone (a stranger who takes one and goes may lose it)."""
 
     def write(db: sqlite3.Connection) -> None:
         db.execute("INSERT INTO shared (match, public) VALUES (?, ?)", (id, public))
@@ -634,15 +646,20 @@ def share(
             "INSERT INTO tokens (match, seat, hash) VALUES (?, ?, ?)",
             [(id, seat, hashed) for seat, hashed in reserved.items()],
         )
+        db.executemany("INSERT INTO open_seats (match, seat) VALUES (?, ?)",
+                       [(id, seat) for seat in sorted(open)])  # fmt: skip
 
     return store._submit(write)
 
 
-def sharing(store: Store, id: str) -> tuple[bool | None, dict[int, str]]:
-    """Whether the lobby lists a match (None: not made from the page) and its invite hashes."""
+def sharing(store: Store, id: str) -> tuple[bool | None, dict[int, str], frozenset[int]]:
+    """Whether the lobby lists a match (None: not made from the page), its invite hashes and
+    its seats open to anyone."""
     row = store._db.execute("SELECT public FROM shared WHERE match = ?", (id,)).fetchone()
     rows = store._db.execute("SELECT seat, hash FROM invites WHERE match = ?", (id,))
-    return (None if row is None else bool(row[0])), {seat: hashed for seat, hashed in rows}
+    invites = {seat: hashed for seat, hashed in rows}
+    opened = store._db.execute("SELECT seat FROM open_seats WHERE match = ?", (id,))
+    return (None if row is None else bool(row[0])), invites, frozenset(r[0] for r in opened)
 
 
 def mark_joined(store: Store, id: str, *, now: float) -> Future[None]:
