@@ -107,7 +107,10 @@ def test_a_slow_bot_delays_only_its_own_match(kind: str, tmp_path: Path) -> None
         waited, trips = run_async(_slow_move_while_pinging(server.ws))
     assert waited >= THINK * 0.95  # the bot took its time, answered once it had moved
     p99 = statistics.quantiles(trips, n=100, method="inclusive")[98]
-    assert p99 < 0.1, f"pings waited for the bot: p99 {p99 * 1000:.0f} ms, max {max(trips):.2f} s"
+    # a ping that waited for the bot would take THINK (2 s); a tenth of that leaves room for a
+    # loaded 2-core machine's hiccups (p99 103 ms was seen with two test workers)
+    limit = THINK / 10
+    assert p99 < limit, f"pings waited for the bot: p99 {p99 * 1000:.0f} ms, max {max(trips):.2f} s"
     assert len(trips) >= 20  # pinged all along the bot's decision
 
 
